@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// The `soak` command line: parses arguments, runs one command, and is the only place that exits the process.
+import yargs, { type CommandModule } from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { EXIT, SoakError } from './errors.js';
+import { requestedExit } from './commands/exit.js';
+import { gatesCommand } from './commands/gates.js';
+import { reportCommand } from './commands/report.js';
+import { runCommand } from './commands/run.js';
+import { storeCommand } from './commands/store.js';
+
+const EPILOG = `Exit codes: 0 pass, 1 a gate failed or a check found a violation, 2 unknown / insufficient data, 3 bad input or usage, 4 internal error.`;
+
+async function main(): Promise<number> {
+  const commands: CommandModule[] = [runCommand, reportCommand, gatesCommand, storeCommand] as unknown as CommandModule[];
+  try {
+    const { imageCommand } = await import('./commands/image.js');
+    commands.push(imageCommand as unknown as CommandModule);
+  } catch {
+    // the micro-VM image builder is optional
+  }
+  let usageError: string | null = null;
+  const cli = yargs(hideBin(process.argv))
+    .scriptName('soak')
+    .usage('$0 <command> [options]\n\nKill-and-resume reliability harness for durable agent sessions.')
+    .epilog(EPILOG)
+    .strict()
+    .demandCommand(1, 'pass a command, e.g. "soak run"')
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version()
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .fail((msg, err) => {
+      if (err) throw err;
+      usageError = msg;
+    });
+  for (const c of commands) cli.command(c);
+  try {
+    await cli.parseAsync();
+  } catch (err) {
+    return report(err);
+  }
+  if (usageError !== null) {
+    process.stderr.write(`soak: ${usageError}\nRun "soak --help" for usage.\n`);
+    return EXIT.badInput;
+  }
+  return requestedExit();
+}
+
+function report(err: unknown): number {
+  if (err instanceof SoakError) {
+    process.stderr.write(`soak: ${err.message}\n`);
+    return err.exitCode;
+  }
+  process.stderr.write(`soak: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  return EXIT.internal;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => process.exit(report(err)),
+);

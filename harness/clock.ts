@@ -1,0 +1,18 @@
+// Monotonic time in milliseconds (sub-ms precision) and small sleep helpers. Wall clock only for report dates.
+
+const origin = process.hrtime.bigint();
+
+/** ms since this process started its clock, monotonic, with µs resolution. */
+export function nowMs(): number {
+  return Number(process.hrtime.bigint() - origin) / 1e6;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+/** A stopwatch: ms since creation. */
+export function stopwatch(): () => number {
+  const start = process.hrtime.bigint();
+  return () => Number(process.hrtime.bigint() - start) / 1e6;
+}

@@ -1,0 +1,32 @@
+// `soak gates <run-dir...>`: judge one run (or several as one sample) against the numbered gates.
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { exitCodeFor, formatGateTable } from '../gates.js';
+import { loadRuns } from '../run-dir.js';
+import { setExit } from './exit.js';
+import { judge, verdictLine } from './judge.js';
+
+interface GatesArgs {
+  runDirs: string[];
+  gatesDir?: string;
+  json: boolean;
+}
+
+export const gatesCommand: CommandModule<object, GatesArgs> = {
+  command: 'gates <run-dirs..>',
+  describe: 'Judge run folders against gates/NN-*.yaml; exit 0 all pass, 1 any fail, 2 any insufficient data, 3 bad input',
+  builder: (y: Argv) =>
+    y
+      .positional('run-dirs', { type: 'string', array: true, describe: 'Run folders (several are judged as one sample)' })
+      .option('gates-dir', { type: 'string', describe: 'Folder of gate files (default: gates/ of the harness)' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print the gate results as JSON' }) as unknown as Argv<GatesArgs>,
+  handler: (argv: ArgumentsCamelCase<GatesArgs>) => {
+    const { analysis, dirs } = loadRuns(argv.runDirs);
+    const j = judge(analysis, argv.gatesDir);
+    if (argv.json) {
+      process.stdout.write(`${JSON.stringify({ schemaVersion: 1, runDirs: dirs, verdict: j.verdict, gates: j.gates }, null, 2)}\n`);
+    } else {
+      process.stdout.write(`${formatGateTable(j.gates)}\n${verdictLine(j)}\n`);
+    }
+    setExit(exitCodeFor(j.verdict));
+  },
+};

@@ -1,0 +1,36 @@
+// `soak report <run-dir...>`: write the dated report (index.html, summary.md, summary.json, cycles.csv, charts).
+import path from 'node:path';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { GateResult } from '../gate-types.js';
+import { writeReport } from '../report/write.js';
+import { loadRuns } from '../run-dir.js';
+import type { RunAnalysis } from '../summary-types.js';
+import { judge, verdictLine } from './judge.js';
+
+interface ReportArgs {
+  runDirs: string[];
+  out: string;
+  json: boolean;
+}
+
+/** Write the report for an analysed run into `reportsDir`. */
+export function writeReportFor(analysis: RunAnalysis, gates: GateResult[], reportsDir: string): Promise<{ dir: string; files: string[] }> {
+  return writeReport({ analysis, gates, reportsDir: path.resolve(reportsDir) });
+}
+
+export const reportCommand: CommandModule<object, ReportArgs> = {
+  command: 'report <run-dirs..>',
+  describe: 'Write the dated report reports/<yyyy-mm-dd>-<scenario>/ for run folders (several are reported as one sample)',
+  builder: (y: Argv) =>
+    y
+      .positional('run-dirs', { type: 'string', array: true, describe: 'Run folders' })
+      .option('out', { type: 'string', default: 'reports', describe: 'Reports folder' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print the report folder and files as JSON' }) as unknown as Argv<ReportArgs>,
+  handler: async (argv: ArgumentsCamelCase<ReportArgs>) => {
+    const { analysis } = loadRuns(argv.runDirs);
+    const j = judge(analysis);
+    const written = await writeReportFor(analysis, j.gates, argv.out);
+    if (argv.json) process.stdout.write(`${JSON.stringify({ ...written, verdict: j.verdict }, null, 2)}\n`);
+    else process.stdout.write(`report: ${path.join(written.dir, 'index.html')}\n${verdictLine(j)}\n`);
+  },
+};

@@ -1,0 +1,74 @@
+// `soak store stats|verify <dir>`: accounting and integrity of a run's checkpoint store.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { EXIT, InputError } from '../errors.js';
+import { isStore, Store } from '../store/store.js';
+import { storeStats, verifyStore } from '../store/verify.js';
+import { setExit } from './exit.js';
+
+interface StoreArgs {
+  dir: string;
+  json: boolean;
+}
+
+/** Accept a run folder (uses its store/) or a store folder; never creates one. */
+function openExisting(dir: string): Store {
+  const abs = path.resolve(dir);
+  const candidate = isStore(abs) ? abs : path.join(abs, 'store');
+  if (!existsSync(abs)) throw new InputError(`${abs} does not exist (pass a run folder or its store/ folder)`);
+  if (!isStore(candidate)) throw new InputError(`${abs} is neither a store nor a run folder with a store/ inside`);
+  return Store.open(candidate);
+}
+
+const mib = (b: number): string => `${(b / 2 ** 20).toFixed(2)} MiB`;
+
+const positional = (y: Argv): Argv<StoreArgs> =>
+  y
+    .positional('dir', { type: 'string', demandOption: true, describe: 'Run folder or store folder' })
+    .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<StoreArgs>;
+
+const statsCommand: CommandModule<object, StoreArgs> = {
+  command: 'stats <dir>',
+  describe: 'Logical vs stored bytes and dedup ratio, per checkpoint and cumulative',
+  builder: positional,
+  handler: (argv: ArgumentsCamelCase<StoreArgs>) => {
+    const store = openExisting(argv.dir);
+    const stats = storeStats(store);
+    store.close();
+    if (argv.json) {
+      process.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...stats }, null, 2)}\n`);
+      return;
+    }
+    const lines = ['  seq      step     logical      stored    ratio   cum.ratio'];
+    for (const r of stats.checkpoints) {
+      lines.push(`${String(r.seq).padStart(5)} ${String(r.step).padStart(9)} ${mib(r.logicalBytes).padStart(11)} ${mib(r.storedBytes).padStart(11)} ${(r.ratio?.toFixed(1) ?? '-').padStart(8)} ${(r.cumRatio?.toFixed(2) ?? '-').padStart(11)}`);
+    }
+    lines.push(`${stats.checkpoints.length} checkpoints: logical ${mib(stats.logicalBytes)}, stored ${mib(stats.storedBytes)}, dedup ratio ${stats.ratio?.toFixed(2) ?? 'n/a'}; on disk ${mib(stats.diskBytes)}`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  },
+};
+
+const verifyCommand: CommandModule<object, StoreArgs> = {
+  command: 'verify <dir>',
+  describe: 'Re-hash every chunk of every committed checkpoint; exit 1 if any is corrupt or missing',
+  builder: positional,
+  handler: (argv: ArgumentsCamelCase<StoreArgs>) => {
+    const store = openExisting(argv.dir);
+    const report = verifyStore(store);
+    store.close();
+    if (argv.json) process.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...report }, null, 2)}\n`);
+    else {
+      for (const p of report.problems) process.stdout.write(`checkpoint ${p.seq} part ${p.part}: ${p.problem}\n`);
+      process.stdout.write(`${report.checkpoints} checkpoints, ${report.chunksChecked} chunk references checked: ${report.problems.length === 0 ? 'OK' : `${report.problems.length} problems`}\n`);
+    }
+    setExit(report.problems.length === 0 ? EXIT.pass : EXIT.fail);
+  },
+};
+
+export const storeCommand: CommandModule = {
+  command: 'store <command>',
+  describe: 'Inspect a checkpoint store: stats | verify',
+  builder: (y: Argv) => y.command(statsCommand as unknown as CommandModule).command(verifyCommand as unknown as CommandModule).demandCommand(1),
+  handler: () => {},
+};

@@ -1,0 +1,62 @@
+// What judging one numbered gate produces; shared by gates.ts (producer) and the report (consumer).
+
+export type Verdict = 'pass' | 'fail' | 'insufficient';
+
+export interface GateResult {
+  /** Gate number, from the file name gates/NN-name.yaml. */
+  id: number;
+  name: string;
+  title: string;
+  metric: string;
+  /** The threshold expression as written, e.g. "p95 < 2000" or "wilson95.lo >= 0.95". */
+  threshold: string;
+  /** The measured value the threshold was judged on (null when nothing was measured). */
+  value: number | null;
+  /** The interval around the measured value, when the metric has one. */
+  interval: [number, number] | null;
+  n: number;
+  minN: number;
+  verdict: Verdict;
+  /** Human text beside the verdict, e.g. "n needed with zero failures: 59". */
+  note: string;
+}
+
+/** Comparison operators a threshold may use. */
+export type ThresholdOp = '<' | '<=' | '>' | '>=' | '==';
+
+/** A threshold expression `<stat> <op> <number>`, parsed once at load. */
+export interface Threshold {
+  /** As written in the gate file, e.g. "wilson95.lo >= 0.95". */
+  source: string;
+  /** Normalised statistic name: p95, count, ratio, wilson95.lo, failures... */
+  stat: string;
+  op: ThresholdOp;
+  bound: number;
+}
+
+/** One validated gate file gates/NN-name.yaml. */
+export interface Gate {
+  id: number;
+  /** The name part of the file name (e.g. "boot-time"). */
+  name: string;
+  file: string;
+  title: string;
+  metric: string;
+  threshold: Threshold;
+  minN: number;
+  description: string;
+}
+
+/** Extra inputs beyond summary.json that sharpen a verdict; every field optional. */
+export interface GateEvidence {
+  /** Raw samples (ms) per distribution metric (e.g. downtimeMs), for bootstrap CIs of quantiles. */
+  samples?: Partial<Record<string, readonly number[]>>;
+  /** Resumed cycles that restored something older than the last complete checkpoint at the kill (exact count from analysis). */
+  lostBeyondCheckpoint?: number;
+  /** Lost steps per resumed cycle (null where not measured), judged against maxLostSteps when lostBeyondCheckpoint is absent. */
+  lostStepsPerCycle?: readonly (number | null)[];
+  /** Most steps a cycle may lose and still be "within one checkpoint interval". */
+  maxLostSteps?: number;
+  /** Seed for bootstrap intervals (default 1). */
+  seed?: number;
+}

@@ -1,0 +1,37 @@
+// Locate and load run folders (runs/<id>/): journal -> analysis. Missing folders are bad input (exit 3).
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { analyze } from './analysis.js';
+import { InputError } from './errors.js';
+import { readJournal } from './journal.js';
+import type { RunAnalysis } from './summary-types.js';
+
+export const JOURNAL_FILE = 'journal.ndjson';
+
+/** Check that `dir` is a run folder and return its absolute path. */
+export function resolveRunDir(dir: string): string {
+  const abs = path.resolve(dir);
+  if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new InputError(`run folder ${abs} does not exist (pass a folder made by "soak run", e.g. runs/latest)`);
+  if (!existsSync(path.join(abs, JOURNAL_FILE))) throw new InputError(`run folder ${abs} has no ${JOURNAL_FILE} (is it a folder made by "soak run"?)`);
+  return abs;
+}
+
+export interface LoadedRuns {
+  dirs: string[];
+  analysis: RunAnalysis;
+  /** Run folders whose journal ended in a torn line (dropped). */
+  tornTails: string[];
+}
+
+/** Load and analyse one or more run folders as one sample. */
+export function loadRuns(dirs: string[]): LoadedRuns {
+  if (dirs.length === 0) throw new InputError('no run folder given (pass at least one, e.g. runs/latest)');
+  const abs = dirs.map(resolveRunDir);
+  const journals = abs.map((d) => {
+    const file = path.join(d, JOURNAL_FILE);
+    return { file, ...readJournal(file) };
+  });
+  const [first, ...rest] = journals;
+  const analysis = analyze(first!.events, first!.file, rest.map((j) => ({ events: j.events, source: j.file })));
+  return { dirs: abs, analysis, tornTails: journals.filter((j) => j.tornTail !== null).map((j) => j.file) };
+}

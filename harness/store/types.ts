@@ -1,0 +1,24 @@
+// Interfaces between targets and the content-addressed store: what a checkpoint writes and what a restore reads.
+
+/** Bytes to store: a buffer, or a stream of chunks (read incrementally, never buffered whole). */
+export type PartData = Uint8Array | AsyncIterable<Uint8Array>;
+
+/** Write side of one checkpoint. Nothing is visible to readers until the host commits the checkpoint. */
+export interface CheckpointSink {
+  /** Store one named part (e.g. "workspace/log.txt", "memory", "tool", "ram", "disk"). Names are unique per checkpoint. */
+  put(name: string, data: PartData): Promise<void>;
+  /** Store one named file from disk, streamed. */
+  putFile(name: string, path: string): Promise<void>;
+}
+
+/** Read side of one committed checkpoint. */
+export interface CheckpointSource {
+  readonly seq: number;
+  readonly step: number;
+  /** Part names in the order they were put. */
+  parts(): string[];
+  get(name: string): Promise<Buffer>;
+  stream(name: string): AsyncIterable<Buffer>;
+  /** Materialise a part into a file (created or truncated), streamed and fsynced. */
+  writeFile(name: string, path: string): Promise<void>;
+}

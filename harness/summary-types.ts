@@ -1,0 +1,83 @@
+// The shape of an analysed run (summary.json and what reports and gates read). Produced only by analysis.ts.
+import type { Environment } from './environment.js';
+import type { KillPhase, Outcome } from './events.js';
+
+export const SUMMARY_SCHEMA_VERSION = 1;
+
+/** Distribution of a sample in ms; every field null when n = 0. */
+export interface Distribution {
+  n: number;
+  p50: number | null;
+  p90: number | null;
+  p95: number | null;
+  p99: number | null;
+  max: number | null;
+  mean: number | null;
+  min: number | null;
+}
+
+/** One row of cycles.csv. */
+export interface CycleRow {
+  cycle: number;
+  phase: KillPhase;
+  observedPhase: KillPhase;
+  outcome: Outcome;
+  downtimeMs: number | null;
+  killStep: number;
+  restoredSeq: number | null;
+  restoredStep: number | null;
+  lostSteps: number | null;
+  restoreKills: number;
+  violations: string;
+}
+
+/** One committed checkpoint, for store-growth charts. */
+export interface CheckpointRow {
+  seq: number;
+  cycle: number;
+  step: number;
+  pauseMs: number;
+  writeMs: number;
+  logicalBytes: number;
+  storedBytes: number;
+  cumLogicalBytes: number;
+  cumStoredBytes: number;
+}
+
+export interface Summary {
+  schemaVersion: typeof SUMMARY_SCHEMA_VERSION;
+  runId: string;
+  scenario: string;
+  target: string;
+  /** yyyy-mm-dd of the run start (UTC). */
+  date: string;
+  startedAt: string;
+  seed: number;
+  cycles: { total: number; resumed: number; failed: number; indeterminate: number };
+  killResume: { successes: number; trials: number; wilson95: [number, number] | null };
+  downtimeMs: Distribution;
+  bootMs: Distribution;
+  checkpointPauseMs: Distribution;
+  checkpointWriteMs: Distribution;
+  restoreMs: Distribution;
+  lostSteps: { n: number; max: number | null; mean: number | null };
+  /** Cycles whose kill landed during a checkpoint write, and how many of them resumed from the previous complete checkpoint. */
+  tornCheckpoint: { trials: number; previousRestored: number };
+  noncePreserved: { trials: number; preserved: number };
+  dedup: { checkpoints: number; logicalBytes: number; storedBytes: number; ratio: number | null };
+  violations: number;
+  violationSamples: string[];
+  environment: Environment;
+  /** Per-cycle and per-checkpoint rows (not in summary.json; written to cycles.csv and charts). */
+}
+
+/** Analysis output: the summary plus the rows reports draw from. */
+export interface RunAnalysis {
+  summary: Summary;
+  cycles: CycleRow[];
+  checkpoints: CheckpointRow[];
+  /** Raw downtime samples in cycle order (ms). */
+  downtimes: number[];
+  /** The scenario's workload and checkpoint cadence (how much work one checkpoint interval may lose). */
+  cadence?: { stepMs: number; checkpoint: { everyMs: number } };
+}

@@ -1,0 +1,67 @@
+// The one interface every system under test implements: boot, checkpoint, restore, heartbeat, destroy.
+import type { CheckpointSink, CheckpointSource } from '../store/types.js';
+
+/** One part of the session state as the workload reports it: which step it describes and its digest. */
+export interface PartState {
+  step: number;
+  digest: string;
+}
+
+/**
+ * A heartbeat from the agent. Light heartbeats carry only step and nonce; a full heartbeat
+ * (the first after boot or restore, and on request) carries the three state parts so the checker can verify them.
+ */
+export interface Heartbeat {
+  step: number;
+  nonce: string;
+  full: boolean;
+  fs?: PartState;
+  mem?: PartState;
+  tool?: PartState;
+}
+
+/** What a checkpoint call measured. `step` is the step the captured state describes (memory's step under skew). */
+export interface CheckpointResult {
+  step: number;
+  /** How long the agent/guest was frozen, ms. */
+  pauseMs: number;
+  /** Free-form facts the target wants recorded with the checkpoint (e.g. guest RAM size, stream size). */
+  meta: Record<string, number | string>;
+}
+
+export interface CheckpointOptions {
+  /** Negative control: capture the filesystem, then memory/tool state this many ms later, without pausing in between. */
+  skewMs: number;
+}
+
+/** Facts about the target for the report's tested-environment section. */
+export type TargetInfo = Record<string, string | number | boolean>;
+
+export interface Target {
+  readonly kind: string;
+  /** Fresh boot: new workspace, new boot nonce. Resolves once the agent is running. */
+  boot(): Promise<void>;
+  /** Freeze, capture state into `sink` (parts may also be written after unfreezing, from a capture made while frozen). */
+  checkpoint(sink: CheckpointSink, opts: CheckpointOptions): Promise<CheckpointResult>;
+  /** Rebuild the session from a committed checkpoint and resume it. Resolves once the agent is running. */
+  restore(source: CheckpointSource): Promise<void>;
+  /** Register a heartbeat listener; heartbeats flow from boot/restore until destroy. */
+  onHeartbeat(listener: (hb: Heartbeat) => void): void;
+  /** Ask for a full heartbeat as soon as possible. */
+  requestFullHeartbeat(): void;
+  /** Stop everything the target started and remove its scratch files. */
+  destroy(): Promise<void>;
+  describe(): TargetInfo;
+}
+
+/** Everything a target constructor gets from the host. */
+export interface TargetContext {
+  /** Private scratch dir of this host instance (0700); the target may create anything under it. */
+  workDir: string;
+  /** Directory that survives host restarts within one session (workspace lives here for the process target). */
+  sessionDir: string;
+  /** Workload step interval, ms. */
+  stepMs: number;
+  /** Target-specific options from the scenario file (validated by the target). */
+  options: Record<string, unknown>;
+}
