@@ -226,11 +226,11 @@ export class CheckpointReader implements CheckpointSource {
     for (const h of this.part(name).chunks) yield this.store.readChunk(h);
   }
 
+  /** Not fsynced: a materialised part is scratch for a restore; the durable copy stays in the store. */
   async writeFile(name: string, file: string): Promise<void> {
     const fd = openSync(file, 'w', 0o600);
     try {
       for (const h of this.part(name).chunks) writeSync(fd, this.store.readChunk(h));
-      fsyncSync(fd);
     } finally {
       closeSync(fd);
     }

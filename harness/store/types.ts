@@ -19,6 +19,6 @@ export interface CheckpointSource {
   parts(): string[];
   get(name: string): Promise<Buffer>;
   stream(name: string): AsyncIterable<Buffer>;
-  /** Materialise a part into a file (created or truncated), streamed and fsynced. */
+  /** Materialise a part into a scratch file (created or truncated), streamed; not fsynced (the store keeps the durable copy). */
   writeFile(name: string, path: string): Promise<void>;
 }

@@ -4,8 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { spawn } from 'node:child_process';
+import { Socket } from 'node:net';
 import { logLine, MEM_SEED, nextLink, sha256hex } from '../workload.js';
 
 interface Args {
@@ -14,8 +13,6 @@ interface Args {
   stepMs: number;
   heapBytes: number;
   restoreMem?: string;
-  toolStep: number;
-  toolDigest?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -29,8 +26,6 @@ function parseArgs(argv: string[]): Args {
     stepMs: Number(get('step-ms') ?? 5),
     heapBytes: Number(get('heap-bytes') ?? 1 << 20),
     restoreMem: get('restore-mem'),
-    toolStep: Number(get('tool-step') ?? 0),
-    toolDigest: get('tool-digest'),
   };
 }
 
@@ -78,11 +73,11 @@ if (args.restoreMem) {
   writeFileSync(logFile, '');
 }
 
-const toolScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'process-tool.js');
-const toolArgs = args.toolDigest ? [String(args.toolStep), args.toolDigest] : [];
-// node:child_process, not execa: execa's import alone adds ~200 ms to every resume. The tool dies with the process group.
-const tool = spawn(process.execPath, [toolScript, ...toolArgs], { stdio: ['pipe', 'pipe', 'inherit'] });
-const toolLines = createInterface({ input: tool.stdout! });
+// The tool process is started by the host beside this agent (both start at once, which halves the resume path);
+// its stdin is our fd 3 and its stdout our fd 4.
+const toolIn = new Socket({ fd: 3, readable: false, writable: true });
+const toolOut = new Socket({ fd: 4, readable: true, writable: false });
+const toolLines = createInterface({ input: toolOut });
 const toolWaiters: ((line: string) => void)[] = [];
 toolLines.on('line', (line) => toolWaiters.shift()?.(line));
 
@@ -93,7 +88,7 @@ function toolCall(cmd: string): Promise<{ step: number; digest: string }> {
       if (kind === 'error' || step === undefined || digest === undefined) reject(new Error(`tool: ${line}`));
       else resolve({ step: Number(step), digest });
     });
-    tool.stdin!.write(`${cmd}\n`);
+    toolIn.write(`${cmd}\n`);
   });
 }
 

@@ -22,7 +22,9 @@ function parseOptions(options: Record<string, unknown>): { heapKiB: number } {
   return { heapKiB: heapKiB as number };
 }
 
-const agentScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'process-agent.js');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const agentScript = path.join(here, 'process-agent.js');
+const toolScript = path.join(here, 'process-tool.js');
 
 interface Paused {
   step: number;
@@ -39,6 +41,7 @@ class ProcessTarget implements Target {
   readonly kind = 'process';
   private agent: ChildProcess | null = null;
   private agentExit: Promise<void> | null = null;
+  private tool: ChildProcess | null = null;
   private readonly listeners: ((hb: Heartbeat) => void)[] = [];
   private pausedWaiter: ((p: Paused) => void) | null = null;
   private startedWaiter: (() => void) | null = null;
@@ -57,7 +60,7 @@ class ProcessTarget implements Target {
   async boot(): Promise<void> {
     rmSync(this.workspace, { recursive: true, force: true });
     mkdirSync(this.workspace, { recursive: true });
-    await this.start([]);
+    await this.start([], []);
   }
 
   async restore(source: CheckpointSource): Promise<void> {
@@ -72,13 +75,18 @@ class ProcessTarget implements Target {
     const memFile = path.join(this.handoff, 'restore-mem.bin');
     await source.writeFile('memory', memFile);
     const tool = JSON.parse((await source.get('tool')).toString()) as { step: number; digest: string };
-    await this.start(['--restore-mem', memFile, '--tool-step', String(tool.step), '--tool-digest', tool.digest]);
+    await this.start(['--restore-mem', memFile], [String(tool.step), tool.digest]);
   }
 
-  private async start(extra: string[]): Promise<void> {
+  private async start(extra: string[], toolArgs: string[]): Promise<void> {
     const args = ['--workspace', this.workspace, '--handoff', this.handoff, '--step-ms', String(this.ctx.stepMs), '--heap-bytes', String(this.heapBytes), ...extra];
     // node:child_process rather than execa here: execa's import costs ~200 ms per host start, and this is the resume path.
-    const agent = spawn(process.execPath, [agentScript, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+    // The tool and the agent start side by side; the agent gets the tool's stdin and stdout as its fds 3 and 4.
+    const tool = spawn(process.execPath, [toolScript, ...toolArgs], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const agent = spawn(process.execPath, [agentScript, ...args], { stdio: ['pipe', 'pipe', 'inherit', tool.stdin!, tool.stdout!] });
+    tool.stdin!.destroy();
+    tool.stdout!.destroy();
+    this.tool = tool;
     this.agent = agent;
     const started = new Promise<void>((resolve) => (this.startedWaiter = resolve));
     void readMessages(agent.stdout!, (msg) => this.onMessage(msg));
@@ -145,8 +153,10 @@ class ProcessTarget implements Target {
     if (this.agent) {
       this.agent.stdin?.end();
       this.agent.kill('SIGKILL');
+      this.tool?.kill('SIGKILL');
       await this.agentExit;
       this.agent = null;
+      this.tool = null;
     }
     rmSync(this.handoff, { recursive: true, force: true });
   }
