@@ -1,7 +1,7 @@
 // Capture the tested environment for reports: host CPU, kernel, Node, harness version, git commit, target facts.
 // Never reads environment variables: nothing secret can reach a public report from here.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,18 @@ export interface Environment {
   target: Record<string, string | number | boolean>;
 }
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The folder holding package.json, found by walking up: works from harness/ (tests) and dist/harness/ (built). */
+function findRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('keepstate-soak: no package.json above harness/environment');
+    dir = parent;
+  }
+  return dir;
+}
+
+const repoRoot = findRoot();
 
 /** Root of the installed harness (the folder holding package.json). */
 export function harnessRoot(): string {

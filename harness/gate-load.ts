@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { harnessRoot } from './environment.js';
 import { checkStat, METRICS } from './gate-metrics.js';
 import { parseThreshold } from './gate-threshold.js';
 import type { Gate } from './gate-types.js';
@@ -23,15 +24,9 @@ export const gateSchema = z
   })
   .strict();
 
-/** The repository's gates/ folder (found by walking up to package.json, so it works from harness/ and dist/harness/). */
+/** The repository's gates/ folder. */
 export function defaultGatesDir(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(path.join(dir, 'package.json'))) return path.join(dir, 'gates');
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new ConfigError('cannot find the gates/ folder: no package.json above harness/gate-load');
-    dir = parent;
-  }
+  return path.join(harnessRoot(), 'gates');
 }
 
 /** Validate one gate file's text; pushes `file: field.path: message` lines to `problems`, returns the gate when valid. */

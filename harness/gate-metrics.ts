@@ -1,8 +1,10 @@
 // The one table of gate metrics: how each metric name reads the summary (and optional evidence), and what a stat of it measures.
 import type { GateEvidence, Threshold } from './gate-types.js';
-import { bootstrapCi } from './stats/bootstrap.js';
+import { bootstrapCiSorted } from './stats/bootstrap.js';
+import { bootstrapQuantileCi } from './stats/bootstrap-quantile.js';
 import { mean } from './stats/distribution.js';
-import { quantileSorted } from './stats/quantile.js';
+import { countLostBeyond } from './stats/lost-work.js';
+import { sortSample } from './stats/sorted.js';
 import { wilson, zeroFailureTrialsNeeded } from './stats/wilson.js';
 import type { Distribution, Summary } from './summary-types.js';
 
@@ -34,7 +36,7 @@ function lossBeyondCheckpoint(s: Partial<Summary>, e: GateEvidence): Reading {
   }
   if (e.lostStepsPerCycle !== undefined && e.maxLostSteps !== undefined) {
     const limit = e.maxLostSteps;
-    const beyond = e.lostStepsPerCycle.filter((x) => x !== null && x > limit).length;
+    const beyond = countLostBeyond(e.lostStepsPerCycle, limit);
     return { ...base, count: beyond + nonceLost, lowerBoundOnly: false, note: `${beyond} lost > ${limit} steps, ${nonceLost} nonce lost` };
   }
   const max = s.lostSteps?.max ?? null;
@@ -76,10 +78,10 @@ export const METRICS: Record<string, MetricDef> = {
 };
 
 const DIST_STATS = ['p50', 'p90', 'p95', 'p99', 'min', 'max', 'mean'] as const;
-const WILSON = /^wilson(\d{2}(?:\.\d+)?)\.(lo|hi)$/;
+const WILSON = /^wilson([1-9]\d)\.(lo|hi)$/; // two-digit confidence level: wilson90, wilson95, wilson99
 const STATS: Record<MetricKind, string> = {
   distribution: DIST_STATS.join(', '),
-  rate: 'wilsonNN.lo, wilsonNN.hi (NN = confidence %, e.g. wilson95.lo), failures, successes',
+  rate: 'wilsonNN.lo, wilsonNN.hi (NN = confidence % from 10 to 99, e.g. wilson95.lo), failures, successes',
   count: 'count',
   ratio: 'ratio',
 };
@@ -124,12 +126,12 @@ export function measure(metric: string, threshold: Threshold, summary: Partial<S
       const value = r.dist?.[key] ?? null;
       let interval: [number, number] | null = null;
       if (value !== null && r.samples !== undefined && r.samples.length > 0) {
-        const statistic = (s: ArrayLike<number>): number =>
-          key === 'mean' ? (mean(s) ?? Number.NaN)
-          : key === 'min' ? (s[0] as number)
-          : key === 'max' ? (s[s.length - 1] as number)
-          : quantileSorted(s, Number(key.slice(1)) / 100);
-        const ci = bootstrapCi(r.samples, statistic, { seed: evidence.seed ?? 1 });
+        const sorted = sortSample(r.samples);
+        const options = { seed: evidence.seed ?? 1 };
+        const ci =
+          key === 'mean' ? bootstrapCiSorted(sorted, (s) => mean(s) ?? Number.NaN, options)
+          : key === 'min' || key === 'max' ? bootstrapQuantileCi(sorted, key === 'min' ? 0 : 1, options)
+          : bootstrapQuantileCi(sorted, Number(key.slice(1)) / 100, options);
         if (ci !== null) interval = [ci.lo, ci.hi];
       }
       return { ...none, value, interval, n: r.dist?.n ?? 0, note: interval === null && value !== null ? 'no raw samples: no interval' : '' };

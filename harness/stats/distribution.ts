@@ -1,0 +1,51 @@
+// Summary of one sample: n, min, type-7 quantiles p50/p90/p95/p99, max, mean; every field null when n = 0.
+import { quantileSorted } from './quantile.js';
+import { sortSample, type SortedSample } from './sorted.js';
+
+/** Distribution summary; structurally the same as Distribution in summary-types.ts. */
+export interface DistributionSummary {
+  n: number;
+  min: number | null;
+  p50: number | null;
+  p90: number | null;
+  p95: number | null;
+  p99: number | null;
+  max: number | null;
+  mean: number | null;
+}
+
+/** Arithmetic mean with Neumaier compensated summation; null for an empty sample. */
+export function mean(values: ArrayLike<number>): number | null {
+  const n = values.length;
+  if (n === 0) return null;
+  let sum = 0;
+  let compensation = 0;
+  for (let i = 0; i < n; i++) {
+    const x = values[i] as number;
+    const t = sum + x;
+    compensation += Math.abs(sum) >= Math.abs(x) ? sum - t + x : x - t + sum;
+    sum = t;
+  }
+  return (sum + compensation) / n;
+}
+
+/** Summarise an ascending sample without copying it. */
+export function summarizeSorted(sorted: SortedSample): DistributionSummary {
+  const n = sorted.length;
+  if (n === 0) return { n: 0, min: null, p50: null, p90: null, p95: null, p99: null, max: null, mean: null };
+  return {
+    n,
+    min: sorted[0] as number,
+    p50: quantileSorted(sorted, 0.5),
+    p90: quantileSorted(sorted, 0.9),
+    p95: quantileSorted(sorted, 0.95),
+    p99: quantileSorted(sorted, 0.99),
+    max: sorted[n - 1] as number,
+    mean: mean(sorted),
+  };
+}
+
+/** Summarise a sample in any order (sorts a copy once). */
+export function summarize(values: ArrayLike<number>): DistributionSummary {
+  return summarizeSorted(sortSample(values));
+}

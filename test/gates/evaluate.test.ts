@@ -1,0 +1,142 @@
+// Verdicts: a healthy summary passes every shipped gate; one broken field fails exactly its gate; too little data is insufficient.
+import { describe, expect, it } from 'vitest';
+import type { GateEvidence, GateResult } from '../../harness/gate-types.js';
+import { evaluateGates, exitCodeFor, formatGateTable, loadGates, overallVerdict } from '../../harness/gates.js';
+import type { Summary } from '../../harness/summary-types.js';
+import { healthySummary } from './fixtures.js';
+
+const gates = loadGates();
+const clean: GateEvidence = { lostBeyondCheckpoint: 0 };
+
+function verdicts(summary: Partial<Summary>, evidence: GateEvidence = clean): Record<number, string> {
+  return Object.fromEntries(evaluateGates(gates, summary, evidence).map((r) => [r.id, r.verdict]));
+}
+
+function only(id: number, results: Record<number, string>, verdict: string): void {
+  for (const [k, v] of Object.entries(results)) expect([k, v]).toEqual([k, Number(k) === id ? verdict : 'pass']);
+}
+
+describe('evaluateGates on the shipped gates', () => {
+  it('passes a healthy run on every gate', () => {
+    const results = evaluateGates(gates, healthySummary(), clean);
+    expect(results.map((r) => r.verdict)).toEqual(Array(8).fill('pass'));
+    expect(overallVerdict(results)).toBe('pass');
+    expect(results[5]?.note).toMatch(/^n needed with zero failures: 73; 100\/100 trials ok/);
+    expect(results[5]?.value).toBeCloseTo(100 / (100 + 1.959963984540054 ** 2), 12);
+  });
+
+  // Negative controls: one summary per gate that must fail it (and only it).
+  const controls: Array<[number, (s: Summary) => void, GateEvidence?]> = [
+    [1, (s) => void (s.bootMs = { ...s.bootMs, p95: 1000 })],
+    [2, (s) => void (s.violations = 1)],
+    [3, (s) => void (s.checkpointPauseMs = { ...s.checkpointPauseMs, p95: 50.5 })],
+    [4, (s) => void (s.downtimeMs = { ...s.downtimeMs, p95: 1200 })],
+    [5, (s) => void (s.dedup = { ...s.dedup, ratio: 1.5 })],
+    [6, (s) => void (s.killResume = { successes: 98, trials: 100, wilson95: null })], // 98/100: lower bound 0.9300
+    [7, (s) => void (s.noncePreserved = { trials: 100, preserved: 99 })],
+    [7, () => undefined, { lostBeyondCheckpoint: 1 }],
+    [7, () => undefined, { lostStepsPerCycle: [3, 19, 40], maxLostSteps: 22 }],
+    [8, (s) => void (s.tornCheckpoint = { trials: 20, previousRestored: 19 })],
+  ];
+  it.each(controls)('fails gate %i when its number is broken', (id, breakIt, evidence) => {
+    const s = healthySummary();
+    breakIt(s);
+    only(id, verdicts(s, evidence ?? clean), 'fail');
+  });
+
+  it('says insufficient below minN, never pass (72/72 is under gate 6 minN 73; 5 resumed cycles under 30)', () => {
+    const s = healthySummary();
+    s.killResume = { successes: 72, trials: 72, wilson95: null };
+    only(6, verdicts(s), 'insufficient');
+    const r = evaluateGates(gates, s, clean)[5] as GateResult;
+    expect(r.note).toMatch(/n needed with zero failures: 73/);
+    const few = healthySummary();
+    few.cycles = { ...few.cycles, resumed: 5 };
+    expect(verdicts(few)[2]).toBe('insufficient');
+    expect(verdicts(few)[7]).toBe('insufficient');
+  });
+
+  it('fails a count gate already below minN: a violation in 5 cycles is final', () => {
+    const s = healthySummary();
+    s.cycles = { ...s.cycles, resumed: 5 };
+    s.violations = 2;
+    expect(verdicts(s)[2]).toBe('fail');
+  });
+
+  it('treats missing data as insufficient, not a crash', () => {
+    const s = healthySummary();
+    s.tornCheckpoint = { trials: 0, previousRestored: 0 };
+    s.dedup = { checkpoints: 0, logicalBytes: 0, storedBytes: 0, ratio: null };
+    expect(verdicts(s)).toMatchObject({ 5: 'insufficient', 8: 'insufficient' });
+    const { tornCheckpoint: _t, bootMs: _b, ...partial } = healthySummary();
+    expect(verdicts(partial)).toMatchObject({ 1: 'insufficient', 8: 'insufficient' });
+    expect(verdicts({})).toEqual({ 1: 'insufficient', 2: 'insufficient', 3: 'insufficient', 4: 'insufficient', 5: 'insufficient', 6: 'insufficient', 7: 'insufficient', 8: 'insufficient' });
+  });
+
+  it('gate 7 without loss evidence: insufficient on a clean run, fail on a lost nonce', () => {
+    expect(verdicts(healthySummary(), {})[7]).toBe('insufficient');
+    const s = healthySummary();
+    s.noncePreserved = { trials: 100, preserved: 97 };
+    expect(verdicts(s, {})[7]).toBe('fail');
+    expect(verdicts(healthySummary(), { maxLostSteps: 22 })[7]).toBe('pass'); // max lost 19 <= 22
+    expect(verdicts(healthySummary(), { maxLostSteps: 10 })[7]).toBe('fail'); // max lost 19 > 10: at least one cycle
+  });
+
+  it('adds a bootstrap interval when raw samples are given, and none otherwise', () => {
+    const samples = Array.from({ length: 100 }, (_, i) => 100 + 2 * i);
+    const a = evaluateGates(gates, healthySummary(), { ...clean, samples: { downtimeMs: samples } })[3] as GateResult;
+    const b = evaluateGates(gates, healthySummary(), { ...clean, samples: { downtimeMs: samples } })[3] as GateResult;
+    expect(a.interval).not.toBeNull();
+    expect(a.interval).toEqual(b.interval);
+    expect(evaluateGates(gates, healthySummary(), clean)[3]?.interval).toBeNull();
+  });
+});
+
+describe('overallVerdict and exitCodeFor', () => {
+  it('ranks fail over insufficient over pass', () => {
+    expect(overallVerdict([{ verdict: 'pass' }, { verdict: 'insufficient' }, { verdict: 'fail' }])).toBe('fail');
+    expect(overallVerdict([{ verdict: 'pass' }, { verdict: 'insufficient' }])).toBe('insufficient');
+    expect(overallVerdict([{ verdict: 'pass' }])).toBe('pass');
+    expect(overallVerdict([])).toBe('insufficient');
+  });
+  it('maps pass 0, fail 1, insufficient 2', () => {
+    expect([exitCodeFor('pass'), exitCodeFor('fail'), exitCodeFor('insufficient')]).toEqual([0, 1, 2]);
+  });
+});
+
+describe('formatGateTable', () => {
+  it('prints a header and one aligned row per gate with value, interval and verdict', () => {
+    const table = formatGateTable(evaluateGates(gates, healthySummary(), clean));
+    const lines = table.split('\n');
+    expect(lines).toHaveLength(10);
+    expect(lines[0]).toMatch(/^#\s+gate\s+measured\s+interval\s+n\/minN\s+threshold\s+verdict\s+note$/);
+    expect(lines[7]).toMatch(/^06\s+Kill-and-resume success\s+0\.9630\s+\[0\.9630, 1\]\s+100\/73\s+wilson95\.lo >= 0\.95\s+PASS\s+n needed with zero failures: 73/);
+    expect(lines[5]).toMatch(/^04\s+Session resume latency p95\s+290\s+-\s+100\/30\s+p95 < 1000\s+PASS/);
+  });
+});
+
+describe('gateEvidenceFromAnalysis', () => {
+  it('takes raw samples and lost steps of ok cycles, and the lost-step limit from the cadence', async () => {
+    const { gateEvidenceFromAnalysis } = await import('../../harness/gates.js');
+    const row = { phase: 'work', observedPhase: 'work', downtimeMs: 200, killStep: 50, restoredSeq: 2, restoredStep: 40, restoreKills: 0, violations: '' } as const;
+    const cp = { seq: 1, cycle: 1, step: 20, logicalBytes: 10, storedBytes: 5, cumLogicalBytes: 10, cumStoredBytes: 5 };
+    const evidence = gateEvidenceFromAnalysis(
+      {
+        summary: healthySummary(),
+        cycles: [
+          { ...row, cycle: 1, outcome: 'ok', lostSteps: 10 },
+          { ...row, cycle: 2, outcome: 'fail', lostSteps: 99 },
+        ],
+        checkpoints: [
+          { ...cp, pauseMs: 4, writeMs: 9 },
+          { ...cp, pauseMs: 6, writeMs: 12 },
+        ],
+        downtimes: [200, 210],
+      },
+      { stepMs: 5, checkpoint: { everyMs: 100 } },
+    );
+    expect(evidence.samples).toEqual({ downtimeMs: [200, 210], checkpointPauseMs: [4, 6], checkpointWriteMs: [9, 12] });
+    expect(evidence.lostStepsPerCycle).toEqual([10]);
+    expect(evidence.maxLostSteps).toBe(25); // ceil((100 + 6 + 12) / 5) + 1 = 24 + 1
+  });
+});

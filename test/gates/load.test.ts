@@ -1,0 +1,84 @@
+// Gate files: the shipped set loads; malformed files are all reported at once, each line starting with file path and field.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../harness/errors.js';
+import { loadGates } from '../../harness/gates.js';
+
+function dirWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'gates-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+function loadError(dir: string): ConfigError {
+  try {
+    loadGates(dir);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected loadGates to throw');
+}
+
+const good = 'id: 1\ntitle: Boot\nmetric: bootMs\nthreshold: p95 < 1000\nminN: 1\n';
+
+describe('loadGates', () => {
+  it('loads the 8 shipped gates in order, thresholds parsed', () => {
+    const gates = loadGates();
+    expect(gates.map((g) => g.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(gates.map((g) => `${g.metric}: ${g.threshold.source}`)).toEqual([
+      'bootMs: p95 < 1000',
+      'violations: count == 0',
+      'checkpointPauseMs: p95 < 50',
+      'downtimeMs: p95 < 1000',
+      'dedup: ratio >= 2',
+      'killResume: wilson95.lo >= 0.95',
+      'lossBeyondCheckpoint: count == 0',
+      'tornCheckpointUnsafe: count == 0',
+    ]);
+    expect(gates[5]?.threshold).toMatchObject({ stat: 'wilson95.lo', op: '>=', bound: 0.95 });
+    expect(gates[0]?.name).toBe('boot-time');
+    expect(gates.every((g) => g.description.length > 0)).toBe(true);
+  });
+
+  it('reports a bad expression, an id mismatch and a missing field, in three files, in one error', () => {
+    const dir = dirWith({
+      '01-boot.yaml': good.replace('p95 < 1000', 'p95 <'),
+      '02-atomicity.yaml': 'id: 3\ntitle: Atomicity\nmetric: violations\nthreshold: count == 0\nminN: 30\n',
+      '03-pause.yaml': 'id: 3\ntitle: Pause\nmetric: checkpointPauseMs\nthreshold: p95 < 50\n',
+    });
+    const err = loadError(dir);
+    const lines = err.message.split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(new RegExp(`^${path.join(dir, '01-boot.yaml')}: threshold: cannot parse "p95 <"`));
+    expect(lines[1]).toBe(`${path.join(dir, '02-atomicity.yaml')}: id: is 3 but the file name says 02; make them equal`);
+    expect(lines[2]).toMatch(new RegExp(`^${path.join(dir, '03-pause.yaml')}: minN: `));
+    expect(err.exitCode).toBe(3);
+  });
+
+  it('reports several problems within one file, and a stat the metric does not have', () => {
+    const dir = dirWith({
+      '06-kr.yaml': 'id: 6\ntitle: ""\nmetric: killResume\nthreshold: p95 < 3\nminN: 0\nextra: 1\n',
+      '07-x.yaml': 'id: 7\ntitle: X\nmetric: noSuchMetric\nthreshold: count == 0\nminN: 1\n',
+      '08-w.yaml': 'id: 8\ntitle: W\nmetric: tornCheckpoint\nthreshold: wilson05.lo >= 0.9\nminN: 1\n',
+    });
+    const msg = loadError(dir).message;
+    expect(msg).toMatch(/06-kr\.yaml: title: /);
+    expect(msg).toMatch(/06-kr\.yaml: minN: /);
+    expect(msg).toMatch(/06-kr\.yaml: \(top level\): .*extra/);
+    expect(msg).toMatch(/06-kr\.yaml: threshold: stat "p95" is not available for metric "killResume" \(rate\)/);
+    expect(msg).toMatch(/07-x\.yaml: metric: /);
+    expect(msg).toMatch(/08-w\.yaml: threshold: stat "wilson05\.lo" is not available/);
+  });
+
+  it('rejects bad file names, invalid YAML, duplicate ids and an empty folder', () => {
+    const msg = loadError(dirWith({ 'boot.yaml': good, '01-a.yaml': good, '01-b.yaml': good, '02-c.yaml': 'id: [2\n' })).message;
+    expect(msg).toMatch(/boot\.yaml: \(file name\): must be NN-name\.yaml/);
+    expect(msg).toMatch(/02-c\.yaml: \(top level\) \(line \d+\): not valid YAML/);
+    expect(msg).toMatch(/01-b\.yaml: id: 1 is also used by .*01-a\.yaml/);
+    expect(() => loadGates(dirWith({}))).toThrow(/no gate files/);
+    expect(() => loadGates(path.join(tmpdir(), 'no-such-gates-dir-xyz'))).toThrow(ConfigError);
+  });
+});
