@@ -1,0 +1,32 @@
+// The tested environment as label/value rows for the report (credential-looking text masked); never reads env vars.
+import type { Environment } from '../environment.js';
+import { redactEnvironment } from './redact.js';
+
+const TARGET_LABELS: Record<string, string> = {
+  accelerator: 'Accelerator',
+  qemuVersion: 'QEMU version',
+  imageHash: 'Guest image hash',
+};
+
+/** Label/value rows: host CPU, memory, OS, kernel, Node, accelerator, QEMU, guest image hash, other target facts, harness version, git commit. */
+export function environmentRows(environment: Environment, target: string): Array<[string, string]> {
+  const env = redactEnvironment(environment);
+  const rows: Array<[string, string]> = [
+    ['Host CPU', `${env.cpuModel} (${env.cores} cores, ${env.arch})`],
+    ['Memory', `${env.memoryGiB} GiB`],
+    ['OS', env.os],
+    ['Kernel', env.kernel],
+    ['Node', env.node],
+    ['Target', target],
+  ];
+  for (const [key, label] of Object.entries(TARGET_LABELS)) {
+    const value = env.target[key];
+    if (value !== undefined) rows.push([label, String(value)]);
+  }
+  if (env.target['accelerator'] === undefined && target === 'process') rows.push(['Accelerator', 'none (host process target, no VM)']);
+  for (const [key, value] of Object.entries(env.target)) {
+    if (!(key in TARGET_LABELS)) rows.push([`Target: ${key}`, String(value)]);
+  }
+  rows.push(['Harness version', env.harnessVersion], ['Git commit', env.gitCommit]);
+  return rows;
+}

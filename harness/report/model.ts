@@ -1,0 +1,39 @@
+// Everything a report says, computed once from the analysis and gates; the HTML page and summary.md both render this.
+import type { GateResult } from '../gate-types.js';
+import type { RunAnalysis, Summary } from '../summary-types.js';
+import { environmentRows } from './environment-rows.js';
+import { downtimeQuantiles, findings } from './findings.js';
+import { durabilityLimits, scopeLimitations } from './limitations.js';
+import type { QuantileEstimate } from './quantile-ci.js';
+import { redactEnvironment } from './redact.js';
+import { reportVerdict, type ReportVerdict } from './verdict.js';
+
+/** The report's content as plain data (strings unescaped: each renderer escapes for its format). */
+export interface ReportModel {
+  /** The summary with its environment redacted: the only form any output sees. */
+  summary: Summary;
+  gates: GateResult[];
+  verdict: ReportVerdict;
+  findings: string[];
+  quantiles: QuantileEstimate[];
+  environment: Array<[string, string]>;
+  durability: string[];
+  limitations: string[];
+}
+
+/** Build the model; gates are sorted by id. */
+export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[]): ReportModel {
+  const summary: Summary = { ...analysis.summary, environment: redactEnvironment(analysis.summary.environment) };
+  const clean: RunAnalysis = { ...analysis, summary };
+  const sortedGates = [...gates].sort((a, b) => a.id - b.id);
+  return {
+    summary,
+    gates: sortedGates,
+    verdict: reportVerdict(summary, sortedGates),
+    findings: findings(clean),
+    quantiles: downtimeQuantiles(clean),
+    environment: environmentRows(summary.environment, summary.target),
+    durability: durabilityLimits(clean),
+    limitations: scopeLimitations(clean, sortedGates),
+  };
+}

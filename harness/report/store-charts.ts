@@ -1,0 +1,63 @@
+// Vega-Lite specs for checkpoints: pause-time distribution and store growth (cumulative logical vs stored bytes per seq).
+import type { TopLevelSpec } from 'vega-lite';
+import type { CheckpointRow } from '../summary-types.js';
+import { CHART_CONFIG, CHART_SIZE, COLORS } from './chart-theme.js';
+import { VL_SCHEMA } from './chart-spec.js';
+import { histogramData } from './chart-data.js';
+
+const MIB = 2 ** 20;
+const MAX_GROWTH_POINTS = 800;
+
+/** Histogram of checkpoint pause times (ms): how long the session was stopped for each checkpoint. */
+export function checkpointPauseSpec(checkpoints: readonly CheckpointRow[]): TopLevelSpec {
+  const bins = histogramData(checkpoints.map((c) => c.pauseMs));
+  return {
+    $schema: VL_SCHEMA,
+    config: CHART_CONFIG,
+    ...CHART_SIZE,
+    title: { text: 'Checkpoint pause', subtitle: `session paused per checkpoint, n = ${checkpoints.length}` },
+    data: { values: bins },
+    mark: { type: 'bar', color: COLORS.secondary, binSpacing: 1 },
+    encoding: {
+      x: { field: 'x0', type: 'quantitative', bin: { binned: true }, title: 'Pause (ms)' },
+      x2: { field: 'x1' },
+      y: { field: 'count', type: 'quantitative', title: 'Checkpoints', axis: { tickMinStep: 1 } },
+    },
+  };
+}
+
+/** Keep at most `max` rows, evenly spaced, always including the first and the last. */
+export function thin<T>(rows: readonly T[], max: number): T[] {
+  if (rows.length <= max) return [...rows];
+  const out: T[] = [];
+  const stride = (rows.length - 1) / (max - 1);
+  for (let k = 0; k < max; k++) out.push(rows[Math.round(k * stride)] as T);
+  return out;
+}
+
+/** Cumulative logical vs stored MiB over checkpoint sequence number; the gap between the lines is what dedup saved. */
+export function storeGrowthSpec(checkpoints: readonly CheckpointRow[]): TopLevelSpec {
+  const rows = thin([...checkpoints].sort((a, b) => a.seq - b.seq), MAX_GROWTH_POINTS).flatMap((c) => [
+    { seq: c.seq, series: 'logical (before dedup)', mib: c.cumLogicalBytes / MIB },
+    { seq: c.seq, series: 'stored (after dedup)', mib: c.cumStoredBytes / MIB },
+  ]);
+  return {
+    $schema: VL_SCHEMA,
+    config: CHART_CONFIG,
+    ...CHART_SIZE,
+    title: { text: 'Store growth', subtitle: `cumulative bytes over ${checkpoints.length} committed checkpoints` },
+    data: { values: rows },
+    mark: { type: 'line', strokeWidth: 2, interpolate: 'linear' },
+    encoding: {
+      x: { field: 'seq', type: 'quantitative', title: 'Checkpoint sequence number' },
+      y: { field: 'mib', type: 'quantitative', title: 'Cumulative size (MiB)' },
+      color: {
+        field: 'series',
+        type: 'nominal',
+        title: null,
+        legend: { labelLimit: 300 },
+        scale: { domain: ['logical (before dedup)', 'stored (after dedup)'], range: [COLORS.secondary, COLORS.primary] },
+      },
+    },
+  };
+}

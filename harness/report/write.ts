@@ -1,0 +1,60 @@
+// Write one dated report (index.html, summary.md, summary.json, cycles.csv, charts) and regenerate the reports index.
+import path from 'node:path';
+import { InputError } from '../errors.js';
+import type { GateResult } from '../gate-types.js';
+import type { RunAnalysis } from '../summary-types.js';
+import { writeFileAtomic } from '../store/fsync.js';
+import { reportChartSpecs, renderCharts } from './charts.js';
+import { cyclesCsv } from './csv.js';
+import { renderIndexPage } from './index-page.js';
+import { buildModel } from './model.js';
+import { renderPage } from './page.js';
+import { publishReport } from './publish.js';
+import { listReports } from './report-list.js';
+import { slug } from './slug.js';
+import { renderWalkthrough } from './walkthrough.js';
+
+/** What writeReport needs: the analysed run, its judged gates, and the reports folder (created if missing). */
+export interface WriteReportInput {
+  analysis: RunAnalysis;
+  gates: GateResult[];
+  reportsDir: string;
+}
+
+/** Where the report went: its folder and the absolute paths of every file in it (sorted). */
+export interface WrittenReport {
+  dir: string;
+  files: string[];
+}
+
+/**
+ * Write reportsDir/<date>-<slug(scenario)>[-k]/ atomically (never overwriting an existing report), then regenerate
+ * reportsDir/index.html from every report's summary.json. Throws InputError when summary.date is not yyyy-mm-dd.
+ */
+export async function writeReport(input: WriteReportInput): Promise<WrittenReport> {
+  const { analysis, gates, reportsDir } = input;
+  const date = analysis.summary.date;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new InputError(`summary.date: expected yyyy-mm-dd, got ${JSON.stringify(date)}; re-run the analysis on the journal`);
+  const model = buildModel(analysis, gates);
+  const charts = await renderCharts(reportChartSpecs({ ...analysis, summary: model.summary }, model.gates));
+  const files = new Map<string, string>([
+    ['index.html', renderPage(model, charts)],
+    ['summary.md', renderWalkthrough(model, charts)],
+    ['summary.json', `${JSON.stringify({ ...model.summary, gates: model.gates }, null, 2)}\n`],
+    ['cycles.csv', cyclesCsv(analysis.cycles)],
+  ]);
+  for (const chart of charts) {
+    files.set(`charts/${chart.name}.svg`, `${chart.svg}\n`);
+    files.set(`charts/${chart.name}.vl.json`, `${JSON.stringify(chart.spec, null, 2)}\n`);
+  }
+  const dir = await publishReport(path.resolve(reportsDir), `${date}-${slug(analysis.summary.scenario)}`, files);
+  await writeReportsIndex(path.resolve(reportsDir));
+  return { dir, files: [...files.keys()].map((rel) => path.join(dir, rel)).sort() };
+}
+
+/** Regenerate reportsDir/index.html from the reports in it (atomic replace). */
+export async function writeReportsIndex(reportsDir: string): Promise<string> {
+  const file = path.join(reportsDir, 'index.html');
+  writeFileAtomic(file, await renderIndexPage(await listReports(reportsDir)));
+  return file;
+}

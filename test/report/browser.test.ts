@@ -1,0 +1,93 @@
+// End to end in Debian's Chromium: the written report page renders every chart, escapes a hostile name, logs no errors.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { writeReport } from '../../harness/report/write.js';
+import { makeAnalysis, makeGates } from './fixtures.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HOSTILE = 'nightly <script>alert(1)</script> soak';
+const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'test-artifacts');
+const CHART_NAMES = ['downtime-histogram', 'downtime-ecdf', 'downtime-per-cycle', 'success-rates', 'checkpoint-pause', 'store-growth'];
+const present = existsSync(CHROMIUM);
+if (!present) console.warn(`skipping browser test: ${CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)`);
+
+describe.skipIf(!present)('report page in headless Chromium', () => {
+  let browser: Browser;
+  let reportsDir: string;
+
+  beforeAll(async () => {
+    reportsDir = await mkdtemp(path.join(os.tmpdir(), 'soak-browser-'));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await rm(reportsDir, { recursive: true, force: true });
+  });
+
+  async function open(file: string) {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const problems: string[] = [];
+    const dialogs: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console.${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('dialog', async (d) => {
+      dialogs.push(d.message());
+      await d.dismiss();
+    });
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    return { page, problems, dialogs };
+  }
+
+  test('30-cycle report: all charts visible, hostile scenario name shown as text, no errors', async () => {
+    const analysis = makeAnalysis({ cycles: 30, scenario: HOSTILE, target: 'microvm', failedCycles: [] });
+    const { dir } = await writeReport({ analysis, gates: makeGates(analysis), reportsDir });
+    const { page, problems, dialogs } = await open(path.join(dir, 'index.html'));
+
+    for (const name of CHART_NAMES) {
+      const svg = page.locator(`figure[data-chart="${name}"] svg`);
+      await expect(svg.count()).resolves.toBe(1);
+      const box = await svg.boundingBox();
+      expect(box, name).not.toBeNull();
+      expect(box!.width, name).toBeGreaterThan(100);
+      expect(box!.height, name).toBeGreaterThan(100);
+      expect(await svg.isVisible(), name).toBe(true);
+      expect(await svg.locator('path, line, text').count(), name).toBeGreaterThan(5);
+    }
+    await expect(page.locator('h1').textContent()).resolves.toContain('<script>alert(1)</script>');
+    await expect(page.locator('main script').count()).resolves.toBe(0);
+    await expect(page.locator('script').count()).resolves.toBe(0);
+    await expect(page.locator('#verdict').isVisible()).resolves.toBe(true);
+    await expect(page.locator('table.gates tbody tr').count()).resolves.toBe(5);
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'report.png'), fullPage: true });
+    expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test('reports index: trend chart visible, every report linked, no errors', async () => {
+    const second = makeAnalysis({ cycles: 40, seed: 9, scenario: 'default-soak', date: '2025-06-03' });
+    await writeReport({ analysis: second, gates: makeGates(second), reportsDir });
+    const { page, problems, dialogs } = await open(path.join(reportsDir, 'index.html'));
+    const trend = page.locator('figure[data-chart="trend"] svg');
+    const box = await trend.boundingBox();
+    expect(box!.width).toBeGreaterThan(300);
+    expect(box!.height).toBeGreaterThan(100);
+    const links = await page.locator('tbody a').allTextContents();
+    expect(links).toEqual(['default-soak', HOSTILE]);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'reports-index.png'), fullPage: true });
+    expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
