@@ -2,9 +2,11 @@
 // The `soak` command line: parses arguments, runs one command, and is the only place that exits the process.
 import yargs, { type CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { EXIT, SoakError } from './errors.js';
+import { EXIT, InputError, SoakError } from './errors.js';
 import { requestedExit } from './commands/exit.js';
+import { compareCommand } from './commands/compare.js';
 import { gatesCommand } from './commands/gates.js';
+import { mergeCommand } from './commands/merge.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { storeCommand } from './commands/store.js';
@@ -12,14 +14,13 @@ import { storeCommand } from './commands/store.js';
 const EPILOG = `Exit codes: 0 pass, 1 a gate failed or a check found a violation, 2 unknown / insufficient data, 3 bad input or usage, 4 internal error.`;
 
 async function main(): Promise<number> {
-  const commands: CommandModule[] = [runCommand, reportCommand, gatesCommand, storeCommand] as unknown as CommandModule[];
+  const commands: CommandModule[] = [runCommand, reportCommand, gatesCommand, compareCommand, mergeCommand, storeCommand] as unknown as CommandModule[];
   try {
     const { imageCommand } = await import('./commands/image.js');
     commands.push(imageCommand as unknown as CommandModule);
   } catch {
     // the micro-VM image builder is optional
   }
-  let usageError: string | null = null;
   const cli = yargs(hideBin(process.argv))
     .scriptName('soak')
     .usage('$0 <command> [options]\n\nKill-and-resume reliability harness for durable agent sessions.')
@@ -32,18 +33,14 @@ async function main(): Promise<number> {
     .version()
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .fail((msg, err) => {
-      if (err) throw err;
-      usageError = msg;
+      // Throwing here stops yargs before any handler runs.
+      throw err ?? new InputError(`${msg}\nRun "soak --help" for usage.`);
     });
   for (const c of commands) cli.command(c);
   try {
     await cli.parseAsync();
   } catch (err) {
     return report(err);
-  }
-  if (usageError !== null) {
-    process.stderr.write(`soak: ${usageError}\nRun "soak --help" for usage.\n`);
-    return EXIT.badInput;
   }
   return requestedExit();
 }

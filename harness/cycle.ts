@@ -14,7 +14,8 @@ import type { WorkloadModel } from './workload.js';
 
 export interface CycleContext {
   scenario: Scenario;
-  storeDir: string;
+  /** The run's store, opened read-only by the runner (refreshed before each look). */
+  store: Store;
   journal: JournalWriter;
   log: Logger;
   model: WorkloadModel;
@@ -32,16 +33,6 @@ const isEv =
   <E extends HostMessage['ev']>(ev: E) =>
   (m: HostMessage): m is Extract<HostMessage, { ev: E }> =>
     m.ev === ev;
-
-/** Newest complete checkpoint seq in the store, as an outside observer sees it. */
-function latestCompleteSeq(storeDir: string): number | null {
-  const store = Store.open(storeDir);
-  try {
-    return store.latest()?.seq ?? null;
-  } finally {
-    store.close();
-  }
-}
 
 /** Run cycle `cycle` against the running, ready `host`. */
 export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandle): Promise<CycleResult> {
@@ -75,7 +66,8 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   let restoreKills = 0;
   let finalPhase: KillPhase = observedPhase;
   for (;;) {
-    const latest = latestCompleteSeq(ctx.storeDir);
+    ctx.store.refresh();
+    const latest = ctx.store.latest()?.seq ?? null;
     const next = ctx.spawnHost('restore', cycle);
     // Listen for both before anything arrives: they can come in one read.
     const restored = next.waitFor(isEv('restore-end'), scenario.resumeTimeoutMs);

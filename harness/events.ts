@@ -22,6 +22,19 @@ export interface RunStartEvent extends Base {
   startedAt: string;
   scenario: Scenario;
   environment: Environment;
+  /** Set when this run is one shard of a larger soak: it runs the cycle ids c with (c - 1) % count === index. */
+  shard?: { index: number; count: number };
+  /** Set on a run folder written by `soak merge`: the run ids it combines. */
+  mergedFrom?: string[];
+}
+
+/** A runner picked up a run whose previous runner died (`soak run --resume`). */
+export interface RunResumeEvent extends Base {
+  type: 'run-resume';
+  /** Process groups of the dead runner's hosts that were still alive and were killed. */
+  killedGroups: number[];
+  /** Cycle ids still to run. */
+  remaining: number;
 }
 
 export interface HostStartEvent extends Base {
@@ -124,6 +137,7 @@ export interface RunEndEvent extends Base {
 
 export type JournalEvent =
   | RunStartEvent
+  | RunResumeEvent
   | HostStartEvent
   | BootEvent
   | CheckpointEvent

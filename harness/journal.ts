@@ -1,5 +1,5 @@
 // The run journal: append-only NDJSON, one fsync per event; the reader tolerates a torn last line.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import { InputError, IntegrityError } from './errors.js';
 import { JOURNAL_SCHEMA_VERSION, type EventInput, type JournalEvent } from './events.js';
 
@@ -12,6 +12,7 @@ export class JournalWriter {
     readonly file: string,
     private readonly clock: () => number,
   ) {
+    dropTornTail(file);
     this.fd = openSync(file, 'a', 0o644);
   }
 
@@ -24,6 +25,25 @@ export class JournalWriter {
 
   close(): void {
     closeSync(this.fd);
+  }
+}
+
+/** Before appending to a journal a dead writer left, cut its torn last line (no newline) so the next event starts clean. */
+function dropTornTail(file: string): void {
+  if (!existsSync(file)) return;
+  const size = statSync(file).size;
+  if (size === 0) return;
+  const fd = openSync(file, 'r+');
+  try {
+    const span = Math.min(size, 1 << 20);
+    const tail = Buffer.alloc(span);
+    readSync(fd, tail, 0, span, size - span);
+    if (tail[span - 1] === 0x0a) return;
+    const lastNl = tail.lastIndexOf(0x0a);
+    ftruncateSync(fd, lastNl < 0 ? size - span : size - span + lastNl + 1);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,45 +1,70 @@
-// The runner: the observer. Creates the run folder, boots the session, runs the cycles, journals every event
-// before acting on it, and stops cleanly on Ctrl-C or when the time budget runs out.
+// The runner: the observer. Creates (or picks up) the run folder, boots the session, runs the cycles, journals every
+// event before acting on it, and stops cleanly on Ctrl-C or when the time budget runs out.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { nowMs } from './clock.js';
 import { runCycle, type CycleContext } from './cycle.js';
 import { captureEnvironment } from './environment.js';
-import type { CycleEvent } from './events.js';
+import { InputError } from './errors.js';
+import type { JournalEvent, RunStartEvent } from './events.js';
 import { HostHandle, isFullHeartbeat } from './host-handle.js';
-import type { HostConfig } from './host-protocol.js';
-import { JournalWriter } from './journal.js';
-import { createLogger, type Logger } from './logger.js';
+import type { HostConfig, HostMessage } from './host-protocol.js';
+import { JournalWriter, readJournal } from './journal.js';
+import { createLogger } from './logger.js';
+import { killOrphans } from './orphans.js';
 import type { Progress } from './progress.js';
+import { resolveRunDir, JOURNAL_FILE } from './run-dir.js';
 import type { Scenario } from './scenario.js';
+import { Store } from './store/store.js';
 import { createTarget } from './targets/index.js';
 import { WorkloadModel } from './workload.js';
 
-export interface RunOptions {
-  scenario: Scenario;
-  /** Parent folder of run folders (default runs/). */
-  runsDir: string;
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+interface Common {
   progress: Progress;
   /** Set to true (e.g. by SIGINT) to stop after the current cycle. */
   stop: { requested: boolean };
   logLevel: 'debug' | 'info' | 'warn' | 'silent';
 }
 
+export interface RunOptions extends Common {
+  scenario: Scenario;
+  /** Parent folder of run folders (default runs/). */
+  runsDir: string;
+  shard?: Shard;
+}
+
+export interface ResumeOptions extends Common {
+  runDir: string;
+}
+
 export interface RunResult {
   runDir: string;
   status: 'complete' | 'interrupted' | 'budget';
+  /** Cycles run by this invocation. */
   cycles: number;
 }
 
-function newRunId(scenario: Scenario): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..+/, '');
-  const slug = scenario.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'scenario';
-  return `${stamp}-${slug}-s${scenario.seed}`;
+/** Cycle ids a run (or one shard of it) owns: 1..cycles, or those with (c - 1) % count === index. */
+export function cycleIds(cycles: number, shard?: Shard): number[] {
+  const ids: number[] = [];
+  for (let c = 1; c <= cycles; c++) if (!shard || (c - 1) % shard.count === shard.index) ids.push(c);
+  return ids;
 }
 
-function makeRunDir(runsDir: string, scenario: Scenario): { id: string; dir: string } {
+function newRunId(scenario: Scenario, shard?: Shard): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..+/, '');
+  const slug = scenario.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'scenario';
+  return `${stamp}-${slug}-s${scenario.seed}${shard ? `-shard${shard.index}of${shard.count}` : ''}`;
+}
+
+function makeRunDir(runsDir: string, scenario: Scenario, shard?: Shard): { id: string; dir: string } {
   mkdirSync(runsDir, { recursive: true });
-  const base = newRunId(scenario);
+  const base = newRunId(scenario, shard);
   for (let k = 1; ; k++) {
     const id = k === 1 ? base : `${base}-${k}`;
     const dir = path.join(runsDir, id);
@@ -64,20 +89,52 @@ function linkLatest(runsDir: string, id: string): void {
   }
 }
 
-/** Run a soak: boot, then cycles until done, stopped, or out of budget. */
+/** Start a new run folder and run every cycle this run (or shard) owns. */
 export async function runSoak(opts: RunOptions): Promise<RunResult> {
-  const { scenario } = opts;
-  const { id, dir } = makeRunDir(opts.runsDir, scenario);
+  const { scenario, shard } = opts;
+  const { id, dir } = makeRunDir(opts.runsDir, scenario, shard);
   linkLatest(opts.runsDir, id);
   const runStart = nowMs();
-  const clock = (): number => nowMs() - runStart;
-  const journal = new JournalWriter(path.join(dir, 'journal.ndjson'), clock);
-  const log: Logger = createLogger(path.join(dir, 'run.log'), opts.logLevel).child({ run: id });
-  const storeDir = path.join(dir, 'store');
+  const journal = new JournalWriter(path.join(dir, JOURNAL_FILE), () => nowMs() - runStart);
   const scratchDir = path.join(dir, 'scratch');
   mkdirSync(scratchDir, { recursive: true, mode: 0o700 });
-  const hostLog = path.join(dir, 'hosts.log');
+  // Describe the target in-process (no boot) so run-start, journaled before anything acts, carries the environment.
+  const probe = await createTarget(scenario.target, { workDir: mkdtempSync(path.join(scratchDir, 'describe-')), sessionDir: scratchDir, stepMs: scenario.stepMs, options: scenario.targetOptions });
+  const targetInfo = probe.describe();
+  await probe.destroy();
+  const start = { type: 'run-start', runId: id, startedAt: new Date().toISOString(), scenario, environment: captureEnvironment(targetInfo), ...(shard ? { shard } : {}) } as const;
+  journal.append(start);
+  return drive(opts, dir, journal, scenario, cycleIds(scenario.cycles, shard), 'boot');
+}
 
+/** Pick up a run whose runner died: kill its orphaned hosts, restore the session, run the cycles not yet finished. */
+export async function resumeSoak(opts: ResumeOptions): Promise<RunResult> {
+  const dir = resolveRunDir(opts.runDir);
+  const file = path.join(dir, JOURNAL_FILE);
+  const { events } = readJournal(file);
+  const start = events.find((e): e is RunStartEvent => e.type === 'run-start');
+  if (!start) throw new InputError(`${file} has no run-start event: nothing to resume`);
+  const finished = new Set(events.filter((e) => e.type === 'cycle').map((e) => (e as { cycle: number }).cycle));
+  const remaining = cycleIds(start.scenario.cycles, start.shard).filter((c) => !finished.has(c));
+  const killedGroups = killOrphans(events, dir);
+  const lastT = events.at(-1)?.t ?? 0;
+  const resumedAt = nowMs();
+  const journal = new JournalWriter(file, () => lastT + (nowMs() - resumedAt));
+  journal.append({ type: 'run-resume', killedGroups, remaining: remaining.length });
+  rmSync(path.join(dir, 'scratch'), { recursive: true, force: true });
+  mkdirSync(path.join(dir, 'scratch'), { recursive: true, mode: 0o700 });
+  const store = Store.open(path.join(dir, 'store'));
+  const hasCheckpoint = store.latest() !== null;
+  store.close();
+  return drive(opts, dir, journal, start.scenario, remaining, hasCheckpoint ? 'restore' : 'boot');
+}
+
+/** Run `cycles` in order against one session, starting it by boot or by restoring the newest checkpoint. */
+async function drive(opts: Common, dir: string, journal: JournalWriter, scenario: Scenario, cycles: number[], firstStart: 'boot' | 'restore'): Promise<RunResult> {
+  const log = createLogger(path.join(dir, 'run.log'), opts.logLevel).child({ run: path.basename(dir) });
+  const storeDir = path.join(dir, 'store');
+  const scratchDir = path.join(dir, 'scratch');
+  const hostLog = path.join(dir, 'hosts.log');
   const hostConfig = (mode: 'boot' | 'restore'): HostConfig => ({
     mode,
     target: scenario.target,
@@ -90,7 +147,6 @@ export async function runSoak(opts: RunOptions): Promise<RunResult> {
     skewMs: scenario.skewMs,
     injectRestoreDelayMs: scenario.injectRestoreDelayMs,
   });
-
   const spawnHost = (mode: 'boot' | 'restore', cycle: number): HostHandle => {
     const h = new HostHandle(hostConfig(mode), hostLog);
     journal.append({ type: 'host-start', cycle, pid: h.pid, mode });
@@ -103,40 +159,36 @@ export async function runSoak(opts: RunOptions): Promise<RunResult> {
     return h;
   };
 
-  const boot = async (cycle: number): Promise<HostHandle> => {
-    const h = spawnHost('boot', cycle);
-    const [{ msg: booted }, { msg: hb }] = await Promise.all([
-      h.waitFor((m) => m.ev === 'booted', scenario.resumeTimeoutMs),
-      h.waitFor(isFullHeartbeat, scenario.resumeTimeoutMs),
-      h.waitFor((m) => m.ev === 'ckpt-commit', scenario.resumeTimeoutMs),
-    ]);
-    journal.append({ type: 'boot', cycle, bootMs: (booted as { bootMs: number }).bootMs, nonce: hb.nonce });
+  /** Start the session and wait until it is up and has a committed checkpoint. */
+  const startSession = async (mode: 'boot' | 'restore', cycle: number): Promise<HostHandle> => {
+    const h = spawnHost(mode, cycle);
+    const first = (ev: HostMessage['ev']) => h.waitFor((m) => m.ev === ev, scenario.resumeTimeoutMs);
+    const [{ msg: up }, { msg: hb }] = await Promise.all([first(mode === 'boot' ? 'booted' : 'restore-end'), h.waitFor(isFullHeartbeat, scenario.resumeTimeoutMs), first('ckpt-commit')]);
+    if (up.ev === 'booted') journal.append({ type: 'boot', cycle, bootMs: up.bootMs, nonce: hb.nonce });
+    else if (up.ev === 'restore-end') journal.append({ type: 'restore', cycle, seq: up.seq, step: up.step, restoreMs: up.restoreMs });
     return h;
   };
 
-  // Describe the target in-process (no boot) so run-start, journaled before anything acts, carries the environment.
-  const probe = await createTarget(scenario.target, { workDir: mkdtempSync(path.join(scratchDir, 'describe-')), sessionDir: scratchDir, stepMs: scenario.stepMs, options: scenario.targetOptions });
-  const targetInfo = probe.describe();
-  await probe.destroy();
-  journal.append({ type: 'run-start', runId: id, startedAt: new Date().toISOString(), scenario, environment: captureEnvironment(targetInfo) });
-
-  const ctx: CycleContext = { scenario, storeDir, journal, log, model: new WorkloadModel(), spawnHost };
+  const ctx: CycleContext = { scenario, store: Store.open(storeDir), journal, log, model: new WorkloadModel(), spawnHost };
   let host: HostHandle | null = null;
   let status: RunResult['status'] = 'complete';
   let done = 0;
-  opts.progress.start(scenario.cycles);
+  let nextStart = firstStart;
+  const runClock = nowMs();
+  opts.progress.start(cycles.length);
   try {
-    for (let cycle = 1; cycle <= scenario.cycles; cycle++) {
+    for (const cycle of cycles) {
       if (opts.stop.requested) {
         status = 'interrupted';
         break;
       }
-      if (scenario.budgetS > 0 && clock() > scenario.budgetS * 1000) {
+      if (scenario.budgetS > 0 && nowMs() - runClock > scenario.budgetS * 1000) {
         status = 'budget';
         break;
       }
-      host ??= await boot(cycle);
-      const result: { event: CycleEvent; host: HostHandle | null } = await runCycle(ctx, cycle, host);
+      host ??= await startSession(nextStart, cycle);
+      nextStart = 'boot';
+      const result = await runCycle(ctx, cycle, host);
       host = result.host;
       done++;
       opts.progress.cycle(result.event);
@@ -148,8 +200,11 @@ export async function runSoak(opts: RunOptions): Promise<RunResult> {
     }
     journal.append({ type: 'run-end', status, cycles: done });
     journal.close();
+    ctx.store.close();
     opts.progress.finish();
     rmSync(scratchDir, { recursive: true, force: true });
   }
   return { runDir: dir, status, cycles: done };
 }
+
+export type { JournalEvent };

@@ -1,11 +1,11 @@
 // `soak run`: run a soak from a scenario, then analyse, judge and write the dated report.
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { EXIT } from '../errors.js';
+import { EXIT, InputError } from '../errors.js';
 import { exitCodeFor, formatGateTable } from '../gates.js';
 import { streamProgress, quietProgress } from '../progress.js';
 import { loadRuns } from '../run-dir.js';
-import { runSoak } from '../runner.js';
+import { resumeSoak, runSoak, type RunResult, type Shard } from '../runner.js';
 import { loadScenario } from '../scenario.js';
 import { assertTargetName } from '../targets/index.js';
 import { judge, verdictLine } from './judge.js';
@@ -13,7 +13,7 @@ import { writeReportFor } from './report.js';
 import { setExit } from './exit.js';
 
 interface RunArgs {
-  scenario: string;
+  scenario?: string;
   target?: string;
   cycles?: number;
   seed?: number;
@@ -25,6 +25,17 @@ interface RunArgs {
   budgetS?: number;
   json: boolean;
   verbose: boolean;
+  resume?: string;
+  shard?: string;
+}
+
+/** Parse `--shard i/n` (0-based index, as Kubernetes' JOB_COMPLETION_INDEX). */
+export function parseShard(text: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index >= count) throw new InputError(`--shard: expected i/n with 0 <= i < n (e.g. 0/4), got "${text}"`);
+  return { index, count };
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -32,7 +43,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
   describe: 'Run a soak: boot a session, SIGKILL it at seeded random points, resume, verify; then report and judge the gates',
   builder: (y: Argv) =>
     y
-      .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name in scenarios/ or a path to a .yaml file' })
+      .option('scenario', { type: 'string', describe: 'Scenario name in scenarios/ or a path to a .yaml file (default: "default")' })
       .option('target', { type: 'string', describe: 'Override the scenario target (process | microvm)' })
       .option('cycles', { type: 'number', describe: 'Override the number of kill-and-resume cycles' })
       .option('seed', { type: 'number', describe: 'Override the PRNG seed (same seed, same kill plan)' })
@@ -43,28 +54,46 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('inject-restore-delay-ms', { type: 'number', describe: 'Fault injection: sleep this long inside every restore' })
       .option('budget-s', { type: 'number', describe: 'Stop cleanly after this many seconds' })
       .option('json', { type: 'boolean', default: false, describe: 'Print a JSON result on stdout instead of text' })
-      .option('verbose', { type: 'boolean', default: false, describe: 'Log every cycle on stderr' }) as unknown as Argv<RunArgs>,
+      .option('verbose', { type: 'boolean', default: false, describe: 'Log every cycle on stderr' })
+      .option('resume', { type: 'string', describe: 'Pick up a run folder whose runner died: kill its orphaned hosts, run the cycles not yet finished' })
+      .option('shard', { type: 'string', describe: 'Run one shard i/n of the cycles (0-based i; cycle c belongs to shard (c-1) mod n); combine with "soak merge"' }) as unknown as Argv<RunArgs>,
   handler: async (argv: ArgumentsCamelCase<RunArgs>) => {
-    const { scenario, file } = loadScenario(argv.scenario, {
-      target: argv.target,
-      cycles: argv.cycles,
-      seed: argv.seed,
-      skewMs: argv.skewMs,
-      injectRestoreDelayMs: argv.injectRestoreDelayMs,
-      budgetS: argv.budgetS,
-    });
-    assertTargetName(scenario.target, argv.target !== undefined ? '--target' : `${file}: target`);
     const stop = { requested: false };
     const onSigint = (): void => {
       if (stop.requested) process.exit(EXIT.insufficient);
       stop.requested = true;
       process.stderr.write('\nstopping after the current cycle (Ctrl-C again to abort now)\n');
     };
-    process.on('SIGINT', onSigint);
     const progress = argv.json ? quietProgress : streamProgress();
-    if (!argv.json) process.stderr.write(`soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.cycles} cycles, seed ${scenario.seed}\n`);
-    const result = await runSoak({ scenario, runsDir: path.resolve(argv.out), progress, stop, logLevel: argv.verbose ? 'debug' : 'warn' });
-    process.off('SIGINT', onSigint);
+    const common = { progress, stop, logLevel: argv.verbose ? ('debug' as const) : ('warn' as const) };
+    let result: RunResult;
+    process.on('SIGINT', onSigint);
+    try {
+      if (argv.resume !== undefined) {
+        const clash = (['scenario', 'target', 'cycles', 'seed', 'shard', 'skewMs', 'injectRestoreDelayMs', 'budgetS'] as const).filter((k) => argv[k] !== undefined);
+        if (clash.length > 0) throw new InputError(`--resume continues a run with the scenario it started with: drop ${clash.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`);
+        if (!argv.json) process.stderr.write(`soak: resuming ${argv.resume}\n`);
+        result = await resumeSoak({ ...common, runDir: argv.resume });
+      } else {
+        const shard = argv.shard !== undefined ? parseShard(argv.shard) : undefined;
+        const { scenario, file } = loadScenario(argv.scenario ?? 'default', {
+          target: argv.target,
+          cycles: argv.cycles,
+          seed: argv.seed,
+          skewMs: argv.skewMs,
+          injectRestoreDelayMs: argv.injectRestoreDelayMs,
+          budgetS: argv.budgetS,
+        });
+        assertTargetName(scenario.target, argv.target !== undefined ? '--target' : `${file}: target`);
+        if (!argv.json) {
+          const shardText = shard ? `, shard ${shard.index}/${shard.count}` : '';
+          process.stderr.write(`soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.cycles} cycles${shardText}, seed ${scenario.seed}\n`);
+        }
+        result = await runSoak({ ...common, scenario, runsDir: path.resolve(argv.out), shard });
+      }
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
 
     const { analysis } = loadRuns([result.runDir]);
     const judgement = judge(analysis);
@@ -73,7 +102,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       process.stdout.write(`${JSON.stringify({ runDir: result.runDir, status: result.status, reportDir, verdict: judgement.verdict, summary: analysis.summary, gates: judgement.gates }, null, 2)}\n`);
     } else {
       const s = analysis.summary;
-      process.stdout.write(`run folder: ${result.runDir} (${result.status}, ${result.cycles} cycles)\n`);
+      process.stdout.write(`run folder: ${result.runDir} (${result.status}, ${result.cycles} cycles run now, ${s.cycles.total} in the run)\n`);
       process.stdout.write(`${formatGateTable(judgement.gates)}\n`);
       if (s.violations > 0) process.stdout.write(`violations: ${s.violations}, e.g. ${s.violationSamples[0] ?? ''}\n`);
       if (reportDir) process.stdout.write(`report: ${path.join(reportDir, 'index.html')}\n`);

@@ -17,6 +17,7 @@ export function sha256(data: Uint8Array): string {
 export class Store {
   private readonly index = new Map<string, ChunkLocation>();
   private readonly packFds = new Map<string, number>();
+  private readonly loadedIndexes = new Set<string>();
 
   private constructor(readonly dir: string) {}
 
@@ -38,38 +39,55 @@ export class Store {
 
   private loadIndex(): void {
     for (const f of readdirSync(this.packDir)) {
-      if (!f.endsWith('.idx')) continue;
+      if (!f.endsWith('.idx') || this.loadedIndexes.has(f)) continue;
       const idx = readPackIndex(path.join(this.packDir, f));
       if (!idx) continue;
+      this.loadedIndexes.add(f);
       for (const [hash, offset, length] of idx.entries) this.index.set(hash, { pack: idx.pack, offset, length });
     }
   }
 
-  /** Every committed, self-consistent manifest, oldest first. */
-  list(): Manifest[] {
-    const out: Manifest[] = [];
-    for (const f of readdirSync(this.manifestDir).sort()) {
-      if (!/^\d{10}\.json$/.test(f)) continue;
-      const m = parseManifest(readFileSync(path.join(this.manifestDir, f), 'utf8'));
-      if (m) out.push(m);
-    }
-    return out;
+  /** Pick up packs another process committed since this store was opened (cheap: only new index files are read). */
+  refresh(): void {
+    this.loadIndex();
   }
 
-  /** The newest committed checkpoint whose every chunk is present, or null. */
+  private manifestFiles(): string[] {
+    return readdirSync(this.manifestDir)
+      .filter((f) => /^\d{10}\.json$/.test(f))
+      .sort();
+  }
+
+  private readManifest(f: string): Manifest | null {
+    return parseManifest(readFileSync(path.join(this.manifestDir, f), 'utf8'));
+  }
+
+  /** Every committed, self-consistent manifest, oldest first. */
+  list(): Manifest[] {
+    return this.manifestFiles()
+      .map((f) => this.readManifest(f))
+      .filter((m): m is Manifest => m !== null);
+  }
+
+  /** The newest committed checkpoint whose every chunk is present, or null. Reads manifests newest first. */
   latest(): Manifest | null {
-    const all = this.list();
-    for (let i = all.length - 1; i >= 0; i--) {
-      const m = all[i]!;
-      if (m.parts.every((p) => p.chunks.every((h) => this.index.has(h)))) return m;
+    const files = this.manifestFiles();
+    for (let i = files.length - 1; i >= 0; i--) {
+      const m = this.readManifest(files[i]!);
+      if (m && m.parts.every((p) => p.chunks.every((h) => this.index.has(h)))) return m;
     }
     return null;
   }
 
+  /** Sequence number of the newest manifest file (valid or not), 0 when there is none. */
+  lastSeq(): number {
+    const last = this.manifestFiles().at(-1);
+    return last ? Number(last.slice(0, 10)) : 0;
+  }
+
   /** Start writing checkpoint number last+1. Nothing is visible until `commit`. */
   begin(step: number): CheckpointWriter {
-    const last = this.list().at(-1);
-    return new CheckpointWriter(this, (last?.seq ?? 0) + 1, step);
+    return new CheckpointWriter(this, this.lastSeq() + 1, step);
   }
 
   /** Open a committed checkpoint for reading. */

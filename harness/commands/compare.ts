@@ -1,0 +1,49 @@
+// `soak compare <run-a> <run-b>`: A/B on downtime and checkpoint pause (permutation test + bootstrap CI of the median difference).
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { EXIT } from '../errors.js';
+import { loadRuns } from '../run-dir.js';
+import { compareSamples, COMPARE_DEFAULTS, type Comparison } from '../stats/compare.js';
+import { setExit } from './exit.js';
+
+interface CompareArgs {
+  runA: string;
+  runB: string;
+  seed: number;
+  resamples: number;
+  minEffectMs: number;
+  minEffectRelative: number;
+  json: boolean;
+}
+
+function fmt(name: string, c: Comparison | null): string {
+  if (!c) return `${name}: not enough data in one of the runs`;
+  const pct = c.relative === null ? '' : ` (${(c.relative * 100).toFixed(1)}%)`;
+  return `${name}: median ${c.medianA.toFixed(1)} ms (n=${c.nA}) -> ${c.medianB.toFixed(1)} ms (n=${c.nB}), diff ${c.diff.toFixed(1)} ms${pct}, 95% CI [${c.ci[0].toFixed(1)}, ${c.ci[1].toFixed(1)}], p = ${c.pValue.toPrecision(3)} (${c.method}, ${c.permutations} permutations): ${c.verdict.toUpperCase()}`;
+}
+
+export const compareCommand: CommandModule<object, CompareArgs> = {
+  command: 'compare <run-a> <run-b>',
+  describe: 'A/B test run B against baseline run A on downtime and checkpoint pause; exit 1 on a regression',
+  builder: (y: Argv) =>
+    y
+      .positional('run-a', { type: 'string', demandOption: true, describe: 'Baseline run folder' })
+      .positional('run-b', { type: 'string', demandOption: true, describe: 'Candidate run folder' })
+      .option('seed', { type: 'number', default: COMPARE_DEFAULTS.seed, describe: 'Seed of the permutation and bootstrap resampling' })
+      .option('resamples', { type: 'number', default: COMPARE_DEFAULTS.resamples, describe: 'Permutation resamples (>= 9999)' })
+      .option('min-effect-ms', { type: 'number', default: COMPARE_DEFAULTS.minEffectMs, describe: 'Smallest median difference that counts, ms' })
+      .option('min-effect-relative', { type: 'number', default: COMPARE_DEFAULTS.minEffectRelative, describe: 'Smallest median difference that counts, fraction of the baseline median' })
+      .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<CompareArgs>,
+  handler: (argv: ArgumentsCamelCase<CompareArgs>) => {
+    const a = loadRuns([argv.runA]).analysis;
+    const b = loadRuns([argv.runB]).analysis;
+    const opts = { seed: argv.seed, resamples: Math.max(9999, argv.resamples), minEffectMs: argv.minEffectMs, minEffectRelative: argv.minEffectRelative };
+    const run = (x: number[], y: number[]): Comparison | null => (x.length > 0 && y.length > 0 ? compareSamples(x, y, opts) : null);
+    const downtime = run(a.downtimes, b.downtimes);
+    const pause = run(a.checkpoints.map((c) => c.pauseMs), b.checkpoints.map((c) => c.pauseMs));
+    const results = { downtimeMs: downtime, checkpointPauseMs: pause };
+    if (argv.json) process.stdout.write(`${JSON.stringify({ schemaVersion: 1, runA: a.summary.runId, runB: b.summary.runId, ...results }, null, 2)}\n`);
+    else process.stdout.write(`${fmt('downtime', downtime)}\n${fmt('checkpoint pause', pause)}\n`);
+    const all = [downtime, pause];
+    setExit(all.some((c) => c?.verdict === 'regression') ? EXIT.fail : all.some((c) => c === null) ? EXIT.insufficient : EXIT.pass);
+  },
+};

@@ -1,0 +1,52 @@
+// Find and kill session hosts left running by a runner that died: by the PIDs its journal recorded (each host leads
+// its own process group: agent, tool, QEMU), confirmed against /proc so a recycled PID is never touched.
+import { readdirSync, readFileSync } from 'node:fs';
+import type { JournalEvent } from './events.js';
+
+/** Processes of this harness a host group may hold, besides those that name the run folder in their argv. */
+const HARNESS_SCRIPTS = ['host.js', 'process-agent.js', 'process-tool.js', 'qemu-system'];
+
+interface Proc {
+  pid: number;
+  pgid: number;
+  cmdline: string;
+}
+
+function listProcs(): Proc[] {
+  const out: Proc[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // pid (comm) state ppid pgrp ...: comm may contain spaces, so split after the last ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      out.push({ pid: Number(name), pgid: Number(fields[2]), cmdline });
+    } catch {
+      // exited while we looked
+    }
+  }
+  return out;
+}
+
+/** Live processes in the groups of the hosts this run started (recorded host PIDs), that belong to this run. */
+export function orphanProcesses(events: JournalEvent[], runDir: string): Proc[] {
+  const groups = new Set(events.filter((e) => e.type === 'host-start').map((e) => (e as { pid: number }).pid));
+  const procs = listProcs().filter((p) => groups.has(p.pgid));
+  // A group counts as ours when one of its members names the run folder (the host does, in its config argv).
+  const ours = new Set(procs.filter((p) => p.cmdline.includes(runDir)).map((p) => p.pgid));
+  return procs.filter((p) => ours.has(p.pgid) && (p.cmdline.includes(runDir) || HARNESS_SCRIPTS.some((s) => p.cmdline.includes(s))));
+}
+
+/** SIGKILL every process group of this run that is still alive; returns the group ids killed. */
+export function killOrphans(events: JournalEvent[], runDir: string): number[] {
+  const groups = [...new Set(orphanProcesses(events, runDir).map((p) => p.pgid))];
+  for (const g of groups) {
+    try {
+      process.kill(-g, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+  return groups;
+}

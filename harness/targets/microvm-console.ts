@@ -1,0 +1,59 @@
+// The guest's serial console wire: split output into lines, parse `HB` / `HBF` heartbeat lines, keep other lines for errors.
+import type { Heartbeat } from './target.js';
+
+const LIGHT = /HB (\d+) ([0-9a-f]{16})$/;
+const FULL = /HBF (\d+) ([0-9a-f]{16}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64})$/;
+
+/** The byte the host writes to the console to ask the agent for a full heartbeat. */
+export const FULL_HEARTBEAT_REQUEST = 'F';
+
+/** Parse one console line; undefined when it is not a heartbeat (kernel noise, init messages). */
+export function parseHeartbeatLine(line: string): Heartbeat | undefined {
+  const text = line.replace(/\r/g, '').trimEnd();
+  const f = FULL.exec(text);
+  if (f) {
+    const [, step, nonce, fsStep, fsDigest, memStep, memDigest, toolStep, toolDigest] = f as unknown as string[];
+    return {
+      step: Number(step),
+      nonce: nonce!,
+      full: true,
+      fs: { step: Number(fsStep), digest: fsDigest! },
+      mem: { step: Number(memStep), digest: memDigest! },
+      tool: { step: Number(toolStep), digest: toolDigest! },
+    };
+  }
+  const l = LIGHT.exec(text);
+  if (l) return { step: Number(l[1]), nonce: l[2]!, full: false };
+  return undefined;
+}
+
+/** Accumulates chunks and emits complete lines; remembers the last few non-heartbeat lines for error messages. */
+export class ConsoleReader {
+  private partial = '';
+  private readonly tail: string[] = [];
+
+  constructor(private readonly onHeartbeat: (hb: Heartbeat) => void, private readonly keep = 20) {}
+
+  push(chunk: string): void {
+    this.partial += chunk;
+    let nl: number;
+    while ((nl = this.partial.indexOf('\n')) >= 0) {
+      const line = this.partial.slice(0, nl);
+      this.partial = this.partial.slice(nl + 1);
+      const hb = parseHeartbeatLine(line);
+      if (hb) this.onHeartbeat(hb);
+      else if (line.trim() !== '') this.remember(line.trim());
+    }
+    if (this.partial.length > 64 * 1024) this.partial = this.partial.slice(-4096); // no newline in a flood of noise
+  }
+
+  /** The last non-heartbeat console lines (kernel panic, INIT-ERROR, AGENT-ERROR). */
+  recentNoise(): string[] {
+    return [...this.tail];
+  }
+
+  private remember(line: string): void {
+    this.tail.push(line.slice(0, 300));
+    if (this.tail.length > this.keep) this.tail.shift();
+  }
+}

@@ -1,0 +1,26 @@
+// The guest's workspace disk: a fresh ext4 filesystem in a qcow2 file, and a consistent copy of it taken while paused.
+import { copyFile, rm } from 'node:fs/promises';
+import { execa } from 'execa';
+import { TargetError } from '../errors.js';
+
+/** Create `file` (qcow2) holding an empty ext4 filesystem of `sizeMiB`; mkfs runs on the host, on a temporary raw file. */
+export async function createDisk(file: string, sizeMiB: number): Promise<void> {
+  const raw = `${file}.raw`;
+  try {
+    await execa('truncate', ['-s', `${sizeMiB}M`, raw], { timeout: 10_000 });
+    // Initialise inode tables and journal now, so the guest's ext4lazyinit does not write in the background.
+    await execa('mkfs.ext4', ['-q', '-F', '-L', 'soak', '-E', 'lazy_itable_init=0,lazy_journal_init=0', raw], { timeout: 60_000 });
+    await execa('qemu-img', ['convert', '-f', 'raw', '-O', 'qcow2', raw, file], { timeout: 60_000 });
+  } catch (err) {
+    const e = err as { shortMessage?: string; code?: string };
+    const hint = e.code === 'ENOENT' ? ' (install the Debian packages e2fsprogs and qemu-utils)' : '';
+    throw new TargetError(`creating the guest disk ${file} failed: ${e.shortMessage ?? String(err)}${hint}`, { cause: err });
+  } finally {
+    await rm(raw, { force: true });
+  }
+}
+
+/** Copy the disk image. Only consistent while the guest is paused (QEMU flushes qcow2 metadata on stop). */
+export async function copyDisk(src: string, dst: string): Promise<void> {
+  await copyFile(src, dst);
+}

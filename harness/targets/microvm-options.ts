@@ -1,0 +1,30 @@
+// The microvm target's options (scenario `targetOptions`): schema, defaults, validation with every problem reported.
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+
+export const microvmOptionsSchema = z
+  .object({
+    /** Guest RAM. */
+    memoryMiB: z.number().int().min(64).max(16_384).default(256),
+    /** Workspace on a virtio-blk ext4 disk (true) or on tmpfs in guest RAM (false: RAM-only sessions). */
+    disk: z.boolean().default(true),
+    diskMiB: z.number().int().min(16).max(65_536).default(128),
+    /** auto: KVM if a bounded boot probe succeeds on this machine, else TCG. */
+    accel: z.enum(['auto', 'kvm', 'tcg']).default('auto'),
+    /** Give up on a boot (first heartbeat) after this long. */
+    bootTimeoutMs: z.number().int().positive().max(600_000).default(60_000),
+    /** Give up on a RAM + device state save or load after this long. */
+    migrateTimeoutMs: z.number().int().positive().max(600_000).default(60_000),
+    qemuBinary: z.string().min(1).default('qemu-system-x86_64'),
+  })
+  .strict();
+
+export type MicrovmOptions = z.infer<typeof microvmOptionsSchema>;
+
+/** Validate `targetOptions`; a ConfigError lists every invalid field by its dot-path. */
+export function parseMicrovmOptions(raw: Record<string, unknown>): MicrovmOptions {
+  const result = microvmOptionsSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => `  targetOptions.${i.path.join('.') || '(top level)'}: ${i.message}`);
+  throw new ConfigError(`microvm target options are invalid:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,28 @@
+// Host TSC frequency for TCG guests: a loaded host makes the guest's own PIT calibration fail or hang, so we pass it in.
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { TargetError } from '../errors.js';
+import { sha256File } from './microvm-files.js';
+import { vmImagesDir } from './microvm-image.js';
+
+let cached: number | undefined;
+
+/** Host TSC kHz, measured by the helper vm-images/host/tsc-khz.c (compiled once into vm-images/build/). */
+export async function hostTscKhz(): Promise<number> {
+  if (cached !== undefined) return cached;
+  const src = path.join(vmImagesDir(), 'host', 'tsc-khz.c');
+  const bin = path.join(vmImagesDir(), 'build', `tsc-khz-${(await sha256File(src)).slice(0, 12)}`);
+  if (!existsSync(bin)) {
+    mkdirSync(path.dirname(bin), { recursive: true });
+    await execa('gcc', ['-O2', '-o', `${bin}.tmp`, src], { timeout: 60_000 });
+    await execa('mv', ['-f', `${bin}.tmp`, bin], { timeout: 10_000 });
+  }
+  const r = await execa(bin, [], { timeout: 10_000 });
+  const khz = Number(r.stdout.trim());
+  if (!Number.isFinite(khz) || khz < 100_000 || khz > 20_000_000) {
+    throw new TargetError(`host TSC frequency measurement gave "${r.stdout.trim()}" kHz, which is not plausible`);
+  }
+  cached = Math.round(khz);
+  return cached;
+}
