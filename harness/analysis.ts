@@ -92,6 +92,7 @@ export function analyze(events: JournalEvent[], source = 'journal', more: { even
       dedup: { checkpoints: ckpts.length, logicalBytes: cumLogical, storedBytes: cumStored, ratio: cumStored > 0 ? cumLogical / cumStored : null },
       violations: violations.length,
       violationSamples: violations.slice(0, 10).map((v) => v.message),
+      negativeControl: start.scenario.negativeControl,
       environment: start.environment,
     },
     cycles: done.map(toRow),

@@ -61,7 +61,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   });
   const tKill = host.kill();
   await host.done;
-  const killStep = host.maxStep;
+  let killStep = host.maxStep;
 
   let restoreKills = 0;
   let finalPhase: KillPhase = observedPhase;
@@ -96,6 +96,8 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
       });
       next.kill();
       await next.done;
+      // The restored session may have worked a little before this kill landed: that work existed at the kill.
+      killStep = Math.max(killStep, next.maxStep);
       if (during) finalPhase = 'restore';
       restoreKills++;
       continue;

@@ -17,7 +17,7 @@ export function gateEvidenceFromAnalysis(analysis: RunAnalysis, cadence?: Cadenc
   const writes = analysis.checkpoints.map((c) => c.writeMs);
   const evidence: GateEvidence = {
     samples: { downtimeMs: analysis.downtimes, checkpointPauseMs: pauses, checkpointWriteMs: writes },
-    lostStepsPerCycle: analysis.cycles.filter((c) => c.outcome === 'ok').map((c) => c.lostSteps),
+    lostStepsPerCycle: analysis.cycles.filter((c) => c.lostSteps !== null).map((c) => c.lostSteps),
     seed,
   };
   if (cadence !== undefined) {

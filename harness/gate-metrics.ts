@@ -28,9 +28,9 @@ function dist(key: 'bootMs' | 'downtimeMs' | 'checkpointPauseMs' | 'checkpointWr
 
 /** Cycles that lost work beyond the last complete checkpoint or lost the session nonce; a lower bound when loss was not measured. */
 function lossBeyondCheckpoint(s: Partial<Summary>, e: GateEvidence): Reading {
-  const n = s.cycles?.resumed ?? 0;
+  const n = s.killResume?.trials ?? 0;
   const nonceLost = s.noncePreserved ? s.noncePreserved.trials - s.noncePreserved.preserved : 0;
-  const base = { kind: 'count' as const, n, unit: 'resumed cycles' };
+  const base = { kind: 'count' as const, n, unit: 'checked cycles' };
   if (e.lostBeyondCheckpoint !== undefined) {
     return { ...base, count: e.lostBeyondCheckpoint + nonceLost, lowerBoundOnly: false, note: `${e.lostBeyondCheckpoint} lost beyond checkpoint, ${nonceLost} nonce lost` };
   }
@@ -71,7 +71,7 @@ export const METRICS: Record<string, MetricDef> = {
   },
   violations: {
     kind: 'count',
-    read: (s) => ({ kind: 'count', count: s.violations ?? null, n: s.cycles?.resumed ?? 0, unit: 'resumed cycles', lowerBoundOnly: false, note: '' }),
+    read: (s) => ({ kind: 'count', count: s.violations ?? null, n: s.killResume?.trials ?? 0, unit: 'checked cycles', lowerBoundOnly: false, note: '' }),
   },
   lossBeyondCheckpoint: { kind: 'count', read: lossBeyondCheckpoint },
   dedup: { kind: 'ratio', read: (s) => ({ kind: 'ratio', ratio: s.dedup?.ratio ?? null, n: s.dedup?.checkpoints ?? 0 }) },

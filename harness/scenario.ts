@@ -57,6 +57,8 @@ export const scenarioSchema = z
     resumeTimeoutMs: z.number().positive().default(30_000),
     /** Negative control: capture filesystem, then memory this much later. */
     skewMs: z.number().nonnegative().max(10_000).default(0),
+    /** This run is a negative control: it passes only if the checker finds violations. */
+    negativeControl: z.boolean().default(false),
     /** Fault injection for A/B tests: sleep this long inside every restore. */
     injectRestoreDelayMs: z.number().nonnegative().max(600_000).default(0),
     /** Options passed to the target as they are; the target validates them. */

@@ -67,6 +67,8 @@ export interface Summary {
   dedup: { checkpoints: number; logicalBytes: number; storedBytes: number; ratio: number | null };
   violations: number;
   violationSamples: string[];
+  /** The scenario was a negative control: the run is meant to produce violations (absent in older summaries). */
+  negativeControl?: boolean;
   environment: Environment;
   /** Per-cycle and per-checkpoint rows (not in summary.json; written to cycles.csv and charts). */
 }

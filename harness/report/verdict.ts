@@ -18,6 +18,7 @@ function gateList(gates: readonly GateResult[]): string {
 
 /** Combine gate verdicts and checker violations into one verdict. */
 export function reportVerdict(summary: Summary, gates: readonly GateResult[]): ReportVerdict {
+  if (summary.negativeControl) return negativeControlVerdict(summary);
   const failed = gates.filter((g) => g.verdict === 'fail');
   const insufficient = gates.filter((g) => g.verdict === 'insufficient');
   const passed = gates.filter((g) => g.verdict === 'pass');
@@ -37,4 +38,22 @@ export function reportVerdict(summary: Summary, gates: readonly GateResult[]): R
     return { level: 'none', headline: 'NO GATES JUDGED', detail: 'This report states measurements only; no release gate was evaluated.' };
   }
   return { level: 'pass', headline: `PASS: all ${gates.length} gates pass`, detail: 'Every gate was judged on its interval and cleared its bar with at least its minimum sample size.' };
+}
+
+/** A negative-control run (a fault planted on purpose) passes only when the checker caught it. */
+function negativeControlVerdict(summary: Summary): ReportVerdict {
+  const n = summary.killResume.trials;
+  if (summary.violations > 0) {
+    return {
+      level: 'pass',
+      headline: 'PASS: the negative control was caught',
+      detail: `This run planted a fault on purpose; the checker reported ${summary.violations} violation${summary.violations === 1 ? '' : 's'} in ${n} cycles, so it can fail when it should. The gates below are expected to fail.`,
+    };
+  }
+  if (n === 0) return { level: 'insufficient', headline: 'INSUFFICIENT DATA: negative control with no cycles', detail: 'No cycle reached an outcome, so the control says nothing.' };
+  return {
+    level: 'fail',
+    headline: 'FAIL: the negative control was NOT caught',
+    detail: `This run planted a fault on purpose, yet the checker found no violation in ${n} cycles: it cannot be trusted to catch this fault.`,
+  };
 }

@@ -2,7 +2,7 @@
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
+import { execa, execaSync } from 'execa';
 import { TargetError } from '../errors.js';
 import type { Accelerator } from './microvm-qemu.js';
 
@@ -19,6 +19,29 @@ export async function qemuVersion(binary: string): Promise<string> {
   const v = /version (\S+)/.exec(r.stdout)?.[1] ?? 'unknown';
   versions.set(binary, v);
   return v;
+}
+
+/** Synchronous variant for describe() before boot; 'unknown' when QEMU cannot run. */
+export function qemuVersionSync(binary: string): string {
+  const known = versions.get(binary);
+  if (known !== undefined) return known;
+  const r = execaSync(binary, ['--version'], { reject: false, timeout: 10_000 });
+  const v = r.exitCode === 0 ? (/version (\S+)/.exec(String(r.stdout))?.[1] ?? 'unknown') : 'unknown';
+  if (v !== 'unknown') versions.set(binary, v);
+  return v;
+}
+
+/** What resolveAccelerator would answer without probing (describe() before boot); undefined if a probe is needed. */
+export function peekAccelerator(requested: 'auto' | Accelerator, cacheFile: string, qemuVer: string, imageHash: string): AccelDecision | undefined {
+  if (requested !== 'auto') return { accel: requested, reason: 'forced' };
+  if (!kvmUsable()) return { accel: 'tcg', reason: 'no usable /dev/kvm' };
+  try {
+    const c = JSON.parse(readFileSync(cacheFile, 'utf8')) as ProbeCache;
+    if (c.key === `${qemuVer}|${imageHash}|${os.release()}`) return { accel: c.kvmBoots ? 'kvm' : 'tcg', reason: `kvm probe ${c.kvmBoots ? 'ok' : 'failed'} (cached)` };
+  } catch {
+    // no cache yet
+  }
+  return undefined;
 }
 
 function kvmUsable(): boolean {

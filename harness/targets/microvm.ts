@@ -6,10 +6,10 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TargetError } from '../errors.js';
 import type { CheckpointSink, CheckpointSource } from '../store/types.js';
-import { type AccelDecision, qemuVersion, resolveAccelerator } from './accel.js';
+import { type AccelDecision, peekAccelerator, qemuVersion, qemuVersionSync, resolveAccelerator } from './accel.js';
 import { FULL_HEARTBEAT_REQUEST } from './microvm-console.js';
 import { copyDisk, createDisk } from './microvm-disk.js';
-import { buildImage, type GuestImage, vmImagesDir } from './microvm-image.js';
+import { buildImage, cachedImage, type GuestImage, vmImagesDir } from './microvm-image.js';
 import { migrateFromStream, migrateToFile, raiseMigrationBandwidth } from './microvm-migrate.js';
 import { type MicrovmOptions, parseMicrovmOptions } from './microvm-options.js';
 import { type Accelerator, QemuProcess } from './microvm-qemu.js';
@@ -39,6 +39,7 @@ class MicrovmTarget implements Target {
   private qemu: QemuProcess | undefined;
   private qmp: QmpClient | undefined;
   private image: GuestImage | undefined;
+  private previewImage: GuestImage | undefined;
   private accel: AccelDecision | undefined;
   private version = 'unknown';
   private tscKhz: number | undefined;
@@ -169,12 +170,13 @@ class MicrovmTarget implements Target {
   }
 
   describe(): TargetInfo {
+    if (this.image === undefined) this.preview();
     return {
       accelerator: this.accel?.accel ?? 'unresolved',
       acceleratorReason: this.accel?.reason ?? 'not booted yet',
       qemuVersion: this.version,
-      imageHash: this.image?.hash ?? 'unbuilt',
-      kernelPackage: this.image?.kernelPackage ?? 'unknown',
+      imageHash: (this.image ?? this.previewImage)?.hash ?? 'unbuilt',
+      kernelPackage: (this.image ?? this.previewImage)?.kernelPackage ?? 'unknown',
       memoryMiB: this.opts.memoryMiB,
       disk: this.opts.disk,
       diskMiB: this.opts.disk ? this.opts.diskMiB : 0,
@@ -186,13 +188,30 @@ class MicrovmTarget implements Target {
     return this.qemu?.pid;
   }
 
+  /** Best-effort facts before boot/restore (the host reports describe() first): cached image, cached probe. */
+  private preview(): void {
+    try {
+      const image = cachedImage();
+      if (this.version === 'unknown') this.version = qemuVersionSync(this.opts.qemuBinary);
+      if (image === undefined) return;
+      this.accel ??= peekAccelerator(this.opts.accel, this.probeCacheFile(), this.version, image.hash);
+      this.previewImage = image;
+    } catch {
+      // describe() must not throw; boot() reports the real problem
+    }
+  }
+
+  private probeCacheFile(): string {
+    return path.join(vmImagesDir(), 'build', 'accel-probe.json');
+  }
+
   private async prepare(): Promise<void> {
     if (this.image !== undefined) return;
     this.version = await qemuVersion(this.opts.qemuBinary);
     this.image = await buildImage();
     const image = this.image;
     this.accel = await resolveAccelerator(this.opts.accel, {
-      cacheFile: path.join(vmImagesDir(), 'build', 'accel-probe.json'),
+      cacheFile: this.probeCacheFile(),
       qemuVersion: this.version,
       imageHash: image.hash,
       probe: () => this.probeKvm(image),

@@ -44,21 +44,21 @@ describe('evaluateGates on the shipped gates', () => {
     only(id, verdicts(s, evidence ?? clean), 'fail');
   });
 
-  it('says insufficient below minN, never pass (72/72 is under gate 6 minN 73; 5 resumed cycles under 30)', () => {
+  it('says insufficient below minN, never pass (72/72 is under gate 6 minN 73; 5 checked cycles under 30)', () => {
     const s = healthySummary();
     s.killResume = { successes: 72, trials: 72, wilson95: null };
     only(6, verdicts(s), 'insufficient');
     const r = evaluateGates(gates, s, clean)[5] as GateResult;
     expect(r.note).toMatch(/n needed with zero failures: 73/);
     const few = healthySummary();
-    few.cycles = { ...few.cycles, resumed: 5 };
+    few.killResume = { successes: 5, trials: 5, wilson95: null };
     expect(verdicts(few)[2]).toBe('insufficient');
     expect(verdicts(few)[7]).toBe('insufficient');
   });
 
   it('fails a count gate already below minN: a violation in 5 cycles is final', () => {
     const s = healthySummary();
-    s.cycles = { ...s.cycles, resumed: 5 };
+    s.killResume = { successes: 3, trials: 5, wilson95: null };
     s.violations = 2;
     expect(verdicts(s)[2]).toBe('fail');
   });
@@ -116,7 +116,7 @@ describe('formatGateTable', () => {
 });
 
 describe('gateEvidenceFromAnalysis', () => {
-  it('takes raw samples and lost steps of ok cycles, and the lost-step limit from the cadence', async () => {
+  it('takes raw samples and the lost steps of every cycle that restored (failed ones too), and the lost-step limit from the cadence', async () => {
     const { gateEvidenceFromAnalysis } = await import('../../harness/gates.js');
     const row = { phase: 'work', observedPhase: 'work', downtimeMs: 200, killStep: 50, restoredSeq: 2, restoredStep: 40, restoreKills: 0, violations: '' } as const;
     const cp = { seq: 1, cycle: 1, step: 20, logicalBytes: 10, storedBytes: 5, cumLogicalBytes: 10, cumStoredBytes: 5 };
@@ -136,7 +136,7 @@ describe('gateEvidenceFromAnalysis', () => {
       { stepMs: 5, checkpoint: { everyMs: 100 } },
     );
     expect(evidence.samples).toEqual({ downtimeMs: [200, 210], checkpointPauseMs: [4, 6], checkpointWriteMs: [9, 12] });
-    expect(evidence.lostStepsPerCycle).toEqual([10]);
+    expect(evidence.lostStepsPerCycle).toEqual([10, 99]);
     expect(evidence.maxLostSteps).toBe(25); // ceil((100 + 6 + 12) / 5) + 1 = 24 + 1
   });
 });

@@ -28,3 +28,16 @@ describe('reportVerdict', () => {
     expect(v.detail).toContain('5 (Resume success ≥ 95%)');
   });
 });
+
+describe('reportVerdict on a negative-control run', () => {
+  test('passes only when the checker caught the planted fault, and fails loudly when it did not', () => {
+    const a = makeAnalysis({ cycles: 10 });
+    const gates = makeGates(a);
+    const caught = reportVerdict({ ...a.summary, negativeControl: true, violations: 4 }, gates);
+    expect(caught.level).toBe('pass');
+    expect(caught.headline).toMatch(/caught/);
+    const missed = reportVerdict({ ...a.summary, negativeControl: true, violations: 0 }, gates);
+    expect(missed.level).toBe('fail');
+    expect(missed.headline).toMatch(/NOT caught/);
+  });
+});

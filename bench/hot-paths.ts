@@ -1,0 +1,49 @@
+// tinybench microbenchmarks of the hot paths: journal append (fsync), journal parse + analysis, store ingest.
+// Run: npm run bench. Compare ratios within one run and quote medians: the machines are shared and noisy.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Bench } from 'tinybench';
+import { analyze } from '../harness/analysis.js';
+import { JournalWriter, parseJournal } from '../harness/journal.js';
+import { Store } from '../harness/store/store.js';
+import { syntheticJournalLines } from './synthetic-journal.js';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-bench-'));
+const journal = new JournalWriter(path.join(tmp, 'journal.ndjson'), () => 0);
+const text10k = [...syntheticJournalLines(10_000)].join('');
+const store = Store.open(path.join(tmp, 'store'));
+// 16 MiB of which most 4 KiB pages repeat between checkpoints (like guest RAM between two snapshots).
+const base = Buffer.alloc(16 << 20);
+for (let i = 0; i < base.length; i += 4096) base.writeUInt32LE(i / 4096, i);
+let round = 0;
+
+const bench = new Bench({ time: 2000, warmupTime: 300 });
+bench
+  .add('journal append + fsync (1 event)', () => {
+    journal.append({ type: 'cycle-start', cycle: 1, phase: 'work' });
+  })
+  .add('parse + analyze a 10,000-cycle journal', () => {
+    analyze(parseJournal(text10k, 'synthetic').events);
+  })
+  .add('store ingest 16 MiB, 1% of pages changed', async () => {
+    const data = Buffer.from(base);
+    round++;
+    for (let p = 0; p < 41; p++) data.writeUInt32LE(round, ((round * 97 + p * 101) % 4096) * 4096 + 8);
+    const w = store.begin(round);
+    await w.put('ram', data);
+    w.commit();
+  });
+
+await bench.run();
+const rows = bench.tasks.map((t) => {
+  const r = t.result as { latency?: { p50?: number; mean?: number }; throughput?: { mean?: number } } | undefined;
+  const p50 = r?.latency?.p50 ?? r?.latency?.mean ?? NaN;
+  return { task: t.name, 'median ms': p50.toFixed(3), 'ops/s': (r?.throughput?.mean ?? 0).toFixed(1) };
+});
+console.table(rows);
+const ingest = rows[2];
+if (ingest) console.log(`store ingest: ${((16 / Number(ingest['median ms'])) * 1000).toFixed(0)} MiB/s of logical data (median)`);
+journal.close();
+store.close();
+rmSync(tmp, { recursive: true, force: true });

@@ -1,0 +1,139 @@
+// Per-phase times of the microvm target over N cycles (boot, pause, store write, restore, kill -> first full heartbeat) and the skew detection rate.
+// Run after tsc: node dist/bench/microvm-phases.js [--cycles 20] [--skew-trials 10] [--accel auto|kvm|tcg] [--disk true|false]
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Store } from '../harness/store/store.js';
+import { createMicrovmTarget } from '../harness/targets/microvm.js';
+import type { Heartbeat, Target } from '../harness/targets/target.js';
+import { WorkloadModel } from '../harness/workload.js';
+
+const { values } = parseArgs({
+  options: {
+    cycles: { type: 'string', default: '20' },
+    'skew-trials': { type: 'string', default: '10' },
+    accel: { type: 'string', default: 'auto' },
+    disk: { type: 'string', default: 'true' },
+  },
+});
+const cycles = Number(values.cycles);
+const skewTrials = Number(values['skew-trials']);
+const options = { accel: values.accel, disk: values.disk !== 'false' };
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'mvbench-'));
+const store = Store.open(path.join(root, 'store'));
+const model = new WorkloadModel();
+const ms = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
+const sleep = (t: number): Promise<void> => new Promise((r) => setTimeout(r, t));
+let n = 0;
+
+function make(): { target: Target; hbs: Heartbeat[] } {
+  const workDir = path.join(root, `w${++n}`);
+  mkdirSync(workDir, { mode: 0o700 });
+  const target = createMicrovmTarget({ workDir, sessionDir: root, stepMs: 5, options });
+  const hbs: Heartbeat[] = [];
+  target.onHeartbeat((hb) => hbs.push(hb));
+  return { target, hbs };
+}
+
+async function firstFull(hbs: Heartbeat[], timeoutMs: number): Promise<Heartbeat> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const hb = hbs.find((h) => h.full);
+    if (hb) return hb;
+    if (Date.now() > deadline) throw new Error('no full heartbeat');
+    await sleep(2);
+  }
+}
+
+function consistent(hb: Heartbeat): boolean {
+  const want = model.expected(hb.step);
+  return hb.fs?.step === hb.step && hb.mem?.step === hb.step && hb.tool?.step === hb.step && hb.fs.digest === want.fs && hb.mem.digest === want.mem && hb.tool.digest === want.tool;
+}
+
+function qemuPid(t: Target): number {
+  return (t as unknown as { qemuPid: number }).qemuPid;
+}
+
+async function checkpoint(target: Target, skewMs: number): Promise<{ pauseMs: number; writeMs: number; totalMs: number; ramBytes: number }> {
+  const t0 = process.hrtime.bigint();
+  const writer = store.begin(0);
+  const res = await target.checkpoint(writer, { skewMs });
+  writer.step = res.step;
+  writer.commit(res.meta);
+  const totalMs = ms(t0);
+  return { pauseMs: res.pauseMs, writeMs: totalMs - res.pauseMs, totalMs, ramBytes: Number(res.meta.ramStreamBytes) };
+}
+
+async function restoreLatest(): Promise<{ target: Target; hbs: Heartbeat[]; restoreMs: number; hb: Heartbeat; firstHbMs: number }> {
+  const latest = store.latest();
+  if (!latest) throw new Error('no checkpoint');
+  const r = make();
+  const t0 = process.hrtime.bigint();
+  await r.target.restore(store.reader(latest));
+  const restoreMs = ms(t0);
+  const hb = await firstFull(r.hbs, 30_000);
+  return { ...r, restoreMs, hb, firstHbMs: ms(t0) };
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length === 0 ? NaN : s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+const phases: Record<string, number[]> = { boot: [], pause: [], storeWrite: [], restore: [], killToFullHb: [], ramMiB: [] };
+let verified = 0;
+let describe: Record<string, unknown> = {};
+try {
+  for (let c = 1; c <= cycles; c++) {
+    const a = make();
+    let t0 = process.hrtime.bigint();
+    await a.target.boot();
+    phases.boot!.push(ms(t0));
+    describe = a.target.describe();
+    await sleep(300);
+    const ck = await checkpoint(a.target, 0);
+    phases.pause!.push(ck.pauseMs);
+    phases.storeWrite!.push(ck.writeMs);
+    phases.ramMiB!.push(ck.ramBytes / 2 ** 20);
+    const ckStep = store.latest()!.step;
+    const nonce = a.hbs[0]!.nonce;
+    await sleep(200);
+    t0 = process.hrtime.bigint();
+    process.kill(qemuPid(a.target), 'SIGKILL');
+    await a.target.destroy();
+    const b = await restoreLatest();
+    phases.restore!.push(b.restoreMs);
+    phases.killToFullHb!.push(ms(t0));
+    const ok = b.hb.nonce === nonce && b.hb.step >= ckStep && b.hb.step <= ckStep + 1 && consistent(b.hb);
+    if (ok) verified++;
+    process.stderr.write(`cycle ${c}/${cycles}: boot ${phases.boot!.at(-1)!.toFixed(0)} ms, pause ${ck.pauseMs.toFixed(0)} ms, restore ${b.restoreMs.toFixed(0)} ms, ${ok ? 'verified' : 'NOT verified'}\n`);
+    await b.target.destroy();
+  }
+
+  let detected = 0;
+  if (skewTrials > 0 && options.disk) {
+    const a = make();
+    await a.target.boot();
+    for (let i = 0; i < skewTrials; i++) {
+      await sleep(100);
+      await checkpoint(a.target, 40);
+      const b = await restoreLatest();
+      if (!consistent(b.hb)) detected++;
+      await b.target.destroy();
+    }
+    await a.target.destroy();
+  }
+
+  const rows = Object.entries(phases).map(([k, v]) => `${k.padEnd(14)} median ${median(v).toFixed(1).padStart(8)}   min ${Math.min(...v).toFixed(1).padStart(8)}   max ${Math.max(...v).toFixed(1).padStart(8)}   n ${v.length}`);
+  console.log(`microvm phases (ms; ramMiB in MiB), ${describe.accelerator} QEMU ${describe.qemuVersion}, ${describe.memoryMiB} MiB guest, disk ${describe.disk}`);
+  console.log(rows.join('\n'));
+  console.log(`resumes verified: ${verified}/${cycles}`);
+  if (skewTrials > 0 && options.disk) console.log(`skew 40 ms detected: ${detected}/${skewTrials}`);
+  console.log(JSON.stringify({ schemaVersion: 1, describe, medians: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, median(v)])), verified, cycles, skewDetected: detected, skewTrials }));
+} finally {
+  store.close();
+  rmSync(root, { recursive: true, force: true });
+}

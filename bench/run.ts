@@ -1,0 +1,16 @@
+// `npm run bench [name...]`: run the benchmarks (all cheap ones by default; "microvm" boots real QEMU guests).
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const cheap = ['hot-paths', 'report'];
+const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : cheap;
+let failed = 0;
+for (const name of wanted) {
+  const file = path.join(here, name.endsWith('.js') ? name : `${name}.js`);
+  process.stdout.write(`\n== bench ${name} ==\n`);
+  const r = spawnSync(process.execPath, ['--expose-gc', file], { stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed > 0 ? 1 : 0);
