@@ -72,7 +72,12 @@ export type ScenarioOverrides = Partial<Pick<Scenario, 'target' | 'cycles' | 'se
 /** Format zod issues as `file: field.path: message` lines. */
 export function formatIssues(file: string, error: z.ZodError): string {
   return error.issues
-    .map((issue) => `  ${file}: ${issue.path.length > 0 ? issue.path.join('.') : '(top level)'}: ${issue.message}`)
+    .flatMap((issue) => {
+      // An unknown field is named by its own dot-path, not its parent's.
+      const paths = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+      const message = issue.code === 'unrecognized_keys' ? 'unknown field (check the spelling; see README "Scenario files")' : issue.message;
+      return paths.map((p) => `  ${file}: ${p.length > 0 ? p.join('.') : '(top level)'}: ${message}`);
+    })
     .join('\n');
 }
 

@@ -7,7 +7,7 @@ import { streamProgress, quietProgress } from '../progress.js';
 import { loadRuns } from '../run-dir.js';
 import { resumeSoak, runSoak, type RunResult, type Shard } from '../runner.js';
 import { loadScenario } from '../scenario.js';
-import { assertTargetName } from '../targets/index.js';
+import { assertTargetName, validateTarget } from '../targets/index.js';
 import { judge, verdictLine } from './judge.js';
 import { writeReportFor } from './report.js';
 import { setExit } from './exit.js';
@@ -84,7 +84,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
           injectRestoreDelayMs: argv.injectRestoreDelayMs,
           budgetS: argv.budgetS,
         });
-        assertTargetName(scenario.target, argv.target !== undefined ? '--target' : `${file}: target`);
+        if (argv.target !== undefined) assertTargetName(argv.target, '--target');
+        await validateTarget(scenario.target, scenario.targetOptions, file);
         if (!argv.json) {
           const shardText = shard ? `, shard ${shard.index}/${shard.count}` : '';
           process.stderr.write(`soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.cycles} cycles${shardText}, seed ${scenario.seed}\n`);

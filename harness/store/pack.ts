@@ -38,11 +38,11 @@ export class PackWriter {
     return this.entries.length;
   }
 
-  /** Append one chunk; returns its location. */
+  /** Append one chunk (copied: the caller may reuse its buffer before the pack is flushed); returns its location. */
   add(hash: string, data: Buffer): ChunkLocation {
     const loc = { pack: this.id, offset: this.bytes, length: data.length };
     this.entries.push([hash, loc.offset, loc.length]);
-    this.buffered.push(data);
+    this.buffered.push(Buffer.from(data));
     this.bufferedBytes += data.length;
     if (this.bufferedBytes >= FLUSH_AT) this.flush();
     return loc;

@@ -57,12 +57,17 @@ export async function migrateToFile(qmp: QmpClient, socketPath: string, file: st
     const deadline = Date.now() + timeoutMs;
     await qmp.execute('migrate', { uri: `unix:${socketPath}` });
     await waitMigration(qmp, 'saving RAM state', deadline, () => failure);
-    await Promise.race([
-      received,
-      sleep(Math.max(0, deadline - Date.now())).then(() => {
-        throw new TargetError('saving RAM state: stream did not end after migration completed');
-      }),
-    ]);
+    const timer = new AbortController();
+    try {
+      await Promise.race([
+        received,
+        sleep(Math.max(0, deadline - Date.now()), undefined, { signal: timer.signal }).then(() => {
+          throw new TargetError('saving RAM state: stream did not end after migration completed');
+        }),
+      ]);
+    } finally {
+      timer.abort(); // do not keep the event loop alive for the rest of the timeout
+    }
     return bytes;
   } catch (err) {
     rmSync(file, { force: true });

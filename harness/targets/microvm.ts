@@ -6,19 +6,19 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TargetError } from '../errors.js';
 import type { CheckpointSink, CheckpointSource } from '../store/types.js';
-import { type AccelDecision, peekAccelerator, qemuVersion, qemuVersionSync, resolveAccelerator } from './accel.js';
 import { FULL_HEARTBEAT_REQUEST } from './microvm-console.js';
 import { copyDisk, createDisk } from './microvm-disk.js';
-import { buildImage, cachedImage, type GuestImage, vmImagesDir } from './microvm-image.js';
+import { HeartbeatHub } from './microvm-heartbeats.js';
+import { type GuestEnv, previewGuestEnv, resolveGuestEnv } from './microvm-env.js';
+import type { GuestImage } from './microvm-image.js';
 import { migrateFromStream, migrateToFile, raiseMigrationBandwidth } from './microvm-migrate.js';
 import { type MicrovmOptions, parseMicrovmOptions } from './microvm-options.js';
 import { type Accelerator, QemuProcess } from './microvm-qemu.js';
-import { hostTscKhz } from './microvm-tsc.js';
+import { probeKvmBoot } from './microvm-probe.js';
 import { QmpClient } from './qmp.js';
 import type { CheckpointOptions, CheckpointResult, Heartbeat, Target, TargetContext, TargetInfo } from './target.js';
 
 const LIFETIME_MS = 7 * 24 * 3600_000;
-const KVM_PROBE_MS = 8_000;
 
 /** Checkpoint part holding the machine shape, checked on restore (QEMU must be rebuilt with the same RAM and devices). */
 interface MachineRecord {
@@ -34,16 +34,11 @@ export function createMicrovmTarget(ctx: TargetContext): Target {
 
 class MicrovmTarget implements Target {
   readonly kind = 'microvm';
-  private readonly listeners = new Set<(hb: Heartbeat) => void>();
-  private readonly waiters = new Set<(hb: Heartbeat) => void>();
+  private readonly hub = new HeartbeatHub();
   private qemu: QemuProcess | undefined;
   private qmp: QmpClient | undefined;
-  private image: GuestImage | undefined;
-  private previewImage: GuestImage | undefined;
-  private accel: AccelDecision | undefined;
-  private version = 'unknown';
-  private tscKhz: number | undefined;
-  private lastStep = -1;
+  private env: GuestEnv | undefined;
+  private preview: Partial<GuestEnv> | undefined;
   private seq = 0;
   private socketDir: string | undefined;
 
@@ -67,10 +62,22 @@ class MicrovmTarget implements Target {
   async boot(): Promise<void> {
     await this.prepare();
     if (this.diskPath !== undefined) await createDisk(this.diskPath, this.opts.diskMiB);
-    const first = this.nextHeartbeat((hb) => hb.full, this.opts.bootTimeoutMs, 'boot: waiting for the first full heartbeat');
+    const first = this.hub.next(
+      (hb) => hb.full,
+      this.opts.bootTimeoutMs,
+      'boot: waiting for the first full heartbeat',
+      () => this.qemu?.exitReason(),
+      () => this.qemu?.diagnostics() ?? 'no QEMU',
+    );
     first.catch(() => {}); // observed below; avoids an unhandled rejection if start() throws first
-    await this.start(false);
-    await first;
+    try {
+      await this.start(false);
+      await first;
+    } catch (err) {
+      const wrapped = this.wrap('boot', err);
+      await this.stopGuest();
+      throw wrapped;
+    }
   }
 
   async checkpoint(sink: CheckpointSink, opts: CheckpointOptions): Promise<CheckpointResult> {
@@ -80,12 +87,15 @@ class MicrovmTarget implements Target {
     const diskCopy = this.diskPath === undefined ? undefined : this.file(`disk-${n}.qcow2`);
     const skew = opts.skewMs > 0 && diskCopy !== undefined;
     let pausedNs = 0n;
+    let diskStep = -1;
     try {
       if (skew && diskCopy !== undefined && this.diskPath !== undefined) {
         // Negative control: the filesystem at t (copied during a brief pause), memory and tool state at t + skewMs.
         const t = process.hrtime.bigint();
         await qmp.execute('stop');
         await copyDisk(this.diskPath, diskCopy);
+        await sleep(10); // let heartbeats already written before the stop reach us, so diskStep is exact
+        diskStep = this.hub.lastStep;
         await qmp.execute('cont');
         pausedNs += process.hrtime.bigint() - t;
         await sleep(opts.skewMs);
@@ -94,12 +104,12 @@ class MicrovmTarget implements Target {
       await qmp.execute('stop');
       const ramBytes = await migrateToFile(qmp, this.sock('migrate-out.sock'), ramFile, this.opts.migrateTimeoutMs);
       if (!skew && diskCopy !== undefined && this.diskPath !== undefined) await copyDisk(this.diskPath, diskCopy);
-      const step = this.lastStep;
+      const step = this.hub.lastStep;
       await qmp.execute('cont');
       pausedNs += process.hrtime.bigint() - t;
 
       const w = process.hrtime.bigint();
-      const record: MachineRecord = { memoryMiB: this.opts.memoryMiB, disk: this.opts.disk, accelerator: this.accel!.accel, imageHash: this.image!.hash };
+      const record: MachineRecord = { memoryMiB: this.opts.memoryMiB, disk: this.opts.disk, accelerator: this.env!.accel.accel, imageHash: this.env!.image.hash };
       await sink.put('microvm.json', Buffer.from(JSON.stringify(record)));
       await sink.putFile('ram', ramFile);
       if (diskCopy !== undefined) await sink.putFile('disk', diskCopy);
@@ -114,10 +124,18 @@ class MicrovmTarget implements Target {
           diskBytes: diskCopy === undefined ? 0 : (await stat(diskCopy)).size,
           storeWriteMs: Math.round(storeWriteMs * 10) / 10,
           skewAppliedMs: skew ? opts.skewMs : 0,
+          /** Steps the guest reported between the disk capture and the RAM capture (skew only; 0 = no skew visible). */
+          skewSteps: skew ? step - diskStep : 0,
         },
       };
     } catch (err) {
-      throw this.wrap('checkpoint', err);
+      const wrapped = this.wrap('checkpoint', err);
+      // Best effort: a failed save of a live guest must not leave it frozen.
+      if (this.qemu?.exitReason() === undefined) {
+        await qmp.execute('migrate_cancel').catch(() => {});
+        await qmp.execute('cont').catch(() => {});
+      }
+      throw wrapped;
     } finally {
       await rm(ramFile, { force: true });
       if (diskCopy !== undefined) await rm(diskCopy, { force: true });
@@ -146,12 +164,14 @@ class MicrovmTarget implements Target {
       // The guest does not know it was restored: ask for the full heartbeat the checker verifies.
       qemu.writeConsole(FULL_HEARTBEAT_REQUEST);
     } catch (err) {
-      throw this.wrap('restore', err);
+      const wrapped = this.wrap('restore', err);
+      await this.stopGuest();
+      throw wrapped;
     }
   }
 
   onHeartbeat(listener: (hb: Heartbeat) => void): void {
-    this.listeners.add(listener);
+    this.hub.on(listener);
   }
 
   requestFullHeartbeat(): void {
@@ -159,10 +179,7 @@ class MicrovmTarget implements Target {
   }
 
   async destroy(): Promise<void> {
-    this.qmp?.close();
-    await this.qemu?.kill();
-    this.qmp = undefined;
-    this.qemu = undefined;
+    await this.stopGuest();
     await rm(this.file('disk.qcow2'), { force: true });
     for (const f of ['qmp.sock', 'migrate-out.sock', 'migrate-in.sock']) await rm(this.sock(f), { force: true });
     if (this.socketDir !== undefined) await rm(this.socketDir, { recursive: true, force: true });
@@ -170,13 +187,13 @@ class MicrovmTarget implements Target {
   }
 
   describe(): TargetInfo {
-    if (this.image === undefined) this.preview();
+    const env: Partial<GuestEnv> = this.env ?? (this.preview ??= previewGuestEnv(this.opts.qemuBinary, this.opts.accel));
     return {
-      accelerator: this.accel?.accel ?? 'unresolved',
-      acceleratorReason: this.accel?.reason ?? 'not booted yet',
-      qemuVersion: this.version,
-      imageHash: (this.image ?? this.previewImage)?.hash ?? 'unbuilt',
-      kernelPackage: (this.image ?? this.previewImage)?.kernelPackage ?? 'unknown',
+      accelerator: env.accel?.accel ?? 'unresolved',
+      acceleratorReason: env.accel?.reason ?? 'not booted yet',
+      qemuVersion: env.qemuVersion ?? 'unknown',
+      imageHash: env.image?.hash ?? 'unbuilt',
+      kernelPackage: env.image?.kernelPackage ?? 'unknown',
       memoryMiB: this.opts.memoryMiB,
       disk: this.opts.disk,
       diskMiB: this.opts.disk ? this.opts.diskMiB : 0,
@@ -188,49 +205,18 @@ class MicrovmTarget implements Target {
     return this.qemu?.pid;
   }
 
-  /** Best-effort facts before boot/restore (the host reports describe() first): cached image, cached probe. */
-  private preview(): void {
-    try {
-      const image = cachedImage();
-      if (this.version === 'unknown') this.version = qemuVersionSync(this.opts.qemuBinary);
-      if (image === undefined) return;
-      this.accel ??= peekAccelerator(this.opts.accel, this.probeCacheFile(), this.version, image.hash);
-      this.previewImage = image;
-    } catch {
-      // describe() must not throw; boot() reports the real problem
-    }
-  }
-
-  private probeCacheFile(): string {
-    return path.join(vmImagesDir(), 'build', 'accel-probe.json');
+  /** SIGKILL QEMU (if any) and forget it; destroy() and failed boots/restores use this. */
+  private async stopGuest(): Promise<void> {
+    this.qmp?.close();
+    await this.qemu?.kill();
+    this.qmp = undefined;
+    this.qemu = undefined;
   }
 
   private async prepare(): Promise<void> {
-    if (this.image !== undefined) return;
-    this.version = await qemuVersion(this.opts.qemuBinary);
-    this.image = await buildImage();
-    const image = this.image;
-    this.accel = await resolveAccelerator(this.opts.accel, {
-      cacheFile: this.probeCacheFile(),
-      qemuVersion: this.version,
-      imageHash: image.hash,
-      probe: () => this.probeKvm(image),
-    });
-    if (this.accel.accel === 'tcg') this.tscKhz = await hostTscKhz();
-  }
-
-  /** Boot a throwaway RAM-only guest under KVM; it passes if a heartbeat arrives within KVM_PROBE_MS. */
-  private async probeKvm(image: GuestImage): Promise<boolean> {
-    let seen = false;
-    const probe = new QemuProcess(
-      { ...this.spec(image, 'kvm', true), disk: undefined, memoryMiB: 128, qmpSocket: this.sock('probe-qmp.sock') },
-      () => (seen = true),
+    this.env ??= await resolveGuestEnv(this.opts.qemuBinary, this.opts.accel, (image) =>
+      probeKvmBoot(this.spec(image, 'kvm', false), this.sock('probe-qmp.sock')),
     );
-    const deadline = Date.now() + KVM_PROBE_MS;
-    while (!seen && probe.exitReason() === undefined && Date.now() < deadline) await sleep(50);
-    await probe.kill();
-    await rm(this.sock('probe-qmp.sock'), { force: true });
-    return seen;
   }
 
   private spec(image: GuestImage, accel: Accelerator, incoming: boolean) {
@@ -241,7 +227,7 @@ class MicrovmTarget implements Target {
       kernel: image.kernel,
       initramfs: image.initramfs,
       stepMs: this.ctx.stepMs,
-      tscKhz: this.tscKhz,
+      tscKhz: this.env?.tscKhz,
       disk: this.diskPath,
       qmpSocket: this.sock('qmp.sock'),
       incoming,
@@ -251,7 +237,7 @@ class MicrovmTarget implements Target {
 
   private async start(incoming: boolean): Promise<void> {
     if (this.qemu !== undefined) throw new TargetError('microvm target already has a running guest: destroy() it first');
-    const qemu = new QemuProcess(this.spec(this.image!, this.accel!.accel, incoming), (hb) => this.dispatch(hb));
+    const qemu = new QemuProcess(this.spec(this.env!.image, this.env!.accel.accel, incoming), (hb) => this.hub.dispatch(hb));
     this.qemu = qemu;
     try {
       this.qmp = await QmpClient.connect(this.sock('qmp.sock'), { timeoutMs: 15_000, abortReason: () => qemu.exitReason() });
@@ -268,33 +254,6 @@ class MicrovmTarget implements Target {
     const gone = qemu.exitReason();
     if (gone !== undefined) throw new TargetError(`the guest's QEMU is gone (${qemu.diagnostics()})`);
     return { qemu, qmp };
-  }
-
-  private dispatch(hb: Heartbeat): void {
-    this.lastStep = hb.step;
-    for (const w of this.waiters) w(hb);
-    for (const l of this.listeners) l(hb);
-  }
-
-  /** Resolve with the next heartbeat matching `pred`; reject on timeout or when QEMU exits. */
-  private nextHeartbeat(pred: (hb: Heartbeat) => boolean, timeoutMs: number, what: string): Promise<Heartbeat> {
-    return new Promise<Heartbeat>((resolve, reject) => {
-      const poll = setInterval(() => {
-        if (this.qemu?.exitReason() !== undefined) done(new TargetError(`${what}: ${this.qemu.diagnostics()}`));
-      }, 50);
-      const timer = setTimeout(() => done(new TargetError(`${what}: none within ${timeoutMs} ms (${this.qemu?.diagnostics() ?? 'no QEMU'})`)), timeoutMs);
-      const waiter = (hb: Heartbeat): void => {
-        if (pred(hb)) done(undefined, hb);
-      };
-      const done = (err?: Error, hb?: Heartbeat): void => {
-        clearInterval(poll);
-        clearTimeout(timer);
-        this.waiters.delete(waiter);
-        if (err) reject(err);
-        else resolve(hb!);
-      };
-      this.waiters.add(waiter);
-    });
   }
 
   private wrap(what: string, err: unknown): Error {

@@ -11,14 +11,14 @@ import type { CheckpointSink, CheckpointSource } from '../store/types.js';
 import type { CheckpointOptions, CheckpointResult, Heartbeat, Target, TargetContext } from './target.js';
 
 /** targetOptions of the process target, checked by hand: zod's import alone costs ~130 ms at every host start, counted as downtime. */
-function parseOptions(options: Record<string, unknown>): { heapKiB: number } {
+export function parseProcessOptions(options: Record<string, unknown>): { heapKiB: number } {
   const unknown = Object.keys(options).filter((k) => k !== 'heapKiB');
   const heapKiB = options.heapKiB ?? 1024;
   const problems = unknown.map((k) => `targetOptions.${k}: unknown option for target "process" (known: heapKiB)`);
   if (typeof heapKiB !== 'number' || !Number.isInteger(heapKiB) || heapKiB < 1 || heapKiB > 1 << 20) {
     problems.push(`targetOptions.heapKiB: expected an integer from 1 to ${1 << 20}, got ${JSON.stringify(heapKiB)}`);
   }
-  if (problems.length > 0) throw new ConfigError(`scenario targetOptions are invalid:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0) throw new ConfigError(`process target options are invalid:\n  ${problems.join('\n  ')}`);
   return { heapKiB: heapKiB as number };
 }
 
@@ -34,7 +34,7 @@ interface Paused {
 
 /** Create a process target. */
 export function createProcessTarget(ctx: TargetContext): Target {
-  return new ProcessTarget(ctx, parseOptions(ctx.options).heapKiB * 1024);
+  return new ProcessTarget(ctx, parseProcessOptions(ctx.options).heapKiB * 1024);
 }
 
 class ProcessTarget implements Target {

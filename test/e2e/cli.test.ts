@@ -1,0 +1,279 @@
+// End to end: the real `soak` CLI (dist/harness/cli.js) in a temp folder: a short run and its report, gates and store
+// verification; the --skew-ms 40 negative control; and bad input (exit 3 or 1, a message naming the file/field/line,
+// nothing written where the report would go).
+import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execaNode, type Result } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const cli = path.join(root, 'dist', 'harness', 'cli.js');
+let tmp: string;
+
+/** Run `soak ...args` in the temp folder; never rejects. */
+async function soak(...args: string[]): Promise<Result> {
+  return execaNode(cli, args, { cwd: tmp, reject: false, timeout: 120_000, stdin: 'ignore', env: { CI: '1' } }) as unknown as Promise<Result>;
+}
+const out = (r: Result): string => `exit ${r.exitCode}\n--- stdout\n${String(r.stdout)}\n--- stderr\n${String(r.stderr)}`;
+const lines = (text: unknown): string[] => String(text).split('\n').filter((l) => l.length > 0);
+const readJson = (file: string): Record<string, any> => JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
+/** The folder the run made under `runsDir` (ignoring the `latest` link). */
+const runFolder = (runsDir: string): string => {
+  const dirs = readdirSync(runsDir).filter((d) => d !== 'latest');
+  expect(dirs).toHaveLength(1);
+  return path.join(runsDir, dirs[0]!);
+};
+
+beforeAll(() => {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: build first (npx tsc -p . or npm test)`);
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-e2e-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('soak run, report, gates, store (process target)', () => {
+  let good: Result;
+  let skew: Result;
+  let runDir: string;
+  let skewDir: string;
+  let reportDir: string;
+  let summary: Record<string, any>;
+
+  beforeAll(async () => {
+    [good, skew] = await Promise.all([
+      soak('run', '--cycles', '8', '--seed', '7', '--out', 'runs', '--report-dir', 'reports'),
+      soak('run', '--cycles', '4', '--seed', '3', '--skew-ms', '40', '--out', 'runs-skew', '--report-dir', 'reports-skew'),
+    ]);
+    runDir = runFolder(path.join(tmp, 'runs'));
+    skewDir = runFolder(path.join(tmp, 'runs-skew'));
+    const reports = readdirSync(path.join(tmp, 'reports')).filter((d) => d !== 'index.html');
+    expect(reports).toHaveLength(1);
+    reportDir = path.join(tmp, 'reports', reports[0]!);
+    summary = readJson(path.join(reportDir, 'summary.json'));
+  });
+
+  it('exits 0 (pass) or 2 (insufficient: gate 6 needs >= 73 cycles), printing the run folder, report path and a verdict', () => {
+    expect([0, 2], out(good)).toContain(good.exitCode);
+    const printed = lines(good.stdout);
+    expect(printed[0]).toBe(`run folder: ${runDir} (complete, 8 cycles run now, 8 in the run)`);
+    expect(printed).toContain(`report: ${path.join(reportDir, 'index.html')}`);
+    expect(printed.at(-1)).toMatch(good.exitCode === 0 ? /^verdict: PASS \(/ : /^verdict: INSUFFICIENT DATA \(/);
+    expect(String(good.stderr)).toContain('scenario default');
+    expect(path.basename(reportDir)).toBe(`${summary.date}-default`);
+  });
+
+  it('summary.json has every field issue 2 lists: 8 cycles, all resumed, 0 violations', () => {
+    expect(summary).toMatchObject({ schemaVersion: 1, scenario: 'default', target: 'process', seed: 7, violations: 0 });
+    expect(summary.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(summary.cycles).toEqual({ total: 8, resumed: 8, failed: 0, indeterminate: 0 });
+    expect(summary.killResume.successes).toBe(8);
+    expect(summary.killResume.trials).toBe(8);
+    expect(summary.killResume.wilson95[0]).toBeCloseTo(0.675592, 6); // 8 / (8 + z^2)
+    expect(summary.killResume.wilson95[1]).toBe(1);
+    const d = summary.downtimeMs;
+    expect(Object.keys(d).sort()).toEqual(['max', 'mean', 'min', 'n', 'p50', 'p90', 'p95', 'p99']);
+    expect(d.n).toBe(8);
+    expect(d.min).toBeGreaterThan(0);
+    expect([d.min <= d.p50, d.p50 <= d.p90, d.p90 <= d.p95, d.p95 <= d.p99, d.p99 <= d.max, d.min <= d.mean, d.mean <= d.max]).toEqual(Array(7).fill(true));
+    expect(summary.lostSteps.n).toBe(8);
+    expect(summary.lostSteps.max).toBeGreaterThanOrEqual(summary.lostSteps.mean);
+    expect(summary.lostSteps.mean).toBeGreaterThanOrEqual(0);
+    const dd = summary.dedup;
+    expect(dd.checkpoints).toBeGreaterThanOrEqual(1);
+    expect(dd.logicalBytes).toBeGreaterThan(dd.storedBytes);
+    expect(dd.storedBytes).toBeGreaterThan(0);
+    expect(dd.ratio).toBeCloseTo(dd.logicalBytes / dd.storedBytes, 9);
+    expect(summary.environment).toMatchObject({ node: process.version, cores: os.cpus().length, target: { kind: 'process' } });
+    for (const k of ['os', 'arch', 'cpuModel', 'kernel', 'gitCommit', 'harnessVersion']) expect(typeof summary.environment[k], k).toBe('string');
+  });
+
+  it('the report folder holds the four files; cycles.csv has one row per cycle', () => {
+    for (const f of ['summary.json', 'summary.md', 'cycles.csv', 'index.html']) expect(existsSync(path.join(reportDir, f)), f).toBe(true);
+    const csv = lines(readFileSync(path.join(reportDir, 'cycles.csv'), 'utf8'));
+    expect(csv[0]!.startsWith('cycle,phase,observedPhase,outcome,downtimeMs')).toBe(true);
+    expect(csv.slice(1).map((l) => l.split(',').slice(0, 4)[0])).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+    expect(csv.slice(1).every((l) => l.split(',')[3] === 'ok')).toBe(true);
+  });
+
+  it('the journal is NDJSON with a schemaVersion on every event and 8 ok cycle outcomes', () => {
+    const events = lines(readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8')).map((l) => JSON.parse(l) as Record<string, any>);
+    expect(events.every((e) => e.schemaVersion === 1 && typeof e.t === 'number')).toBe(true);
+    expect(events[0]!.type).toBe('run-start');
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'complete', cycles: 8 });
+    expect(events.filter((e) => e.type === 'cycle').map((e) => e.outcome)).toEqual(Array(8).fill('ok'));
+    expect(events.filter((e) => e.type === 'kill').length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('`gates <run-dir> --json` parses and agrees with the run', async () => {
+    const r = await soak('gates', runDir, '--json');
+    expect(r.exitCode, out(r)).toBe(good.exitCode);
+    const j = JSON.parse(String(r.stdout)) as { schemaVersion: number; runDirs: string[]; verdict: string; gates: { id: number; verdict: string }[] };
+    expect(j.schemaVersion).toBe(1);
+    expect(j.runDirs).toEqual([runDir]);
+    expect(j.verdict).toBe(good.exitCode === 0 ? 'pass' : 'insufficient');
+    expect(j.gates.length).toBeGreaterThanOrEqual(8);
+    expect(j.gates.some((g) => g.verdict === 'fail')).toBe(false);
+  });
+
+  it('`store verify <run-dir>` exits 0; `store stats --json` shows dedup', async () => {
+    const v = await soak('store', 'verify', runDir);
+    expect(v.exitCode, out(v)).toBe(0);
+    expect(lines(v.stdout).at(-1)).toMatch(/^\d+ checkpoints, \d+ chunk references checked: OK$/);
+    const s = await soak('store', 'stats', runDir, '--json');
+    expect(s.exitCode, out(s)).toBe(0);
+    const stats = JSON.parse(String(s.stdout)) as { checkpoints: unknown[]; ratio: number };
+    expect(stats.checkpoints.length).toBeGreaterThanOrEqual(summary.dedup.checkpoints);
+    expect(stats.ratio).toBeGreaterThan(1);
+  });
+
+  it('`soak report` re-derives the same summary from the journal alone', async () => {
+    const r = await soak('report', runDir, '--out', 'reports-again');
+    expect(r.exitCode, out(r)).toBe(0);
+    const again = path.join(tmp, 'reports-again', path.basename(reportDir));
+    expect(lines(r.stdout)).toEqual([`report: ${path.join(again, 'index.html')}`, lines(good.stdout).at(-1)]);
+    expect(readJson(path.join(again, 'summary.json'))).toEqual(summary);
+  });
+
+  it('store verify finds a flipped byte in a copy of the store (exit 1, names the checkpoint)', async () => {
+    const copy = path.join(tmp, 'store-copy');
+    cpSync(path.join(runDir, 'store'), copy, { recursive: true });
+    const packs = readdirSync(path.join(copy, 'packs')).filter((f) => f.endsWith('.pack')).sort();
+    const fd = openSync(path.join(copy, 'packs', packs[0]!), 'r+');
+    const b = Buffer.alloc(1);
+    readSync(fd, b, 0, 1, 100);
+    writeSync(fd, Buffer.from([b[0]! ^ 0x80]), 0, 1, 100);
+    closeSync(fd);
+    const r = await soak('store', 'verify', copy);
+    expect(r.exitCode, out(r)).toBe(1);
+    expect(String(r.stdout)).toMatch(/^checkpoint \d+ part \S+: store .* is corrupt$/m);
+    expect(lines(r.stdout).at(-1)).toMatch(/: [1-9]\d* problems$/);
+  });
+
+  it('negative control: --skew-ms 40 makes violations > 0 and exits 1; `gates` exits 1', async () => {
+    expect(skew.exitCode, out(skew)).toBe(1);
+    expect(lines(skew.stdout).at(-1)).toMatch(/^verdict: FAIL \(/);
+    expect(String(skew.stdout)).toMatch(/^violations: [1-9]\d*, e\.g\. /m);
+    const reports = readdirSync(path.join(tmp, 'reports-skew')).filter((d) => d !== 'index.html');
+    const s = readJson(path.join(tmp, 'reports-skew', reports[0]!, 'summary.json'));
+    expect(s.violations).toBeGreaterThan(0);
+    expect(s.cycles.failed).toBeGreaterThan(0);
+    expect(s.cycles.total).toBe(4);
+    const g = await soak('gates', skewDir);
+    expect(g.exitCode, out(g)).toBe(1);
+    expect(lines(g.stdout).at(-1)).toMatch(/^verdict: FAIL \(/);
+  });
+
+  it('a torn last journal line is tolerated: gates gives the same verdict', async () => {
+    const copy = path.join(tmp, 'torn-run');
+    mkdirSync(copy);
+    writeFileSync(path.join(copy, 'journal.ndjson'), `${readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8')}{"schemaVersion":1,"t":9e9,"type":"cyc`);
+    const r = await soak('gates', copy, '--json');
+    expect(r.exitCode, out(r)).toBe(good.exitCode);
+  });
+
+  it('a corrupt journal line in the middle: gates and report exit 1 naming the line; no report written', async () => {
+    const copy = path.join(tmp, 'corrupt-run');
+    mkdirSync(copy);
+    const journal = lines(readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8'));
+    journal[4] = '{"schemaVersion":1,"t":12.5,"type":"kill","cyc';
+    writeFileSync(path.join(copy, 'journal.ndjson'), `${journal.join('\n')}\n`);
+    const g = await soak('gates', copy);
+    expect(g.exitCode, out(g)).toBe(1);
+    expect(String(g.stderr)).toContain(`journal ${path.join(copy, 'journal.ndjson')} line 5 is corrupt`);
+    expect(String(g.stdout)).toBe('');
+    const r = await soak('report', copy, '--out', 'reports-corrupt');
+    expect(r.exitCode, out(r)).toBe(1);
+    expect(String(r.stderr)).toContain('line 5 is corrupt');
+    expect(existsSync(path.join(tmp, 'reports-corrupt'))).toBe(false);
+  });
+});
+
+describe('bad input: exit 3, a message naming the file/field, nothing written', () => {
+  /** `soak run` with fresh --out and --report-dir; checks that neither was created. */
+  async function badRun(name: string, ...args: string[]): Promise<Result> {
+    const r = await soak('run', ...args, '--out', `runs-${name}`, '--report-dir', `reports-${name}`);
+    expect(existsSync(path.join(tmp, `reports-${name}`)), `${name}: reports dir written\n${out(r)}`).toBe(false);
+    return r;
+  }
+
+  it('a scenario file with invalid fields: every field named with the file, exit 3', async () => {
+    const file = path.join(tmp, 'bad-fields.yaml');
+    writeFileSync(file, 'name: bad\ncycles: -1\nkill:\n  workDelayMs: [5, 1]\nbogus: 1\n');
+    const r = await badRun('fields', '--scenario', file);
+    expect(r.exitCode, out(r)).toBe(3);
+    const err = String(r.stderr);
+    expect(err).toContain(`soak: scenario ${file} is invalid:`);
+    expect(err).toContain(`${file}: cycles: `);
+    expect(err).toContain(`${file}: kill.workDelayMs: expected [min, max] with min <= max`);
+    expect(err).toContain(`${file}: bogus: unknown field`);
+    expect(existsSync(path.join(tmp, 'runs-fields'))).toBe(false);
+  });
+
+  it('a scenario file that is not YAML: names the file and the line, exit 3', async () => {
+    const file = path.join(tmp, 'bad-yaml.yaml');
+    writeFileSync(file, 'name: bad\ncycles: 3\nkill: { workDelayMs: [5, 9]\nseed: 2\n');
+    const r = await badRun('yaml', '--scenario', file);
+    expect(r.exitCode, out(r)).toBe(3);
+    expect(String(r.stderr)).toMatch(new RegExp(`^soak: scenario ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(line [345]\\) is not valid YAML: `));
+    expect(existsSync(path.join(tmp, 'runs-yaml'))).toBe(false);
+  });
+
+  it('--target nope: exit 3 naming the flag and the known targets', async () => {
+    const r = await badRun('target', '--target', 'nope', '--cycles', '1');
+    expect(r.exitCode, out(r)).toBe(3);
+    expect(String(r.stderr)).toContain('--target: unknown target "nope" (known targets: process');
+    expect(existsSync(path.join(tmp, 'runs-target'))).toBe(false);
+  });
+
+  it('a scenario name that does not exist, and --cycles 0: exit 3', async () => {
+    const a = await badRun('name', '--scenario', 'no-such-scenario');
+    expect(a.exitCode, out(a)).toBe(3);
+    expect(String(a.stderr)).toContain('no scenario named "no-such-scenario"');
+    const b = await badRun('zero', '--cycles', '0');
+    expect(b.exitCode, out(b)).toBe(3);
+    expect(String(b.stderr)).toMatch(/default\.yaml: cycles: /);
+    expect(existsSync(path.join(tmp, 'runs-name')) || existsSync(path.join(tmp, 'runs-zero'))).toBe(false);
+  });
+
+  it('invalid targetOptions: exit 3 and no half-made run folder left behind', async () => {
+    const file = path.join(tmp, 'bad-options.yaml');
+    writeFileSync(file, 'name: badopts\ncycles: 1\ntargetOptions:\n  heapKiB: -1\n');
+    const r = await badRun('opts', '--scenario', file);
+    expect(r.exitCode, out(r)).toBe(3);
+    expect(String(r.stderr)).toContain('targetOptions.heapKiB');
+    const runs = path.join(tmp, 'runs-opts');
+    expect(existsSync(runs) ? readdirSync(runs) : [], 'a run folder (empty journal, scratch/, latest link) was left behind').toEqual([]);
+  });
+
+  it('invalid targetOptions: the message names the scenario file', async () => {
+    const file = path.join(tmp, 'bad-options-2.yaml');
+    writeFileSync(file, 'name: badopts\ncycles: 1\ntargetOptions:\n  heapKiB: -1\n');
+    const r = await badRun('opts2', '--scenario', file);
+    expect(r.exitCode, out(r)).toBe(3);
+    // Like every other scenario error: "<file>: <dot-path>: <message>" (the progress line naming the file does not count).
+    expect(String(r.stderr)).toContain(`${file}: targetOptions.heapKiB: `);
+  });
+
+  it('report and gates on a missing run folder: exit 3 naming it, no reports dir created', async () => {
+    const r = await soak('report', '/no/such/dir', '--out', 'reports-missing');
+    expect(r.exitCode, out(r)).toBe(3);
+    expect(String(r.stderr)).toContain('run folder /no/such/dir does not exist');
+    expect(existsSync(path.join(tmp, 'reports-missing'))).toBe(false);
+    const g = await soak('gates', '/no/such/dir');
+    expect(g.exitCode, out(g)).toBe(3);
+    const empty = path.join(tmp, 'not-a-run');
+    mkdirSync(empty);
+    const n = await soak('gates', empty);
+    expect(n.exitCode, out(n)).toBe(3);
+    expect(String(n.stderr)).toContain(`run folder ${empty} has no journal.ndjson`);
+  });
+
+  it('store verify on a missing folder, and an unknown command: exit 3', async () => {
+    const v = await soak('store', 'verify', '/no/such/dir');
+    expect(v.exitCode, out(v)).toBe(3);
+    expect(String(v.stderr)).toContain('/no/such/dir does not exist');
+    const u = await soak('frobnicate');
+    expect(u.exitCode, out(u)).toBe(3);
+  });
+});
