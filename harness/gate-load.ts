@@ -8,7 +8,7 @@ import { ConfigError } from './errors.js';
 import { harnessRoot } from './environment.js';
 import { checkStat, METRICS } from './gate-metrics.js';
 import { parseThreshold } from './gate-threshold.js';
-import type { Gate } from './gate-types.js';
+import type { Gate, Threshold } from './gate-types.js';
 
 const FILE_NAME = /^(\d{2})-([a-z0-9]+(?:-[a-z0-9]+)*)\.ya?ml$/;
 
@@ -21,6 +21,10 @@ export const gateSchema = z
     threshold: z.string().min(1),
     minN: z.number().int().min(1),
     description: z.string().default(''),
+    /** Per-target overrides: `byTarget: { microvm: { threshold: "p95 < 8000", minN: 5 } }`. */
+    byTarget: z
+      .record(z.string().min(1), z.object({ threshold: z.string().min(1).optional(), minN: z.number().int().min(1).optional() }).strict())
+      .default({}),
   })
   .strict();
 
@@ -53,19 +57,30 @@ export function parseGate(text: string, file: string, problems: string[]): Gate 
   if (m !== null && typeof obj.id === 'number' && obj.id !== Number(m[1])) {
     problems.push(`${file}: id: is ${obj.id} but the file name says ${m[1]}; make them equal`);
   }
-  let threshold = null;
-  if (typeof obj.threshold === 'string') {
-    const parsed = parseThreshold(obj.threshold);
-    if (typeof parsed === 'string') problems.push(`${file}: threshold: ${parsed}`);
-    else {
-      const bad = typeof obj.metric === 'string' ? checkStat(obj.metric, parsed.stat) : null;
-      if (bad !== null) problems.push(`${file}: threshold: ${bad}`);
-      else threshold = parsed;
+  const readThreshold = (text: unknown, field: string): Threshold | null => {
+    if (typeof text !== 'string') return null;
+    const parsed = parseThreshold(text);
+    if (typeof parsed === 'string') {
+      problems.push(`${file}: ${field}: ${parsed}`);
+      return null;
     }
-  }
+    const bad = typeof obj.metric === 'string' ? checkStat(obj.metric, parsed.stat) : null;
+    if (bad !== null) {
+      problems.push(`${file}: ${field}: ${bad}`);
+      return null;
+    }
+    return parsed;
+  };
+  const threshold = readThreshold(obj.threshold, 'threshold');
   if (!result.success || m === null || threshold === null || problems.length > before) return null;
   const g = result.data;
-  return { id: g.id, name: m[2] ?? '', file, title: g.title, metric: g.metric, threshold, minN: g.minN, description: g.description.trim() };
+  const byTarget: Gate['byTarget'] = {};
+  for (const [target, o] of Object.entries(g.byTarget)) {
+    const t = o.threshold === undefined ? threshold : readThreshold(o.threshold, `byTarget.${target}.threshold`);
+    if (t !== null) byTarget[target] = { threshold: t, minN: o.minN ?? g.minN };
+  }
+  if (problems.length > before) return null;
+  return { id: g.id, name: m[2] ?? '', file, title: g.title, metric: g.metric, threshold, minN: g.minN, description: g.description.trim(), byTarget };
 }
 
 /** Load and validate every gate file in `dir` (default: the repository's gates/), sorted by id. */

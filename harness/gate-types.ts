@@ -45,6 +45,8 @@ export interface Gate {
   threshold: Threshold;
   minN: number;
   description: string;
+  /** Per-target overrides (e.g. a micro-VM under TCG resumes slower than a process tree), keyed by target name. */
+  byTarget: Record<string, { threshold: Threshold; minN: number }>;
 }
 
 /** Extra inputs beyond summary.json that sharpen a verdict; every field optional. */

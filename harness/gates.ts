@@ -10,7 +10,9 @@ export { formatGateTable } from './gate-table.js';
 export { gateEvidenceFromAnalysis } from './gate-evidence.js';
 
 /** Judge one gate: n < minN is insufficient (a count already over a "<", "<=" or "==" bar fails: counts only grow). */
-export function evaluateGate(gate: Gate, summary: Partial<Summary>, evidence: GateEvidence = {}): GateResult {
+export function evaluateGate(base: Gate, summary: Partial<Summary>, evidence: GateEvidence = {}): GateResult {
+  const override = summary.target !== undefined ? base.byTarget?.[summary.target] : undefined;
+  const gate = override ? { ...base, ...override } : base;
   const m = measure(gate.metric, gate.threshold, summary, evidence);
   const { op, bound } = gate.threshold;
   const notes = [m.note];

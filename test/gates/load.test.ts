@@ -82,3 +82,26 @@ describe('loadGates', () => {
     expect(() => loadGates(path.join(tmpdir(), 'no-such-gates-dir-xyz'))).toThrow(ConfigError);
   });
 });
+
+describe('per-target overrides (byTarget)', () => {
+  const withOverride = `${good}byTarget:\n  microvm: { threshold: "p95 < 9000", minN: 3 }\n  slow: { minN: 7 }\n`;
+
+  it('parses an override threshold and inherits what it leaves out', () => {
+    const [g] = loadGates(dirWith({ '01-boot.yaml': withOverride }));
+    expect(g?.byTarget.microvm).toMatchObject({ minN: 3, threshold: { stat: 'p95', op: '<', bound: 9000 } });
+    expect(g?.byTarget.slow).toMatchObject({ minN: 7, threshold: { bound: 1000 } });
+  });
+
+  it('judges a run by the override of its own target only', async () => {
+    const { evaluateGate } = await import('../../harness/gates.js');
+    const [g] = loadGates(dirWith({ '01-boot.yaml': withOverride }));
+    const dist = { n: 3, min: 4000, p50: 4500, p90: 4900, p95: 5000, p99: 5000, max: 5000, mean: 4500 };
+    expect(evaluateGate(g!, { target: 'microvm', bootMs: dist }).verdict).toBe('pass');
+    expect(evaluateGate(g!, { target: 'process', bootMs: dist }).verdict).toBe('fail');
+  });
+
+  it('reports a bad override threshold with its dot-path', () => {
+    const err = loadError(dirWith({ '01-boot.yaml': `${good}byTarget:\n  microvm: { threshold: "p95 <" }\n` }));
+    expect(err.message).toMatch(/01-boot\.yaml: byTarget\.microvm\.threshold: /);
+  });
+});
