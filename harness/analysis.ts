@@ -20,27 +20,16 @@ function cycleOutcomes(events: JournalEvent[]): { done: CycleEvent[]; unfinished
 }
 
 function toRow(e: CycleEvent): CycleRow {
-  return {
-    cycle: e.cycle,
-    phase: e.phase,
-    observedPhase: e.observedPhase,
-    outcome: e.outcome,
-    downtimeMs: e.downtimeMs,
-    killStep: e.killStep,
-    restoredSeq: e.restoredSeq,
-    restoredStep: e.restoredStep,
-    lostSteps: e.lostSteps,
-    restoreKills: e.restoreKills,
-    violations: e.violations.map((v) => v.code).join(' '),
-  };
+  const { schemaVersion: _v, t: _t, type: _type, violations, ...rest } = e;
+  return { ...rest, violations: violations.map((v) => v.code).join(' ') };
 }
 
 /**
  * Analyse one run's events, or several runs (shards, nights) as one sample: cycles are keyed per run, so
  * merged statistics equal those of a single run over the union. Scenario, date and environment come from the first run.
  */
-export function analyze(events: JournalEvent[], source = 'journal', more: { events: JournalEvent[]; source: string }[] = []): RunAnalysis {
-  const runs = [{ events, source }, ...more];
+export function analyze(firstEvents: JournalEvent[], source = 'journal', more: { events: JournalEvent[]; source: string }[] = []): RunAnalysis {
+  const runs = [{ events: firstEvents, source }, ...more];
   const starts = runs.map(({ events: evs, source: src }) => {
     const s = evs.find((e): e is RunStartEvent => e.type === 'run-start');
     if (!s) throw new InputError(`${src} has no run-start event (is it a journal written by "soak run"?)`);
@@ -50,7 +39,7 @@ export function analyze(events: JournalEvent[], source = 'journal', more: { even
   const perRun = runs.map((r) => cycleOutcomes(r.events));
   const done = perRun.flatMap((r) => r.done);
   const unfinished = perRun.flatMap((r) => r.unfinished);
-  events = runs.flatMap((r) => r.events);
+  const events = runs.flatMap((r) => r.events);
   const ok = done.filter((c) => c.outcome === 'ok');
   const failed = done.filter((c) => c.outcome === 'fail');
   const downtimes = ok.map((c) => c.downtimeMs).filter((x): x is number => x !== null);

@@ -1,35 +1,15 @@
 // The shape of an analysed run (summary.json and what reports and gates read). Produced only by analysis.ts.
 import type { Environment } from './environment.js';
-import type { KillPhase, Outcome } from './events.js';
+import type { CycleEvent } from './events.js';
+import type { DistributionSummary } from './stats/distribution.js';
 
 export const SUMMARY_SCHEMA_VERSION = 1;
 
-/** Distribution of a sample in ms; every field null when n = 0. */
-export interface Distribution {
-  n: number;
-  p50: number | null;
-  p90: number | null;
-  p95: number | null;
-  p99: number | null;
-  max: number | null;
-  mean: number | null;
-  min: number | null;
-}
+/** Distribution of a sample in ms (n, min, p50, p90, p95, p99, max, mean); every field null when n = 0. */
+export type Distribution = DistributionSummary;
 
-/** One row of cycles.csv. */
-export interface CycleRow {
-  cycle: number;
-  phase: KillPhase;
-  observedPhase: KillPhase;
-  outcome: Outcome;
-  downtimeMs: number | null;
-  killStep: number;
-  restoredSeq: number | null;
-  restoredStep: number | null;
-  lostSteps: number | null;
-  restoreKills: number;
-  violations: string;
-}
+/** One row of cycles.csv: a cycle outcome as journaled, with the violation codes joined by spaces. */
+export type CycleRow = Omit<CycleEvent, 'schemaVersion' | 't' | 'type' | 'violations'> & { violations: string };
 
 /** One committed checkpoint, for store-growth charts. */
 export interface CheckpointRow {

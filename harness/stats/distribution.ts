@@ -2,7 +2,7 @@
 import { quantileSorted } from './quantile.js';
 import { sortSample, type SortedSample } from './sorted.js';
 
-/** Distribution summary; structurally the same as Distribution in summary-types.ts. */
+/** Distribution summary (summary-types.ts names it Distribution). */
 export interface DistributionSummary {
   n: number;
   min: number | null;
