@@ -1,9 +1,9 @@
 // Locate and load run folders (runs/<id>/): journal -> analysis. Missing folders are bad input (exit 3).
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { analyze } from './analysis.js';
+import { RunAccumulator } from './analysis.js';
 import { InputError } from './errors.js';
-import { readJournal } from './journal.js';
+import { streamJournal } from './journal-read.js';
 import type { RunAnalysis } from './summary-types.js';
 
 export const JOURNAL_FILE = 'journal.ndjson';
@@ -23,15 +23,18 @@ export interface LoadedRuns {
   tornTails: string[];
 }
 
-/** Load and analyse one or more run folders as one sample. */
+/** Load and analyse one or more run folders as one sample, streaming each journal (no journal is held in memory). */
 export function loadRuns(dirs: string[]): LoadedRuns {
   if (dirs.length === 0) throw new InputError('no run folder given (pass at least one, e.g. runs/latest)');
   const abs = dirs.map(resolveRunDir);
-  const journals = abs.map((d) => {
+  const acc = new RunAccumulator();
+  const tornTails: string[] = [];
+  let previous = '';
+  for (const [i, d] of abs.entries()) {
     const file = path.join(d, JOURNAL_FILE);
-    return { file, ...readJournal(file) };
-  });
-  const [first, ...rest] = journals;
-  const analysis = analyze(first!.events, first!.file, rest.map((j) => ({ events: j.events, source: j.file })));
-  return { dirs: abs, analysis, tornTails: journals.filter((j) => j.tornTail !== null).map((j) => j.file) };
+    if (i > 0) acc.nextRun(previous);
+    if (streamJournal(file, (e) => acc.add(e)).tornTail !== null) tornTails.push(file);
+    previous = file;
+  }
+  return { dirs: abs, analysis: acc.finish(previous), tornTails };
 }
