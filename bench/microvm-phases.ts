@@ -1,5 +1,5 @@
 // Per-phase times of the microvm target over N cycles (boot, pause, store write, restore, kill -> first full heartbeat) and the skew detection rate.
-// Run after tsc: node dist/bench/microvm-phases.js [--cycles 20] [--skew-trials 10] [--accel auto|kvm|tcg] [--disk true|false]
+// Run after tsc: node dist/bench/microvm-phases.js [--cycles 20] [--skew-trials 10] [--accel auto|kvm|tcg] [--disk true|false] [--ram stream|memfd]
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,14 +15,22 @@ const { values } = parseArgs({
     'skew-trials': { type: 'string', default: '10' },
     accel: { type: 'string', default: 'auto' },
     disk: { type: 'string', default: 'true' },
+    ram: { type: 'string', default: 'stream' },
   },
 });
 const cycles = Number(values.cycles);
 const skewTrials = Number(values['skew-trials']);
-const options = { accel: values.accel, disk: values.disk !== 'false' };
+const options = { accel: values.accel, disk: values.disk !== 'false', ramCapture: values.ram };
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'mvbench-'));
 const store = Store.open(path.join(root, 'store'));
+// Interrupted: QEMU children die with us (execa cleanup); remove the scratch store too.
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    rmSync(root, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
 const model = new WorkloadModel();
 const ms = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
 const sleep = (t: number): Promise<void> => new Promise((r) => setTimeout(r, t));
@@ -56,14 +64,14 @@ function qemuPid(t: Target): number {
   return (t as unknown as { qemuPid: number }).qemuPid;
 }
 
-async function checkpoint(target: Target, skewMs: number): Promise<{ pauseMs: number; writeMs: number; totalMs: number; ramBytes: number }> {
+async function checkpoint(target: Target, skewMs: number): Promise<{ pauseMs: number; writeMs: number; totalMs: number; ramBytes: number; skewSteps: number }> {
   const t0 = process.hrtime.bigint();
   const writer = store.begin(0);
   const res = await target.checkpoint(writer, { skewMs });
   writer.step = res.step;
   writer.commit(res.meta);
   const totalMs = ms(t0);
-  return { pauseMs: res.pauseMs, writeMs: totalMs - res.pauseMs, totalMs, ramBytes: Number(res.meta.ramStreamBytes) };
+  return { pauseMs: res.pauseMs, writeMs: totalMs - res.pauseMs, totalMs, ramBytes: Number(res.meta.ramStreamBytes), skewSteps: Number(res.meta.skewSteps) };
 }
 
 async function restoreLatest(): Promise<{ target: Target; hbs: Heartbeat[]; restoreMs: number; hb: Heartbeat; firstHbMs: number }> {
@@ -119,18 +127,23 @@ try {
     await a.target.boot();
     for (let i = 0; i < skewTrials; i++) {
       await sleep(100);
-      await checkpoint(a.target, 40);
+      const ck = await checkpoint(a.target, 40);
       const b = await restoreLatest();
       if (!consistent(b.hb)) detected++;
+      process.stderr.write(`skew trial ${i + 1}: steps in window ${ck.skewSteps}, checkpoint step ${store.latest()!.step}, restored step ${b.hb.step} fs ${b.hb.fs?.step} mem ${b.hb.mem?.step} -> ${consistent(b.hb) ? 'consistent (not detected)' : 'detected'}\n`);
       await b.target.destroy();
     }
     await a.target.destroy();
   }
 
   const rows = Object.entries(phases).map(([k, v]) => `${k.padEnd(14)} median ${median(v).toFixed(1).padStart(8)}   min ${Math.min(...v).toFixed(1).padStart(8)}   max ${Math.max(...v).toFixed(1).padStart(8)}   n ${v.length}`);
-  console.log(`microvm phases (ms; ramMiB in MiB), ${describe.accelerator} QEMU ${describe.qemuVersion}, ${describe.memoryMiB} MiB guest, disk ${describe.disk}`);
+  console.log(`microvm phases (ms; ramMiB in MiB), ${describe.accelerator} QEMU ${describe.qemuVersion}, ${describe.memoryMiB} MiB guest, disk ${describe.disk}, ramCapture ${options.ramCapture}`);
   console.log(rows.join('\n'));
   console.log(`resumes verified: ${verified}/${cycles}`);
+  const all = store.list();
+  const logical = all.reduce((a, m) => a + m.logicalBytes, 0);
+  const stored = all.reduce((a, m) => a + m.storedBytes, 0);
+  console.log(`store: ${all.length} checkpoints, logical ${(logical / 2 ** 20).toFixed(1)} MiB, stored ${(stored / 2 ** 20).toFixed(1)} MiB, dedup ratio ${(logical / Math.max(1, stored)).toFixed(2)}`);
   if (skewTrials > 0 && options.disk) console.log(`skew 40 ms detected: ${detected}/${skewTrials}`);
   console.log(JSON.stringify({ schemaVersion: 1, describe, medians: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, median(v)])), verified, cycles, skewDetected: detected, skewTrials }));
 } finally {

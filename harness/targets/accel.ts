@@ -32,12 +32,12 @@ export function qemuVersionSync(binary: string): string {
 }
 
 /** What resolveAccelerator would answer without probing (describe() before boot); undefined if a probe is needed. */
-export function peekAccelerator(requested: 'auto' | Accelerator, cacheFile: string, qemuVer: string, imageHash: string): AccelDecision | undefined {
+export function peekAccelerator(requested: 'auto' | Accelerator, cacheFile: string, qemuVer: string, guestKernel: string): AccelDecision | undefined {
   if (requested !== 'auto') return { accel: requested, reason: 'forced' };
   if (!kvmUsable()) return { accel: 'tcg', reason: 'no usable /dev/kvm' };
   try {
     const c = JSON.parse(readFileSync(cacheFile, 'utf8')) as ProbeCache;
-    if (c.key === `${qemuVer}|${imageHash}|${os.release()}`) return { accel: c.kvmBoots ? 'kvm' : 'tcg', reason: `kvm probe ${c.kvmBoots ? 'ok' : 'failed'} (cached)` };
+    if (c.key === `${qemuVer}|${guestKernel}|${os.release()}`) return { accel: c.kvmBoots ? 'kvm' : 'tcg', reason: `kvm probe ${c.kvmBoots ? 'ok' : 'failed'} (cached)` };
   } catch {
     // no cache yet
   }
@@ -68,15 +68,15 @@ export interface AccelDecision {
 
 /**
  * Resolve `auto` to kvm or tcg. The probe boots the guest under KVM and must see a heartbeat within its own bound;
- * its result is cached in `cacheFile`, keyed by QEMU version, image hash and host kernel.
+ * its result is cached in `cacheFile`, keyed by QEMU version, guest kernel package and host kernel.
  */
 export async function resolveAccelerator(
   requested: 'auto' | Accelerator,
-  opts: { cacheFile: string; qemuVersion: string; imageHash: string; probe: () => Promise<boolean> },
+  opts: { cacheFile: string; qemuVersion: string; guestKernel: string; probe: () => Promise<boolean> },
 ): Promise<AccelDecision> {
   if (requested !== 'auto') return { accel: requested, reason: 'forced' };
   if (!kvmUsable()) return { accel: 'tcg', reason: 'no usable /dev/kvm' };
-  const key = `${opts.qemuVersion}|${opts.imageHash}|${os.release()}`;
+  const key = `${opts.qemuVersion}|${opts.guestKernel}|${os.release()}`;
   if (existsSync(opts.cacheFile)) {
     try {
       const c = JSON.parse(readFileSync(opts.cacheFile, 'utf8')) as ProbeCache;

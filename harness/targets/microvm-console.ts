@@ -4,8 +4,13 @@ import type { Heartbeat } from './target.js';
 const LIGHT = /HB (\d+) ([0-9a-f]{16})$/;
 const FULL = /HBF (\d+) ([0-9a-f]{16}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64})$/;
 
-/** The byte the host writes to the console to ask the agent for a full heartbeat. */
+/** The byte the host writes to the console to ask the agent for a full heartbeat (it also ends a hold). */
 export const FULL_HEARTBEAT_REQUEST = 'F';
+/** Ask the agent to start no new step (acknowledged with `HOLD <step>`) until RELEASE, a full-heartbeat request or 1 s of guest time. */
+export const HOLD_REQUEST = 'H';
+export const RELEASE_REQUEST = 'R';
+
+const HOLD = /HOLD (\d+)$/;
 
 /** Parse one console line; undefined when it is not a heartbeat (kernel noise, init messages). */
 export function parseHeartbeatLine(line: string): Heartbeat | undefined {
@@ -32,7 +37,11 @@ export class ConsoleReader {
   private partial = '';
   private readonly tail: string[] = [];
 
-  constructor(private readonly onHeartbeat: (hb: Heartbeat) => void, private readonly keep = 20) {}
+  constructor(
+    private readonly onHeartbeat: (hb: Heartbeat) => void,
+    private readonly keep = 20,
+    private readonly onHold: (step: number) => void = () => {},
+  ) {}
 
   push(chunk: string): void {
     this.partial += chunk;
@@ -41,7 +50,9 @@ export class ConsoleReader {
       const line = this.partial.slice(0, nl);
       this.partial = this.partial.slice(nl + 1);
       const hb = parseHeartbeatLine(line);
+      const hold = hb ? null : HOLD.exec(line.trimEnd());
       if (hb) this.onHeartbeat(hb);
+      else if (hold) this.onHold(Number(hold[1]));
       else if (line.trim() !== '') this.remember(line.trim());
     }
     if (this.partial.length > 64 * 1024) this.partial = this.partial.slice(-4096); // no newline in a flood of noise

@@ -20,7 +20,7 @@ function probeCacheFile(): string {
 export async function resolveGuestEnv(binary: string, accel: 'auto' | 'kvm' | 'tcg', probe: (image: GuestImage) => Promise<boolean>): Promise<GuestEnv> {
   const version = await qemuVersion(binary);
   const image = await buildImage();
-  const decision = await resolveAccelerator(accel, { cacheFile: probeCacheFile(), qemuVersion: version, imageHash: image.hash, probe: () => probe(image) });
+  const decision = await resolveAccelerator(accel, { cacheFile: probeCacheFile(), qemuVersion: version, guestKernel: image.kernelPackage, probe: () => probe(image) });
   return { image, qemuVersion: version, accel: decision, tscKhz: decision.accel === 'tcg' ? await hostTscKhz() : undefined };
 }
 
@@ -30,7 +30,7 @@ export function previewGuestEnv(binary: string, accel: 'auto' | 'kvm' | 'tcg'): 
     const version = qemuVersionSync(binary);
     const image = cachedImage();
     if (image === undefined) return { qemuVersion: version };
-    return { qemuVersion: version, image, accel: peekAccelerator(accel, probeCacheFile(), version, image.hash) };
+    return { qemuVersion: version, image, accel: peekAccelerator(accel, probeCacheFile(), version, image.kernelPackage) };
   } catch {
     return {};
   }

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TargetError } from '../errors.js';
 
 let cachedRoot: string | undefined;
 
@@ -17,7 +18,7 @@ export function findRepoRoot(): string {
       return dir;
     }
     const up = path.dirname(dir);
-    if (up === dir) throw new Error('cannot find the keepstate-soak package.json above ' + fileURLToPath(import.meta.url));
+    if (up === dir) throw new TargetError(`cannot find the keepstate-soak package.json above ${fileURLToPath(import.meta.url)}`);
     dir = up;
   }
 }

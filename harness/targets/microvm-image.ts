@@ -72,8 +72,16 @@ export async function buildImage(opts: { force?: boolean } = {}): Promise<GuestI
     .digest('hex');
   const image: GuestImage = { kernel: path.join(out, 'vmlinuz'), initramfs: path.join(out, 'initramfs.cpio'), hash, kernelPackage: kroot.pkg };
   writeFileSync(path.join(tmp, 'image.json'), `${JSON.stringify(image, null, 2)}\n`);
-  rmSync(out, { recursive: true, force: true });
-  renameSync(tmp, out);
+  if (opts.force) rmSync(out, { recursive: true, force: true });
+  try {
+    renameSync(tmp, out);
+  } catch (err) {
+    // Another process finished the same recipe first (concurrent hosts or shards): use its image.
+    rmSync(tmp, { recursive: true, force: true });
+    const theirs = cachedImage();
+    if (theirs === undefined) throw new TargetError(`cannot move the built image into ${out}: ${(err as Error).message}`, { cause: err });
+    return theirs;
+  }
   return { ...image, cached: false };
 }
 
@@ -109,10 +117,15 @@ async function fetchKernel(build: string): Promise<{ pkg: string; vmlinuz: strin
       deb = readdirSync(debDir).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'));
     }
     if (deb === undefined) throw new TargetError(`apt-get download ${pkg} produced no .deb in ${debDir}`);
-    rmSync(`${kroot}.tmp`, { recursive: true, force: true });
-    await execa('dpkg', ['-x', path.join(debDir, deb), `${kroot}.tmp`], { timeout: 120_000 });
-    rmSync(kroot, { recursive: true, force: true });
-    renameSync(`${kroot}.tmp`, kroot);
+    const unpack = `${kroot}.tmp-${process.pid}`;
+    rmSync(unpack, { recursive: true, force: true });
+    await execa('dpkg', ['-x', path.join(debDir, deb), unpack], { timeout: 120_000 });
+    try {
+      renameSync(unpack, kroot);
+    } catch {
+      rmSync(unpack, { recursive: true, force: true }); // unpacked concurrently by another process
+      if (!existsSync(vmlinuz)) throw new TargetError(`unpacking ${deb} into ${kroot} failed`);
+    }
   }
   return { pkg, vmlinuz, modulesDir };
 }

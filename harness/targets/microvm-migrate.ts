@@ -4,7 +4,7 @@ import net from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TargetError } from '../errors.js';
+import { SoakError, TargetError } from '../errors.js';
 import type { QmpClient } from './qmp.js';
 
 interface MigrationInfo {
@@ -100,13 +100,19 @@ export async function migrateFromStream(qmp: QmpClient, socketPath: string, data
       }
     })(),
   );
+  let cause: unknown;
   const sent = pipeline(counted, conn).catch((err: Error) => {
+    cause = err;
     failure = `stream to QEMU broke: ${err.message}`;
   });
   try {
     await waitMigration(qmp, 'loading RAM state', deadline, () => failure);
     await sent;
     return bytes;
+  } catch (err) {
+    // A store error (e.g. IntegrityError on a corrupt chunk) keeps its own class and exit code.
+    if (cause instanceof SoakError) throw cause;
+    throw err;
   } finally {
     conn.destroy();
     rmSync(socketPath, { force: true });

@@ -15,6 +15,8 @@ export const microvmOptionsSchema = z
     bootTimeoutMs: z.number().int().positive().max(600_000).default(60_000),
     /** Give up on a RAM + device state save or load after this long. */
     migrateTimeoutMs: z.number().int().positive().max(600_000).default(60_000),
+    /** stream: one compact migration stream; memfd: page-aligned RAM image (dedups between checkpoints) + device state. */
+    ramCapture: z.enum(['stream', 'memfd']).default('stream'),
     qemuBinary: z.string().min(1).default('qemu-system-x86_64'),
   })
   .strict();

@@ -1,32 +1,27 @@
 // The microvm target: a real QEMU micro-VM over QMP; checkpoint = stop, RAM + device state, disk copy, cont.
 import { mkdtempSync } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TargetError } from '../errors.js';
+import { SoakError, TargetError } from '../errors.js';
 import type { CheckpointSink, CheckpointSource } from '../store/types.js';
-import { FULL_HEARTBEAT_REQUEST } from './microvm-console.js';
-import { copyDisk, createDisk } from './microvm-disk.js';
-import { HeartbeatHub } from './microvm-heartbeats.js';
+import { FULL_HEARTBEAT_REQUEST, HOLD_REQUEST, RELEASE_REQUEST } from './microvm-console.js';
+import { type CheckpointGuest, checkpointFiles, takeCheckpoint } from './microvm-checkpoint.js';
+import { createDisk } from './microvm-disk.js';
 import { type GuestEnv, previewGuestEnv, resolveGuestEnv } from './microvm-env.js';
+import { HeartbeatHub } from './microvm-heartbeats.js';
 import type { GuestImage } from './microvm-image.js';
-import { migrateFromStream, migrateToFile, raiseMigrationBandwidth } from './microvm-migrate.js';
+import { raiseMigrationBandwidth } from './microvm-migrate.js';
 import { type MicrovmOptions, parseMicrovmOptions } from './microvm-options.js';
 import { type Accelerator, QemuProcess } from './microvm-qemu.js';
 import { probeKvmBoot } from './microvm-probe.js';
+import { loadRam, type RamIo, ramFiles, setupRamCapture } from './microvm-ram.js';
+import { checkRecord, machineRecord } from './microvm-record.js';
 import { QmpClient } from './qmp.js';
 import type { CheckpointOptions, CheckpointResult, Heartbeat, Target, TargetContext, TargetInfo } from './target.js';
 
 const LIFETIME_MS = 7 * 24 * 3600_000;
-
-/** Checkpoint part holding the machine shape, checked on restore (QEMU must be rebuilt with the same RAM and devices). */
-interface MachineRecord {
-  memoryMiB: number;
-  disk: boolean;
-  accelerator: Accelerator;
-  imageHash: string;
-}
 
 export function createMicrovmTarget(ctx: TargetContext): Target {
   return new MicrovmTarget(ctx, parseMicrovmOptions(ctx.options));
@@ -41,6 +36,7 @@ class MicrovmTarget implements Target {
   private preview: Partial<GuestEnv> | undefined;
   private seq = 0;
   private socketDir: string | undefined;
+  private onHold: (step: number) => void = () => {};
 
   constructor(private readonly ctx: TargetContext, private readonly opts: MicrovmOptions) {}
 
@@ -81,88 +77,53 @@ class MicrovmTarget implements Target {
   }
 
   async checkpoint(sink: CheckpointSink, opts: CheckpointOptions): Promise<CheckpointResult> {
-    const { qmp } = this.running();
-    const n = ++this.seq;
-    const ramFile = this.file(`ram-${n}.bin`);
-    const diskCopy = this.diskPath === undefined ? undefined : this.file(`disk-${n}.qcow2`);
-    const skew = opts.skewMs > 0 && diskCopy !== undefined;
-    let pausedNs = 0n;
-    let diskStep = -1;
+    const { qmp, qemu } = this.running();
+    const env = this.env!;
+    const files = checkpointFiles(this.file(`ckpt-${++this.seq}`));
+    const guest: CheckpointGuest = {
+      qmp,
+      opts: this.opts,
+      record: machineRecord(this.opts, env.accel.accel, env.image.hash),
+      diskPath: this.diskPath,
+      lastStep: () => this.hub.lastStep,
+      ramIo: () => this.ramIo(),
+      hold: () => this.holdAgent(),
+      release: () => qemu.writeConsole(RELEASE_REQUEST),
+    };
     try {
-      if (skew && diskCopy !== undefined && this.diskPath !== undefined) {
-        // Negative control: the filesystem at t (copied during a brief pause), memory and tool state at t + skewMs.
-        const t = process.hrtime.bigint();
-        await qmp.execute('stop');
-        await copyDisk(this.diskPath, diskCopy);
-        await sleep(10); // let heartbeats already written before the stop reach us, so diskStep is exact
-        diskStep = this.hub.lastStep;
-        await qmp.execute('cont');
-        pausedNs += process.hrtime.bigint() - t;
-        await sleep(opts.skewMs);
-      }
-      const t = process.hrtime.bigint();
-      await qmp.execute('stop');
-      const ramBytes = await migrateToFile(qmp, this.sock('migrate-out.sock'), ramFile, this.opts.migrateTimeoutMs);
-      if (!skew && diskCopy !== undefined && this.diskPath !== undefined) await copyDisk(this.diskPath, diskCopy);
-      const step = this.hub.lastStep;
-      await qmp.execute('cont');
-      pausedNs += process.hrtime.bigint() - t;
-
-      const w = process.hrtime.bigint();
-      const record: MachineRecord = { memoryMiB: this.opts.memoryMiB, disk: this.opts.disk, accelerator: this.env!.accel.accel, imageHash: this.env!.image.hash };
-      await sink.put('microvm.json', Buffer.from(JSON.stringify(record)));
-      await sink.putFile('ram', ramFile);
-      if (diskCopy !== undefined) await sink.putFile('disk', diskCopy);
-      const storeWriteMs = Number(process.hrtime.bigint() - w) / 1e6;
-      return {
-        step,
-        pauseMs: Number(pausedNs) / 1e6,
-        meta: {
-          accelerator: record.accelerator,
-          guestRamMiB: this.opts.memoryMiB,
-          ramStreamBytes: ramBytes,
-          diskBytes: diskCopy === undefined ? 0 : (await stat(diskCopy)).size,
-          storeWriteMs: Math.round(storeWriteMs * 10) / 10,
-          skewAppliedMs: skew ? opts.skewMs : 0,
-          /** Steps the guest reported between the disk capture and the RAM capture (skew only; 0 = no skew visible). */
-          skewSteps: skew ? step - diskStep : 0,
-        },
-      };
+      return await takeCheckpoint(guest, files.prefix, sink, opts);
     } catch (err) {
+      // If QEMU died under us, the QMP socket usually closes first: give its exit a moment to be recorded.
+      await Promise.race([qemu.exited, sleep(200)]);
       const wrapped = this.wrap('checkpoint', err);
       // Best effort: a failed save of a live guest must not leave it frozen.
-      if (this.qemu?.exitReason() === undefined) {
+      if (qemu.exitReason() === undefined) {
         await qmp.execute('migrate_cancel').catch(() => {});
         await qmp.execute('cont').catch(() => {});
+        qemu.writeConsole(RELEASE_REQUEST);
       }
       throw wrapped;
     } finally {
-      await rm(ramFile, { force: true });
-      if (diskCopy !== undefined) await rm(diskCopy, { force: true });
+      for (const f of [...ramFiles(files.prefix), files.diskCopy]) await rm(f, { force: true });
     }
   }
 
   async restore(source: CheckpointSource): Promise<void> {
     await this.prepare();
-    const parts = source.parts();
-    if (!parts.includes('ram') || !parts.includes('microvm.json')) {
-      throw new TargetError(`checkpoint ${source.seq} is not a microvm checkpoint (parts: ${parts.join(', ')})`);
-    }
-    const record = JSON.parse((await source.get('microvm.json')).toString('utf8')) as MachineRecord;
-    if (record.memoryMiB !== this.opts.memoryMiB || record.disk !== this.opts.disk) {
-      throw new TargetError(
-        `checkpoint ${source.seq} was taken with memoryMiB=${record.memoryMiB} disk=${record.disk}; ` +
-          `targetOptions say memoryMiB=${this.opts.memoryMiB} disk=${this.opts.disk}: restore needs the same machine`,
-      );
-    }
+    await checkRecord(source, this.opts);
+    this.hub.lastStep = source.step; // until the resumed guest's first heartbeat
     try {
       if (this.diskPath !== undefined) await source.writeFile('disk', this.diskPath);
       await this.start(true);
-      const { qmp, qemu } = this.running();
-      await migrateFromStream(qmp, this.sock('migrate-in.sock'), source.stream('ram'), this.opts.migrateTimeoutMs);
-      await qmp.execute('cont');
-      // The guest does not know it was restored: ask for the full heartbeat the checker verifies.
+      const { qemu } = this.running();
+      const io = this.ramIo('migrate-in.sock');
+      await loadRam(this.opts.ramCapture, io, source);
+      const { qmp } = io;
+      // The guest does not know it was restored: ask for the full heartbeat the checker verifies. Written before
+      // `cont`, the byte already waits in the emulated UART when the guest resumes, ahead of its next step.
       qemu.writeConsole(FULL_HEARTBEAT_REQUEST);
+      await sleep(5);
+      await qmp.execute('cont');
     } catch (err) {
       const wrapped = this.wrap('restore', err);
       await this.stopGuest();
@@ -197,12 +158,29 @@ class MicrovmTarget implements Target {
       memoryMiB: this.opts.memoryMiB,
       disk: this.opts.disk,
       diskMiB: this.opts.disk ? this.opts.diskMiB : 0,
+      ramCapture: this.opts.ramCapture,
     };
   }
 
   /** QEMU pid (tests use it to SIGKILL the guest alone). */
   get qemuPid(): number | undefined {
     return this.qemu?.pid;
+  }
+
+  /** Ask the agent to hold between steps; true once it acknowledged (false after 1 s: capture anyway). */
+  private async holdAgent(): Promise<boolean> {
+    const { qemu } = this.running();
+    const acked = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 1000);
+      this.onHold = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+    qemu.writeConsole(HOLD_REQUEST);
+    const ok = await acked;
+    this.onHold = () => {};
+    return ok;
   }
 
   /** SIGKILL QEMU (if any) and forget it; destroy() and failed boots/restores use this. */
@@ -229,6 +207,7 @@ class MicrovmTarget implements Target {
       stepMs: this.ctx.stepMs,
       tscKhz: this.env?.tscKhz,
       disk: this.diskPath,
+      ramMemfd: this.opts.ramCapture === 'memfd',
       qmpSocket: this.sock('qmp.sock'),
       incoming,
       maxLifetimeMs: LIFETIME_MS,
@@ -237,15 +216,25 @@ class MicrovmTarget implements Target {
 
   private async start(incoming: boolean): Promise<void> {
     if (this.qemu !== undefined) throw new TargetError('microvm target already has a running guest: destroy() it first');
-    const qemu = new QemuProcess(this.spec(this.env!.image, this.env!.accel.accel, incoming), (hb) => this.hub.dispatch(hb));
+    const qemu = new QemuProcess(
+      this.spec(this.env!.image, this.env!.accel.accel, incoming),
+      (hb) => this.hub.dispatch(hb),
+      (step) => this.onHold(step),
+    );
     this.qemu = qemu;
     try {
       this.qmp = await QmpClient.connect(this.sock('qmp.sock'), { timeoutMs: 15_000, abortReason: () => qemu.exitReason() });
-      if (!incoming) await raiseMigrationBandwidth(this.qmp);
-      else await raiseMigrationBandwidth(this.qmp).catch(() => {}); // also raises it for the next save
+      await raiseMigrationBandwidth(this.qmp);
+      await setupRamCapture(this.opts.ramCapture, this.qmp);
     } catch (err) {
       throw this.wrap('starting QEMU', err);
     }
+  }
+
+  private ramIo(socket = 'migrate-out.sock'): RamIo {
+    const { qemu, qmp } = this.running();
+    if (qemu.pid === undefined) throw new TargetError('QEMU has no pid');
+    return { qmp, qemuPid: qemu.pid, socket: this.sock(socket), timeoutMs: this.opts.migrateTimeoutMs, guestRamBytes: this.opts.memoryMiB * 2 ** 20 };
   }
 
   private running(): { qemu: QemuProcess; qmp: QmpClient } {
@@ -257,6 +246,7 @@ class MicrovmTarget implements Target {
   }
 
   private wrap(what: string, err: unknown): Error {
+    if (err instanceof SoakError && !(err instanceof TargetError)) return err; // store/config errors keep their class
     const diag = this.qemu?.diagnostics() ?? '';
     if (err instanceof TargetError) return diag === '' ? err : new TargetError(`${err.message} [${diag}]`, { cause: err });
     return new TargetError(`microvm ${what} failed: ${(err as Error).message}${diag === '' ? '' : ` [${diag}]`}`, { cause: err });

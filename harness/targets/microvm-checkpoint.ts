@@ -1,0 +1,84 @@
+// One microvm checkpoint: stop, RAM + device state, disk copy, cont, then the parts into the store (and the skew control).
+import { stat } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CheckpointSink } from '../store/types.js';
+import { copyDisk } from './microvm-disk.js';
+import type { MicrovmOptions } from './microvm-options.js';
+import { type RamIo, saveRam } from './microvm-ram.js';
+import { type MachineRecord, RECORD_PART } from './microvm-record.js';
+import type { QmpClient } from './qmp.js';
+import type { CheckpointOptions, CheckpointResult } from './target.js';
+
+/** What a checkpoint needs from the running guest. */
+export interface CheckpointGuest {
+  qmp: QmpClient;
+  opts: MicrovmOptions;
+  record: MachineRecord;
+  /** The live disk image (undefined for RAM-only guests). */
+  diskPath: string | undefined;
+  /** Step of the latest heartbeat received. */
+  lastStep(): number;
+  ramIo(): RamIo;
+  /** Have the agent hold between steps; false if it did not acknowledge. */
+  hold(): Promise<boolean>;
+  release(): void;
+}
+
+/** Temporary files of checkpoint `prefix` (removed by the caller whatever happens). */
+export function checkpointFiles(prefix: string): { prefix: string; diskCopy: string } {
+  return { prefix, diskCopy: `${prefix}.qcow2` };
+}
+
+/** Capture while frozen, unfreeze, then write the parts. Throws on any failure; the caller cleans up and reports. */
+export async function takeCheckpoint(g: CheckpointGuest, prefix: string, sink: CheckpointSink, opts: CheckpointOptions): Promise<CheckpointResult> {
+  const { qmp } = g;
+  const diskCopy = g.diskPath === undefined ? undefined : checkpointFiles(prefix).diskCopy;
+  const skew = opts.skewMs > 0 && diskCopy !== undefined;
+  let pausedNs = 0n;
+  let diskStep = -1;
+  let held = false;
+  if (skew && g.diskPath !== undefined && diskCopy !== undefined) {
+    // Negative control: the filesystem at t (copied during a brief pause), memory and tool state at t + skewMs.
+    const t = process.hrtime.bigint();
+    await qmp.execute('stop');
+    await copyDisk(g.diskPath, diskCopy);
+    await sleep(10); // let heartbeats written before the stop reach us, so diskStep is exact
+    diskStep = g.lastStep();
+    await qmp.execute('cont');
+    pausedNs += process.hrtime.bigint() - t;
+    await sleep(opts.skewMs);
+    // Freeze a quiescent agent (between steps): a log.txt write in flight at the RAM capture would complete after
+    // resume and rewrite the file's last block from RAM, hiding the skew. The restore's full-heartbeat request ends the hold.
+    held = await g.hold();
+  }
+  const t = process.hrtime.bigint();
+  await qmp.execute('stop');
+  const saved = await saveRam(g.opts.ramCapture, g.ramIo(), prefix);
+  if (!skew && g.diskPath !== undefined && diskCopy !== undefined) await copyDisk(g.diskPath, diskCopy);
+  const step = g.lastStep();
+  await qmp.execute('cont');
+  pausedNs += process.hrtime.bigint() - t;
+  if (held) g.release();
+
+  const w = process.hrtime.bigint();
+  await sink.put(RECORD_PART, Buffer.from(JSON.stringify(g.record)));
+  for (const [name, file] of saved.parts) await sink.putFile(name, file);
+  if (diskCopy !== undefined) await sink.putFile('disk', diskCopy);
+  const storeWriteMs = Number(process.hrtime.bigint() - w) / 1e6;
+  return {
+    step,
+    pauseMs: Number(pausedNs) / 1e6,
+    meta: {
+      accelerator: g.record.accelerator,
+      guestRamMiB: g.opts.memoryMiB,
+      ramCapture: g.opts.ramCapture,
+      ramStreamBytes: saved.ramBytes,
+      deviceStateBytes: saved.devBytes,
+      diskBytes: diskCopy === undefined ? 0 : (await stat(diskCopy)).size,
+      storeWriteMs: Math.round(storeWriteMs * 10) / 10,
+      skewAppliedMs: skew ? opts.skewMs : 0,
+      /** Steps the guest reported between the disk capture and the RAM capture (skew only; 0 = no skew visible). */
+      skewSteps: skew ? step - diskStep : 0,
+    },
+  };
+}

@@ -1,0 +1,172 @@
+/* agent.c: the deterministic guest workload (boot nonce, memory chain, tool process, log.txt) and its heartbeats on the console. */
+#define _GNU_SOURCE
+#include "sha256.h"
+#include "tool.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+static int con = -1;            /* console fd: heartbeats out, full-heartbeat requests ('F') in */
+static FILE *tool_in, *tool_out; /* pipes to / from the tool process */
+static char nonce[17], mem[65], logpath[512];
+static unsigned long step;
+static int logfd = -1, drop_caches;
+
+static void die(const char *what) {
+  dprintf(con >= 0 ? con : 2, "AGENT-ERROR %s: %s\n", what, strerror(errno));
+  exit(1);
+}
+
+static void con_write(const char *s, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(con, s, n);
+    if (w < 0) { if (errno == EINTR || errno == EAGAIN) continue; die("console write"); }
+    s += w; n -= (size_t)w;
+  }
+}
+
+static long long now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void start_tool(void) {
+  int down[2], up[2];
+  if (pipe(down) || pipe(up)) die("pipe");
+  pid_t pid = fork();
+  if (pid < 0) die("fork");
+  if (pid == 0) {
+    close(down[1]); close(up[0]);
+    _exit(tool_main(fdopen(down[0], "r"), fdopen(up[1], "w")));
+  }
+  close(down[0]); close(up[1]);
+  tool_in = fdopen(down[1], "w");
+  tool_out = fdopen(up[0], "r");
+  if (!tool_in || !tool_out) die("fdopen");
+}
+
+static void tool_call(const char *cmd, char *reply, size_t n) {
+  if (fputs(cmd, tool_in) < 0 || fflush(tool_in)) die("tool write");
+  if (!fgets(reply, (int)n, tool_out)) die("tool read");
+}
+
+/* One step: memory chain, tool command + ack, durable append to log.txt. */
+static void do_step(void) {
+  char buf[128], line[64], reply[128];
+  step++;
+  int len = snprintf(buf, sizeof buf, "%s:%lu", mem, step);
+  sha256_hex(buf, (size_t)len, mem);
+  snprintf(buf, sizeof buf, "S %lu\n", step);
+  tool_call(buf, reply, sizeof reply);
+  if (reply[0] != 'A') { errno = EPROTO; die("tool ack"); }
+  len = snprintf(line, sizeof line, "step %lu %.16s\n", step, mem);
+  if (write(logfd, line, (size_t)len) != len) die("log write");
+  if (fdatasync(logfd)) die("fdatasync");
+}
+
+/* Read log.txt back from the disk (not the page cache) and digest it. */
+static void fs_state(unsigned long *lines, char digest[65]) {
+  char buf[4096];
+  sha256_ctx c;
+  sync();
+  if (drop_caches) {
+    int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+    if (fd >= 0) { if (write(fd, "3\n", 2) < 0) { /* best effort */ } close(fd); }
+  }
+  sha256_init(&c);
+  *lines = 0;
+  int fd = open(logpath, O_RDONLY);
+  if (fd < 0) die("open log for reading");
+  for (;;) {
+    ssize_t r = read(fd, buf, sizeof buf);
+    if (r < 0) { if (errno == EINTR) continue; die("log read"); }
+    if (r == 0) break;
+    for (ssize_t i = 0; i < r; i++) if (buf[i] == '\n') (*lines)++;
+    sha256_update(&c, buf, (size_t)r);
+  }
+  close(fd);
+  sha256_final_hex(&c, digest);
+}
+
+static void heartbeat(int full) {
+  char out[512], reply[128], fsd[65], toold[65];
+  int len;
+  if (!full) {
+    len = snprintf(out, sizeof out, "HB %lu %s\n", step, nonce);
+  } else {
+    unsigned long fs_lines, tool_step;
+    fs_state(&fs_lines, fsd);
+    tool_call("Q\n", reply, sizeof reply);
+    if (sscanf(reply, "T %lu %64s", &tool_step, toold) != 2) { errno = EPROTO; die("tool query"); }
+    len = snprintf(out, sizeof out, "HBF %lu %s %lu %s %lu %s %lu %s\n", step, nonce, fs_lines, fsd, step, mem,
+                   tool_step, toold);
+  }
+  con_write(out, (size_t)len);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) { fprintf(stderr, "usage: agent WORKSPACE STEP_MS CONSOLE [drop-caches]\n"); return 2; }
+  long step_ms = atol(argv[2]);
+  drop_caches = argc > 4 && strcmp(argv[4], "drop-caches") == 0;
+  snprintf(logpath, sizeof logpath, "%s/log.txt", argv[1]);
+  if ((con = open(argv[3], O_RDWR | O_NOCTTY)) < 0) die("open console");
+  struct termios t;
+  if (tcgetattr(con, &t) == 0) { cfmakeraw(&t); tcsetattr(con, TCSANOW, &t); }
+
+  unsigned char rnd[8];
+  int ufd = open("/dev/urandom", O_RDONLY);
+  if (ufd < 0 || read(ufd, rnd, sizeof rnd) != (ssize_t)sizeof rnd) die("urandom");
+  close(ufd);
+  for (int i = 0; i < 8; i++) snprintf(nonce + 2 * i, 3, "%02x", rnd[i]);
+  sha256_hex("mem:0", 5, mem);
+  if ((logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644)) < 0) die("open log");
+  if (fsync(logfd)) die("fsync");
+  start_tool();
+
+  /* Console input, one byte each: 'F' full heartbeat (also ends a hold); 'H' hold: finish no new step until 'R', 'F'
+     or HOLD_MS of guest time, acknowledged with "HOLD <step>" (the host then freezes a quiescent guest); 'R' release. */
+  const long long HOLD_MS = 1000;
+  long long hold_until = 0;
+  heartbeat(1);
+  long long next = now_ms() + step_ms;
+  for (;;) {
+    long long now = now_ms();
+    long long until = hold_until > now ? hold_until : next;
+    struct pollfd p = {.fd = con, .events = POLLIN};
+    int r = poll(&p, 1, until > now ? (int)(until - now) : 0);
+    int pending = 0;
+    /* Requests go before the next step, even when the step is due. */
+    if ((r > 0 && (p.revents & POLLIN)) || (ioctl(con, FIONREAD, &pending) == 0 && pending > 0)) {
+      char in[64], ack[64];
+      ssize_t n = read(con, in, sizeof in);
+      int want_full = 0;
+      for (ssize_t i = 0; i < n; i++) {
+        if (in[i] == 'F') { want_full = 1; hold_until = 0; }
+        else if (in[i] == 'R') hold_until = 0;
+        else if (in[i] == 'H') {
+          hold_until = now_ms() + HOLD_MS;
+          int len = snprintf(ack, sizeof ack, "HOLD %lu\n", step);
+          con_write(ack, (size_t)len);
+        }
+      }
+      if (want_full) heartbeat(1);
+      continue;
+    }
+    now = now_ms();
+    if (hold_until > now || now < next) continue;
+    hold_until = 0;
+    do_step();
+    heartbeat(0);
+    next += step_ms;
+    now = now_ms();
+    if (next < now) next = now; /* late (e.g. after a hold): no burst of catch-up steps */
+  }
+}
