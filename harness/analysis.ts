@@ -25,6 +25,7 @@ export class RunAccumulator {
   private readonly restores: number[] = [];
   private cumLogical = 0;
   private cumStored = 0;
+  private liveTarget: Record<string, string | number | boolean> = {};
 
   /** Call before feeding the next run's events; `source` names the previous one in errors. */
   nextRun(source: string): void {
@@ -64,6 +65,9 @@ export class RunAccumulator {
         break;
       case 'boot':
         this.boots.push(e.bootMs);
+        break;
+      case 'target-info':
+        if (this.run === 0) this.liveTarget = { ...this.liveTarget, ...e.info };
         break;
       case 'restore':
         this.restores.push(e.restoreMs);
@@ -112,7 +116,7 @@ export class RunAccumulator {
         violations: violations.length,
         violationSamples: violations.slice(0, 10).map((v) => v.message),
         negativeControl: start.scenario.negativeControl,
-        environment: start.environment,
+        environment: { ...start.environment, target: { ...start.environment.target, ...this.liveTarget } },
       },
       cycles: done.map((c) => c.row),
       checkpoints: this.checkpoints,

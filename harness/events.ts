@@ -37,6 +37,13 @@ export interface RunResumeEvent extends Base {
   remaining: number;
 }
 
+/** Facts only a running target knows (accelerator chosen, image hash, QEMU version); merged into environment.target. */
+export interface TargetInfoEvent extends Base {
+  type: 'target-info';
+  cycle: number;
+  info: Record<string, string | number | boolean>;
+}
+
 export interface HostStartEvent extends Base {
   type: 'host-start';
   cycle: number;
@@ -138,6 +145,7 @@ export interface RunEndEvent extends Base {
 export type JournalEvent =
   | RunStartEvent
   | RunResumeEvent
+  | TargetInfoEvent
   | HostStartEvent
   | BootEvent
   | CheckpointEvent

@@ -118,6 +118,19 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     return t;
   }
 
+  /** Destroy the session gracefully: SIGTERM the host (it destroys its target), SIGKILL the group after `graceMs`. */
+  async stop(graceMs = 10_000): Promise<void> {
+    try {
+      process.kill(this.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    const timer = setTimeout(() => this.kill(), graceMs);
+    await this.done;
+    clearTimeout(timer);
+    this.kill(); // anything the host left in its group
+  }
+
   describeExit(): string {
     const e = this.exited;
     const how = e ? (e.signal ? `signal ${e.signal}` : `exit code ${String(e.exitCode)}`) : 'still running';

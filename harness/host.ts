@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     stepMs: cfg.stepMs,
     options: cfg.targetOptions,
   });
-  send({ ev: 'target', info: target.describe() });
+  send({ ev: 'target', info: target.describe(), live: false });
   let firstFull: () => void = () => {};
   const alive = new Promise<void>((resolve) => (firstFull = resolve));
   target.onHeartbeat((hb) => {
@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     const booting = stopwatch();
     await target.boot();
     send({ ev: 'booted', bootMs: booting() });
+    send({ ev: 'target', info: target.describe(), live: true });
   } else {
     const manifest = store.latest();
     if (!manifest) throw new Error(`store ${cfg.storeDir} has no complete checkpoint to restore`);
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
     if (cfg.injectRestoreDelayMs > 0) await sleep(cfg.injectRestoreDelayMs);
     await target.restore(store.reader(manifest));
     send({ ev: 'restore-end', seq: manifest.seq, step: manifest.step, restoreMs: restoring() });
+    send({ ev: 'target', info: target.describe(), live: true });
   }
   // Checkpoint only a session that has proven it is alive (and keep the first pause out of the resume path).
   await alive;

@@ -8,7 +8,7 @@ export interface MergeSource {
   source: string;
 }
 
-const CYCLE_KEYED = new Set(['host-start', 'boot', 'checkpoint', 'cycle-start', 'kill', 'restore', 'cycle']);
+const CYCLE_KEYED = new Set(['host-start', 'boot', 'checkpoint', 'cycle-start', 'kill', 'restore', 'cycle', 'target-info']);
 
 /**
  * Merged events: one run-start (the first source's, with mergedFrom and the total cycle count), then every source's

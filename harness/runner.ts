@@ -147,6 +147,7 @@ async function drive(opts: Common, dir: string, journal: JournalWriter, scenario
     skewMs: scenario.skewMs,
     injectRestoreDelayMs: scenario.injectRestoreDelayMs,
   });
+  let targetInfoJournaled = false;
   const spawnHost = (mode: 'boot' | 'restore', cycle: number): HostHandle => {
     const h = new HostHandle(hostConfig(mode), hostLog);
     journal.append({ type: 'host-start', cycle, pid: h.pid, mode });
@@ -154,6 +155,10 @@ async function drive(opts: Common, dir: string, journal: JournalWriter, scenario
       if (msg.ev === 'ckpt-commit') {
         const { ev: _ev, ...rest } = msg;
         journal.append({ type: 'checkpoint', cycle, ...rest });
+      } else if (msg.ev === 'target' && msg.live && !targetInfoJournaled) {
+        // What only a running target knows (accelerator chosen, image hash, QEMU version) completes the environment.
+        targetInfoJournaled = true;
+        journal.append({ type: 'target-info', cycle, info: msg.info });
       }
     });
     return h;
@@ -190,6 +195,11 @@ async function drive(opts: Common, dir: string, journal: JournalWriter, scenario
       nextStart = 'boot';
       const result = await runCycle(ctx, cycle, host);
       host = result.host;
+      if (scenario.session === 'fresh' && host) {
+        // destroy: the next cycle boots a new session
+        await host.stop();
+        host = null;
+      }
       done++;
       opts.progress.cycle(result.event);
     }

@@ -17,6 +17,11 @@ export const scenarioSchema = z
     target: z.string().min(1).default('process'),
     cycles: z.number().int().positive().max(10_000_000).default(30),
     seed: z.number().int().nonnegative().max(2 ** 32 - 1).default(1),
+    /**
+     * continuous: one session lives across cycles (each resume carries on). fresh: every cycle is boot -> work ->
+     * checkpoint(s) -> kill -> resume -> verify -> destroy, on a newly booted session.
+     */
+    session: z.enum(['continuous', 'fresh']).default('continuous'),
     /** Stop cleanly (status "budget") once this much wall time has passed; 0 = no budget. */
     budgetS: z.number().nonnegative().default(0),
     /** Workload: one step every stepMs. */
