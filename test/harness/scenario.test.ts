@@ -31,6 +31,7 @@ describe('parseScenario', () => {
       resumeTimeoutMs: 30_000,
       skewMs: 0,
       negativeControl: false,
+      session: 'continuous',
       injectRestoreDelayMs: 0,
       targetOptions: {},
     });
