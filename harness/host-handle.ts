@@ -25,7 +25,6 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
   inFlightSeq: number | null = null;
   restoring = false;
   exited: HostExit | null = null;
-  targetInfo: Record<string, string | number | boolean> = {};
   errorMessage: string | null = null;
   /** Resolves once stdout reached EOF and the process has exited. */
   readonly done: Promise<HostExit>;
@@ -71,9 +70,6 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
         break;
       case 'restore-end':
         this.restoring = false;
-        break;
-      case 'target':
-        this.targetInfo = msg.info;
         break;
       case 'error':
         this.errorMessage = msg.message;

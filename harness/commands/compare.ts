@@ -1,7 +1,7 @@
 // `soak compare <run-a> <run-b>`: A/B on downtime and checkpoint pause (permutation test + bootstrap CI of the median difference).
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { EXIT } from '../errors.js';
-import { loadRuns } from '../run-dir.js';
+import { loadRunsForCommand } from './load.js';
 import { compareSamples, COMPARE_DEFAULTS, type Comparison } from '../stats/compare.js';
 import { setExit } from './exit.js';
 
@@ -34,8 +34,8 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
       .option('min-effect-relative', { type: 'number', default: COMPARE_DEFAULTS.minEffectRelative, describe: 'Smallest median difference that counts, fraction of the baseline median' })
       .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<CompareArgs>,
   handler: (argv: ArgumentsCamelCase<CompareArgs>) => {
-    const a = loadRuns([argv.runA]).analysis;
-    const b = loadRuns([argv.runB]).analysis;
+    const a = loadRunsForCommand([argv.runA]).analysis;
+    const b = loadRunsForCommand([argv.runB]).analysis;
     const opts = { seed: argv.seed, resamples: Math.max(9999, argv.resamples), minEffectMs: argv.minEffectMs, minEffectRelative: argv.minEffectRelative };
     const run = (x: number[], y: number[]): Comparison | null => (x.length > 0 && y.length > 0 ? compareSamples(x, y, opts) : null);
     const downtime = run(a.downtimes, b.downtimes);

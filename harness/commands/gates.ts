@@ -1,7 +1,7 @@
 // `soak gates <run-dir...>`: judge one run (or several as one sample) against the numbered gates.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { exitCodeFor, formatGateTable } from '../gates.js';
-import { loadRuns } from '../run-dir.js';
+import { loadRunsForCommand } from './load.js';
 import { setExit } from './exit.js';
 import { judge, verdictLine } from './judge.js';
 
@@ -20,7 +20,7 @@ export const gatesCommand: CommandModule<object, GatesArgs> = {
       .option('gates-dir', { type: 'string', describe: 'Folder of gate files (default: gates/ of the harness)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the gate results as JSON' }) as unknown as Argv<GatesArgs>,
   handler: (argv: ArgumentsCamelCase<GatesArgs>) => {
-    const { analysis, dirs } = loadRuns(argv.runDirs);
+    const { analysis, dirs } = loadRunsForCommand(argv.runDirs);
     const j = judge(analysis, argv.gatesDir);
     if (argv.json) {
       process.stdout.write(`${JSON.stringify({ schemaVersion: 1, runDirs: dirs, verdict: j.verdict, gates: j.gates }, null, 2)}\n`);

@@ -4,7 +4,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { EXIT, InputError } from '../errors.js';
 import { exitCodeFor, formatGateTable } from '../gates.js';
 import { streamProgress, quietProgress } from '../progress.js';
-import { loadRuns } from '../run-dir.js';
+import { loadRunsForCommand } from './load.js';
 import { resumeSoak, runSoak, type RunResult, type Shard } from '../runner.js';
 import { loadScenario } from '../scenario.js';
 import { assertTargetName, validateTarget } from '../targets/index.js';
@@ -96,7 +96,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       process.off('SIGINT', onSigint);
     }
 
-    const { analysis } = loadRuns([result.runDir]);
+    const { analysis } = loadRunsForCommand([result.runDir]);
     const judgement = judge(analysis);
     const reportDir = argv.report ? (await writeReportFor(analysis, judgement.gates, argv.reportDir)).dir : null;
     if (argv.json) {

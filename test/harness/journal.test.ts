@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError, IntegrityError } from '../../harness/errors.js';
 import { JOURNAL_SCHEMA_VERSION } from '../../harness/events.js';
 import { JournalWriter, parseJournal, readJournal } from '../../harness/journal.js';
+import { thrown } from '../helpers/thrown.js';
 
 let dir: string;
 let file: string;
@@ -21,15 +22,6 @@ const A = line({ type: 'cycle-start', cycle: 1, phase: 'work' });
 const B = line({ type: 'host-start', cycle: 1, pid: 42, mode: 'restore' });
 const C = line({ type: 'run-end', status: 'complete', cycles: 1 });
 
-/** Thrown error of `fn`, failing the test if it does not throw. */
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('JournalWriter', () => {
   it('appends one JSON line per event with schemaVersion and t (ms, rounded to 3 decimals)', () => {

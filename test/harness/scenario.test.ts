@@ -6,15 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../harness/errors.js';
 import { loadScenario, parseScenario, resolveScenarioPath } from '../../harness/scenario.js';
+import { thrown } from '../helpers/thrown.js';
 
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('parseScenario', () => {
   it('fills every default from a file holding only a name', () => {

@@ -111,6 +111,19 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
     await rm(root, { recursive: true, force: true });
   });
 
+  /** Restore `c` into a new target with `options`: same nonce, at the checkpoint step (or one past it), consistent. */
+  async function expectConsistentResume(options: Record<string, unknown>, c: CheckpointSource, nonce: string, step: number): Promise<void> {
+    const b = await makeTarget(options);
+    live.push(b.target);
+    await b.target.restore(c);
+    const hb = await waitFor(fullAfter(b.hbs, 0), 30_000, 'full heartbeat after restore');
+    expect(hb.nonce).toBe(nonce);
+    expect(hb.step - step).toBeGreaterThanOrEqual(0);
+    expect(hb.step - step).toBeLessThanOrEqual(1);
+    expect(consistent(hb)).toBe(true);
+    await b.target.destroy();
+  }
+
   let ckpt: DirCheckpoint;
   let nonce = '';
 
@@ -223,15 +236,7 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
     expect(c.parts()).toEqual(['microvm.json', 'ram']);
     process.kill(qemuPid(a.target), 'SIGKILL');
     await a.target.destroy();
-    const b = await makeTarget({ disk: false });
-    live.push(b.target);
-    await b.target.restore(c);
-    const hb = await waitFor(fullAfter(b.hbs, 0), 30_000, 'full heartbeat after restore');
-    expect(hb.nonce).toBe(first.nonce);
-    expect(hb.step - res.step).toBeGreaterThanOrEqual(0);
-    expect(hb.step - res.step).toBeLessThanOrEqual(1);
-    expect(consistent(hb)).toBe(true);
-    await b.target.destroy();
+    await expectConsistentResume({ disk: false }, c, first.nonce, res.step);
   });
 
   it('ramCapture memfd: page-aligned RAM image + device state, SIGKILL, restore, consistent', async () => {
@@ -250,15 +255,7 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
     await a.target.destroy();
     const wrongShape = await makeTarget();
     await expect(wrongShape.target.restore(c)).rejects.toThrow(/ramCapture=memfd[\s\S]*ramCapture=stream/);
-    const b = await makeTarget({ ramCapture: 'memfd' });
-    live.push(b.target);
-    await b.target.restore(c);
-    const hb = await waitFor(fullAfter(b.hbs, 0), 30_000, 'full heartbeat after restore');
-    expect(hb.nonce).toBe(first.nonce);
-    expect(hb.step - res.step).toBeGreaterThanOrEqual(0);
-    expect(hb.step - res.step).toBeLessThanOrEqual(1);
-    expect(consistent(hb)).toBe(true);
-    await b.target.destroy();
+    await expectConsistentResume({ ramCapture: 'memfd' }, c, first.nonce, res.step);
   });
 
   it('rejects invalid target options with every field path', () => {
