@@ -8,12 +8,16 @@ missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+# The micro-VM image build fetches the guest kernel with `apt-get download`: it needs the package lists.
+if ! apt-cache show linux-image-cloud-amd64 >/dev/null 2>&1; then
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+fi
 if [ ${#missing[@]} -eq 0 ]; then
   echo "deps: all ${#pkgs[@]} Debian packages present"
   exit 0
 fi
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
 echo "deps: installing ${missing[*]}"
 $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
