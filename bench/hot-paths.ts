@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Bench } from 'tinybench';
 import { analyze } from '../harness/analysis.js';
 import { JournalWriter, parseJournal } from '../harness/journal.js';
+import { cdcChunks } from '../harness/store/cdc.js';
 import { Store } from '../harness/store/store.js';
 import { syntheticJournalLines } from './synthetic-journal.js';
 
@@ -26,6 +27,9 @@ bench
   .add('parse + analyze a 10,000-cycle journal', () => {
     analyze(parseJournal(text10k, 'synthetic').events);
   })
+  .add('content-defined chunking of 16 MiB', async () => {
+    for await (const c of cdcChunks(base)) void c;
+  })
   .add('store ingest 16 MiB, 1% of pages changed', async () => {
     const data = Buffer.from(base);
     round++;
@@ -42,8 +46,8 @@ const rows = bench.tasks.map((t) => {
   return { task: t.name, 'median ms': p50.toFixed(3), 'ops/s': (r?.throughput?.mean ?? 0).toFixed(1) };
 });
 console.table(rows);
-const ingest = rows[2];
-if (ingest) console.log(`store ingest: ${((16 / Number(ingest['median ms'])) * 1000).toFixed(0)} MiB/s of logical data (median)`);
+const mibPerS = (row: { 'median ms': string } | undefined): string => (row ? ((16 / Number(row['median ms'])) * 1000).toFixed(0) : '?');
+console.log(`content-defined chunking: ${mibPerS(rows[2])} MiB/s; store ingest: ${mibPerS(rows[3])} MiB/s of logical data (medians)`);
 journal.close();
 store.close();
 rmSync(tmp, { recursive: true, force: true });

@@ -1,13 +1,14 @@
 // The content-addressed checkpoint store: SHA-256 chunks in packs, a checkpoint visible only once its manifest is committed.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { IntegrityError } from '../errors.js';
+import { cdcChunks } from './cdc.js';
 import { chunks } from './chunker.js';
 import { fsyncDir, writeFileAtomic } from './fsync.js';
 import { MANIFEST_SCHEMA_VERSION, manifestCheck, manifestFileName, parseManifest, type Manifest, type PartEntry } from './manifest.js';
 import { PackWriter, readPackIndex, type ChunkLocation } from './pack.js';
-import type { CheckpointSink, CheckpointSource, PartData } from './types.js';
+import type { CheckpointSink, CheckpointSource, PartData, PutOptions } from './types.js';
 
 export function sha256(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
@@ -163,10 +164,10 @@ export class CheckpointWriter implements CheckpointSink {
     this.pack = new PackWriter(store.packDirPath());
   }
 
-  async put(name: string, data: PartData): Promise<void> {
+  async put(name: string, data: PartData, opts: PutOptions = {}): Promise<void> {
     if (this.parts.some((p) => p.name === name)) throw new Error(`checkpoint ${this.seq}: part "${name}" written twice`);
     const entry: PartEntry = { name, size: 0, chunks: [] };
-    for await (const chunk of chunks(data)) {
+    for await (const chunk of opts.chunking === 'cdc' ? cdcChunks(data) : chunks(data)) {
       const hash = sha256(chunk);
       if (!this.store.has(hash) && !this.pending.has(hash)) this.pending.set(hash, this.pack.add(hash, chunk));
       entry.chunks.push(hash);
@@ -176,9 +177,8 @@ export class CheckpointWriter implements CheckpointSink {
     this.parts.push(entry);
   }
 
-  async putFile(name: string, file: string): Promise<void> {
-    const { createReadStream } = await import('node:fs');
-    await this.put(name, createReadStream(file, { highWaterMark: 1 << 20 }));
+  async putFile(name: string, file: string, opts: PutOptions = {}): Promise<void> {
+    await this.put(name, createReadStream(file, { highWaterMark: 1 << 20 }), opts);
   }
 
   /** Make the checkpoint durable and visible: pack data, pack index, then the manifest (temp, fsync, rename, dir fsync). */

@@ -3,12 +3,22 @@
 /** Bytes to store: a buffer, or a stream of chunks (read incrementally, never buffered whole). */
 export type PartData = Uint8Array | AsyncIterable<Uint8Array>;
 
+/**
+ * How a part is cut into chunks: `fixed` 4 KiB (page-aligned data: disk images, RAM images) or `cdc`, content-defined
+ * ~4 KiB (streams whose records are not page-aligned, such as a QEMU migration stream).
+ */
+export type Chunking = 'fixed' | 'cdc';
+
+export interface PutOptions {
+  chunking?: Chunking;
+}
+
 /** Write side of one checkpoint. Nothing is visible to readers until the host commits the checkpoint. */
 export interface CheckpointSink {
   /** Store one named part (e.g. "workspace/log.txt", "memory", "tool", "ram", "disk"). Names are unique per checkpoint. */
-  put(name: string, data: PartData): Promise<void>;
+  put(name: string, data: PartData, opts?: PutOptions): Promise<void>;
   /** Store one named file from disk, streamed. */
-  putFile(name: string, path: string): Promise<void>;
+  putFile(name: string, path: string, opts?: PutOptions): Promise<void>;
 }
 
 /** Read side of one committed checkpoint. */
