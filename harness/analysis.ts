@@ -1,6 +1,6 @@
 // Analysis: pure folds of journal events into the run's numbers. Never talks to a target. Events are folded one at a
 // time and not kept, so a journal of any length is analysed streaming, in memory proportional to its cycles.
-import type { CycleEvent, JournalEvent, RunStartEvent, Violation } from './events.js';
+import type { JournalEvent, RunStartEvent, Violation } from './events.js';
 import { InputError } from './errors.js';
 import { mean, summarize } from './stats/distribution.js';
 import { wilson } from './stats/wilson.js';
@@ -140,4 +140,3 @@ export function analyze(firstEvents: JournalEvent[], source = 'journal', more: {
   return acc.finish(runs.at(-1)!.source);
 }
 
-export type { CycleEvent };

@@ -6,7 +6,7 @@ import { nowMs } from './clock.js';
 import { runCycle, type CycleContext } from './cycle.js';
 import { captureEnvironment } from './environment.js';
 import { InputError } from './errors.js';
-import type { JournalEvent, RunStartEvent } from './events.js';
+import type { RunStartEvent } from './events.js';
 import { HostHandle, isFullHeartbeat } from './host-handle.js';
 import type { HostConfig, HostMessage } from './host-protocol.js';
 import { JournalWriter, readJournal } from './journal.js';
@@ -217,4 +217,3 @@ async function drive(opts: Common, dir: string, journal: JournalWriter, scenario
   return { runDir: dir, status, cycles: done };
 }
 
-export type { JournalEvent };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { IntegrityError } from '../errors.js';
 import { cdcChunks } from './cdc.js';
 import { chunks } from './chunker.js';
-import { fsyncDir, writeFileAtomic } from './fsync.js';
+import { writeFileAtomic } from './fsync.js';
 import { MANIFEST_SCHEMA_VERSION, manifestCheck, manifestFileName, parseManifest, type Manifest, type PartEntry } from './manifest.js';
 import { PackWriter, readPackIndex, type ChunkLocation } from './pack.js';
 import type { CheckpointSink, CheckpointSource, PartData, PutOptions } from './types.js';
@@ -260,4 +260,3 @@ export function isStore(dir: string): boolean {
   return existsSync(path.join(dir, 'checkpoints'));
 }
 
-export { fsyncDir };
