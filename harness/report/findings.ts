@@ -2,7 +2,7 @@
 import { wilson } from '../stats/wilson.js';
 import type { RunAnalysis } from '../summary-types.js';
 import { fmtBytes, fmtMs, fmtNum, fmtPctInterval } from './format.js';
-import { quantileWithCi, type QuantileEstimate } from './quantile-ci.js';
+import { quantileWithCi, type QuantileEstimate } from '../stats/quantile-ci.js';
 
 /** "k of n <noun> (Wilson 95%: lo-hi)". */
 export function rateClause(successes: number, trials: number, noun: string): string {

@@ -4,7 +4,7 @@ import type { RunAnalysis, Summary } from '../summary-types.js';
 import { environmentRows } from './environment-rows.js';
 import { downtimeQuantiles, findings } from './findings.js';
 import { durabilityLimits, scopeLimitations } from './limitations.js';
-import type { QuantileEstimate } from './quantile-ci.js';
+import type { QuantileEstimate } from '../stats/quantile-ci.js';
 import { redactEnvironment } from './redact.js';
 import { reportVerdict, type ReportVerdict } from './verdict.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { quantileRanks, quantileWithCi } from '../../harness/report/quantile-ci.js';
+import { quantileRanks, quantileWithCi } from '../../harness/stats/quantile-ci.js';
 
 // Expected ranks computed exactly with Python's math.comb (binomial sums), alpha = 0.05 split evenly.
 describe('quantileRanks', () => {

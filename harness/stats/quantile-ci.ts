@@ -1,6 +1,6 @@
 // Distribution-free confidence interval for a population quantile from order statistics (binomial ranks). Pure.
-import { sortSample } from '../stats/sorted.js';
-import { quantileSorted } from '../stats/quantile.js';
+import { sortSample } from './sorted.js';
+import { quantileSorted } from './quantile.js';
 
 /** A quantile estimate with its interval; a null bound means the sample is too small to bound that side. */
 export interface QuantileEstimate {
