@@ -3,8 +3,7 @@
 import { sleep } from './clock.js';
 import { checkResume } from './checker.js';
 import type { CycleEvent, KillPhase, Violation } from './events.js';
-import { isFullHeartbeat, type HostHandle } from './host-handle.js';
-import type { HostMessage } from './host-protocol.js';
+import { isEv, isFullHeartbeat, type HostHandle } from './host-handle.js';
 import type { JournalWriter } from './journal.js';
 import type { Logger } from './logger.js';
 import { planKill } from './nemesis.js';
@@ -29,11 +28,6 @@ export interface CycleResult {
   host: HostHandle | null;
 }
 
-const isEv =
-  <E extends HostMessage['ev']>(ev: E) =>
-  (m: HostMessage): m is Extract<HostMessage, { ev: E }> =>
-    m.ev === ev;
-
 /** Run cycle `cycle` against the running, ready `host`. */
 export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandle): Promise<CycleResult> {
   const { scenario, journal } = ctx;
@@ -48,17 +42,20 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   }
   const nonce = host.nonce ?? '';
   const observedPhase: KillPhase = host.inFlightSeq !== null ? 'checkpoint' : 'work';
-  journal.append({
-    type: 'kill',
-    cycle,
-    phase: plan.phase,
-    observedPhase,
-    atStep: host.maxStep,
-    nonce,
-    lastCommittedSeq: host.lastCommitted?.seq ?? 0,
-    lastCommittedStep: host.lastCommitted?.step ?? 0,
-    inFlightSeq: host.inFlightSeq,
-  });
+  /** Journal a kill before it is sent; the committed checkpoint is always the one the session had before this cycle's first kill. */
+  const journalKill = (phase: KillPhase, observed: KillPhase, atStep: number, inFlightSeq: number | null): void =>
+    void journal.append({
+      type: 'kill',
+      cycle,
+      phase,
+      observedPhase: observed,
+      atStep,
+      nonce,
+      lastCommittedSeq: host.lastCommitted?.seq ?? 0,
+      lastCommittedStep: host.lastCommitted?.step ?? 0,
+      inFlightSeq,
+    });
+  journalKill(plan.phase, observedPhase, host.maxStep, host.inFlightSeq);
   const tKill = host.kill();
   await host.done;
   let killStep = host.maxStep;
@@ -83,17 +80,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
         // the host died before restoring: handled below as a failed resume
       }
       const during = next.restoring;
-      journal.append({
-        type: 'kill',
-        cycle,
-        phase: 'restore',
-        observedPhase: during ? 'restore' : 'work',
-        atStep: killStep,
-        nonce,
-        lastCommittedSeq: host.lastCommitted?.seq ?? 0,
-        lastCommittedStep: host.lastCommitted?.step ?? 0,
-        inFlightSeq: null,
-      });
+      journalKill('restore', during ? 'restore' : 'work', killStep, null);
       next.kill();
       await next.done;
       // The restored session may have worked a little before this kill landed: that work existed at the kill.

@@ -134,6 +134,12 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
   }
 }
 
+/** A type guard for `waitFor`: messages of one kind. */
+export const isEv =
+  <E extends HostMessage['ev']>(ev: E) =>
+  (m: HostMessage): m is Extract<HostMessage, { ev: E }> =>
+    m.ev === ev;
+
 export function isFullHeartbeat(m: HostMessage): m is { ev: 'hb' } & Heartbeat {
   return m.ev === 'hb' && m.full;
 }

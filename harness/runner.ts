@@ -7,7 +7,7 @@ import { runCycle, type CycleContext } from './cycle.js';
 import { captureEnvironment } from './environment.js';
 import { InputError } from './errors.js';
 import type { RunStartEvent } from './events.js';
-import { HostHandle, isFullHeartbeat } from './host-handle.js';
+import { HostHandle, isEv, isFullHeartbeat } from './host-handle.js';
 import type { HostConfig, HostMessage } from './host-protocol.js';
 import { JournalWriter, readJournal } from './journal.js';
 import { createLogger } from './logger.js';
@@ -167,7 +167,7 @@ async function drive(opts: Common, dir: string, journal: JournalWriter, scenario
   /** Start the session and wait until it is up and has a committed checkpoint. */
   const startSession = async (mode: 'boot' | 'restore', cycle: number): Promise<HostHandle> => {
     const h = spawnHost(mode, cycle);
-    const first = (ev: HostMessage['ev']) => h.waitFor((m) => m.ev === ev, scenario.resumeTimeoutMs);
+    const first = (ev: HostMessage['ev']) => h.waitFor(isEv(ev), scenario.resumeTimeoutMs);
     const [{ msg: up }, { msg: hb }] = await Promise.all([first(mode === 'boot' ? 'booted' : 'restore-end'), h.waitFor(isFullHeartbeat, scenario.resumeTimeoutMs), first('ckpt-commit')]);
     if (up.ev === 'booted') journal.append({ type: 'boot', cycle, bootMs: up.bootMs, nonce: hb.nonce });
     else if (up.ev === 'restore-end') journal.append({ type: 'restore', cycle, seq: up.seq, step: up.step, restoreMs: up.restoreMs });
