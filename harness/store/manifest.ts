@@ -1,16 +1,40 @@
 // Checkpoint manifests: the committed, self-checking record of one checkpoint's parts and their chunks.
 import { createHash } from 'node:crypto';
 
-export const MANIFEST_SCHEMA_VERSION = 1;
+/** 2 added PartEntry.layout; version 1 manifests (no layouts) still read. */
+export const MANIFEST_SCHEMA_VERSION = 2;
+const READABLE_VERSIONS: readonly number[] = [1, 2];
 
 export interface PartEntry {
   name: string;
+  /** Logical bytes: the part as the target handed it over (for a migration stream, the stream's size). */
   size: number;
+  /** Every chunk the part needs, in layout order (verify and gc need nothing else). */
   chunks: string[];
+  /** Absent: the part is its chunks concatenated. */
+  layout?: PagesLayout;
+}
+
+/** A page-split QEMU migration stream (chunking `qemu-pages`): chunks = meta chunks, then map chunks, then pages. */
+export interface PagesLayout {
+  kind: 'qemu-pages';
+  /** chunks[0, metaChunks): the stream minus its page payloads, content-defined chunks. */
+  metaChunks: number;
+  metaBytes: number;
+  /** The next mapChunks chunks: one LEB128 varint per page, the meta bytes before it since the previous page. */
+  mapChunks: number;
+  /** The remaining chunks: one 4 KiB payload per page, in stream order. */
+  pages: number;
+  /** Zero pages: markers in the meta stream, no payload. */
+  zeroPages: number;
+  /** Guest RAM the stream declares (its RAM_SAVE_FLAG_MEM_SIZE record); null if not seen. */
+  ramBytes: number | null;
+  /** Where the splitter stopped understanding the stream; everything after is meta. Null: parsed to the end. */
+  fallback: { offset: number; reason: string } | null;
 }
 
 export interface Manifest {
-  schemaVersion: typeof MANIFEST_SCHEMA_VERSION;
+  schemaVersion: number;
   seq: number;
   step: number;
   createdAt: string;
@@ -36,7 +60,7 @@ export function manifestCheck(m: Omit<Manifest, 'check'>): string {
 export function parseManifest(text: string): Manifest | null {
   try {
     const m = JSON.parse(text) as Manifest;
-    if (m.schemaVersion !== MANIFEST_SCHEMA_VERSION || typeof m.seq !== 'number' || !Array.isArray(m.parts)) return null;
+    if (!READABLE_VERSIONS.includes(m.schemaVersion) || typeof m.seq !== 'number' || !Array.isArray(m.parts)) return null;
     return manifestCheck(m) === m.check ? m : null;
   } catch {
     return null;

@@ -4,16 +4,23 @@ import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs
 import path from 'node:path';
 import { writeFileAtomic } from './fsync.js';
 
-/** Where a chunk lives: pack id, byte offset, length. */
+/** How a chunk's bytes are kept in its pack: 0 as they are, 1 deflate-raw (node:zlib). */
+export type Codec = 0 | 1;
+
+/** Where a chunk lives: pack id, byte offset, stored length, codec. */
 export interface ChunkLocation {
   pack: string;
   offset: number;
   length: number;
+  codec: Codec;
 }
 
-interface PackIndexFile {
+/** An index entry; the codec is omitted for raw chunks (and in indexes written before compression existed). */
+export type IndexEntry = [hash: string, offset: number, length: number, codec?: Codec];
+
+export interface PackIndexFile {
   pack: string;
-  entries: [hash: string, offset: number, length: number][];
+  entries: IndexEntry[];
   check: string;
 }
 
@@ -24,7 +31,7 @@ export class PackWriter {
   readonly id = randomBytes(8).toString('hex');
   private fd: number | null = null;
   private offset = 0;
-  private buffered: Buffer[] = [];
+  private buffered: Uint8Array[] = [];
   private bufferedBytes = 0;
   private readonly entries: PackIndexFile['entries'] = [];
 
@@ -38,11 +45,11 @@ export class PackWriter {
     return this.entries.length;
   }
 
-  /** Append one chunk (copied: the caller may reuse its buffer before the pack is flushed); returns its location. */
-  add(hash: string, data: Buffer): ChunkLocation {
-    const loc = { pack: this.id, offset: this.bytes, length: data.length };
-    this.entries.push([hash, loc.offset, loc.length]);
-    this.buffered.push(Buffer.from(data));
+  /** Append one chunk's stored bytes (copied unless `owned`: the caller may reuse its buffer); returns its location. */
+  add(hash: string, data: Uint8Array, codec: Codec = 0, owned = false): ChunkLocation {
+    const loc: ChunkLocation = { pack: this.id, offset: this.bytes, length: data.length, codec };
+    this.entries.push(codec === 0 ? [hash, loc.offset, loc.length] : [hash, loc.offset, loc.length, codec]);
+    this.buffered.push(owned ? data : Buffer.from(data));
     this.bufferedBytes += data.length;
     if (this.bufferedBytes >= FLUSH_AT) this.flush();
     return loc;

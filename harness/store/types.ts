@@ -4,10 +4,14 @@
 export type PartData = Uint8Array | AsyncIterable<Uint8Array>;
 
 /**
- * How a part is cut into chunks: `fixed` 4 KiB (page-aligned data: disk images, RAM images) or `cdc`, content-defined
- * ~4 KiB (streams whose records are not page-aligned, such as a QEMU migration stream).
+ * How a part is cut into chunks:
+ * - `fixed`: 4 KiB (page-aligned data: disk images, RAM images);
+ * - `cdc`: content-defined, ~4 KiB average (streams whose records are not page-aligned);
+ * - `qemu-pages`: a QEMU migration stream, parsed: each RAM page's 4 KiB is one chunk, everything else (headers,
+ *   zero-page markers, device state) a small content-defined "meta" stream; a stream it cannot parse falls back to
+ *   meta from that point. Restores byte-identical.
  */
-export type Chunking = 'fixed' | 'cdc';
+export type Chunking = 'fixed' | 'cdc' | 'qemu-pages';
 
 export interface PutOptions {
   chunking?: Chunking;

@@ -1,5 +1,7 @@
 // Store verification and accounting: re-hash every chunk of every committed checkpoint; logical vs stored bytes.
 import { IntegrityError } from '../errors.js';
+import type { Manifest } from './manifest.js';
+import { pageMap } from './part-reader.js';
 import type { Store } from './store.js';
 
 export interface VerifyProblem {
@@ -13,6 +15,23 @@ export interface VerifyReport {
   checkpoints: number;
   chunksChecked: number;
   problems: VerifyProblem[];
+}
+
+/** Structural problems of a checkpoint's page-split parts: a page map that cannot be read or disagrees with its layout. */
+export function layoutProblems(store: Store, m: Manifest): VerifyProblem[] {
+  const out: VerifyProblem[] = [];
+  for (const p of m.parts) {
+    if (!p.layout) continue;
+    try {
+      const map = pageMap(store, p);
+      const metaUsed = map.reduce((s, x) => s + x, 0);
+      if (metaUsed > p.layout.metaBytes) throw new IntegrityError(`part "${p.name}": its page map places ${metaUsed} meta bytes, the part has ${p.layout.metaBytes}`);
+    } catch (err) {
+      if (!(err instanceof IntegrityError)) throw err;
+      out.push({ seq: m.seq, part: p.name, chunk: '(page map)', problem: err.message });
+    }
+  }
+  return out;
 }
 
 /** Re-hash every chunk each committed checkpoint references; report corrupt or missing ones by checkpoint. */
@@ -35,6 +54,7 @@ export function verifyStore(store: Store): VerifyReport {
         }
       }
     }
+    if (!problems.some((p) => p.seq === m.seq)) problems.push(...layoutProblems(store, m));
   }
   return { checkpoints: manifests.length, chunksChecked, problems };
 }

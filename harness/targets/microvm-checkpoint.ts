@@ -62,8 +62,9 @@ export async function takeCheckpoint(g: CheckpointGuest, prefix: string, sink: C
 
   const w = process.hrtime.bigint();
   await sink.put(RECORD_PART, Buffer.from(JSON.stringify(g.record)));
-  // A migration stream's pages sit behind 8-byte headers, off the 4 KiB grid: cut it by content. RAM images are page-aligned.
-  const ramChunking = g.opts.ramCapture === 'stream' ? 'cdc' : 'fixed';
+  // A migration stream's pages sit behind 8-byte headers, off the 4 KiB grid: parse it, one chunk per page.
+  // RAM images (memfd mode) are page-aligned already.
+  const ramChunking = g.opts.ramCapture === 'stream' ? 'qemu-pages' : 'fixed';
   for (const [name, file] of saved.parts) await sink.putFile(name, file, { chunking: name === 'ram' ? ramChunking : 'fixed' });
   if (diskCopy !== undefined) await sink.putFile('disk', diskCopy);
   const storeWriteMs = Number(process.hrtime.bigint() - w) / 1e6;

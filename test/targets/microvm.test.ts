@@ -1,9 +1,9 @@
 // Real QEMU micro-VM tests: boot, checkpoint, SIGKILL, restore, verify; skew control; kill during a checkpoint write.
-import { execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { hasQemu } from '../helpers/qemu.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TargetError } from '../../harness/errors.js';
 import type { CheckpointSink, CheckpointSource, PartData } from '../../harness/store/types.js';
@@ -11,14 +11,6 @@ import { createMicrovmTarget } from '../../harness/targets/microvm.js';
 import type { Heartbeat, Target } from '../../harness/targets/target.js';
 import { WorkloadModel } from '../../harness/workload.js';
 
-function hasQemu(): boolean {
-  try {
-    execFileSync('qemu-system-x86_64', ['--version'], { stdio: 'ignore', timeout: 10_000 });
-    return true;
-  } catch {
-    return false;
-  }
-}
 const qemuPresent = hasQemu();
 if (!qemuPresent) console.warn('skipping microvm tests: qemu-system-x86_64 not found (apt-get install qemu-system-x86)');
 

@@ -1,0 +1,144 @@
+// Ingest: cut a part's bytes into chunks as they arrive, synchronously (no await per chunk: at ~1 GB/s of SHA-256
+// an await per 4 KiB chunk would cost a fifth of the budget), and hand each chunk to a sink that hashes and dedups it.
+import { cutPoint, CDC_MAX } from './cdc.js';
+import { CHUNK_SIZE } from './chunker.js';
+
+/** Receives chunks in order. The buffer is only valid during the call (it may be a view into the caller's input). */
+export type ChunkFn = (chunk: Uint8Array) => void;
+
+/** A push-based cutter: bytes in, chunks out through the ChunkFn it was built with. */
+export interface Cutter {
+  push(data: Uint8Array): void;
+  end(): void;
+}
+
+/** Fixed-size chunks: slices wholly inside a pushed buffer are passed as views (no copy); only a straddling chunk is copied. */
+export class FixedCutter implements Cutter {
+  private readonly carry: Buffer;
+  private carried = 0;
+
+  constructor(
+    private readonly emit: ChunkFn,
+    private readonly size = CHUNK_SIZE,
+  ) {
+    this.carry = Buffer.allocUnsafe(size);
+  }
+
+  push(data: Uint8Array): void {
+    let off = 0;
+    if (this.carried > 0) {
+      const take = Math.min(this.size - this.carried, data.length);
+      this.carry.set(data.subarray(0, take), this.carried);
+      this.carried += take;
+      off = take;
+      if (this.carried < this.size) return;
+      this.emit(this.carry);
+      this.carried = 0;
+    }
+    const whole = off + Math.floor((data.length - off) / this.size) * this.size;
+    for (; off < whole; off += this.size) this.emit(data.subarray(off, off + this.size));
+    if (off < data.length) {
+      this.carry.set(data.subarray(off), 0);
+      this.carried = data.length - off;
+    }
+  }
+
+  end(): void {
+    if (this.carried > 0) this.emit(this.carry.subarray(0, this.carried));
+    this.carried = 0;
+  }
+}
+
+/** A byte buffer that grows by doubling; used to collect small pieces (page headers, map varints) without concats. */
+export class GrowBuffer {
+  buf: Buffer;
+  length = 0;
+
+  constructor(initial = 64 * 1024) {
+    this.buf = Buffer.allocUnsafe(initial);
+  }
+
+  private reserve(extra: number): void {
+    if (this.length + extra <= this.buf.length) return;
+    let cap = this.buf.length * 2;
+    while (cap < this.length + extra) cap *= 2;
+    const next = Buffer.allocUnsafe(cap);
+    this.buf.copy(next, 0, 0, this.length);
+    this.buf = next;
+  }
+
+  append(data: Uint8Array): void {
+    this.reserve(data.length);
+    this.buf.set(data, this.length);
+    this.length += data.length;
+  }
+
+  /** Append an unsigned LEB128 varint. */
+  appendVarint(n: number): void {
+    this.reserve(10);
+    while (n >= 0x80) {
+      this.buf[this.length++] = (n % 0x80) | 0x80;
+      n = Math.floor(n / 0x80);
+    }
+    this.buf[this.length++] = n;
+  }
+
+  /** Drop the first `n` bytes. */
+  consume(n: number): void {
+    this.buf.copy(this.buf, 0, n, this.length);
+    this.length -= n;
+  }
+
+  view(): Buffer {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+/** Content-defined chunks (harness/store/cdc.ts): a boundary is cut only once CDC_MAX bytes follow it or input ends. */
+export class CdcCutter implements Cutter {
+  private readonly pending = new GrowBuffer(4 * CDC_MAX);
+
+  constructor(private readonly emit: ChunkFn) {}
+
+  push(data: Uint8Array): void {
+    this.pending.append(data);
+    if (this.pending.length < 2 * CDC_MAX) return;
+    const buf = this.pending.buf;
+    let off = 0;
+    while (this.pending.length - off >= CDC_MAX) {
+      const len = cutPoint(buf, off, this.pending.length);
+      this.emit(buf.subarray(off, off + len));
+      off += len;
+    }
+    this.pending.consume(off);
+  }
+
+  end(): void {
+    const buf = this.pending.buf;
+    let off = 0;
+    while (off < this.pending.length) {
+      const len = cutPoint(buf, off, this.pending.length);
+      this.emit(buf.subarray(off, off + len));
+      off += len;
+    }
+    this.pending.length = 0;
+  }
+}
+
+/** Decode the unsigned LEB128 varints of `buf`. Throws on a truncated varint. */
+export function decodeVarints(buf: Uint8Array): number[] {
+  const out: number[] = [];
+  let n = 0;
+  let mul = 1;
+  for (const b of buf) {
+    n += (b & 0x7f) * mul;
+    if (b & 0x80) mul *= 0x80;
+    else {
+      out.push(n);
+      n = 0;
+      mul = 1;
+    }
+  }
+  if (mul !== 1) throw new Error('truncated varint');
+  return out;
+}

@@ -1,0 +1,63 @@
+// The `qemu-pages` chunking: a QEMU migration stream split by MigrationSplitter into page payloads (one chunk each,
+// so a page dedups wherever it sits in the stream) and meta bytes (content-defined chunks), plus a map of where each
+// page goes. The part's PartEntry gets chunks = meta, map, pages and a layout that says how many of each.
+import { FixedCutter, CdcCutter, GrowBuffer, type Cutter } from './ingest.js';
+import type { PartEntry } from './manifest.js';
+import { MigrationSplitter } from './qemu-migration.js';
+
+/** Adds one chunk to a list of hashes (the writer's hash + dedup + pack step). */
+export type AddChunk = (chunk: Uint8Array, into: string[]) => void;
+
+export class PagesCutter implements Cutter {
+  private readonly meta: string[] = [];
+  private readonly pages: string[] = [];
+  private readonly map = new GrowBuffer(16 * 1024);
+  private readonly metaCutter: CdcCutter;
+  private readonly splitter: MigrationSplitter;
+  private metaSincePage = 0;
+  private metaBytes = 0;
+
+  constructor(
+    private readonly entry: PartEntry,
+    private readonly add: AddChunk,
+  ) {
+    this.metaCutter = new CdcCutter((c) => add(c, this.meta));
+    this.splitter = new MigrationSplitter(
+      (b) => {
+        this.metaCutter.push(b);
+        this.metaSincePage += b.length;
+        this.metaBytes += b.length;
+      },
+      (page) => {
+        this.map.appendVarint(this.metaSincePage);
+        this.metaSincePage = 0;
+        add(page, this.pages);
+      },
+    );
+  }
+
+  push(data: Uint8Array): void {
+    this.splitter.push(data);
+  }
+
+  end(): void {
+    this.splitter.end();
+    this.metaCutter.end();
+    const mapChunks: string[] = [];
+    const mapCutter = new FixedCutter((c) => this.add(c, mapChunks));
+    mapCutter.push(this.map.view());
+    mapCutter.end();
+    const s = this.splitter;
+    this.entry.chunks.push(...this.meta, ...mapChunks, ...this.pages);
+    this.entry.layout = {
+      kind: 'qemu-pages',
+      metaChunks: this.meta.length,
+      metaBytes: this.metaBytes,
+      mapChunks: mapChunks.length,
+      pages: this.pages.length,
+      zeroPages: s.zeroPages,
+      ramBytes: s.ramBytes,
+      fallback: s.fallback,
+    };
+  }
+}

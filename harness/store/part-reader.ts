@@ -1,0 +1,108 @@
+// Reading a stored part back as bytes, in ~1 MiB pieces: plain parts are their chunks concatenated; a `qemu-pages`
+// part is rebuilt byte for byte by interleaving its meta stream and page chunks as its map says.
+import { IntegrityError } from '../errors.js';
+import { decodeVarints } from './ingest.js';
+import type { PartEntry } from './manifest.js';
+
+/** What reading needs from the store: a hash-checked chunk by hash. */
+export interface ChunkReader {
+  readChunk(hash: string): Buffer;
+}
+
+const PIECE = 1 << 20;
+
+/** Copies byte ranges into fresh ~1 MiB buffers; each full one is handed out (and not reused: a socket may hold it). */
+class Batcher {
+  private buf = Buffer.allocUnsafe(PIECE);
+  private fill = 0;
+
+  *write(data: Uint8Array): Generator<Buffer> {
+    let off = 0;
+    while (off < data.length) {
+      const n = Math.min(PIECE - this.fill, data.length - off);
+      this.buf.set(data.subarray(off, off + n), this.fill);
+      this.fill += n;
+      off += n;
+      if (this.fill === PIECE) {
+        yield this.buf;
+        this.buf = Buffer.allocUnsafe(PIECE);
+        this.fill = 0;
+      }
+    }
+  }
+
+  *flush(): Generator<Buffer> {
+    if (this.fill > 0) yield this.buf.subarray(0, this.fill);
+    this.fill = 0;
+  }
+}
+
+/** Reads the meta stream of a page-split part a few bytes at a time, loading its chunks lazily. */
+class ChunkCursor {
+  private i = 0;
+  private cur: Buffer = Buffer.alloc(0);
+  private off = 0;
+
+  constructor(
+    private readonly store: ChunkReader,
+    private readonly hashes: string[],
+  ) {}
+
+  /** Yield the next `n` bytes (as views); throws when the chunks run out first. */
+  *take(n: number, what: string): Generator<Buffer> {
+    while (n > 0) {
+      if (this.off === this.cur.length) {
+        const h = this.hashes[this.i++];
+        if (h === undefined) throw new IntegrityError(`${what}: the page map asks for more meta bytes than the part has`);
+        this.cur = this.store.readChunk(h);
+        this.off = 0;
+        continue;
+      }
+      const k = Math.min(n, this.cur.length - this.off);
+      yield this.cur.subarray(this.off, this.off + k);
+      this.off += k;
+      n -= k;
+    }
+  }
+
+  /** Everything left. */
+  *rest(): Generator<Buffer> {
+    if (this.off < this.cur.length) yield this.cur.subarray(this.off);
+    while (this.i < this.hashes.length) yield this.store.readChunk(this.hashes[this.i++]!);
+  }
+}
+
+/** The page map of a page-split part: meta bytes before each page. */
+export function pageMap(store: ChunkReader, p: PartEntry): number[] {
+  const l = p.layout!;
+  const mapHashes = p.chunks.slice(l.metaChunks, l.metaChunks + l.mapChunks);
+  let map: number[];
+  try {
+    map = decodeVarints(Buffer.concat(mapHashes.map((h) => store.readChunk(h))));
+  } catch (err) {
+    if (err instanceof IntegrityError) throw err;
+    throw new IntegrityError(`part "${p.name}": its page map is malformed`, { cause: err });
+  }
+  if (map.length !== l.pages) throw new IntegrityError(`part "${p.name}": its page map lists ${map.length} pages, the layout ${l.pages}`);
+  return map;
+}
+
+/** The bytes of one part, in order, in pieces of up to 1 MiB. Every chunk read is hash-checked by the store. */
+export function* partBytes(store: ChunkReader, p: PartEntry): Generator<Buffer> {
+  const out = new Batcher();
+  if (!p.layout) {
+    for (const h of p.chunks) yield* out.write(store.readChunk(h));
+    yield* out.flush();
+    return;
+  }
+  const l = p.layout;
+  const map = pageMap(store, p);
+  const meta = new ChunkCursor(store, p.chunks.slice(0, l.metaChunks));
+  const first = l.metaChunks + l.mapChunks;
+  for (let i = 0; i < map.length; i++) {
+    for (const piece of meta.take(map[i]!, `part "${p.name}"`)) yield* out.write(piece);
+    yield* out.write(store.readChunk(p.chunks[first + i]!));
+  }
+  for (const piece of meta.rest()) yield* out.write(piece);
+  yield* out.flush();
+}
