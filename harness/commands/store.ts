@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { EXIT, InputError } from '../errors.js';
+import { gcStore } from '../store/gc.js';
 import { isStore, Store } from '../store/store.js';
 import { storeStats, verifyStore } from '../store/verify.js';
 import { setExit } from './exit.js';
@@ -66,9 +67,47 @@ const verifyCommand: CommandModule<object, StoreArgs> = {
   },
 };
 
+interface GcArgs extends StoreArgs {
+  keep: number;
+}
+
+const gcCommand: CommandModule<object, GcArgs> = {
+  command: 'gc <dir>',
+  describe: 'Keep the newest N checkpoints, delete the rest and reclaim the chunks only they used (safe to kill at any moment)',
+  builder: (y: Argv) =>
+    positional(y).option('keep', { type: 'number', demandOption: true, describe: 'How many of the newest checkpoints to keep (>= 1)' }) as unknown as Argv<GcArgs>,
+  handler: (argv: ArgumentsCamelCase<GcArgs>) => {
+    const store = openExisting(argv.dir);
+    let report;
+    try {
+      report = gcStore(store, argv.keep);
+    } finally {
+      store.close();
+    }
+    if (argv.json) {
+      process.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...report }, null, 2)}\n`);
+    } else {
+      const lines = [
+        `kept ${report.kept.length} checkpoints${report.kept.length > 0 ? ` (${report.kept[0]}..${report.kept.at(-1)})` : ''}, removed ${report.removed.length}`,
+        `packs ${report.packsBefore} -> ${report.packsAfter} (${report.packsRewritten} rewritten, ${report.tornPacksRemoved} torn removed); chunks copied ${report.chunksCopied}, dropped ${report.chunksDropped}`,
+        `on disk ${mib(report.bytesBefore)} -> ${mib(report.bytesAfter)}`,
+      ];
+      if (report.unreadable.length > 0) lines.push(`left in place: ${report.unreadable.length} manifests that fail their check (${report.unreadable.join(', ')})`);
+      if (report.missingChunks > 0) lines.push(`warning: kept checkpoints need ${report.missingChunks} chunks no intact pack holds; run "soak store verify"`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }
+    setExit(report.missingChunks === 0 ? EXIT.pass : EXIT.fail);
+  },
+};
+
 export const storeCommand: CommandModule = {
   command: 'store <command>',
-  describe: 'Inspect a checkpoint store: stats | verify',
-  builder: (y: Argv) => y.command(statsCommand as unknown as CommandModule).command(verifyCommand as unknown as CommandModule).demandCommand(1),
+  describe: 'Inspect and maintain a checkpoint store: stats | verify | gc',
+  builder: (y: Argv) =>
+    y
+      .command(statsCommand as unknown as CommandModule)
+      .command(verifyCommand as unknown as CommandModule)
+      .command(gcCommand as unknown as CommandModule)
+      .demandCommand(1),
   handler: () => {},
 };

@@ -12,6 +12,7 @@ import { writeFileAtomic } from '../../harness/store/fsync.js';
 import { manifestCheck, manifestFileName } from '../../harness/store/manifest.js';
 import { Store } from '../../harness/store/store.js';
 import { storeStats, verifyStore } from '../../harness/store/verify.js';
+import { rng } from '../helpers/rng.js';
 import { BASE_BYTES, expectedDigests, FRESH_BYTES, stepOf } from '../fixtures/store-content.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -19,17 +20,6 @@ const writerScript = path.join(here, '..', 'fixtures', 'store-writer.mjs');
 const KILLS = 20;
 const SEED = 20_261_201;
 
-/** mulberry32: a small seeded PRNG, so the kill schedule is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -1,0 +1,168 @@
+// Retention: keep the newest N checkpoints, drop the rest, and reclaim the chunks only they needed. Every step leaves
+// a store that verifies, whenever the process is killed: live chunks are copied into a new sealed pack before any old
+// manifest goes, old manifests go before the pack indexes that list their chunks, indexes before their packs.
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { fsyncDir } from './fsync.js';
+import { parseManifest, type Manifest } from './manifest.js';
+import { PackWriter, readPackIndex, type PackIndexFile } from './pack.js';
+import type { Store } from './store.js';
+
+export interface GcReport {
+  keep: number;
+  /** Sequence numbers of the checkpoints kept and removed. */
+  kept: number[];
+  removed: number[];
+  /** Manifest files that fail their check: left in place (gc never deletes what it cannot read). */
+  unreadable: string[];
+  /** Chunks kept checkpoints need that no intact pack holds (missing before gc ran: `soak store verify` names them). */
+  missingChunks: number;
+  packsBefore: number;
+  packsAfter: number;
+  /** Packs whose live chunks were copied into the new pack before they were deleted. */
+  packsRewritten: number;
+  chunksCopied: number;
+  chunksDropped: number;
+  /** Pack files without an intact index (torn by a killed writer or gc), removed. */
+  tornPacksRemoved: number;
+  bytesBefore: number;
+  bytesAfter: number;
+}
+
+const REWRITE_DEAD_FRACTION = 0.1;
+
+/** Test hook: called after each durable step, so a test can stop gc there. */
+export type GcStep = 'copied' | 'manifests-removed' | 'indexes-removed' | 'done';
+
+function dirBytes(dir: string): number {
+  return readdirSync(dir).reduce((s, f) => s + statSync(path.join(dir, f)).size, 0);
+}
+
+function removeAll(dir: string, files: string[]): void {
+  if (files.length === 0) return;
+  for (const f of files) rmSync(path.join(dir, f), { force: true });
+  fsyncDir(dir);
+}
+
+/** Remove every checkpoint but the newest `keep` and the chunks only they used. Takes the store's writer lock. */
+export function gcStore(store: Store, keep: number, onStep: (step: GcStep) => void = () => {}): GcReport {
+  if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`--keep must be a whole number >= 1 (got ${keep})`);
+  return store.withLock('gc', () => collect(store, keep, onStep));
+}
+
+function collect(store: Store, keep: number, onStep: (step: GcStep) => void): GcReport {
+  const packDir = store.packDirPath();
+  const manifestDir = store.manifestDirPath();
+  const bytesBefore = dirBytes(packDir) + dirBytes(manifestDir);
+  store.reload();
+
+  // Plan: which manifests stay, which chunks they need, and where the single copy of each chunk we keep lives.
+  const manifestFiles = readdirSync(manifestDir).filter((f) => /^\d{10}\.json$/.test(f)).sort();
+  const readable: Array<{ file: string; m: Manifest }> = [];
+  const unreadable: string[] = [];
+  for (const file of manifestFiles) {
+    const m = parseManifest(readFileText(path.join(manifestDir, file)));
+    if (m) readable.push({ file, m });
+    else unreadable.push(file);
+  }
+  const kept = readable.slice(-keep);
+  const removed = readable.slice(0, Math.max(0, readable.length - keep));
+  const live = new Set<string>();
+  for (const { m } of kept) for (const p of m.parts) for (const h of p.chunks) live.add(h);
+
+  const packFiles = readdirSync(packDir);
+  const indexes: PackIndexFile[] = [];
+  for (const f of packFiles.filter((x) => x.endsWith('.idx')).sort()) {
+    const idx = readPackIndex(path.join(packDir, f));
+    if (idx) indexes.push(idx);
+  }
+  // Packs with an index file, intact or not: a pack whose index is damaged is evidence, never collected.
+  const indexed = new Set(packFiles.filter((x) => x.endsWith('.idx')).map((x) => x.slice(0, -4)));
+  const owner = new Map<string, string>(); // hash -> the one pack whose copy we keep (the store's own choice)
+  for (const h of live) {
+    const loc = store.locate(h);
+    if (loc) owner.set(h, loc.pack);
+  }
+  // A pack is rewritten once a tenth of its bytes are dead (a pack with no live chunk is simply deleted): rewriting
+  // every pack with one dead chunk would copy nearly the whole store on every gc.
+  const rewrite = indexes.filter((idx) => {
+    let total = 0;
+    let dead = 0;
+    for (const [h, , length] of idx.entries) {
+      total += length;
+      if (owner.get(h) !== idx.pack) dead += length;
+    }
+    return dead > 0 && dead >= REWRITE_DEAD_FRACTION * total;
+  });
+
+  // 1. Copy the live chunks of packs that also hold dead ones into a new pack, checking each, and seal it.
+  const fresh = new PackWriter(packDir);
+  let chunksCopied = 0;
+  let chunksDropped = 0;
+  try {
+    for (const idx of rewrite) {
+      for (const [h, offset, length, codec] of idx.entries) {
+        if (owner.get(h) !== idx.pack) {
+          chunksDropped++;
+          continue;
+        }
+        store.readChunk(h); // hash-checked: never carry a corrupt chunk over silently (gc stops before deleting anything)
+        fresh.add(h, store.readStored(h, { pack: idx.pack, offset, length, codec: codec ?? 0 }), codec ?? 0, true);
+        chunksCopied++;
+      }
+    }
+    fresh.seal();
+  } catch (err) {
+    fresh.abandon();
+    throw err;
+  }
+  onStep('copied');
+
+  // 2. Old checkpoints go, oldest first; until their manifests are gone, every chunk they name still exists.
+  removeAll(
+    manifestDir,
+    removed.map((r) => r.file),
+  );
+  onStep('manifests-removed');
+
+  // 3. Indexes of rewritten packs go (their live chunks are now listed by the new pack's index), then the packs.
+  removeAll(
+    packDir,
+    rewrite.map((i) => `${i.pack}.idx`),
+  );
+  onStep('indexes-removed');
+  const tornPacks = readdirSync(packDir).filter((f) => f.endsWith('.pack') && !indexed.has(f.slice(0, -5)) && f !== `${fresh.id}.pack`);
+  const temps = readdirSync(packDir).filter((f) => f.includes('.tmp-'));
+  removeAll(packDir, [...rewrite.map((i) => `${i.pack}.pack`), ...tornPacks, ...temps]);
+  removeAll(
+    manifestDir,
+    readdirSync(manifestDir).filter((f) => f.includes('.tmp-')),
+  );
+  store.reload();
+  onStep('done');
+
+  return {
+    keep,
+    kept: kept.map((k) => k.m.seq),
+    removed: removed.map((r) => r.m.seq),
+    unreadable,
+    missingChunks: [...live].filter((h) => !owner.has(h)).length,
+    packsBefore: packFiles.filter((f) => f.endsWith('.pack')).length,
+    packsAfter: readdirSync(packDir).filter((f) => f.endsWith('.pack')).length,
+    packsRewritten: rewrite.length,
+    chunksCopied,
+    chunksDropped,
+    tornPacksRemoved: tornPacks.length,
+    bytesBefore,
+    bytesAfter: dirBytes(packDir) + dirBytes(manifestDir),
+  };
+}
+
+function readFileText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,178 @@
+// Retention (gc) and the writer lock: gc keeps exactly the newest N checkpoints and what they need, reclaims the rest,
+// never carries a corrupt chunk over, refuses to run beside a live writer, and breaks a dead writer's lock. Compression
+// is transparent. (SIGKILL at random points during gc is test/store/torture.test.ts.)
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, EXIT, IntegrityError } from '../../harness/errors.js';
+import { gcStore } from '../../harness/store/gc.js';
+import { StoreBusyError } from '../../harness/store/lock.js';
+import { Store } from '../../harness/store/store.js';
+import { verifyStore } from '../../harness/store/verify.js';
+import { bytes, sha } from '../helpers/bytes.js';
+import { thrown } from '../helpers/thrown.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'soak-gc-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const shared = bytes('shared', 64 * 4096);
+/** Checkpoint i: a shared part, a part of its own, and a compressible text part. */
+const parts = (i: number): Record<string, Buffer> => ({
+  shared,
+  own: bytes(`own${i}`, 20 * 4096 + 5),
+  text: Buffer.from(`checkpoint ${i} `.repeat(3000)),
+});
+
+async function fill(store: Store, n: number): Promise<void> {
+  for (let i = 1; i <= n; i++) {
+    const w = store.begin(i * 10);
+    for (const [name, data] of Object.entries(parts(w.seq))) await w.put(name, data);
+    w.commit();
+  }
+}
+
+async function expectRestores(store: Store, seq: number): Promise<void> {
+  const m = store.list().find((x) => x.seq === seq)!;
+  const r = store.reader(m);
+  for (const [name, data] of Object.entries(parts(seq))) expect(sha(await r.get(name)), `seq ${seq} ${name}`).toBe(sha(data));
+}
+
+const packs = (ext: string): string[] => readdirSync(path.join(dir, 'packs')).filter((f) => f.endsWith(ext));
+
+describe('gc --keep N', () => {
+  it('keeps exactly the newest N, reclaims the rest, and the kept ones verify and restore byte-identical', async () => {
+    const store = Store.open(dir);
+    await fill(store, 6);
+    const before = store.diskBytes();
+    const report = gcStore(store, 2);
+    expect(report.kept).toEqual([5, 6]);
+    expect(report.removed).toEqual([1, 2, 3, 4]);
+    expect(store.list().map((m) => m.seq)).toEqual([5, 6]);
+    expect(verifyStore(store).problems).toEqual([]);
+    await expectRestores(store, 5);
+    await expectRestores(store, 6);
+    // Checkpoints 2-4's own packs were wholly dead and went; pack 1 held the shared chunks and was rewritten.
+    expect(report.packsRewritten).toBeGreaterThanOrEqual(1);
+    expect(report.chunksDropped).toBeGreaterThan(0);
+    expect(store.diskBytes()).toBeLessThan(before * 0.6);
+    expect(report.bytesAfter).toBeLessThan(report.bytesBefore);
+    // The next checkpoint continues the numbering and still dedups against what gc kept.
+    const w = store.begin(70);
+    await w.put('shared', shared);
+    const m = w.commit();
+    expect(m.seq).toBe(7);
+    expect(m.newChunks).toBe(0);
+    store.close();
+    // Nothing to do the second time.
+    const again = gcStore(Store.open(dir), 3);
+    expect([again.removed, again.packsRewritten, again.chunksCopied]).toEqual([[], 0, 0]);
+  });
+
+  it('removes torn packs (no index) but leaves a pack whose index is damaged, and unreadable manifests', async () => {
+    const store = Store.open(dir);
+    await fill(store, 3);
+    writeFileSync(path.join(dir, 'packs', 'deadbeefdeadbeef.pack'), 'torn');
+    const victim = packs('.idx')[0]!;
+    writeFileSync(path.join(dir, 'packs', victim), '{"damaged":');
+    writeFileSync(path.join(dir, 'checkpoints', '0000000099.json'), '{"torn":');
+    const report = gcStore(store, 3);
+    expect(report.tornPacksRemoved).toBe(1);
+    expect(packs('.pack')).toContain(victim.replace('.idx', '.pack'));
+    expect(report.unreadable).toEqual(['0000000099.json']);
+    expect(readdirSync(path.join(dir, 'checkpoints'))).toContain('0000000099.json');
+    store.close();
+  });
+
+  it('stops before deleting anything when a chunk it must copy is corrupt (IntegrityError, exit 1)', async () => {
+    const store = Store.open(dir);
+    await fill(store, 4);
+    // Corrupt the shared part's first chunk inside pack 1 (which gc must rewrite: its "own" chunks are dead).
+    const m1 = store.list()[0]!;
+    const loc = store.locate(m1.parts[0]!.chunks[0]!)!;
+    const fd = openSync(path.join(dir, 'packs', `${loc.pack}.pack`), 'r+');
+    writeSync(fd, Buffer.from([0xff ^ readFileSync(path.join(dir, 'packs', `${loc.pack}.pack`))[loc.offset]!]), 0, 1, loc.offset);
+    closeSync(fd);
+    const manifestsBefore = readdirSync(path.join(dir, 'checkpoints')).sort();
+    const err = thrown(() => gcStore(store, 1));
+    expect(err).toBeInstanceOf(IntegrityError);
+    expect((err as IntegrityError).exitCode).toBe(EXIT.fail);
+    expect(err.message).toMatch(/corrupt/);
+    expect(readdirSync(path.join(dir, 'checkpoints')).sort()).toEqual(manifestsBefore);
+    store.close();
+  });
+
+  it('rejects --keep below 1 (bad input, exit 3)', async () => {
+    const store = Store.open(dir);
+    await fill(store, 1);
+    for (const keep of [0, -1, 1.5]) expect(thrown(() => gcStore(store, keep))).toBeInstanceOf(ConfigError);
+    expect(store.list()).toHaveLength(1);
+    store.close();
+  });
+});
+
+describe('writer lock', () => {
+  it('gc refuses while a live process holds the lock (exit 3, names the PID), and breaks the lock of a dead one', async () => {
+    const store = Store.open(dir);
+    await fill(store, 2);
+    store.close();
+    // A live holder: a child process (its PID and start time written as a writer would).
+    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+      const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+      writeFileSync(path.join(dir, 'lock'), JSON.stringify({ pid: child.pid, start, purpose: 'writer', at: 'now' }));
+      const busy = thrown(() => gcStore(Store.open(dir), 1));
+      expect(busy).toBeInstanceOf(StoreBusyError);
+      expect((busy as StoreBusyError).exitCode).toBe(EXIT.badInput);
+      expect(busy.message).toContain(String(child.pid));
+      expect(Store.open(dir).list()).toHaveLength(2);
+      // Negative control: the same PID with another start time is a recycled PID, not the writer: the lock is stale.
+      writeFileSync(path.join(dir, 'lock'), JSON.stringify({ pid: child.pid, start: '1', purpose: 'writer', at: 'then' }));
+      expect(gcStore(Store.open(dir), 1).removed).toEqual([1]);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    // A dead holder's lock (a SIGKILLed host) does not stop the next writer, and the lock is released on close.
+    writeFileSync(path.join(dir, 'lock'), JSON.stringify({ pid: 2 ** 22 + 7, start: '5', purpose: 'writer', at: 'then' }));
+    const s = Store.open(dir);
+    const w = s.begin(1);
+    await w.put('x', Buffer.from('x'));
+    w.commit();
+    expect(JSON.parse(readFileSync(path.join(dir, 'lock'), 'utf8')).pid).toBe(process.pid);
+    s.close();
+    expect(readdirSync(dir)).not.toContain('lock');
+  });
+});
+
+describe('compression', () => {
+  it('stores compressible chunks deflated and reads them back byte-identical; incompressible ones stay raw', async () => {
+    const z = Store.open(path.join(dir, 'z'));
+    const raw = Store.open(path.join(dir, 'raw'), { compression: 'none' });
+    for (const s of [z, raw]) await fill(s, 2);
+    const zs = z.list().reduce((a, m) => a + m.storedBytes, 0);
+    const rs = raw.list().reduce((a, m) => a + m.storedBytes, 0);
+    expect(zs).toBeLessThan(rs); // the text part shrinks
+    const textChunk = z.list()[0]!.parts.find((p) => p.name === 'text')!.chunks[0]!;
+    const ownChunk = z.list()[0]!.parts.find((p) => p.name === 'own')!.chunks[0]!;
+    expect(z.locate(textChunk)!.codec).toBe(1);
+    expect(z.locate(ownChunk)!.codec).toBe(0);
+    await expectRestores(z, 2);
+    expect(verifyStore(z).problems).toEqual([]);
+    // A flipped byte inside a compressed chunk is reported like any other.
+    const loc = z.locate(textChunk)!;
+    const file = path.join(dir, 'z', 'packs', `${loc.pack}.pack`);
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.from([0xff ^ readFileSync(file)[loc.offset + 3]!]), 0, 1, loc.offset + 3);
+    closeSync(fd);
+    const reopened = Store.open(path.join(dir, 'z'));
+    expect(verifyStore(reopened).problems.map((p) => [p.seq, p.part])).toEqual([[1, 'text'], [2, 'text']].slice(0, verifyStore(reopened).problems.length));
+    expect(verifyStore(reopened).problems.length).toBeGreaterThanOrEqual(1);
+    for (const s of [z, raw, reopened]) s.close();
+  });
+});

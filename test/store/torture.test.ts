@@ -1,0 +1,166 @@
+// Torture: a writer that commits checkpoints and collects garbage (keep 2) is SIGKILLed at 200 seeded random moments,
+// half aimed into a checkpoint write, half into gc. After every kill: the store verifies (every chunk of every listed
+// checkpoint present and intact), the latest checkpoint is not older than the last one reported committed, the two
+// newest committed checkpoints are still listed, and the latest restores byte-identical to its deterministic content.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execaNode, type ResultPromise } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gcStore } from '../../harness/store/gc.js';
+import { Store } from '../../harness/store/store.js';
+import { verifyStore } from '../../harness/store/verify.js';
+import { rng } from '../helpers/rng.js';
+import { expectedDigests, smallContent, stepOf } from '../fixtures/store-content.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const script = path.join(here, '..', 'fixtures', 'store-torture.mjs');
+const KILLS = 200;
+const SEED = 0x5eed_0006;
+const KEEP = 2;
+
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+const options = { buffer: false, reject: false, stdin: 'ignore', stderr: 'pipe', timeout: 60_000 } as const;
+
+interface Child {
+  child: ResultPromise<typeof options>;
+  output: () => string;
+  /** Resolves when the child has printed `count` lines starting with `prefix` (or exits). */
+  when: (prefix: string, count?: number) => Promise<void>;
+}
+
+function start(dir: string, rounds: number | 'inf', gcFirst = false): Child {
+  const child = execaNode(script, [dir, String(rounds), gcFirst ? 'gc' : 'put'], options);
+  let text = '';
+  const waiters: Array<{ prefix: string; count: number; resolve: () => void }> = [];
+  const check = (): void => {
+    for (const w of [...waiters]) {
+      if (text.split('\n').filter((l) => l.startsWith(w.prefix)).length >= w.count) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    }
+  };
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (d: string) => {
+    text += d;
+    check();
+  });
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (d: string) => (text += `stderr: ${d}`));
+  const when = (prefix: string, count = 1): Promise<void> =>
+    Promise.race([
+      new Promise<void>((resolve) => {
+        waiters.push({ prefix, count, resolve });
+        check();
+      }),
+      child.then(() => {}),
+    ]);
+  return { child, output: () => text, when };
+}
+
+/** What the child said: seqs begun and committed, whether gc was running, and the clock of each line. */
+function lines(text: string): { begun: number[]; committed: number[]; inGc: boolean; times: Array<[string, number]> } {
+  const out = { begun: [] as number[], committed: [] as number[], inGc: false, times: [] as Array<[string, number]> };
+  for (const line of text.split('\n')) {
+    const m = /^(begin|committed|gc-begin|gc-end)(?: (\d+))? ([\d.]+)$/.exec(line);
+    if (!m) continue;
+    out.times.push([m[1]!, Number(m[3])]);
+    if (m[1] === 'begin') out.begun.push(Number(m[2]));
+    if (m[1] === 'committed') out.committed.push(Number(m[2]));
+    if (m[1] === 'gc-begin') out.inGc = true;
+    if (m[1] === 'gc-end') out.inGc = false;
+  }
+  return out;
+}
+
+/** Median duration from each `from` line to the next `to` line. */
+function medianSpan(times: Array<[string, number]>, from: string, to: string): number {
+  const spans: number[] = [];
+  for (let i = 0; i < times.length; i++) {
+    if (times[i]![0] !== from) continue;
+    const end = times.slice(i + 1).find(([k]) => k === to);
+    if (end) spans.push(end[1] - times[i]![1]);
+  }
+  spans.sort((a, b) => a - b);
+  return spans[Math.floor(spans.length / 2)] ?? 5;
+}
+
+describe('store torture: SIGKILL during put and gc', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'soak-torture-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it(`${KILLS} seeded kills: verify passes and the latest checkpoint restores byte-identical after each`, { timeout: 300_000 }, async () => {
+    // Calibrate the windows on this machine: one write, one gc.
+    const calDir = mkdtempSync(path.join(os.tmpdir(), 'soak-torture-cal-'));
+    const cal = start(calDir, 3);
+    expect((await cal.child).exitCode, cal.output()).toBe(0);
+    const calTimes = lines(cal.output()).times;
+    rmSync(calDir, { recursive: true, force: true });
+    const writeMs = Math.min(Math.max(medianSpan(calTimes, 'begin', 'committed'), 3), 400);
+    const gcMs = Math.min(Math.max(medianSpan(calTimes, 'gc-begin', 'gc-end'), 3), 400);
+
+    const random = rng(SEED);
+    let maxCommitted = 0;
+    const landed = { put: 0, gc: 0, between: 0 };
+    for (let k = 0; k < KILLS; k++) {
+      const aimAtGc = random() < 0.5;
+      const c = start(dir, 'inf', aimAtGc);
+      // A write-aimed kill lands in the child's first, second or third write, so the store grows and gc has work.
+      await c.when(aimAtGc ? 'gc-begin' : 'begin', aimAtGc ? 1 : 1 + Math.floor(random() * 3));
+      await sleep(random() * (aimAtGc ? gcMs : writeMs) * 1.2);
+      c.child.kill('SIGKILL');
+      const result = await c.child;
+      expect(result.signal, `kill ${k}: the child must die by our SIGKILL:\n${c.output()}`).toBe('SIGKILL');
+      expect(c.output()).not.toContain('stderr:');
+      const said = lines(c.output());
+      const lastBegun = said.begun.at(-1);
+      const torn = lastBegun !== undefined && !said.committed.includes(lastBegun);
+      if (said.inGc) landed.gc++;
+      else if (torn) landed.put++;
+      else landed.between++;
+      maxCommitted = Math.max(maxCommitted, ...said.committed);
+
+      const store = Store.open(dir);
+      try {
+        const report = verifyStore(store);
+        expect(report.problems, `kill ${k}`).toEqual([]);
+        const listed = store.list().map((m) => m.seq);
+        for (let s = Math.max(1, maxCommitted - KEEP + 1); s <= maxCommitted; s++) expect(listed, `kill ${k}: seq ${s} must survive`).toContain(s);
+        const latest = store.latest();
+        if (latest === null && maxCommitted === 0) continue; // killed before anything was ever committed
+        expect(latest, `kill ${k}`).not.toBeNull();
+        expect(latest!.seq).toBeGreaterThanOrEqual(maxCommitted);
+        maxCommitted = latest!.seq;
+        expect(latest!.step).toBe(stepOf(latest!.seq));
+        const want = expectedDigests(latest!.seq, smallContent);
+        const reader = store.reader(latest!);
+        for (const part of reader.parts()) expect(sha(await reader.get(part)), `kill ${k}: seq ${latest!.seq} part ${part}`).toBe(want[part]);
+      } finally {
+        store.close();
+      }
+    }
+    const where = JSON.stringify(landed);
+    // The schedule must really have hit both operations, or this proved little.
+    expect(landed.gc, where).toBeGreaterThanOrEqual(40);
+    expect(landed.put, where).toBeGreaterThanOrEqual(40);
+    console.log(`torture: ${KILLS} kills (write ${writeMs.toFixed(1)} ms, gc ${gcMs.toFixed(1)} ms): ${where}; latest seq ${maxCommitted}`);
+
+    // Afterwards a clean gc leaves only the newest KEEP checkpoints, no torn packs, and a store that still verifies.
+    const store = Store.open(dir);
+    const report = gcStore(store, KEEP);
+    expect(store.list().map((m) => m.seq)).toEqual(report.kept);
+    expect(report.kept).toHaveLength(KEEP);
+    expect(verifyStore(store).problems).toEqual([]);
+    store.close();
+    const packs = readdirSync(path.join(dir, 'packs'));
+    expect(packs.filter((f) => f.endsWith('.pack') && !packs.includes(f.replace(/\.pack$/, '.idx')))).toEqual([]);
+  });
+});
