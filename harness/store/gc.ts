@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { fsyncDir } from './fsync.js';
 import { parseManifest, type Manifest } from './manifest.js';
-import { PackWriter, readPackIndex, type PackIndexFile } from './pack.js';
+import { entryLocation, PackWriter, readPackIndex, type PackIndexFile } from './pack.js';
 import type { Store } from './store.js';
 
 export interface GcReport {
@@ -89,26 +89,27 @@ function collect(store: Store, keep: number, onStep: (step: GcStep) => void): Gc
   const rewrite = indexes.filter((idx) => {
     let total = 0;
     let dead = 0;
-    for (const [h, , length] of idx.entries) {
-      total += length;
-      if (owner.get(h) !== idx.pack) dead += length;
+    for (const e of idx.entries) {
+      const { rawLength } = entryLocation(idx.pack, e);
+      total += rawLength;
+      if (owner.get(e[0]) !== idx.pack) dead += rawLength;
     }
     return dead > 0 && dead >= REWRITE_DEAD_FRACTION * total;
   });
 
   // 1. Copy the live chunks of packs that also hold dead ones into a new pack, checking each, and seal it.
-  const fresh = new PackWriter(packDir);
+  const fresh = new PackWriter(packDir, store.compression);
   let chunksCopied = 0;
   let chunksDropped = 0;
   try {
     for (const idx of rewrite) {
-      for (const [h, offset, length, codec] of idx.entries) {
+      for (const [h] of idx.entries) {
         if (owner.get(h) !== idx.pack) {
           chunksDropped++;
           continue;
         }
-        store.readChunk(h); // hash-checked: never carry a corrupt chunk over silently (gc stops before deleting anything)
-        fresh.add(h, store.readStored(h, { pack: idx.pack, offset, length, codec: codec ?? 0 }), codec ?? 0, true);
+        // Hash-checked on the way (never carry a corrupt chunk over silently: gc stops before deleting anything).
+        fresh.add(h, store.readChunk(h));
         chunksCopied++;
       }
     }

@@ -56,6 +56,13 @@ export function manifestCheck(m: Omit<Manifest, 'check'>): string {
   return createHash('sha256').update(JSON.stringify(body)).digest('hex');
 }
 
+/** A manifest and its file text, stringified once (a 128 MiB part lists 32,768 chunks: a second pass costs ~10 ms). */
+export function serializeManifest(body: Omit<Manifest, 'check'>): { manifest: Manifest; text: string } {
+  const bodyText = JSON.stringify(body);
+  const check = createHash('sha256').update(bodyText).digest('hex');
+  return { manifest: { ...body, check }, text: `${bodyText.slice(0, -1)},"check":"${check}"}` };
+}
+
 /** Parse and self-check a manifest; returns null when it is unreadable or fails its check. */
 export function parseManifest(text: string): Manifest | null {
   try {

@@ -158,21 +158,24 @@ describe('compression', () => {
     const zs = z.list().reduce((a, m) => a + m.storedBytes, 0);
     const rs = raw.list().reduce((a, m) => a + m.storedBytes, 0);
     expect(zs).toBeLessThan(rs); // the text part shrinks
+    // Text chunks sit in a deflated block; the random "shared" chunks fill blocks that do not shrink and stay raw.
     const textChunk = z.list()[0]!.parts.find((p) => p.name === 'text')!.chunks[0]!;
-    const ownChunk = z.list()[0]!.parts.find((p) => p.name === 'own')!.chunks[0]!;
-    expect(z.locate(textChunk)!.codec).toBe(1);
-    expect(z.locate(ownChunk)!.codec).toBe(0);
+    const sharedChunk = z.list()[0]!.parts.find((p) => p.name === 'shared')!.chunks[0]!;
+    expect(z.locate(textChunk)!.codec).toBe(2);
+    expect(z.locate(sharedChunk)!.codec).toBe(0);
     await expectRestores(z, 2);
     expect(verifyStore(z).problems).toEqual([]);
     // A flipped byte inside a compressed chunk is reported like any other.
+    // A flipped byte inside a compressed block is reported for every chunk of that block.
     const loc = z.locate(textChunk)!;
     const file = path.join(dir, 'z', 'packs', `${loc.pack}.pack`);
     const fd = openSync(file, 'r+');
     writeSync(fd, Buffer.from([0xff ^ readFileSync(file)[loc.offset + 3]!]), 0, 1, loc.offset + 3);
     closeSync(fd);
     const reopened = Store.open(path.join(dir, 'z'));
-    expect(verifyStore(reopened).problems.map((p) => [p.seq, p.part])).toEqual([[1, 'text'], [2, 'text']].slice(0, verifyStore(reopened).problems.length));
-    expect(verifyStore(reopened).problems.length).toBeGreaterThanOrEqual(1);
+    const problems = verifyStore(reopened).problems;
+    expect(problems.length).toBeGreaterThanOrEqual(1);
+    expect(problems.map((p) => p.chunk)).toContain(textChunk);
     for (const s of [z, raw, reopened]) s.close();
   });
 });
