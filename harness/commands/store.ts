@@ -46,6 +46,9 @@ const statsCommand: CommandModule<object, StoreArgs> = {
       lines.push(`${String(r.seq).padStart(5)} ${String(r.step).padStart(9)} ${mib(r.logicalBytes).padStart(11)} ${mib(r.storedBytes).padStart(11)} ${(r.ratio?.toFixed(1) ?? '-').padStart(8)} ${(r.cumRatio?.toFixed(2) ?? '-').padStart(11)}`);
     }
     lines.push(`${stats.checkpoints.length} checkpoints: logical ${mib(stats.logicalBytes)}, stored ${mib(stats.storedBytes)}, dedup ratio ${stats.ratio?.toFixed(2) ?? 'n/a'}; on disk ${mib(stats.diskBytes)}`);
+    if (stats.guestLogicalBytes !== stats.logicalBytes) {
+      lines.push(`counting each migration stream at the guest RAM size it declares: logical ${mib(stats.guestLogicalBytes)}, ratio ${stats.guestRatio?.toFixed(2) ?? 'n/a'}`);
+    }
     process.stdout.write(`${lines.join('\n')}\n`);
   },
 };

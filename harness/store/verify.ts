@@ -62,7 +62,10 @@ export function verifyStore(store: Store): VerifyReport {
 export interface StoreStatsRow {
   seq: number;
   step: number;
+  /** The parts as handed over (a migration stream at its stream size: a zero page is 9 bytes). */
   logicalBytes: number;
+  /** The same with each migration stream counted at the guest RAM size it declares (a raw memory image's size). */
+  guestLogicalBytes: number;
   storedBytes: number;
   ratio: number | null;
   cumLogicalBytes: number;
@@ -73,23 +76,34 @@ export interface StoreStatsRow {
 export interface StoreStats {
   checkpoints: StoreStatsRow[];
   logicalBytes: number;
+  guestLogicalBytes: number;
+  /** guestLogicalBytes / storedBytes. */
+  guestRatio: number | null;
   storedBytes: number;
   ratio: number | null;
   /** Everything under the store folder, including torn packs not yet collected. */
   diskBytes: number;
 }
 
+/** A checkpoint's logical bytes with migration streams counted at their guest RAM size. */
+function guestLogical(m: Manifest): number {
+  return m.parts.reduce((s, p) => s + (p.layout?.ramBytes ?? p.size), 0);
+}
+
 /** Logical bytes (what the checkpoints hold) vs stored bytes (what they added), per checkpoint and cumulative. */
 export function storeStats(store: Store): StoreStats {
   let cumL = 0;
+  let cumG = 0;
   let cumS = 0;
   const rows = store.list().map((m) => {
     cumL += m.logicalBytes;
+    cumG += guestLogical(m);
     cumS += m.storedBytes;
     return {
       seq: m.seq,
       step: m.step,
       logicalBytes: m.logicalBytes,
+      guestLogicalBytes: guestLogical(m),
       storedBytes: m.storedBytes,
       ratio: m.storedBytes > 0 ? m.logicalBytes / m.storedBytes : null,
       cumLogicalBytes: cumL,
@@ -97,5 +111,13 @@ export function storeStats(store: Store): StoreStats {
       cumRatio: cumS > 0 ? cumL / cumS : null,
     };
   });
-  return { checkpoints: rows, logicalBytes: cumL, storedBytes: cumS, ratio: cumS > 0 ? cumL / cumS : null, diskBytes: store.diskBytes() };
+  return {
+    checkpoints: rows,
+    logicalBytes: cumL,
+    guestLogicalBytes: cumG,
+    guestRatio: cumS > 0 ? cumG / cumS : null,
+    storedBytes: cumS,
+    ratio: cumS > 0 ? cumL / cumS : null,
+    diskBytes: store.diskBytes(),
+  };
 }

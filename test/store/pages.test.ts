@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IntegrityError } from '../../harness/errors.js';
 import { Store } from '../../harness/store/store.js';
 import type { Chunking } from '../../harness/store/types.js';
-import { layoutProblems, verifyStore } from '../../harness/store/verify.js';
+import { layoutProblems, storeStats, verifyStore } from '../../harness/store/verify.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const real = readFileSync(path.join(here, '..', 'fixtures', 'qemu-migration', 'microvm-7.2-spliced.bin'));
@@ -51,6 +51,11 @@ describe('qemu-pages chunking', () => {
       expect(part.layout!.metaBytes + 5 * 4096).toBe(real.length);
       expect(part.size).toBe(real.length);
       expect(part.chunks).toHaveLength(part.layout!.metaChunks + part.layout!.mapChunks + 5);
+      // Accounting: logical = the stream's size; the guest-RAM view counts the RAM the stream declares instead.
+      const row = storeStats(store).checkpoints.find((r) => r.seq === seq)!;
+      expect(row.logicalBytes).toBe(real.length);
+      expect(part.layout!.ramBytes).toBeGreaterThan(256 * 2 ** 20);
+      expect(row.guestLogicalBytes).toBe(part.layout!.ramBytes);
       store.close();
     }
   });
