@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const cheap = ['hot-paths', 'report'];
+const cheap = ['hot-paths', 'report', 'store-ingest'];
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : cheap;
 let failed = 0;
 for (const name of wanted) {
