@@ -1,41 +1,88 @@
-// Bench: stream and analyse a synthetic journal of N cycles (default 1,000,000) from disk; prints time and peak memory.
-// Run: npm run bench -- analysis-1m   (or node dist/bench/analysis-1m.js 200000)
+// Bench: analyse a synthetic journal of N cycles (default 1,000,000) from disk as `soak report` and `soak gates` do
+// (loadRuns), in a fresh process per run so its peak RSS is the analysis's own; prints each run and the median.
+// Run: npm run bench -- analysis-1m   or   node dist/bench/analysis-1m.js [cycles] [--runs 3] [--threads N] [--json-parse]
+import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RunAccumulator } from '../harness/analysis.js';
-import { streamJournal } from '../harness/journal-read.js';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadRuns } from '../harness/run-dir.js';
 import { syntheticJournalLines } from './synthetic-journal.js';
 
-const cycles = Number(process.argv[2] ?? 1_000_000);
-const dir = mkdtempSync(path.join(os.tmpdir(), 'soak-bench-1m-'));
-const file = path.join(dir, 'journal.ndjson');
-const fd = openSync(file, 'w');
-let batch: string[] = [];
-for (const line of syntheticJournalLines(cycles)) {
-  batch.push(line);
-  if (batch.length >= 10_000) {
-    writeSync(fd, batch.join(''));
-    batch = [];
-  }
-}
-writeSync(fd, batch.join(''));
-closeSync(fd);
-const size = statSync(file).size;
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    runs: { type: 'string', default: '3' },
+    threads: { type: 'string' },
+    'json-parse': { type: 'boolean', default: false },
+    analyse: { type: 'string' },
+  },
+});
+const MIB = 2 ** 20;
 
-let peakRss = 0;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
-(globalThis as { gc?: () => void }).gc?.();
-const rssBefore = process.memoryUsage().rss;
-const t0 = process.hrtime.bigint();
-const acc = new RunAccumulator();
-streamJournal(file, (e) => acc.add(e));
-const analysis = acc.finish(file);
-const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-clearInterval(sampler);
-peakRss = Math.max(peakRss, process.memoryUsage().rss);
-const s = analysis.summary;
-console.log(`journal: ${cycles.toLocaleString('en')} cycles, ${(size / 2 ** 20).toFixed(0)} MiB`);
-console.log(`analysis: ${(ms / 1000).toFixed(2)} s; peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB (before: ${(rssBefore / 2 ** 20).toFixed(0)} MiB)`);
-console.log(`result: ${s.cycles.total} cycles, ${s.killResume.successes}/${s.killResume.trials} ok, downtime p95 ${s.downtimeMs.p95?.toFixed(1)} ms, ${s.dedup.checkpoints} checkpoints`);
-rmSync(dir, { recursive: true, force: true });
+/** What one analysing process reports. */
+interface RunFigures {
+  seconds: number;
+  peakRssMiB: number;
+  cycles: number;
+  ok: number;
+  p95: number | null;
+  checkpoints: number;
+}
+
+/** Child mode: analyse the run folder once and print the figures as JSON. */
+async function analyseOnce(dir: string): Promise<void> {
+  const t0 = process.hrtime.bigint();
+  const { analysis } = await loadRuns([dir], { fastPath: !values['json-parse'], ...(values.threads ? { threads: Number(values.threads) } : {}) });
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const s = analysis.summary;
+  const figures: RunFigures = { seconds, peakRssMiB: (process.resourceUsage().maxRSS * 1024) / MIB, cycles: s.cycles.total, ok: s.killResume.successes, p95: s.downtimeMs.p95, checkpoints: s.dedup.checkpoints };
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+}
+
+/** Write the synthetic journal into a fresh run folder. */
+function writeJournal(cycles: number): { dir: string; bytes: number } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'soak-bench-1m-'));
+  const file = path.join(dir, 'journal.ndjson');
+  const fd = openSync(file, 'w');
+  let batch: string[] = [];
+  for (const line of syntheticJournalLines(cycles)) {
+    batch.push(line);
+    if (batch.length >= 10_000) {
+      writeSync(fd, batch.join(''));
+      batch = [];
+    }
+  }
+  writeSync(fd, batch.join(''));
+  closeSync(fd);
+  return { dir, bytes: statSync(file).size };
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Parent mode: write the journal, analyse it `--runs` times in child processes, print each run and the medians. */
+function main(): void {
+  const cycles = Number(positionals[0] ?? 1_000_000);
+  const { dir, bytes } = writeJournal(cycles);
+  const flags = [...(values.threads ? ['--threads', values.threads] : []), ...(values['json-parse'] ? ['--json-parse'] : [])];
+  const mode = `${values['json-parse'] ? 'JSON.parse every line' : 'fast path'}, threads ${values.threads ?? 'default'}`;
+  console.log(`journal: ${cycles.toLocaleString('en')} cycles, ${(bytes / MIB).toFixed(0)} MiB; ${mode}; ${os.cpus().length} cores`);
+  const runs: RunFigures[] = [];
+  try {
+    for (let i = 0; i < Number(values.runs); i++) {
+      const load = os.loadavg()[0]!.toFixed(2);
+      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--analyse', dir, ...flags], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+      if (child.status !== 0) throw new Error(`analysis run ${i + 1} failed (exit ${child.status})`);
+      const r = JSON.parse(child.stdout) as RunFigures;
+      runs.push(r);
+      console.log(`run ${i + 1}: ${r.seconds.toFixed(2)} s, peak RSS ${r.peakRssMiB.toFixed(0)} MiB (load average before: ${load}); ${r.cycles} cycles, ${r.ok} ok, downtime p95 ${r.p95?.toFixed(1)} ms, ${r.checkpoints} checkpoints`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`median of ${runs.length}: ${median(runs.map((r) => r.seconds)).toFixed(2)} s, peak RSS ${median(runs.map((r) => r.peakRssMiB)).toFixed(0)} MiB`);
+}
+
+if (values.analyse !== undefined) await analyseOnce(values.analyse);
+else main();

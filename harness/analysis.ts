@@ -1,30 +1,49 @@
 // Analysis: pure folds of journal events into the run's numbers. Never talks to a target. Events are folded one at a
-// time and not kept, so a journal of any length is analysed streaming, in memory proportional to its cycles.
+// time and not kept, and per-cycle numbers go into typed columns, so a journal of any length is analysed streaming,
+// in memory proportional to its cycles (tens of bytes each).
+import { CheckpointTableBuilder, CycleTableBuilder, type Encoded } from './analysis-tables.js';
+import { countMissing, Float64Column, gather, lastWinsOrder, sortedDistinct, sumInOrder, type RowOrder } from './columns.js';
+import { tallyCycles } from './cycle-tally.js';
 import type { JournalEvent, RunStartEvent, Violation } from './events.js';
 import { InputError } from './errors.js';
 import { mean, summarize } from './stats/distribution.js';
 import { wilson } from './stats/wilson.js';
-import { SUMMARY_SCHEMA_VERSION, type CheckpointRow, type CycleRow, type RunAnalysis } from './summary-types.js';
+import { SUMMARY_SCHEMA_VERSION, type CheckpointRow, type CheckpointTable, type CycleRow, type RunAnalysis } from './summary-types.js';
 
-const NO_VIOLATIONS: Violation[] = [];
-
-interface Outcome {
-  row: CycleRow;
-  violations: Violation[];
+/**
+ * What one thread folded from a part of one journal (byte ranges, analysis-parallel.ts), to append after the parts
+ * before it: rows as journaled, cycle ids as keys. Structured-cloneable; its typed arrays can be transferred.
+ */
+export interface PartialFold {
+  start: RunStartEvent | null;
+  liveTarget: Record<string, string | number | boolean>;
+  /** Cycle outcomes in journal order (not yet ordered by cycle, repeats not yet dropped). */
+  outcomes: Encoded<CycleRow>;
+  /** Violations of the outcomes that have any: [row, violations]. */
+  violations: [number, readonly Violation[]][];
+  startedCycles: Float64Array;
+  checkpoints: CheckpointTable;
+  boots: Float64Array;
+  restores: Float64Array;
 }
 
-/** Folds the events of one or more runs (shards, nights) into one sample; cycles are keyed per run. */
+/**
+ * Folds the events of one or more runs (shards, nights) into one sample; cycles are keyed per run. Events come in
+ * through add(), or already taken apart through the typed methods below (the journal's fast path, analysis-lines.ts).
+ */
 export class RunAccumulator {
   private start: RunStartEvent | null = null;
   private run = 0;
   private sawStart = false;
-  private readonly outcomes = new Map<number, Outcome>();
-  private readonly started = new Set<number>();
-  private readonly checkpoints: CheckpointRow[] = [];
-  private readonly boots: number[] = [];
-  private readonly restores: number[] = [];
-  private cumLogical = 0;
-  private cumStored = 0;
+  /** Every cycle outcome in journal order with its key; finish() keeps the last one per key. */
+  private readonly outcomes = new CycleTableBuilder();
+  private readonly outcomeKeys = new Float64Column();
+  /** Violations of the outcomes that have any, by append index. */
+  private readonly violationsAt = new Map<number, readonly Violation[]>();
+  private readonly startedKeys = new Float64Column();
+  private readonly checkpoints = new CheckpointTableBuilder();
+  private readonly boots = new Float64Column();
+  private readonly restores = new Float64Column();
   private liveTarget: Record<string, string | number | boolean> = {};
 
   /** Call before feeding the next run's events; `source` names the previous one in errors. */
@@ -49,50 +68,100 @@ export class RunAccumulator {
         this.sawStart = true;
         break;
       case 'cycle-start':
-        this.started.add(this.key(e.cycle));
+        this.cycleStarted(e.cycle);
         break;
       case 'cycle': {
-        // The last outcome of a cycle id wins: a cycle is never counted twice.
         const { schemaVersion: _v, t: _t, type: _type, violations, ...rest } = e;
-        const row: CycleRow = { ...rest, violations: violations.map((v) => v.code).join(' ') };
-        this.outcomes.set(this.key(e.cycle), { row, violations: violations.length > 0 ? violations : NO_VIOLATIONS });
+        this.cycleEnded({ ...rest, violations: violations.map((v) => v.code).join(' ') }, violations);
         break;
       }
       case 'checkpoint':
-        this.cumLogical += e.logicalBytes;
-        this.cumStored += e.storedBytes;
-        this.checkpoints.push({ seq: e.seq, cycle: e.cycle, step: e.step, pauseMs: e.pauseMs, writeMs: e.writeMs, logicalBytes: e.logicalBytes, storedBytes: e.storedBytes, cumLogicalBytes: this.cumLogical, cumStoredBytes: this.cumStored });
+        this.checkpointCommitted(e);
         break;
       case 'boot':
-        this.boots.push(e.bootMs);
+        this.booted(e.bootMs);
         break;
       case 'target-info':
         if (this.run === 0) this.liveTarget = { ...this.liveTarget, ...e.info };
         break;
       case 'restore':
-        this.restores.push(e.restoreMs);
+        this.restored(e.restoreMs);
         break;
       default:
         break;
     }
   }
 
+  cycleStarted(cycle: number): void {
+    this.startedKeys.push(this.key(cycle));
+  }
+
+  /** A cycle's outcome; the last one journaled for a cycle id wins, so a cycle is never counted twice. The row is copied. */
+  cycleEnded(row: CycleRow, violations: readonly Violation[]): void {
+    if (violations.length > 0) this.violationsAt.set(this.outcomes.length, violations);
+    this.outcomes.push(row);
+    this.outcomeKeys.push(this.key(row.cycle));
+  }
+
+  /** A committed checkpoint (copied). */
+  checkpointCommitted(c: CheckpointRow): void {
+    this.checkpoints.push(c);
+  }
+
+  booted(bootMs: number): void {
+    this.boots.push(bootMs);
+  }
+
+  restored(restoreMs: number): void {
+    this.restores.push(restoreMs);
+  }
+
+  /** Everything fed so far, as a part to append to another accumulator (one run only: keys are cycle ids). */
+  partial(): PartialFold {
+    if (this.run !== 0) throw new Error('partial(): only a single-run fold can be handed on');
+    return {
+      start: this.start,
+      liveTarget: this.liveTarget,
+      outcomes: this.outcomes.encode(),
+      violations: [...this.violationsAt],
+      startedCycles: this.startedKeys.view(),
+      checkpoints: this.checkpoints.build(),
+      boots: this.boots.view(),
+      restores: this.restores.view(),
+    };
+  }
+
+  /** Append the fold of the next part of the current run's journal, as if its events had been added here. */
+  append(p: PartialFold): void {
+    if (p.start !== null) {
+      this.start ??= p.start;
+      this.sawStart = true;
+    }
+    if (this.run === 0) this.liveTarget = { ...this.liveTarget, ...p.liveTarget };
+    for (const [row, violations] of p.violations) this.violationsAt.set(this.outcomes.length + row, violations);
+    this.outcomes.append(p.outcomes);
+    this.outcomeKeys.pushAll(p.outcomes.cycle, this.key(0));
+    this.startedKeys.pushAll(p.startedCycles, this.key(0));
+    this.checkpoints.append(p.checkpoints);
+    this.boots.pushAll(p.boots);
+    this.restores.pushAll(p.restores);
+  }
+
   /** The analysis of everything fed so far. */
   finish(source: string): RunAnalysis {
     this.requireStart(source);
     const start = this.start!;
-    const done = [...this.outcomes.entries()].sort((a, b) => a[0] - b[0]).map(([, o]) => o);
-    const unfinished = [...this.started].filter((k) => !this.outcomes.has(k)).length;
-    const ok = done.filter((c) => c.row.outcome === 'ok');
-    const failed = done.filter((c) => c.row.outcome === 'fail').length;
-    const downtimes = ok.map((c) => c.row.downtimeMs).filter((x): x is number => x !== null);
-    const lost = ok.map((c) => c.row.lostSteps).filter((x): x is number => x !== null);
-    const torn = done.filter((c) => c.row.observedPhase === 'checkpoint');
-    const resumedAtAll = done.filter((c) => c.row.downtimeMs !== null);
-    const violations = done.flatMap((c) => c.violations);
-    const trials = done.length;
-    const pauses = this.checkpoints.map((c) => c.pauseMs);
-    const writes = this.checkpoints.map((c) => c.writeMs);
+    const keys = this.outcomeKeys.view();
+    const order = lastWinsOrder(keys);
+    const cycles = this.outcomes.build(order);
+    const violations = this.violationsByRow(order);
+    const tally = tallyCycles(cycles, violations);
+    const unfinished = countMissing(sortedDistinct(this.startedKeys.view()), gather(keys, order));
+    const checkpoints = this.checkpoints.build();
+    const trials = cycles.length;
+    const allViolations = [...violations.values()].flat();
+    const logicalBytes = sumInOrder(checkpoints.logicalBytes);
+    const storedBytes = sumInOrder(checkpoints.storedBytes);
     return {
       summary: {
         schemaVersion: SUMMARY_SCHEMA_VERSION,
@@ -102,27 +171,38 @@ export class RunAccumulator {
         date: start.startedAt.slice(0, 10),
         startedAt: start.startedAt,
         seed: start.scenario.seed,
-        cycles: { total: trials + unfinished, resumed: ok.length, failed, indeterminate: unfinished },
-        killResume: { successes: ok.length, trials, wilson95: wilson(ok.length, trials) },
-        downtimeMs: summarize(downtimes),
-        bootMs: summarize(this.boots),
-        checkpointPauseMs: summarize(pauses),
-        checkpointWriteMs: summarize(writes),
-        restoreMs: summarize(this.restores),
-        lostSteps: { n: lost.length, max: lost.reduce<number | null>((m, x) => (m === null || x > m ? x : m), null), mean: mean(lost) },
-        tornCheckpoint: { trials: torn.length, previousRestored: torn.filter((c) => c.row.outcome === 'ok').length },
-        noncePreserved: { trials: resumedAtAll.length, preserved: resumedAtAll.filter((c) => !c.violations.some((v) => v.code === 'nonce')).length },
-        dedup: { checkpoints: this.checkpoints.length, logicalBytes: this.cumLogical, storedBytes: this.cumStored, ratio: this.cumStored > 0 ? this.cumLogical / this.cumStored : null },
-        violations: violations.length,
-        violationSamples: violations.slice(0, 10).map((v) => v.message),
+        cycles: { total: trials + unfinished, resumed: tally.resumed, failed: tally.failed, indeterminate: unfinished },
+        killResume: { successes: tally.resumed, trials, wilson95: wilson(tally.resumed, trials) },
+        downtimeMs: summarize(tally.downtimes),
+        bootMs: summarize(this.boots.view()),
+        checkpointPauseMs: summarize(checkpoints.pauseMs),
+        checkpointWriteMs: summarize(checkpoints.writeMs),
+        restoreMs: summarize(this.restores.view()),
+        lostSteps: { n: tally.lost.length, max: tally.lost.reduce<number | null>((m, x) => (m === null || x > m ? x : m), null), mean: mean(tally.lost) },
+        tornCheckpoint: tally.tornCheckpoint,
+        noncePreserved: tally.noncePreserved,
+        dedup: { checkpoints: checkpoints.length, logicalBytes, storedBytes, ratio: storedBytes > 0 ? logicalBytes / storedBytes : null },
+        violations: allViolations.length,
+        violationSamples: allViolations.slice(0, 10).map((v) => v.message),
         negativeControl: start.scenario.negativeControl,
         environment: { ...start.environment, target: { ...start.environment.target, ...this.liveTarget } },
       },
-      cycles: done.map((c) => c.row),
-      checkpoints: this.checkpoints,
-      downtimes,
+      cycles,
+      checkpoints,
+      downtimes: tally.downtimes,
       cadence: { stepMs: start.scenario.stepMs, checkpoint: { everyMs: start.scenario.checkpoint.everyMs } },
     };
+  }
+
+  /** The violations of the kept outcomes that have any, by table row, in row order. */
+  private violationsByRow(order: RowOrder): Map<number, readonly Violation[]> {
+    if (order === null) return this.violationsAt;
+    const byRow = new Map<number, readonly Violation[]>();
+    order.forEach((appended, row) => {
+      const v = this.violationsAt.get(appended);
+      if (v !== undefined) byRow.set(row, v);
+    });
+    return byRow;
   }
 }
 
@@ -139,4 +219,3 @@ export function analyze(firstEvents: JournalEvent[], source = 'journal', more: {
   });
   return acc.finish(runs.at(-1)!.source);
 }
-

@@ -42,6 +42,17 @@ export class IntegrityError extends SoakError {
   }
 }
 
+/** A bad line in a journal; `problem` follows "journal <file> line <n>", so a reader of part of a file can renumber it. */
+export class JournalLineError extends IntegrityError {
+  constructor(
+    readonly file: string,
+    readonly lineNo: number,
+    readonly problem: string,
+  ) {
+    super(`journal ${file} line ${lineNo}${problem}`);
+  }
+}
+
 /** A target could not do what was asked (QEMU failed to start, agent died at boot). */
 export class TargetError extends SoakError {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -13,16 +13,23 @@ export interface CadenceInput {
  * ceil((everyMs + longest checkpoint pause + longest write) / stepMs) + 1 steps: one interval, plus a write in flight, plus one step.
  */
 export function gateEvidenceFromAnalysis(analysis: RunAnalysis, cadence?: CadenceInput, seed = 1): GateEvidence {
-  const pauses = analysis.checkpoints.map((c) => c.pauseMs);
-  const writes = analysis.checkpoints.map((c) => c.writeMs);
+  const { pauseMs, writeMs } = analysis.checkpoints;
+  const lostSteps = analysis.cycles.lostSteps.filter((x) => !Number.isNaN(x));
   const evidence: GateEvidence = {
-    samples: { downtimeMs: analysis.downtimes, checkpointPauseMs: pauses, checkpointWriteMs: writes },
-    lostStepsPerCycle: analysis.cycles.filter((c) => c.lostSteps !== null).map((c) => c.lostSteps),
+    samples: { downtimeMs: analysis.downtimes, checkpointPauseMs: pauseMs, checkpointWriteMs: writeMs },
+    lostStepsPerCycle: Array.from(lostSteps),
     seed,
   };
   if (cadence !== undefined) {
-    const slowest = Math.max(0, ...pauses) + Math.max(0, ...writes);
+    const slowest = maxOrZero(pauseMs) + maxOrZero(writeMs);
     evidence.maxLostSteps = Math.ceil((cadence.checkpoint.everyMs + slowest) / cadence.stepMs) + 1;
   }
   return evidence;
+}
+
+/** The largest value, or 0 for none (a loop: spreading a million values into Math.max overflows the stack). */
+function maxOrZero(values: Float64Array): number {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
+  return max;
 }

@@ -12,7 +12,7 @@ import type { Distribution, Summary } from './summary-types.js';
 export type MetricKind = 'distribution' | 'rate' | 'count' | 'ratio';
 
 type Reading =
-  | { kind: 'distribution'; dist: Distribution | undefined; samples: readonly number[] | undefined }
+  | { kind: 'distribution'; dist: Distribution | undefined; samples: ArrayLike<number> | undefined }
   | { kind: 'rate'; successes: number; trials: number; unit: string }
   | { kind: 'count'; count: number | null; n: number; unit: string; lowerBoundOnly: boolean; note: string }
   | { kind: 'ratio'; ratio: number | null; n: number };

@@ -52,7 +52,7 @@ export interface Gate {
 /** Extra inputs beyond summary.json that sharpen a verdict; every field optional. */
 export interface GateEvidence {
   /** Raw samples (ms) per distribution metric (e.g. downtimeMs), for bootstrap CIs of quantiles. */
-  samples?: Partial<Record<string, readonly number[]>>;
+  samples?: Partial<Record<string, ArrayLike<number>>>;
   /** Resumed cycles that restored something older than the last complete checkpoint at the kill (exact count from analysis). */
   lostBeyondCheckpoint?: number;
   /** Lost steps per resumed cycle (null where not measured), judged against maxLostSteps when lostBeyondCheckpoint is absent. */

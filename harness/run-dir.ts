@@ -1,9 +1,9 @@
 // Locate and load run folders (runs/<id>/): journal -> analysis. Missing folders are bad input (exit 3).
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { FOLD_DEFAULTS, foldJournal, type FoldOptions } from './analysis-parallel.js';
 import { RunAccumulator } from './analysis.js';
 import { InputError } from './errors.js';
-import { streamJournal } from './journal-read.js';
 import type { RunAnalysis } from './summary-types.js';
 
 export const JOURNAL_FILE = 'journal.ndjson';
@@ -23,8 +23,11 @@ export interface LoadedRuns {
   tornTails: string[];
 }
 
-/** Load and analyse one or more run folders as one sample, streaming each journal (no journal is held in memory). */
-export function loadRuns(dirs: string[]): LoadedRuns {
+/**
+ * Load and analyse one or more run folders as one sample, streaming each journal (no journal is held in memory; a
+ * long one is read on several threads). `options` exist for tests and benchmarks; the defaults are the fast ones.
+ */
+export async function loadRuns(dirs: string[], options: Partial<FoldOptions> = {}): Promise<LoadedRuns> {
   if (dirs.length === 0) throw new InputError('no run folder given (pass at least one, e.g. runs/latest)');
   const abs = dirs.map(resolveRunDir);
   const acc = new RunAccumulator();
@@ -33,7 +36,7 @@ export function loadRuns(dirs: string[]): LoadedRuns {
   for (const [i, d] of abs.entries()) {
     const file = path.join(d, JOURNAL_FILE);
     if (i > 0) acc.nextRun(previous);
-    if (streamJournal(file, (e) => acc.add(e)).tornTail !== null) tornTails.push(file);
+    if ((await foldJournal(acc, file, { ...FOLD_DEFAULTS, ...options })) !== null) tornTails.push(file);
     previous = file;
   }
   return { dirs: abs, analysis: acc.finish(previous), tornTails };

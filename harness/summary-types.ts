@@ -11,18 +11,26 @@ export type Distribution = DistributionSummary;
 /** One row of cycles.csv: a cycle outcome as journaled, with the violation codes joined by spaces. */
 export type CycleRow = Omit<CycleEvent, 'schemaVersion' | 't' | 'type' | 'violations'> & { violations: string };
 
-/** One committed checkpoint, for store-growth charts. */
+/** One committed checkpoint as analysis keeps it (journal order; store-growth charts sum the bytes up). */
 export interface CheckpointRow {
   seq: number;
-  cycle: number;
-  step: number;
   pauseMs: number;
   writeMs: number;
   logicalBytes: number;
   storedBytes: number;
-  cumLogicalBytes: number;
-  cumStoredBytes: number;
 }
+
+/**
+ * Rows stored as columns, one per field: numbers in a Float64Array (null as NaN: JSON has no NaN, so the two never
+ * mix), other values in an array. A million rows cost a few arrays instead of a million objects.
+ */
+export type Columns<Row> = { readonly [K in keyof Row]-?: Row[K] extends number | null ? Float64Array : readonly Row[K][] } & { readonly length: number };
+
+/** Cycle outcomes in cycle order (cycleRow() in analysis-tables.ts reads one back as a CycleRow). */
+export type CycleTable = Columns<CycleRow>;
+
+/** Committed checkpoints in journal order. */
+export type CheckpointTable = Columns<CheckpointRow>;
 
 export interface Summary {
   schemaVersion: typeof SUMMARY_SCHEMA_VERSION;
@@ -50,14 +58,13 @@ export interface Summary {
   /** The scenario was a negative control: the run is meant to produce violations (absent in older summaries). */
   negativeControl?: boolean;
   environment: Environment;
-  /** Per-cycle and per-checkpoint rows (not in summary.json; written to cycles.csv and charts). */
 }
 
-/** Analysis output: the summary plus the rows reports draw from. */
+/** Analysis output: the summary plus the per-cycle and per-checkpoint rows reports draw from (not in summary.json). */
 export interface RunAnalysis {
   summary: Summary;
-  cycles: CycleRow[];
-  checkpoints: CheckpointRow[];
+  cycles: CycleTable;
+  checkpoints: CheckpointTable;
   /** Raw downtime samples in cycle order (ms). */
   downtimes: number[];
   /** The scenario's workload and checkpoint cadence (how much work one checkpoint interval may lose). */

@@ -33,13 +33,13 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
       .option('min-effect-ms', { type: 'number', default: COMPARE_DEFAULTS.minEffectMs, describe: 'Smallest median difference that counts, ms' })
       .option('min-effect-relative', { type: 'number', default: COMPARE_DEFAULTS.minEffectRelative, describe: 'Smallest median difference that counts, fraction of the baseline median' })
       .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<CompareArgs>,
-  handler: (argv: ArgumentsCamelCase<CompareArgs>) => {
-    const a = loadRunsForCommand([argv.runA]).analysis;
-    const b = loadRunsForCommand([argv.runB]).analysis;
+  handler: async (argv: ArgumentsCamelCase<CompareArgs>) => {
+    const a = (await loadRunsForCommand([argv.runA])).analysis;
+    const b = (await loadRunsForCommand([argv.runB])).analysis;
     const opts = { seed: argv.seed, resamples: Math.max(9999, argv.resamples), minEffectMs: argv.minEffectMs, minEffectRelative: argv.minEffectRelative };
-    const run = (x: number[], y: number[]): Comparison | null => (x.length > 0 && y.length > 0 ? compareSamples(x, y, opts) : null);
+    const run = (x: ArrayLike<number>, y: ArrayLike<number>): Comparison | null => (x.length > 0 && y.length > 0 ? compareSamples(x, y, opts) : null);
     const downtime = run(a.downtimes, b.downtimes);
-    const pause = run(a.checkpoints.map((c) => c.pauseMs), b.checkpoints.map((c) => c.pauseMs));
+    const pause = run(a.checkpoints.pauseMs, b.checkpoints.pauseMs);
     const results = { downtimeMs: downtime, checkpointPauseMs: pause };
     if (argv.json) process.stdout.write(`${JSON.stringify({ schemaVersion: 1, runA: a.summary.runId, runB: b.summary.runId, ...results }, null, 2)}\n`);
     else process.stdout.write(`${fmt('downtime', downtime)}\n${fmt('checkpoint pause', pause)}\n`);

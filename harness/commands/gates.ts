@@ -19,8 +19,8 @@ export const gatesCommand: CommandModule<object, GatesArgs> = {
       .positional('run-dirs', { type: 'string', array: true, describe: 'Run folders (several are judged as one sample)' })
       .option('gates-dir', { type: 'string', describe: 'Folder of gate files (default: gates/ of the harness)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the gate results as JSON' }) as unknown as Argv<GatesArgs>,
-  handler: (argv: ArgumentsCamelCase<GatesArgs>) => {
-    const { analysis, dirs } = loadRunsForCommand(argv.runDirs);
+  handler: async (argv: ArgumentsCamelCase<GatesArgs>) => {
+    const { analysis, dirs } = await loadRunsForCommand(argv.runDirs);
     const j = judge(analysis, argv.gatesDir);
     if (argv.json) {
       process.stdout.write(`${JSON.stringify({ schemaVersion: 1, runDirs: dirs, verdict: j.verdict, gates: j.gates }, null, 2)}\n`);

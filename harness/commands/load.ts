@@ -1,8 +1,8 @@
 // Load run folders for a command, telling the user on stderr when a journal's torn last line was dropped.
 import { loadRuns, type LoadedRuns } from '../run-dir.js';
 
-export function loadRunsForCommand(dirs: string[]): LoadedRuns {
-  const loaded = loadRuns(dirs);
+export async function loadRunsForCommand(dirs: string[]): Promise<LoadedRuns> {
+  const loaded = await loadRuns(dirs);
   for (const file of loaded.tornTails) process.stderr.write(`soak: note: ${file} ended in a torn line (a writer died mid-append); it was dropped\n`);
   return loaded;
 }

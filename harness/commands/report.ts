@@ -27,7 +27,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .option('out', { type: 'string', default: 'reports', describe: 'Reports folder' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the report folder and files as JSON' }) as unknown as Argv<ReportArgs>,
   handler: async (argv: ArgumentsCamelCase<ReportArgs>) => {
-    const { analysis } = loadRunsForCommand(argv.runDirs);
+    const { analysis } = await loadRunsForCommand(argv.runDirs);
     const j = judge(analysis);
     const written = await writeReportFor(analysis, j.gates, argv.out);
     if (argv.json) process.stdout.write(`${JSON.stringify({ ...written, verdict: j.verdict }, null, 2)}\n`);

@@ -96,7 +96,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       process.off('SIGINT', onSigint);
     }
 
-    const { analysis } = loadRunsForCommand([result.runDir]);
+    const { analysis } = await loadRunsForCommand([result.runDir]);
     const judgement = judge(analysis);
     const reportDir = argv.report ? (await writeReportFor(analysis, judgement.gates, argv.reportDir)).dir : null;
     if (argv.json) {

@@ -1,6 +1,7 @@
 // Vega-Lite specs for downtime: histogram, ECDF with p50/p95/p99 rules, and downtime per cycle coloured by kill phase.
 import type { TopLevelSpec } from 'vega-lite';
-import type { CycleRow, Distribution } from '../summary-types.js';
+import type { KillPhase, Outcome } from '../events.js';
+import type { CycleTable, Distribution } from '../summary-types.js';
 import { CHART_CONFIG, CHART_SIZE, COLORS, PHASE_DOMAIN } from './chart-theme.js';
 import { VL_SCHEMA } from './chart-spec.js';
 import { ecdfData, histogramData } from './chart-data.js';
@@ -62,12 +63,17 @@ export function downtimeEcdfSpec(downtimes: readonly number[], dist: Distributio
 }
 
 /** Downtime per cycle over cycle number, coloured by observed kill phase; failed cycles drawn as red crosses (at the top when they never resumed). */
-export function downtimePerCycleSpec(cycles: readonly CycleRow[]): TopLevelSpec {
-  const resumed = cycles
-    .filter((c) => c.downtimeMs !== null)
-    .map((c) => ({ cycle: c.cycle, downtimeMs: c.downtimeMs, phase: c.observedPhase, outcome: c.outcome }));
+export function downtimePerCycleSpec(cycles: CycleTable): TopLevelSpec {
+  const resumed: { cycle: number; downtimeMs: number; phase: KillPhase; outcome: Outcome }[] = [];
+  const neverResumed: { cycle: number; outcome: Outcome }[] = [];
+  for (let i = 0; i < cycles.length; i++) {
+    const cycle = cycles.cycle[i]!;
+    const downtimeMs = cycles.downtimeMs[i]!;
+    const outcome = cycles.outcome[i]!;
+    if (Number.isNaN(downtimeMs)) neverResumed.push({ cycle, outcome });
+    else resumed.push({ cycle, downtimeMs, phase: cycles.observedPhase[i]!, outcome });
+  }
   const failed = resumed.filter((c) => c.outcome !== 'ok');
-  const neverResumed = cycles.filter((c) => c.downtimeMs === null).map((c) => ({ cycle: c.cycle, outcome: c.outcome }));
   const size = cycles.length > 2000 ? 6 : cycles.length > 300 ? 14 : 30;
   const nFailed = failed.length + neverResumed.length;
   return {

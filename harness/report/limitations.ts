@@ -41,8 +41,8 @@ export function scopeLimitations(analysis: RunAnalysis, gates: readonly GateResu
   }
   const unbounded = downtimeQuantiles(analysis).filter((e) => e.n > 0 && e.hi === null).map((e) => `p${Math.round(e.q * 100)}`);
   if (unbounded.length > 0) out.push(`With n = ${s.downtimeMs.n} downtime samples, ${joinAnd(unbounded)} cannot be bounded above: the sample is too small for that tail.`);
-  const observed = new Set(analysis.cycles.map((c) => c.observedPhase));
-  const restoreKills = analysis.cycles.reduce((acc, c) => acc + c.restoreKills, 0);
+  const observed = new Set(analysis.cycles.observedPhase);
+  const restoreKills = analysis.cycles.restoreKills.reduce((acc, x) => acc + x, 0);
   if (!observed.has('restore') && restoreKills === 0) out.push('No kill landed during a restore, so resuming after an interrupted restore was not measured.');
   if (s.tornCheckpoint.trials === 0) out.push('No kill landed during a checkpoint write, so recovery from a torn checkpoint was not exercised.');
   out.push('No cross-region number: the session host, the runner and the checkpoint store ran on one machine, so no network or remote-store latency is included.');

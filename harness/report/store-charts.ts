@@ -1,6 +1,7 @@
 // Vega-Lite specs for checkpoints: pause-time distribution and store growth (cumulative logical vs stored bytes per seq).
 import type { TopLevelSpec } from 'vega-lite';
-import type { CheckpointRow } from '../summary-types.js';
+import { ascendingOrder, runningTotals } from '../columns.js';
+import type { CheckpointTable } from '../summary-types.js';
 import { CHART_CONFIG, CHART_SIZE, COLORS } from './chart-theme.js';
 import { VL_SCHEMA } from './chart-spec.js';
 import { histogramData } from './chart-data.js';
@@ -9,8 +10,8 @@ const MIB = 2 ** 20;
 const MAX_GROWTH_POINTS = 800;
 
 /** Histogram of checkpoint pause times (ms): how long the session was stopped for each checkpoint. */
-export function checkpointPauseSpec(checkpoints: readonly CheckpointRow[]): TopLevelSpec {
-  const bins = histogramData(checkpoints.map((c) => c.pauseMs));
+export function checkpointPauseSpec(checkpoints: CheckpointTable): TopLevelSpec {
+  const bins = histogramData(checkpoints.pauseMs);
   return {
     $schema: VL_SCHEMA,
     config: CHART_CONFIG,
@@ -27,8 +28,8 @@ export function checkpointPauseSpec(checkpoints: readonly CheckpointRow[]): TopL
 }
 
 /** Keep at most `max` rows, evenly spaced, always including the first and the last. */
-export function thin<T>(rows: readonly T[], max: number): T[] {
-  if (rows.length <= max) return [...rows];
+export function thin<T>(rows: ArrayLike<T>, max: number): T[] {
+  if (rows.length <= max) return Array.from(rows);
   const out: T[] = [];
   const stride = (rows.length - 1) / (max - 1);
   for (let k = 0; k < max; k++) out.push(rows[Math.round(k * stride)] as T);
@@ -36,10 +37,13 @@ export function thin<T>(rows: readonly T[], max: number): T[] {
 }
 
 /** Cumulative logical vs stored MiB over checkpoint sequence number; the gap between the lines is what dedup saved. */
-export function storeGrowthSpec(checkpoints: readonly CheckpointRow[]): TopLevelSpec {
-  const rows = thin([...checkpoints].sort((a, b) => a.seq - b.seq), MAX_GROWTH_POINTS).flatMap((c) => [
-    { seq: c.seq, series: 'logical (before dedup)', mib: c.cumLogicalBytes / MIB },
-    { seq: c.seq, series: 'stored (after dedup)', mib: c.cumStoredBytes / MIB },
+export function storeGrowthSpec(checkpoints: CheckpointTable): TopLevelSpec {
+  // Totals accumulate in journal order; the chart then follows sequence numbers.
+  const logical = runningTotals(checkpoints.logicalBytes);
+  const stored = runningTotals(checkpoints.storedBytes);
+  const rows = thin(ascendingOrder(checkpoints.seq), MAX_GROWTH_POINTS).flatMap((i) => [
+    { seq: checkpoints.seq[i]!, series: 'logical (before dedup)', mib: logical[i]! / MIB },
+    { seq: checkpoints.seq[i]!, series: 'stored (after dedup)', mib: stored[i]! / MIB },
   ]);
   return {
     $schema: VL_SCHEMA,

@@ -127,6 +127,11 @@ describe('soak run, report, gates, store (process target)', () => {
     expect(stats.ratio).toBeGreaterThan(1);
   });
 
+  it('this fresh journal analyses the same through the fast path and through JSON.parse on every line', async () => {
+    const { loadRuns } = await import('../../harness/run-dir.js');
+    expect(await loadRuns([runDir])).toEqual(await loadRuns([runDir], { fastPath: false }));
+  });
+
   it('`soak report` re-derives the same summary from the journal alone', async () => {
     const r = await soak('report', runDir, '--out', 'reports-again');
     expect(r.exitCode, out(r)).toBe(0);

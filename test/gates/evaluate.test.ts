@@ -118,24 +118,26 @@ describe('formatGateTable', () => {
 describe('gateEvidenceFromAnalysis', () => {
   it('takes raw samples and the lost steps of every cycle that restored (failed ones too), and the lost-step limit from the cadence', async () => {
     const { gateEvidenceFromAnalysis } = await import('../../harness/gates.js');
+    const { cycleTable, checkpointTable } = await import('../../harness/analysis-tables.js');
     const row = { phase: 'work', observedPhase: 'work', downtimeMs: 200, killStep: 50, restoredSeq: 2, restoredStep: 40, restoreKills: 0, violations: '' } as const;
-    const cp = { seq: 1, cycle: 1, step: 20, logicalBytes: 10, storedBytes: 5, cumLogicalBytes: 10, cumStoredBytes: 5 };
+    const cp = { seq: 1, logicalBytes: 10, storedBytes: 5 };
     const evidence = gateEvidenceFromAnalysis(
       {
         summary: healthySummary(),
-        cycles: [
+        cycles: cycleTable([
           { ...row, cycle: 1, outcome: 'ok', lostSteps: 10 },
           { ...row, cycle: 2, outcome: 'fail', lostSteps: 99 },
-        ],
-        checkpoints: [
+          { ...row, cycle: 3, outcome: 'fail', lostSteps: null },
+        ]),
+        checkpoints: checkpointTable([
           { ...cp, pauseMs: 4, writeMs: 9 },
           { ...cp, pauseMs: 6, writeMs: 12 },
-        ],
+        ]),
         downtimes: [200, 210],
       },
       { stepMs: 5, checkpoint: { everyMs: 100 } },
     );
-    expect(evidence.samples).toEqual({ downtimeMs: [200, 210], checkpointPauseMs: [4, 6], checkpointWriteMs: [9, 12] });
+    expect(evidence.samples).toEqual({ downtimeMs: [200, 210], checkpointPauseMs: Float64Array.of(4, 6), checkpointWriteMs: Float64Array.of(9, 12) });
     expect(evidence.lostStepsPerCycle).toEqual([10, 99]);
     expect(evidence.maxLostSteps).toBe(25); // ceil((100 + 6 + 12) / 5) + 1 = 24 + 1
   });

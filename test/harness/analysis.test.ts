@@ -1,7 +1,9 @@
 // analyze() on a hand-made journal: exact counts, Wilson interval, type-7 downtime quantiles, lost work, dedup,
 // torn-checkpoint and nonce tallies; duplicates counted once; several runs merged equal one run over the union.
 import { describe, expect, it } from 'vitest';
+import { cycleRows } from '../../harness/analysis-tables.js';
 import { analyze } from '../../harness/analysis.js';
+import { runningTotals } from '../../harness/columns.js';
 import type { Environment } from '../../harness/environment.js';
 import { InputError } from '../../harness/errors.js';
 import type { CycleEvent, JournalEvent, KillPhase, Outcome, ViolationCode } from '../../harness/events.js';
@@ -77,14 +79,14 @@ describe('analyze', () => {
     expect(s.lostSteps).toEqual({ n: 4, max: 10, mean: 5.5 });
   });
 
-  it('dedup: 3 checkpoints, 3000 logical / 1200 stored = 2.5, with cumulative rows', () => {
+  it('dedup: 3 checkpoints, 3000 logical / 1200 stored = 2.5, with per-checkpoint rows in journal order', () => {
     expect(s.dedup).toEqual({ checkpoints: 3, logicalBytes: 3000, storedBytes: 1200, ratio: 2.5 });
     const rows = analyze(journal).checkpoints;
-    expect(rows.map((r) => [r.seq, r.cumLogicalBytes, r.cumStoredBytes])).toEqual([
-      [1, 1000, 1000],
-      [2, 2000, 1100],
-      [3, 3000, 1200],
-    ]);
+    expect(rows.length).toBe(3);
+    expect([...rows.seq]).toEqual([1, 2, 3]);
+    expect([...rows.pauseMs]).toEqual([1, 2, 3]);
+    expect([...runningTotals(rows.logicalBytes)]).toEqual([1000, 2000, 3000]);
+    expect([...runningTotals(rows.storedBytes)]).toEqual([1000, 1100, 1200]);
     expect(s.checkpointPauseMs.p50).toBe(2);
     expect(s.checkpointWriteMs.max).toBe(6);
   });
@@ -111,7 +113,7 @@ describe('analyze', () => {
   });
 
   it('cycle rows are in cycle order with violation codes joined', () => {
-    const rows = analyze(journal).cycles;
+    const rows = cycleRows(analyze(journal).cycles);
     expect(rows.map((r) => r.cycle)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(rows[2]!.violations).toBe('nonce');
     expect(rows[5]).toMatchObject({ outcome: 'fail', downtimeMs: null, lostSteps: null, violations: 'no-resume' });
@@ -121,12 +123,19 @@ describe('analyze', () => {
     const twice = [...journal, c[2], c[1], start(3), c[3]];
     const a = analyze(twice);
     expect(a.summary).toEqual(s);
-    expect(a.cycles.map((r) => r.cycle)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect([...a.cycles.cycle]).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(cycleRows(a.cycles)).toEqual(cycleRows(analyze(journal).cycles));
   });
 
   it('the last outcome journaled for a cycle is the one counted', () => {
     const redone = analyze([...journal, cycle(7, 'ok', 'work', 500, 3)]).summary;
     expect(redone.cycles).toEqual({ total: 7, resumed: 5, failed: 2, indeterminate: 0 });
+    // Cycle 3 failed with a nonce violation, then is journaled again as ok: only the second outcome counts.
+    const fixed = analyze([...journal, cycle(3, 'ok', 'work', 150, 2)]);
+    expect(fixed.summary.cycles).toEqual({ total: 7, resumed: 5, failed: 1, indeterminate: 1 });
+    expect(fixed.summary.violationSamples).toEqual(['no-resume in cycle 6']);
+    expect(fixed.summary.noncePreserved).toEqual({ trials: 5, preserved: 5 });
+    expect(cycleRows(fixed.cycles)[2]).toMatchObject({ cycle: 3, outcome: 'ok', downtimeMs: 150, violations: '' });
   });
 
   it('a journal without run-start is bad input', () => {

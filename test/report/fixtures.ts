@@ -5,6 +5,7 @@ import type { GateResult } from '../../harness/gate-types.js';
 import { summarize } from '../../harness/stats/distribution.js';
 import { createRng } from '../../harness/stats/random.js';
 import { wilson } from '../../harness/stats/wilson.js';
+import { checkpointTable, cycleTable } from '../../harness/analysis-tables.js';
 import type { CheckpointRow, CycleRow, RunAnalysis } from '../../harness/summary-types.js';
 import { SUMMARY_SCHEMA_VERSION } from '../../harness/summary-types.js';
 
@@ -67,7 +68,7 @@ export function makeAnalysis(options: FixtureOptions = {}): RunAnalysis {
       cumLogical += logical;
       cumStored += stored;
       lastStep = step;
-      checkpoints.push({ seq, cycle: c, step, pauseMs: 8 + rng.next() * 14, writeMs: 20 + rng.next() * 40, logicalBytes: logical, storedBytes: stored, cumLogicalBytes: cumLogical, cumStoredBytes: cumStored });
+      checkpoints.push({ seq, pauseMs: 8 + rng.next() * 14, writeMs: 20 + rng.next() * 40, logicalBytes: logical, storedBytes: stored });
     }
     const lost = rng.int(0, 9);
     const killStep = lastStep + lost;
@@ -119,8 +120,8 @@ export function makeAnalysis(options: FixtureOptions = {}): RunAnalysis {
       violationSamples: cycles.filter((c) => c.violations !== '').slice(0, 5).map((c) => `cycle ${c.cycle}: ${c.violations}`),
       environment: fixtureEnvironment(target, options.environment),
     },
-    cycles,
-    checkpoints,
+    cycles: cycleTable(cycles),
+    checkpoints: checkpointTable(checkpoints),
     downtimes,
   };
 }

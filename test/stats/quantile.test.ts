@@ -49,6 +49,14 @@ describe('summarize', () => {
   it('keeps the mean exact where naive summation drifts (0.1 x 10: naive sum is 0.9999999999999999)', () => {
     expect(summarize(new Array<number>(10).fill(0.1)).mean).toBe(0.1);
   });
+  it('sorts samples with and without negatives (and -0) exactly as the typed-array numeric sort does', () => {
+    const reference = (xs: number[]): number[] => [...Float64Array.from(xs).sort()];
+    const positive = [3.5, 0, 1e-300, 2 ** 53, 7, 0.1, 5e-324, 1.7976931348623157e308, 3.5];
+    expect([...sortSample(positive)]).toEqual(reference(positive));
+    expect([...sortSample(positive)]).toEqual([...positive].sort((a, b) => a - b));
+    const mixed = [2, -1, 0, -0, -1e-300, 5];
+    expect([...sortSample(mixed)]).toEqual(reference(mixed));
+  });
   it('summarises 1e6 values in well under a second', () => {
     const values = Array.from({ length: 1_000_000 }, (_, i) => (i * 7919) % 1_000_000);
     const t0 = performance.now();
