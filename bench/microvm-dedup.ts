@@ -1,5 +1,5 @@
 // Store cost of repeated checkpoints of one micro-VM session, per ramCapture mode: logical vs stored bytes, pause, write.
-// Run after tsc: node dist/bench/microvm-dedup.js [--checkpoints 8] [--every-ms 2000] [--ram stream|memfd] [--accel auto|kvm|tcg]
+// Run after tsc: node dist/bench/microvm-dedup.js [--checkpoints 8] [--every-ms 2000] [--ram stream|memfd] [--accel auto|kvm|tcg] [--ingest file|inline]
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ const { values } = parseArgs({
     'every-ms': { type: 'string', default: '2000' },
     ram: { type: 'string', default: 'stream' },
     accel: { type: 'string', default: 'auto' },
+    ingest: { type: 'string', default: 'file' },
   },
 });
 const count = Number(values.checkpoints);
@@ -28,14 +29,14 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 }
 const workDir = path.join(root, 'w');
 mkdirSync(workDir, { mode: 0o700 });
-const target = createMicrovmTarget({ workDir, sessionDir: root, stepMs: 5, options: { accel: values.accel, ramCapture: values.ram } });
+const target = createMicrovmTarget({ workDir, sessionDir: root, stepMs: 5, options: { accel: values.accel, ramCapture: values.ram, ramIngest: values.ingest } });
 const mib = (b: number): string => (b / 2 ** 20).toFixed(1).padStart(7);
 
 try {
   await target.boot();
   let logical = 0;
   let stored = 0;
-  console.log(`ramCapture ${values.ram}, one checkpoint every ${everyMs} ms`);
+  console.log(`ramCapture ${values.ram}, ramIngest ${values.ingest}, one checkpoint every ${everyMs} ms`);
   console.log('  #   pause ms   write ms   logical MiB   stored MiB');
   for (let i = 1; i <= count; i++) {
     await new Promise((r) => setTimeout(r, everyMs));

@@ -1,5 +1,5 @@
 // Per-phase times of the microvm target over N cycles (boot, pause, store write, restore, kill -> first full heartbeat) and the skew detection rate.
-// Run after tsc: node dist/bench/microvm-phases.js [--cycles 20] [--skew-trials 10] [--accel auto|kvm|tcg] [--disk true|false] [--ram stream|memfd]
+// Run after tsc: node dist/bench/microvm-phases.js [--cycles 20] [--skew-trials 10] [--accel auto|kvm|tcg] [--ingest file|inline] [--disk true|false] [--ram stream|memfd]
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,13 +14,14 @@ const { values } = parseArgs({
     cycles: { type: 'string', default: '20' },
     'skew-trials': { type: 'string', default: '10' },
     accel: { type: 'string', default: 'auto' },
+    ingest: { type: 'string', default: 'file' },
     disk: { type: 'string', default: 'true' },
     ram: { type: 'string', default: 'stream' },
   },
 });
 const cycles = Number(values.cycles);
 const skewTrials = Number(values['skew-trials']);
-const options = { accel: values.accel, disk: values.disk !== 'false', ramCapture: values.ram };
+const options = { accel: values.accel, disk: values.disk !== 'false', ramCapture: values.ram, ramIngest: values.ingest };
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'mvbench-'));
 const store = Store.open(path.join(root, 'store'));

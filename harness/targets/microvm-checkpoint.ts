@@ -1,10 +1,11 @@
-// One microvm checkpoint: stop, RAM + device state, disk copy, cont, then the parts into the store (and the skew control).
+// One microvm checkpoint: stop, RAM + device state (stream mode: straight into the store as QEMU writes it), disk copy,
+// cont, then the remaining parts into the store (and the skew control).
 import { stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CheckpointSink } from '../store/types.js';
 import { copyDisk } from './microvm-disk.js';
 import type { MicrovmOptions } from './microvm-options.js';
-import { type RamIo, saveRam } from './microvm-ram.js';
+import { type RamIo, saveRam, saveRamInto } from './microvm-ram.js';
 import { type MachineRecord, RECORD_PART } from './microvm-record.js';
 import type { QmpClient } from './qmp.js';
 import type { CheckpointOptions, CheckpointResult } from './target.js';
@@ -29,7 +30,7 @@ export function checkpointFiles(prefix: string): { prefix: string; diskCopy: str
   return { prefix, diskCopy: `${prefix}.qcow2` };
 }
 
-/** Capture while frozen, unfreeze, then write the parts. Throws on any failure; the caller cleans up and reports. */
+/** Capture while frozen (stream mode: RAM into the store as it arrives), unfreeze, then write the rest. Throws on any failure; the caller cleans up and reports. */
 export async function takeCheckpoint(g: CheckpointGuest, prefix: string, sink: CheckpointSink, opts: CheckpointOptions): Promise<CheckpointResult> {
   const { qmp } = g;
   const diskCopy = g.diskPath === undefined ? undefined : checkpointFiles(prefix).diskCopy;
@@ -51,9 +52,18 @@ export async function takeCheckpoint(g: CheckpointGuest, prefix: string, sink: C
     // resume and rewrite the file's last block from RAM, hiding the skew. The restore's full-heartbeat request ends the hold.
     held = await g.hold();
   }
+  const inline = g.opts.ramCapture === 'stream' && g.opts.ramIngest === 'inline';
   const t = process.hrtime.bigint();
   await qmp.execute('stop');
-  const saved = await saveRam(g.opts.ramCapture, g.ramIo(), prefix);
+  let saved: { parts: Array<[string, string]>; ramBytes: number; devBytes: number };
+  let inlineNs = 0n;
+  if (inline) {
+    // Stream mode: the migration stream goes straight into the store as QEMU writes it (parts keep their order).
+    const i = process.hrtime.bigint();
+    await sink.put(RECORD_PART, Buffer.from(JSON.stringify(g.record)));
+    saved = { parts: [], ramBytes: await saveRamInto(g.ramIo(), sink), devBytes: 0 };
+    inlineNs = process.hrtime.bigint() - i;
+  } else saved = await saveRam(g.opts.ramCapture, g.ramIo(), prefix);
   if (!skew && g.diskPath !== undefined && diskCopy !== undefined) await copyDisk(g.diskPath, diskCopy);
   const step = g.lastStep();
   await qmp.execute('cont');
@@ -61,13 +71,13 @@ export async function takeCheckpoint(g: CheckpointGuest, prefix: string, sink: C
   if (held) g.release();
 
   const w = process.hrtime.bigint();
-  await sink.put(RECORD_PART, Buffer.from(JSON.stringify(g.record)));
-  // A migration stream's pages sit behind 8-byte headers, off the 4 KiB grid: parse it, one chunk per page.
-  // RAM images (memfd mode) are page-aligned already.
-  const ramChunking = g.opts.ramCapture === 'stream' ? 'qemu-pages' : 'fixed';
-  for (const [name, file] of saved.parts) await sink.putFile(name, file, { chunking: name === 'ram' ? ramChunking : 'fixed' });
+  if (!inline) await sink.put(RECORD_PART, Buffer.from(JSON.stringify(g.record)));
+  // A migration stream is parsed, one chunk per page (its pages sit off the 4 KiB grid behind 8-byte headers);
+  // memfd mode's RAM image is page-aligned already, and its device-state stream has no pages.
+  for (const [name, file] of saved.parts) await sink.putFile(name, file, { chunking: name === 'ram' && g.opts.ramCapture === 'stream' ? 'qemu-pages' : 'fixed' });
   if (diskCopy !== undefined) await sink.putFile('disk', diskCopy);
-  const storeWriteMs = Number(process.hrtime.bigint() - w) / 1e6;
+  // Store write time: after the pause, plus (stream mode) the RAM ingest that overlapped QEMU's write inside it.
+  const storeWriteMs = Number(process.hrtime.bigint() - w + inlineNs) / 1e6;
   return {
     step,
     pauseMs: Number(pausedNs) / 1e6,
@@ -75,6 +85,7 @@ export async function takeCheckpoint(g: CheckpointGuest, prefix: string, sink: C
       accelerator: g.record.accelerator,
       guestRamMiB: g.opts.memoryMiB,
       ramCapture: g.opts.ramCapture,
+      ramIngest: inline ? 'inline' : 'file',
       ramStreamBytes: saved.ramBytes,
       deviceStateBytes: saved.devBytes,
       diskBytes: diskCopy === undefined ? 0 : (await stat(diskCopy)).size,

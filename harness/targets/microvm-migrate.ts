@@ -37,18 +37,43 @@ async function waitMigration(qmp: QmpClient, what: string, deadline: number, giv
  * Returns the stream size in bytes. On any failure the partial file is removed and a TargetError thrown.
  */
 export async function migrateToFile(qmp: QmpClient, socketPath: string, file: string, timeoutMs: number): Promise<number> {
+  try {
+    return await migrateInto(qmp, socketPath, (conn) => pipeline(conn, createWriteStream(file)), timeoutMs);
+  } catch (err) {
+    rmSync(file, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * Save the (paused) guest's RAM + device state into `consume` as QEMU writes it (e.g. straight into the store, hashed
+ * inline: no file, no second read). Returns the stream size in bytes; throws a TargetError if the migration or the
+ * consumer fails (a consumer's SoakError, such as a store error, keeps its class).
+ */
+export async function migrateInto(qmp: QmpClient, socketPath: string, consume: (stream: AsyncIterable<Buffer>) => Promise<unknown>, timeoutMs: number): Promise<number> {
   rmSync(socketPath, { force: true });
   const server = net.createServer();
   let bytes = 0;
   let failure: string | undefined;
+  let consumerError: unknown;
   const received = new Promise<void>((resolve, reject) => {
-    server.once('connection', (conn) => {
+    server.once('connection', (conn: net.Socket) => {
       server.close();
-      conn.on('data', (c: Buffer) => (bytes += c.length));
-      pipeline(conn, createWriteStream(file)).then(resolve, (err: Error) => {
-        failure = `migration stream broke: ${err.message}`;
-        reject(new TargetError(`saving RAM state: ${failure}`, { cause: err }));
-      });
+      const counted = (async function* () {
+        for await (const c of conn as AsyncIterable<Buffer>) {
+          bytes += c.length;
+          yield c;
+        }
+      })();
+      consume(counted).then(
+        () => resolve(),
+        (err: Error) => {
+          conn.destroy();
+          consumerError = err;
+          failure = `migration stream broke: ${err.message}`;
+          reject(err instanceof SoakError ? err : new TargetError(`saving RAM state: ${failure}`, { cause: err }));
+        },
+      );
     });
   });
   received.catch(() => {});
@@ -70,7 +95,7 @@ export async function migrateToFile(qmp: QmpClient, socketPath: string, file: st
     }
     return bytes;
   } catch (err) {
-    rmSync(file, { force: true });
+    if (consumerError instanceof SoakError) throw consumerError; // e.g. the store's own error, with its exit code
     throw err;
   } finally {
     server.close();

@@ -17,6 +17,12 @@ export const microvmOptionsSchema = z
     migrateTimeoutMs: z.number().int().positive().max(600_000).default(60_000),
     /** stream: one compact migration stream; memfd: page-aligned RAM image (dedups between checkpoints) + device state. */
     ramCapture: z.enum(['stream', 'memfd']).default('stream'),
+    /**
+     * Stream mode: `file` writes the stream to a scratch file while paused and stores it after `cont` (shortest pause);
+     * `inline` stores it while QEMU writes it, hashing each page as it arrives (no file, no second read: less total
+     * work, but new pages are compressed inside the pause). Measured in bench/microvm-phases (README).
+     */
+    ramIngest: z.enum(['file', 'inline']).default('file'),
     qemuBinary: z.string().min(1).default('qemu-system-x86_64'),
   })
   .strict();

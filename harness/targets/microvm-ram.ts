@@ -1,7 +1,7 @@
 // How guest RAM + device state are captured: the QEMU migration stream, or a page-aligned memfd image plus device state.
-import type { CheckpointSource } from '../store/types.js';
+import type { CheckpointSink, CheckpointSource } from '../store/types.js';
 import { loadMemfd, saveMemfd } from './microvm-memfd.js';
-import { migrateFromStream, migrateToFile } from './microvm-migrate.js';
+import { migrateFromStream, migrateInto, migrateToFile } from './microvm-migrate.js';
 import type { QmpClient } from './qmp.js';
 
 /**
@@ -24,6 +24,14 @@ export interface RamIo {
 /** Capabilities a QEMU needs before saving or loading in this mode (both sides must agree). */
 export async function setupRamCapture(mode: RamCaptureMode, qmp: QmpClient): Promise<void> {
   if (mode === 'memfd') await qmp.execute('migrate-set-capabilities', { capabilities: [{ capability: 'x-ignore-shared', state: true }] });
+}
+
+/**
+ * Stream mode: save while paused straight into the checkpoint as part "ram", each page hashed as QEMU writes it (no
+ * file, no second read: the store keeps up with QEMU's TCG migration, so the pause does not grow). Returns the bytes.
+ */
+export async function saveRamInto(io: RamIo, sink: CheckpointSink): Promise<number> {
+  return migrateInto(io.qmp, io.socket, (stream) => sink.put('ram', stream, { chunking: 'qemu-pages' }), io.timeoutMs);
 }
 
 /** Save while paused into files under `prefix`; returns the parts to store, in order, and the bytes captured. */

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { hasQemu } from '../helpers/qemu.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TargetError } from '../../harness/errors.js';
+import { Store } from '../../harness/store/store.js';
 import type { CheckpointSink, CheckpointSource, PartData } from '../../harness/store/types.js';
 import { createMicrovmTarget } from '../../harness/targets/microvm.js';
 import type { Heartbeat, Target } from '../../harness/targets/target.js';
@@ -229,6 +230,29 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
     process.kill(qemuPid(a.target), 'SIGKILL');
     await a.target.destroy();
     await expectConsistentResume({ disk: false }, c, first.nonce, res.step);
+  });
+
+  it('ramIngest inline: the migration stream goes into the real store as QEMU writes it, page-split; restore is consistent', async () => {
+    const a = await makeTarget({ disk: false, ramIngest: 'inline' });
+    live.push(a.target);
+    await a.target.boot();
+    const first = a.hbs.find((h) => h.full)!;
+    await waitFor(reached(a.hbs, 10), 30_000, 'step 10');
+    const store = Store.open(path.join(root, 'inline-store'));
+    const w = store.begin(0);
+    const res = await a.target.checkpoint(w, { skewMs: 0 });
+    w.step = res.step;
+    const m = w.commit(res.meta);
+    expect(res.meta.ramIngest).toBe('inline');
+    expect(existsSync(path.join(a.workDir, 'ckpt-1.ram'))).toBe(false); // no scratch file in this mode
+    const ram = m.parts.find((p) => p.name === 'ram')!;
+    expect(ram.size).toBe(res.meta.ramStreamBytes);
+    expect(ram.layout).toMatchObject({ kind: 'qemu-pages', fallback: null });
+    expect(ram.layout!.pages + ram.layout!.zeroPages).toBeGreaterThanOrEqual((256 * 2 ** 20) / 4096);
+    process.kill(qemuPid(a.target), 'SIGKILL');
+    await a.target.destroy();
+    await expectConsistentResume({ disk: false, ramIngest: 'inline' }, store.reader(m), first.nonce, res.step);
+    store.close();
   });
 
   it('ramCapture memfd: page-aligned RAM image + device state, SIGKILL, restore, consistent', async () => {
