@@ -1,11 +1,11 @@
 // Retention: keep the newest N checkpoints, drop the rest, and reclaim the chunks only they needed. Every step leaves
 // a store that verifies, whenever the process is killed: live chunks are copied into a new sealed pack before any old
 // manifest goes, old manifests go before the pack indexes that list their chunks, indexes before their packs.
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from '../errors.js';
+import { ConfigError, IntegrityError } from '../errors.js';
 import { fsyncDir } from './fsync.js';
-import { parseManifest, type Manifest } from './manifest.js';
+import { manifestFileName } from './manifest.js';
 import { entryLocation, PackWriter, readPackIndex, type PackIndexFile } from './pack.js';
 import type { Store } from './store.js';
 
@@ -58,18 +58,19 @@ function collect(store: Store, keep: number, onStep: (step: GcStep) => void): Gc
   store.reload();
 
   // Plan: which manifests stay, which chunks they need, and where the single copy of each chunk we keep lives.
-  const manifestFiles = readdirSync(manifestDir).filter((f) => /^\d{10}\.json$/.test(f)).sort();
-  const readable: Array<{ file: string; m: Manifest }> = [];
-  const unreadable: string[] = [];
-  for (const file of manifestFiles) {
-    const m = parseManifest(readFileText(path.join(manifestDir, file)));
-    if (m) readable.push({ file, m });
-    else unreadable.push(file);
-  }
+  const readable = store.list().map((m) => ({ file: manifestFileName(m.seq), m }));
+  const listed = new Set(readable.map((r) => r.file));
+  const unreadable = readdirSync(manifestDir).filter((f) => /^\d{10}\.json$/.test(f) && !listed.has(f)).sort();
   const kept = readable.slice(-keep);
   const removed = readable.slice(0, Math.max(0, readable.length - keep));
+  const broken = kept.find((k) => k.m.broken);
+  // Without its chunk list gc cannot know what a kept checkpoint needs: stop before deleting anything.
+  if (broken) throw new IntegrityError(`gc: ${broken.m.broken ?? ''}; run "soak store verify"`);
   const live = new Set<string>();
-  for (const { m } of kept) for (const p of m.parts) for (const h of p.chunks) live.add(h);
+  for (const { m } of kept) {
+    for (const h of m.chunkList ?? []) live.add(h);
+    for (const p of m.parts) for (const h of p.chunks) live.add(h);
+  }
 
   const packFiles = readdirSync(packDir);
   const indexes: PackIndexFile[] = [];
@@ -158,12 +159,4 @@ function collect(store: Store, keep: number, onStep: (step: GcStep) => void): Gc
     bytesBefore,
     bytesAfter: dirBytes(packDir) + dirBytes(manifestDir),
   };
-}
-
-function readFileText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
 }

@@ -7,7 +7,7 @@ import { inflateRawSync } from 'node:zlib';
 import { IntegrityError } from '../errors.js';
 import { writeFileAtomic } from './fsync.js';
 import { CdcCutter, type Cutter, FixedCutter } from './ingest.js';
-import { MANIFEST_SCHEMA_VERSION, manifestFileName, parseManifest, serializeManifest, type Manifest, type PartEntry } from './manifest.js';
+import { decodeChunkList, encodeChunkList, MANIFEST_SCHEMA_VERSION, manifestFileName, parseManifest, serializeManifest, type Manifest, type PartEntry, type StoredPart } from './manifest.js';
 import { type ChunkLocation, type Compression, entryLocation, PackWriter, readPackIndex } from './pack.js';
 import { PagesCutter } from './pages.js';
 import { partBytes } from './part-reader.js';
@@ -83,11 +83,21 @@ export class Store {
       .sort();
   }
 
+  /** A self-checking manifest with its chunk lists filled in; `broken` says why they could not be. Null: unreadable. */
   private readManifest(f: string): Manifest | null {
-    return parseManifest(readFileSync(path.join(this.manifestDir, f), 'utf8'));
+    const m = parseManifest(readFileSync(path.join(this.manifestDir, f), 'utf8'));
+    if (!m?.chunkList) return m;
+    const stored = m.parts as unknown as StoredPart[];
+    try {
+      const list = Buffer.concat(m.chunkList.map((h) => this.readChunk(h)));
+      return { ...m, parts: decodeChunkList(stored, list) };
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      return { ...m, parts: stored.map(({ count: _c, ...p }) => ({ ...p, chunks: [] })), broken: `checkpoint ${m.seq}'s chunk list cannot be read: ${why}` };
+    }
   }
 
-  /** Every committed, self-consistent manifest, oldest first. */
+  /** Every committed, self-consistent manifest, oldest first (with `broken` set where its chunk list is unreadable). */
   list(): Manifest[] {
     return this.manifestFiles()
       .map((f) => this.readManifest(f))
@@ -99,7 +109,7 @@ export class Store {
     const files = this.manifestFiles();
     for (let i = files.length - 1; i >= 0; i--) {
       const m = this.readManifest(files[i]!);
-      if (m && m.parts.every((p) => p.chunks.every((h) => this.index.has(h)))) return m;
+      if (m && !m.broken && m.parts.every((p) => p.chunks.every((h) => this.index.has(h)))) return m;
     }
     return null;
   }
@@ -300,21 +310,31 @@ export class CheckpointWriter implements CheckpointSink {
   /** Make the checkpoint durable and visible: pack data, pack index, then the manifest (temp, fsync, rename, dir fsync). */
   commit(meta: Record<string, number | string> = {}): Manifest {
     if (this.committed) throw new Error(`checkpoint ${this.seq} committed twice`);
+    // The chunk lists go into the pack like data (they dedup against the previous checkpoint's), before it is sealed.
+    const newDataChunks = this.pack.count;
+    const chunkList: string[] = [];
+    const listCutter = new CdcCutter((c) => this.addChunk(c, chunkList));
+    listCutter.push(encodeChunkList(this.parts));
+    listCutter.end();
+    this.chunkCount -= chunkList.length; // `chunks` counts the parts' chunks
     const idxBytes = this.pack.seal();
     const packBytes = this.pack.bytes;
+    const stored: StoredPart[] = this.parts.map(({ chunks, ...p }) => ({ ...p, count: chunks.length }));
     const body: Omit<Manifest, 'check'> = {
       schemaVersion: MANIFEST_SCHEMA_VERSION,
       seq: this.seq,
       step: this.step,
       createdAt: new Date().toISOString(),
-      parts: this.parts,
+      parts: stored as unknown as PartEntry[],
       logicalBytes: this.parts.reduce((s, p) => s + p.size, 0),
       storedBytes: packBytes + idxBytes,
       chunks: this.chunkCount,
-      newChunks: this.pack.count,
+      newChunks: newDataChunks,
       meta,
+      chunkList,
     };
-    const { manifest, text } = serializeManifest(body);
+    const { manifest: written, text } = serializeManifest(body);
+    const manifest: Manifest = { ...written, parts: this.parts };
     writeFileAtomic(path.join(this.store.manifestDirPath(), manifestFileName(this.seq)), text);
     this.store.addLocations(this.pack.locations());
     this.committed = true;

@@ -41,6 +41,10 @@ export function verifyStore(store: Store): VerifyReport {
   let chunksChecked = 0;
   const manifests = store.list();
   for (const m of manifests) {
+    if (m.broken) {
+      problems.push({ seq: m.seq, part: '(chunk list)', chunk: '', problem: m.broken });
+      continue;
+    }
     for (const part of m.parts) {
       for (const hash of part.chunks) {
         chunksChecked++;
