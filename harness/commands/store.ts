@@ -92,7 +92,7 @@ const gcCommand: CommandModule<object, GcArgs> = {
     } else {
       const lines = [
         `kept ${report.kept.length} checkpoints${report.kept.length > 0 ? ` (${report.kept[0]}..${report.kept.at(-1)})` : ''}, removed ${report.removed.length}`,
-        `packs ${report.packsBefore} -> ${report.packsAfter} (${report.packsRewritten} rewritten, ${report.tornPacksRemoved} torn removed); chunks copied ${report.chunksCopied}, dropped ${report.chunksDropped}`,
+        `packs ${report.packsBefore} -> ${report.packsAfter} (${report.packsDeleted} wholly dead deleted, ${report.packsRewritten} rewritten, ${report.tornPacksRemoved} torn removed); chunks copied ${report.chunksCopied}, dropped ${report.chunksDropped}`,
         `on disk ${mib(report.bytesBefore)} -> ${mib(report.bytesAfter)}`,
       ];
       if (report.unreadable.length > 0) lines.push(`left in place: ${report.unreadable.length} manifests that fail their check (${report.unreadable.join(', ')})`);

@@ -22,6 +22,8 @@ export interface GcReport {
   packsAfter: number;
   /** Packs whose live chunks were copied into the new pack before they were deleted. */
   packsRewritten: number;
+  /** Packs with no live chunk, deleted outright. */
+  packsDeleted: number;
   chunksCopied: number;
   chunksDropped: number;
   /** Pack files without an intact index (torn by a killed writer or gc), removed. */
@@ -152,7 +154,8 @@ function collect(store: Store, keep: number, onStep: (step: GcStep) => void): Gc
     missingChunks: [...live].filter((h) => !owner.has(h)).length,
     packsBefore: packFiles.filter((f) => f.endsWith('.pack')).length,
     packsAfter: readdirSync(packDir).filter((f) => f.endsWith('.pack')).length,
-    packsRewritten: rewrite.length,
+    packsRewritten: rewrite.filter((i) => i.entries.some(([h]) => owner.get(h) === i.pack)).length,
+    packsDeleted: rewrite.filter((i) => !i.entries.some(([h]) => owner.get(h) === i.pack)).length,
     chunksCopied,
     chunksDropped,
     tornPacksRemoved: tornPacks.length,

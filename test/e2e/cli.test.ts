@@ -155,6 +155,24 @@ describe('soak run, report, gates, store (process target)', () => {
     expect(lines(r.stdout).at(-1)).toMatch(/: [1-9]\d* problems$/);
   });
 
+  it('store gc --keep 3 on a copy keeps the newest 3, which verify; --keep 0 is bad input (exit 3)', async () => {
+    const copy = path.join(tmp, 'store-gc');
+    cpSync(path.join(runDir, 'store'), copy, { recursive: true });
+    const before = JSON.parse(String((await soak('store', 'stats', copy, '--json')).stdout)) as { checkpoints: Array<{ seq: number }> };
+    const r = await soak('store', 'gc', copy, '--keep', '3', '--json');
+    expect(r.exitCode, out(r)).toBe(0);
+    const report = JSON.parse(String(r.stdout)) as { kept: number[]; removed: number[]; bytesAfter: number; bytesBefore: number };
+    expect(report.kept).toEqual(before.checkpoints.slice(-3).map((c) => c.seq));
+    expect(report.removed).toHaveLength(before.checkpoints.length - 3);
+    expect(report.bytesAfter).toBeLessThan(report.bytesBefore);
+    const v = await soak('store', 'verify', copy);
+    expect(v.exitCode, out(v)).toBe(0);
+    expect(lines(v.stdout).at(-1)).toMatch(/^3 checkpoints, \d+ chunk references checked: OK$/);
+    const bad = await soak('store', 'gc', copy, '--keep', '0');
+    expect(bad.exitCode, out(bad)).toBe(3);
+    expect(String(bad.stderr)).toMatch(/--keep must be a whole number >= 1/);
+  });
+
   it('negative control: --skew-ms 40 makes violations > 0 and exits 1; `gates` exits 1', async () => {
     expect(skew.exitCode, out(skew)).toBe(1);
     expect(lines(skew.stdout).at(-1)).toMatch(/^verdict: FAIL \(/);
