@@ -2,13 +2,12 @@
 // (loadRuns), in a fresh process per run so its peak RSS is the analysis's own; prints each run and the median.
 // Run: npm run bench -- analysis-1m   or   node dist/bench/analysis-1m.js [cycles] [--runs 3] [--threads N] [--json-parse]
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadRuns } from '../harness/run-dir.js';
-import { syntheticJournalLines } from './synthetic-journal.js';
+import { writeSyntheticRun } from './synthetic-journal.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -43,20 +42,7 @@ async function analyseOnce(dir: string): Promise<void> {
 
 /** Write the synthetic journal into a fresh run folder. */
 function writeJournal(cycles: number): { dir: string; bytes: number } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'soak-bench-1m-'));
-  const file = path.join(dir, 'journal.ndjson');
-  const fd = openSync(file, 'w');
-  let batch: string[] = [];
-  for (const line of syntheticJournalLines(cycles)) {
-    batch.push(line);
-    if (batch.length >= 10_000) {
-      writeSync(fd, batch.join(''));
-      batch = [];
-    }
-  }
-  writeSync(fd, batch.join(''));
-  closeSync(fd);
-  return { dir, bytes: statSync(file).size };
+  return writeSyntheticRun(cycles, 'soak-bench-1m-');
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -1,4 +1,7 @@
 // A synthetic journal of N cycles (deterministic), shaped like a real process-target run, for analysis benchmarks.
+import { closeSync, mkdtempSync, openSync, statSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { JOURNAL_SCHEMA_VERSION, type JournalEvent } from '../harness/events.js';
 import { captureEnvironment } from '../harness/environment.js';
 import { scenarioSchema } from '../harness/scenario.js';
@@ -29,4 +32,22 @@ export function* syntheticJournalLines(cycles: number, seed = 1): Generator<stri
     yield line({ type: 'cycle', cycle: c, phase: 'work', observedPhase: 'work', outcome: ok ? 'ok' : 'fail', downtimeMs: 250 + rng.next() * 200, killStep, restoredSeq: seq, restoredStep: step, lostSteps: killStep - step, restoreKills: 0, violations: ok ? [] : [{ code: 'inconsistent', message: 'synthetic' }] });
   }
   yield line({ type: 'run-end', status: 'complete', cycles });
+}
+
+/** Write an N-cycle synthetic journal into a fresh run folder under the temp dir named `prefix`...; returns it and its size. */
+export function writeSyntheticRun(cycles: number, prefix: string): { dir: string; bytes: number } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const file = path.join(dir, 'journal.ndjson');
+  const fd = openSync(file, 'w');
+  let batch: string[] = [];
+  for (const line of syntheticJournalLines(cycles)) {
+    batch.push(line);
+    if (batch.length >= 10_000) {
+      writeSync(fd, batch.join(''));
+      batch = [];
+    }
+  }
+  writeSync(fd, batch.join(''));
+  closeSync(fd);
+  return { dir, bytes: statSync(file).size };
 }

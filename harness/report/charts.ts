@@ -1,11 +1,24 @@
 // The set of charts in one report: which specs, in what order, with titles and captions; and rendering them all to SVG.
 import type { GateResult } from '../gate-types.js';
-import type { RunAnalysis } from '../summary-types.js';
+import type { CycleTable, RunAnalysis } from '../summary-types.js';
+import { binnedCaption, binnedDowntimeSpec } from './binned-cycle-chart.js';
 import type { ChartSpec, RenderedChart } from './chart-spec.js';
+import { binCycles, MAX_UNBINNED_CYCLES } from './cycle-bins.js';
 import { downtimeEcdfSpec, downtimeHistogramSpec, downtimePerCycleSpec } from './downtime-charts.js';
 import { wilsonGatesSpec } from './gate-chart.js';
 import { renderSvg } from './render.js';
 import { checkpointPauseSpec, storeGrowthSpec } from './store-charts.js';
+
+/** Downtime per cycle: every cycle up to MAX_UNBINNED_CYCLES, above that consecutive cycles binned (same chart name and place). */
+function downtimePerCycleChart(cycles: CycleTable): ChartSpec {
+  const name = 'downtime-per-cycle';
+  if (cycles.length <= MAX_UNBINNED_CYCLES) {
+    const caption = 'Each cycle in order, coloured by the phase the kill actually landed in; red crosses are failed cycles.';
+    return { name, title: 'Downtime per cycle', caption, spec: downtimePerCycleSpec(cycles) };
+  }
+  const binning = binCycles(cycles);
+  return { name, title: 'Downtime per cycle (binned)', caption: binnedCaption(binning), spec: binnedDowntimeSpec(cycles.length, binning) };
+}
 
 /** The report's chart specs, in page order. */
 export function reportChartSpecs(analysis: RunAnalysis, gates: readonly GateResult[]): ChartSpec[] {
@@ -23,12 +36,7 @@ export function reportChartSpecs(analysis: RunAnalysis, gates: readonly GateResu
       caption: 'Share of resumed cycles whose downtime was at most x; dashed rules mark p50, p95 and p99.',
       spec: downtimeEcdfSpec(downtimes, summary.downtimeMs),
     },
-    {
-      name: 'downtime-per-cycle',
-      title: 'Downtime per cycle',
-      caption: 'Each cycle in order, coloured by the phase the kill actually landed in; red crosses are failed cycles.',
-      spec: downtimePerCycleSpec(cycles),
-    },
+    downtimePerCycleChart(cycles),
     {
       name: 'success-rates',
       title: 'Success rates',

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { writeReport } from '../../harness/report/write.js';
 import { makeAnalysis, makeGates } from './fixtures.js';
 
@@ -70,6 +70,27 @@ describe.skipIf(!present)('report page in headless Chromium', () => {
     await expect(page.locator('table.gates tbody tr').count()).resolves.toBe(5);
     await mkdir(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, 'report.png'), fullPage: true });
+    expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test('20,000-cycle report: the binned per-cycle chart is visible with its failed cycles crossed, no errors', async () => {
+    const analysis = makeAnalysis({ cycles: 20_000, seed: 3, scenario: 'large', failedCycles: [7_000, 13_001], downtimeOverrides: new Map([[9_999, 9_000]]) });
+    const ownDir = await mkdtemp(path.join(os.tmpdir(), 'soak-browser-large-')); // the index test below counts the shared folder's reports
+    onTestFinished(() => rm(ownDir, { recursive: true, force: true }));
+    const { dir } = await writeReport({ analysis, gates: makeGates(analysis), reportsDir: ownDir });
+    const { page, problems, dialogs } = await open(path.join(dir, 'index.html'));
+    const svg = page.locator('figure[data-chart="downtime-per-cycle"] svg');
+    const box = await svg.boundingBox();
+    expect(box!.width).toBeGreaterThan(600);
+    expect(box!.height).toBeGreaterThan(100);
+    await expect(svg.locator('text', { hasText: 'Downtime per cycle (binned)' }).count()).resolves.toBe(1);
+    const crosses = svg.locator('path[aria-label^="failedMaxCycle: 13001;"], path[aria-label="firstNeverResumedCycle: 7000"]');
+    await expect(crosses.count()).resolves.toBe(2);
+    for (const cross of await crosses.all()) expect(await cross.isVisible()).toBe(true);
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'report-binned.png'), fullPage: true });
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();

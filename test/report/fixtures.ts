@@ -18,6 +18,8 @@ export interface FixtureOptions {
   date?: string;
   /** Cycles (1-based) that fail to resume. */
   failedCycles?: number[];
+  /** Cycle (1-based) -> downtime in ms, replacing the drawn one (a spike); a failed cycle that never resumed keeps none. */
+  downtimeOverrides?: ReadonlyMap<number, number>;
   /** Whether any kill lands during a restore. */
   restoreKills?: boolean;
   environment?: Partial<Environment>;
@@ -74,7 +76,8 @@ export function makeAnalysis(options: FixtureOptions = {}): RunAnalysis {
     const killStep = lastStep + lost;
     step = killStep;
     const tail = rng.next() < 0.05 ? 300 + rng.next() * 400 : 0;
-    const downtime = Math.round((100 + rng.next() * 200 + tail) * 1000) / 1000;
+    const drawn = Math.round((100 + rng.next() * 200 + tail) * 1000) / 1000; // drawn even when overridden: later cycles stay the same
+    const downtime = options.downtimeOverrides?.get(c) ?? drawn;
     const isFailed = failed.has(c);
     cycles.push({
       cycle: c,
