@@ -8,7 +8,7 @@ import { Bench } from 'tinybench';
 import { analyze } from '../harness/analysis.js';
 import { JournalWriter, parseJournal } from '../harness/journal.js';
 import { loadRuns } from '../harness/run-dir.js';
-import { cdcChunks } from '../harness/store/cdc.js';
+import { CdcCutter } from '../harness/store/ingest.js';
 import { Store } from '../harness/store/store.js';
 import { syntheticJournalLines } from './synthetic-journal.js';
 
@@ -35,8 +35,10 @@ bench
   .add('loadRuns a 10,000-cycle journal (fast path)', async () => {
     await loadRuns([run10k]);
   })
-  .add('content-defined chunking of 16 MiB', async () => {
-    for await (const c of cdcChunks(base)) void c;
+  .add('content-defined chunking of 16 MiB', () => {
+    const cutter = new CdcCutter(() => {});
+    cutter.push(base);
+    cutter.end();
   })
   .add('store ingest 16 MiB, 1% of pages changed', async () => {
     const data = Buffer.from(base);

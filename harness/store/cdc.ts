@@ -2,7 +2,6 @@
 // the content, so bytes inserted or shifted upstream (a QEMU migration stream's 8-byte page headers) do not move every
 // later boundary the way fixed 4 KiB chunks do. Average ~4 KiB, min 1 KiB, max 16 KiB.
 import { createRng } from '../stats/random.js';
-import type { PartData } from './types.js';
 
 export const CDC_MIN = 1024;
 export const CDC_AVG = 4096;
@@ -36,27 +35,4 @@ export function cutPoint(buf: Uint8Array, start: number, end: number): number {
     if ((h & MASK_LARGE) === 0) return i + 1;
   }
   return limit;
-}
-
-/** Yield content-defined chunks of the input, streaming (at most CDC_MAX + one read buffered). */
-export async function* cdcChunks(data: PartData): AsyncGenerator<Buffer> {
-  const sources: AsyncIterable<Uint8Array> | Uint8Array[] = data instanceof Uint8Array ? [data] : data;
-  let pending = Buffer.alloc(0);
-  for await (const piece of sources) {
-    pending = pending.length === 0 ? Buffer.from(piece) : Buffer.concat([pending, piece]);
-    let off = 0;
-    // Cut only where a boundary is certain: with fewer than CDC_MAX bytes left, more input could move it.
-    while (pending.length - off >= CDC_MAX) {
-      const len = cutPoint(pending, off, pending.length);
-      yield Buffer.from(pending.subarray(off, off + len));
-      off += len;
-    }
-    pending = pending.subarray(off);
-  }
-  let off = 0;
-  while (off < pending.length) {
-    const len = cutPoint(pending, off, pending.length);
-    yield Buffer.from(pending.subarray(off, off + len));
-    off += len;
-  }
 }

@@ -1,7 +1,9 @@
 // Ingest: cut a part's bytes into chunks as they arrive, synchronously (no await per chunk: at ~1 GB/s of SHA-256
 // an await per 4 KiB chunk would cost a fifth of the budget), and hand each chunk to a sink that hashes and dedups it.
 import { cutPoint, CDC_MAX } from './cdc.js';
-import { CHUNK_SIZE } from './chunker.js';
+
+/** Fixed chunk size: a page, so disk and RAM images dedup page by page. */
+export const CHUNK_SIZE = 4096;
 
 /** Receives chunks in order. The buffer is only valid during the call (it may be a view into the caller's input). */
 export type ChunkFn = (chunk: Uint8Array) => void;

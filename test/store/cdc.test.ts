@@ -1,9 +1,10 @@
-// Content-defined chunking: deterministic, lossless, the same streamed or whole, sizes within bounds, and boundaries
-// that survive shifted bytes (where fixed 4 KiB chunks share nothing: the negative control).
+// Content-defined chunking (the store's CdcCutter): deterministic, lossless, the same streamed or whole, sizes within
+// bounds, and boundaries that survive shifted bytes (where the FixedCutter's 4 KiB chunks share nothing: the negative
+// control).
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CDC_MAX, CDC_MIN, cdcChunks } from '../../harness/store/cdc.js';
-import { chunks } from '../../harness/store/chunker.js';
+import { CDC_MAX, CDC_MIN } from '../../harness/store/cdc.js';
+import { CdcCutter, type Cutter, FixedCutter, type ChunkFn } from '../../harness/store/ingest.js';
 import { createRng } from '../../harness/stats/random.js';
 
 function randomBytes(n: number, seed: number): Buffer {
@@ -13,20 +14,20 @@ function randomBytes(n: number, seed: number): Buffer {
   return b;
 }
 
-async function collect(gen: AsyncGenerator<Buffer>): Promise<Buffer[]> {
+/** The chunks a cutter makes of `data` pushed in pieces of `sizes` (cycled; whole when none), copied as they come. */
+function cut(make: (emit: ChunkFn) => Cutter, data: Buffer, sizes: number[] = [data.length]): Buffer[] {
   const out: Buffer[] = [];
-  for await (const c of gen) out.push(c);
-  return out;
-}
-
-async function* pieces(buf: Buffer, sizes: number[]): AsyncGenerator<Uint8Array> {
-  let off = 0;
-  for (let i = 0; off < buf.length; i++) {
+  const cutter = make((c) => out.push(Buffer.from(c)));
+  for (let off = 0, i = 0; off < data.length; i++) {
     const n = sizes[i % sizes.length]!;
-    yield buf.subarray(off, off + n);
+    cutter.push(data.subarray(off, off + n));
     off += n;
   }
+  cutter.end();
+  return out;
 }
+const cdc = (data: Buffer, sizes?: number[]): Buffer[] => cut((e) => new CdcCutter(e), data, sizes);
+const fixed = (data: Buffer): Buffer[] => cut((e) => new FixedCutter(e), data);
 
 const hashes = (cs: Buffer[]): Set<string> => new Set(cs.map((c) => createHash('sha256').update(c).digest('hex')));
 const shared = (a: Buffer[], b: Buffer[]): number => {
@@ -34,13 +35,13 @@ const shared = (a: Buffer[], b: Buffer[]): number => {
   return [...hashes(a)].filter((h) => hb.has(h)).length / hashes(a).size;
 };
 
-describe('cdcChunks', () => {
+describe('CdcCutter', () => {
   const data = randomBytes(1 << 20, 7);
 
-  it('is lossless and deterministic, with every chunk but the last within [min, max]', async () => {
-    const a = await collect(cdcChunks(data));
+  it('is lossless and deterministic, with every chunk but the last within [min, max]', () => {
+    const a = cdc(data);
     expect(Buffer.concat(a).equals(data)).toBe(true);
-    expect((await collect(cdcChunks(data))).map((c) => c.length)).toEqual(a.map((c) => c.length));
+    expect(cdc(data).map((c) => c.length)).toEqual(a.map((c) => c.length));
     for (const c of a.slice(0, -1)) {
       expect(c.length).toBeGreaterThanOrEqual(CDC_MIN);
       expect(c.length).toBeLessThanOrEqual(CDC_MAX);
@@ -50,21 +51,21 @@ describe('cdcChunks', () => {
     expect(avg).toBeLessThan(6500);
   });
 
-  it('cuts a stream read in odd pieces exactly as the whole buffer', async () => {
-    const whole = (await collect(cdcChunks(data))).map((c) => c.length);
-    const streamed = (await collect(cdcChunks(pieces(data, [1, 4095, 70_001, 333, 16_384])))).map((c) => c.length);
+  it('cuts a stream read in odd pieces exactly as the whole buffer', () => {
+    const whole = cdc(data).map((c) => c.length);
+    const streamed = cdc(data, [1, 4095, 70_001, 333, 16_384]).map((c) => c.length);
     expect(streamed).toEqual(whole);
   });
 
-  it('keeps its boundaries when 8 bytes are inserted upstream; fixed 4 KiB chunks do not (negative control)', async () => {
+  it('keeps its boundaries when 8 bytes are inserted upstream; fixed 4 KiB chunks do not (negative control)', () => {
     const shifted = Buffer.concat([randomBytes(8, 99), data]);
-    const cdcShare = shared(await collect(cdcChunks(data)), await collect(cdcChunks(shifted)));
-    const fixedShare = shared(await collect(chunks(data)), await collect(chunks(shifted)));
+    const cdcShare = shared(cdc(data), cdc(shifted));
+    const fixedShare = shared(fixed(data), fixed(shifted));
     expect(cdcShare).toBeGreaterThan(0.95);
     expect(fixedShare).toBeLessThan(0.01);
   });
 
-  it('dedups a migration-like stream where fixed chunks cannot (negative control)', async () => {
+  it('dedups a migration-like stream where fixed chunks cannot (negative control)', () => {
     // QEMU 7.2 RAM records: an 8-byte header, then a 4 KiB page, or a single fill byte for a zero page. Snapshot b
     // dirties 4 pages and fills page 7, zero in a: every later record moves by 4095 bytes.
     const record = (i: number, v: number, zero: boolean): Buffer =>
@@ -73,8 +74,8 @@ describe('cdcChunks', () => {
       Buffer.concat(Array.from({ length: 512 }, (_, i) => record(i, dirty.has(i) ? 1 : 0, i % 7 === 0 && !filled.has(i))));
     const a = snap(new Set(), new Set());
     const b = snap(new Set([100, 200, 300, 511]), new Set([7]));
-    const cdcShare = shared(await collect(cdcChunks(b)), await collect(cdcChunks(a)));
-    const fixedShare = shared(await collect(chunks(b)), await collect(chunks(a)));
+    const cdcShare = shared(cdc(b), cdc(a));
+    const fixedShare = shared(fixed(b), fixed(a));
     expect(cdcShare).toBeGreaterThan(0.9);
     expect(fixedShare).toBeLessThan(0.2);
   });
