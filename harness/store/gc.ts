@@ -104,8 +104,10 @@ function collect(store: Store, keep: number, onStep: (step: GcStep) => void): Gc
   const fresh = new PackWriter(packDir, store.compression);
   let chunksCopied = 0;
   let chunksDropped = 0;
+  let packsRewritten = 0; // packs with at least one live chunk copied; the rest of `rewrite` was wholly dead
   try {
     for (const idx of rewrite) {
+      const copiedBefore = chunksCopied;
       for (const [h] of idx.entries) {
         if (owner.get(h) !== idx.pack) {
           chunksDropped++;
@@ -115,6 +117,7 @@ function collect(store: Store, keep: number, onStep: (step: GcStep) => void): Gc
         fresh.add(h, store.readChunk(h));
         chunksCopied++;
       }
+      if (chunksCopied > copiedBefore) packsRewritten++;
     }
     fresh.seal();
   } catch (err) {
@@ -154,8 +157,8 @@ function collect(store: Store, keep: number, onStep: (step: GcStep) => void): Gc
     missingChunks: [...live].filter((h) => !owner.has(h)).length,
     packsBefore: packFiles.filter((f) => f.endsWith('.pack')).length,
     packsAfter: readdirSync(packDir).filter((f) => f.endsWith('.pack')).length,
-    packsRewritten: rewrite.filter((i) => i.entries.some(([h]) => owner.get(h) === i.pack)).length,
-    packsDeleted: rewrite.filter((i) => !i.entries.some(([h]) => owner.get(h) === i.pack)).length,
+    packsRewritten,
+    packsDeleted: rewrite.length - packsRewritten,
     chunksCopied,
     chunksDropped,
     tornPacksRemoved: tornPacks.length,
