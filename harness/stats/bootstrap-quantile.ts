@@ -2,7 +2,7 @@
 // A bootstrap resample's j-th order statistic is sorted[floor(n U_(j))] with U_(j) ~ Beta(j, n - j + 1), the j-th of n uniform
 // order statistics; the next one is U_(j) + (1 - U_(j)) (1 - W^(1 / (n - j))). Same distribution as resampling, n times faster.
 import type { BootstrapCi, BootstrapOptions } from './bootstrap.js';
-import { percentileInterval } from './bootstrap.js';
+import { bootstrapSettings, percentileInterval } from './bootstrap.js';
 import { quantileSorted } from './quantile.js';
 import { createRng, type Rng } from './random.js';
 import type { SortedSample } from './sorted.js';
@@ -28,9 +28,7 @@ function gamma(rng: Rng, shape: number): number {
 
 /** Percentile bootstrap CI of the type-7 p-quantile of an ascending sample; null when empty. */
 export function bootstrapQuantileCi(sorted: SortedSample, p: number, options: BootstrapOptions = {}): BootstrapCi | null {
-  const { resamples = 2000, level = 0.95, seed = 1 } = options;
-  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`bootstrap: resamples must be a positive integer, got ${resamples}`);
-  if (!(level > 0 && level < 1)) throw new RangeError(`bootstrap: level must be in (0, 1), got ${level}`);
+  const { resamples, level, seed } = bootstrapSettings(options);
   const n = sorted.length;
   if (n === 0) return null;
   const estimate = quantileSorted(sorted, p);
