@@ -48,7 +48,8 @@ export class PagesCutter implements Cutter {
     mapCutter.push(this.map.view());
     mapCutter.end();
     const s = this.splitter;
-    this.entry.chunks.push(...this.meta, ...mapChunks, ...this.pages);
+    // A loop, not push(...list): a big guest has more pages than a call may take arguments (300k overflow the stack).
+    for (const list of [this.meta, mapChunks, this.pages]) for (const h of list) this.entry.chunks.push(h);
     this.entry.layout = {
       kind: 'qemu-pages',
       metaChunks: this.meta.length,

@@ -93,6 +93,44 @@ describe('qemu-pages chunking', () => {
     expect(fixedNew).toBeGreaterThanOrEqual(9); // every 4 KiB window after byte 100 moved
   });
 
+  it('a stream of 300,000 pages (a 1.2 GB guest) is stored: no call-argument limit on the chunk list', async () => {
+    // Spreading 300k page hashes into one push() overflows the stack; this stream has them, all the same page.
+    const pages = 300_000;
+    const be64 = (n: number, flags = 0): Buffer => {
+      const b = Buffer.alloc(8);
+      b.writeBigUInt64BE(BigInt(n) | BigInt(flags));
+      return b;
+    };
+    const str = (t: string): Buffer => Buffer.concat([Buffer.from([t.length]), Buffer.from(t, 'latin1')]);
+    const be32 = (n: number): Buffer => {
+      const b = Buffer.alloc(4);
+      b.writeUInt32BE(n);
+      return b;
+    };
+    const page = Buffer.alloc(4096, 0x5a);
+    async function* stream(): AsyncGenerator<Uint8Array> {
+      yield Buffer.concat([Buffer.from('QEVM'), be32(3), Buffer.from([0x01]), be32(2), str('ram'), be32(0), be32(4)]);
+      yield Buffer.concat([be64(pages * 4096, 0x04), str('pc.ram'), be64(pages * 4096), be64(0, 0x10), Buffer.from([0x7e]), be32(2)]);
+      yield Buffer.concat([Buffer.from([0x03]), be32(2), be64(0, 0x08), str('pc.ram'), page]);
+      const batch = Buffer.concat(Array.from({ length: 256 }, () => Buffer.concat([Buffer.alloc(8), page])));
+      for (let first = 1; first < pages; first += 256) {
+        const n = Math.min(256, pages - first);
+        for (let i = 0; i < n; i++) be64((first + i) * 4096, 0x08 | 0x20).copy(batch, i * 4104);
+        yield batch.subarray(0, n * 4104);
+      }
+      yield Buffer.concat([be64(0, 0x10), Buffer.from([0x7e]), be32(2), Buffer.from([0x00])]);
+    }
+    const store = Store.open(dir);
+    const w = store.begin(1);
+    await w.put('ram', stream(), { chunking: 'qemu-pages' });
+    const m = w.commit();
+    const part = m.parts[0]!;
+    expect(part.layout).toMatchObject({ pages, zeroPages: 0, fallback: null, ramBytes: pages * 4096 });
+    expect(part.chunks).toHaveLength(part.layout!.metaChunks + part.layout!.mapChunks + pages);
+    expect(m.newChunks).toBeLessThan(part.layout!.metaChunks + part.layout!.mapChunks + 2); // one distinct page
+    store.close();
+  });
+
   it('a page map that disagrees with its layout fails loudly on read and in verify (negative control)', async () => {
     const { store, seq } = await roundtrip(real, 1 << 20);
     const m = store.list().find((x) => x.seq === seq)!;
