@@ -70,7 +70,7 @@ function collect(store: Store, keep: number, onStep: (step: GcStep) => void): Gc
   if (broken) throw new IntegrityError(`gc: ${broken.m.broken ?? ''}; run "soak store verify"`);
   const live = new Set<string>();
   for (const { m } of kept) {
-    for (const h of m.chunkList ?? []) live.add(h);
+    for (const h of m.listChunks ?? m.chunkList ?? []) live.add(h);
     for (const p of m.parts) for (const h of p.chunks) live.add(h);
   }
 
@@ -82,6 +82,11 @@ function collect(store: Store, keep: number, onStep: (step: GcStep) => void): Gc
   }
   // Packs with an index file, intact or not: a pack whose index is damaged is evidence, never collected.
   const indexed = new Set(packFiles.filter((x) => x.endsWith('.idx')).map((x) => x.slice(0, -4)));
+  // A live delta needs its base (bases are stored whole, so one step reaches every chunk a read needs).
+  for (const h of [...live]) {
+    const base = store.locate(h)?.base;
+    if (base !== undefined) live.add(base);
+  }
   const owner = new Map<string, string>(); // hash -> the one pack whose copy we keep (the store's own choice)
   for (const h of live) {
     const loc = store.locate(h);
@@ -114,7 +119,8 @@ function collect(store: Store, keep: number, onStep: (step: GcStep) => void): Gc
           continue;
         }
         // Hash-checked on the way (never carry a corrupt chunk over silently: gc stops before deleting anything).
-        fresh.add(h, store.readChunk(h));
+        const { stored, base } = store.readStoredChunk(h);
+        fresh.add(h, stored, base);
         chunksCopied++;
       }
       if (chunksCopied > copiedBefore) packsRewritten++;

@@ -5,8 +5,14 @@ import { FixedCutter, CdcCutter, GrowBuffer, type Cutter } from './ingest.js';
 import type { PartEntry } from './manifest.js';
 import { MigrationSplitter } from './qemu-migration.js';
 
-/** Adds one chunk to a list of hashes (the writer's hash + dedup + pack step). */
-export type AddChunk = (chunk: Uint8Array, into: string[]) => void;
+/**
+ * Adds one chunk to a list of hashes (the writer's hash + dedup + pack step). `base`: a chunk the new one probably
+ * resembles (the same guest page one checkpoint earlier), which the writer may store it as a delta against.
+ */
+export type AddChunk = (chunk: Uint8Array, into: string[], base?: string) => void;
+
+/** Page key (MigrationSplitter.pageKey) -> chunk hash, for one part of one checkpoint. */
+export type PageKeys = ReadonlyMap<number, string>;
 
 export class PagesCutter implements Cutter {
   private readonly meta: string[] = [];
@@ -17,9 +23,14 @@ export class PagesCutter implements Cutter {
   private metaSincePage = 0;
   private metaBytes = 0;
 
+  /** Where each page of this stream sits -> its hash: the next checkpoint's delta bases. */
+  readonly keys = new Map<number, string>();
+
+  /** `previous`: the same part's page keys one checkpoint earlier (delta bases); empty: store every new page whole. */
   constructor(
     private readonly entry: PartEntry,
     private readonly add: AddChunk,
+    previous: PageKeys = new Map(),
   ) {
     this.metaCutter = new CdcCutter((c) => add(c, this.meta));
     this.splitter = new MigrationSplitter(
@@ -31,7 +42,9 @@ export class PagesCutter implements Cutter {
       (page) => {
         this.map.appendVarint(this.metaSincePage);
         this.metaSincePage = 0;
-        add(page, this.pages);
+        const key = this.splitter.pageKey;
+        add(page, this.pages, previous.get(key));
+        this.keys.set(key, this.pages[this.pages.length - 1]!);
       },
     );
   }

@@ -3,6 +3,7 @@
 import { IntegrityError } from '../errors.js';
 import { decodeVarints } from './ingest.js';
 import type { PartEntry } from './manifest.js';
+import { MigrationSplitter, PAGE_SIZE } from './qemu-migration.js';
 
 /** What reading needs from the store: a hash-checked chunk by hash. */
 export interface ChunkReader {
@@ -105,4 +106,34 @@ export function* partBytes(store: ChunkReader, p: PartEntry): Generator<Buffer> 
   }
   for (const piece of meta.rest()) yield* out.write(piece);
   yield* out.flush();
+}
+
+const ZERO_PAGE = new Uint8Array(PAGE_SIZE);
+
+/**
+ * Where each page of a page-split part sits in the guest (MigrationSplitter.pageKey) mapped to its chunk hash: the
+ * writer's delta bases after a restart. The meta stream is parsed again with a zero page in place of each payload
+ * (the parser never reads payloads), so no page chunk is read. A stream that fell back yields the pages before it.
+ */
+export function pageKeys(store: ChunkReader, p: PartEntry): Map<number, string> {
+  const keys = new Map<number, string>();
+  if (!p.layout) return keys;
+  const map = pageMap(store, p);
+  const meta = new ChunkCursor(store, p.chunks.slice(0, p.layout.metaChunks));
+  const first = p.layout.metaChunks + p.layout.mapChunks;
+  let i = 0;
+  const splitter = new MigrationSplitter(
+    () => {},
+    () => {
+      const h = p.chunks[first + i++];
+      if (h !== undefined) keys.set(splitter.pageKey, h);
+    },
+  );
+  for (let n = 0; n < map.length; n++) {
+    for (const piece of meta.take(map[n]!, `part "${p.name}"`)) splitter.push(piece);
+    splitter.push(ZERO_PAGE);
+  }
+  for (const piece of meta.rest()) splitter.push(piece);
+  splitter.end();
+  return keys;
 }

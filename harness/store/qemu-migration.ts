@@ -67,6 +67,8 @@ interface Block {
   id: string;
   idBytes: Uint8Array;
   bytes: number;
+  /** Position in the MEM_SIZE block list. */
+  index: number;
 }
 
 /** Push-based splitter of a QEMU migration stream into meta bytes and 4 KiB page payloads, in stream order. */
@@ -135,6 +137,15 @@ export class MigrationSplitter {
   /** The RAM block list of the MEM_SIZE record (e.g. "microvm.ram" = guest RAM, "pc.bios"). */
   get blocks(): ReadonlyArray<{ id: string; bytes: number }> {
     return this.blockList.map(({ id, bytes }) => ({ id, bytes }));
+  }
+
+  /**
+   * Where the page being handed to onPage sits in the guest: its RAM block's position in the block list times 2^44,
+   * plus its address in the block. Valid during the onPage call; the same page of the same machine has the same key
+   * in every stream.
+   */
+  get pageKey(): number {
+    return (this.block?.index ?? 0) * 2 ** 44 + this.addr;
   }
 
   /** A plain snapshot of the counters and the fallback. */
@@ -260,7 +271,7 @@ export class MigrationSplitter {
         if (bytes === 0 || bytes > this.remaining || this.blockList.length >= MAX_BLOCKS) {
           return this.giveUp(this.fieldAt, `RAM block "${this.pendingId}" size ${bytes} does not fit the ${this.remaining} bytes left of MEM_SIZE`);
         }
-        this.blockList.push({ id: this.pendingId, idBytes: Buffer.from(this.pendingId, 'latin1'), bytes });
+        this.blockList.push({ id: this.pendingId, idBytes: Buffer.from(this.pendingId, 'latin1'), bytes, index: this.blockList.length });
         this.remaining -= bytes;
         this.state = this.remaining > 0 ? S_BLOCK_LEN : S_RECORD;
         return;

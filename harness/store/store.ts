@@ -6,11 +6,12 @@ import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { IntegrityError } from '../errors.js';
 import { writeFileAtomic } from './fsync.js';
+import { applyDelta, encodeDelta } from './delta.js';
 import { CdcCutter, type Cutter, FixedCutter } from './ingest.js';
-import { decodeChunkList, encodeChunkList, MANIFEST_SCHEMA_VERSION, manifestFileName, parseManifest, serializeManifest, type Manifest, type PartEntry, type StoredPart } from './manifest.js';
+import { decodeChunkList, decodeHashes, encodeChunkList, encodeHashes, LIST_LEAF_EVERY, LIST_TOP_EVERY, MANIFEST_SCHEMA_VERSION, splitHashList, manifestFileName, parseManifest, serializeManifest, type Manifest, type PartEntry, type StoredPart } from './manifest.js';
 import { type ChunkLocation, type Compression, entryLocation, PackWriter, readPackIndex } from './pack.js';
-import { PagesCutter } from './pages.js';
-import { partBytes } from './part-reader.js';
+import { type PageKeys, PagesCutter } from './pages.js';
+import { pageKeys, partBytes } from './part-reader.js';
 import { StoreLock } from './lock.js';
 import type { CheckpointSink, CheckpointSource, PartData, PutOptions } from './types.js';
 
@@ -36,6 +37,8 @@ export class Store {
   private readonly packFds = new Map<string, number>();
   private readonly blocks = new Map<string, Buffer>();
   private readonly loadedIndexes = new Set<string>();
+  /** Per part name: page keys of the newest checkpoint (delta bases for the next one). */
+  private readonly lastPages = new Map<string, PageKeys>();
   private lock: StoreLock | null = null;
   readonly compression: Compression;
 
@@ -88,9 +91,16 @@ export class Store {
     const m = parseManifest(readFileSync(path.join(this.manifestDir, f), 'utf8'));
     if (!m?.chunkList) return m;
     const stored = m.parts as unknown as StoredPart[];
+    const read = (hashes: string[]): Buffer => Buffer.concat(hashes.map((h) => this.readChunk(h)));
     try {
-      const list = Buffer.concat(m.chunkList.map((h) => this.readChunk(h)));
-      return { ...m, parts: decodeChunkList(stored, list) };
+      let listChunks = m.chunkList;
+      let list = read(m.chunkList);
+      if (m.schemaVersion >= 4) {
+        const leaves = decodeHashes(list);
+        listChunks = [...m.chunkList, ...leaves];
+        list = read(leaves);
+      }
+      return { ...m, parts: decodeChunkList(stored, list), listChunks };
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       return { ...m, parts: stored.map(({ count: _c, ...p }) => ({ ...p, chunks: [] })), broken: `checkpoint ${m.seq}'s chunk list cannot be read: ${why}` };
@@ -109,7 +119,7 @@ export class Store {
     const files = this.manifestFiles();
     for (let i = files.length - 1; i >= 0; i--) {
       const m = this.readManifest(files[i]!);
-      if (m && !m.broken && m.parts.every((p) => p.chunks.every((h) => this.index.has(h)))) return m;
+      if (m && !m.broken && m.parts.every((p) => p.chunks.every((h) => this.present(h)))) return m;
     }
     return null;
   }
@@ -137,6 +147,36 @@ export class Store {
   /** @internal used by the writer. */
   has(hash: string): boolean {
     return this.index.has(hash);
+  }
+
+  /** Listed by an intact index, and so is its base if it is a delta. */
+  private present(h: string): boolean {
+    const loc = this.index.get(h);
+    return loc !== undefined && (loc.base === undefined || this.index.has(loc.base));
+  }
+
+  /**
+   * @internal The page keys of part `name` in the newest checkpoint: what this process last committed, else rebuilt
+   * once from latest() (after a restart). Empty when there is none or it cannot be read: pages are then stored whole.
+   */
+  previousPages(name: string): PageKeys {
+    let keys = this.lastPages.get(name);
+    if (keys === undefined) {
+      const part = this.latest()?.parts.find((p) => p.name === name && p.layout?.kind === 'qemu-pages');
+      try {
+        keys = part ? pageKeys(this, part) : new Map();
+      } catch (err) {
+        if (!(err instanceof IntegrityError)) throw err;
+        keys = new Map();
+      }
+      this.lastPages.set(name, keys);
+    }
+    return keys;
+  }
+
+  /** @internal the writer, after a commit. */
+  setPreviousPages(name: string, keys: PageKeys): void {
+    this.lastPages.set(name, keys);
   }
 
   /** @internal used by the writer once a pack is sealed. */
@@ -192,20 +232,40 @@ export class Store {
     return data;
   }
 
-  /** Read one chunk, decompress it and check its hash. Throws IntegrityError on a missing or corrupt chunk. */
+  /** The bytes stored at a location: the chunk, or its delta; null if the pack is short or the block is corrupt. */
+  private storedForm(h: string, loc: ChunkLocation): Buffer | null {
+    if (loc.codec === 0) return this.readStored(h, loc);
+    const block = this.block(h, loc);
+    return block && block.length >= loc.inner + loc.rawLength ? block.subarray(loc.inner, loc.inner + loc.rawLength) : null;
+  }
+
+  /** Read one chunk (rebuilt from its base if it is a delta), check its hash. Throws IntegrityError on a missing or corrupt chunk. */
   readChunk(h: string): Buffer {
+    return this.readChecked(h).data;
+  }
+
+  /** @internal gc: a chunk's stored bytes and base (a delta stays a delta when copied), checked through the whole chunk. */
+  readStoredChunk(h: string): { stored: Buffer; base?: string } {
+    const { stored, loc } = this.readChecked(h);
+    return loc.base === undefined ? { stored } : { stored, base: loc.base };
+  }
+
+  private readChecked(h: string): { data: Buffer; stored: Buffer; loc: ChunkLocation } {
     const loc = this.index.get(h);
     if (!loc) throw new IntegrityError(`store ${this.dir}: chunk ${h} is missing (no intact pack index lists it)`);
-    let data: Buffer | null;
-    if (loc.codec === 0) data = this.readStored(h, loc);
-    else {
-      const block = this.block(h, loc);
-      data = block && block.length >= loc.inner + loc.rawLength ? block.subarray(loc.inner, loc.inner + loc.rawLength) : null;
+    const stored = this.storedForm(h, loc);
+    let data = stored;
+    if (stored !== null && loc.base !== undefined) {
+      const baseLoc = this.index.get(loc.base);
+      if (!baseLoc) throw new IntegrityError(`store ${this.dir}: chunk ${h} is a delta whose base ${loc.base} is missing`);
+      // Bases are stored whole (the writer never deltas against a delta): a chain means a corrupt index.
+      const base = baseLoc.base === undefined ? this.readChunk(loc.base) : null;
+      data = base && applyDelta(base, stored);
     }
-    if (data === null || sha256(data) !== h) {
+    if (data === null || stored === null || sha256(data) !== h) {
       throw new IntegrityError(`store ${this.dir}: chunk ${h} in pack ${loc.pack} at offset ${loc.offset} is corrupt`);
     }
-    return data;
+    return { data, stored, loc };
   }
 
   /** Bytes on disk: packs (including torn ones) plus manifests. */
@@ -252,6 +312,8 @@ export class CheckpointWriter implements CheckpointSink {
   private readonly pack: PackWriter;
   private readonly pending = new Set<string>();
   private readonly parts: PartEntry[] = [];
+  /** Page keys of this checkpoint's page-split parts: the store's delta bases once it is committed. */
+  private readonly pageKeys = new Map<string, PageKeys>();
   private chunkCount = 0;
   private committed = false;
 
@@ -263,15 +325,33 @@ export class CheckpointWriter implements CheckpointSink {
     this.pack = new PackWriter(store.packDirPath(), store.compression);
   }
 
-  /** Hash one chunk; keep it unless the store or this checkpoint already has it. */
-  private addChunk(chunk: Uint8Array, into: string[]): void {
+  /** Hash one chunk; keep it unless the store or this checkpoint already has it (as a delta against `base` if that pays). */
+  private addChunk(chunk: Uint8Array, into: string[], base?: string): void {
     const h = sha256(chunk);
     if (!this.store.has(h) && !this.pending.has(h)) {
       this.pending.add(h);
-      this.pack.add(h, chunk);
+      const delta = base === undefined ? null : this.delta(chunk, base);
+      if (delta) this.pack.add(h, delta.stored, delta.base);
+      else this.pack.add(h, chunk);
     }
     into.push(h);
     this.chunkCount++;
+  }
+
+  /** `chunk` as a delta against `hint`'s whole base (a committed chunk stored whole), or null when that does not pay. */
+  private delta(chunk: Uint8Array, hint: string): { stored: Buffer; base: string } | null {
+    const base = this.store.locate(hint)?.base ?? hint;
+    const loc = this.store.locate(base);
+    if (loc === undefined || loc.base !== undefined || loc.rawLength !== chunk.length) return null;
+    let baseBytes: Buffer;
+    try {
+      baseBytes = this.store.readChunk(base);
+    } catch (err) {
+      if (err instanceof IntegrityError) return null; // never build on a corrupt base
+      throw err;
+    }
+    const stored = encodeDelta(chunk, baseBytes);
+    return stored && { stored, base };
   }
 
   private cutter(entry: PartEntry, opts: PutOptions): Cutter {
@@ -281,8 +361,11 @@ export class CheckpointWriter implements CheckpointSink {
         return new FixedCutter(emit);
       case 'cdc':
         return new CdcCutter(emit);
-      case 'qemu-pages':
-        return new PagesCutter(entry, (chunk, into) => this.addChunk(chunk, into));
+      case 'qemu-pages': {
+        const pages = new PagesCutter(entry, (chunk, into, base) => this.addChunk(chunk, into, base), this.store.previousPages(entry.name));
+        this.pageKeys.set(entry.name, pages.keys);
+        return pages;
+      }
     }
   }
 
@@ -312,11 +395,11 @@ export class CheckpointWriter implements CheckpointSink {
     if (this.committed) throw new Error(`checkpoint ${this.seq} committed twice`);
     // The chunk lists go into the pack like data (they dedup against the previous checkpoint's), before it is sealed.
     const newDataChunks = this.pack.count;
+    const leaves: string[] = [];
+    for (const leaf of splitHashList(encodeChunkList(this.parts), LIST_LEAF_EVERY)) this.addChunk(leaf, leaves);
     const chunkList: string[] = [];
-    const listCutter = new CdcCutter((c) => this.addChunk(c, chunkList));
-    listCutter.push(encodeChunkList(this.parts));
-    listCutter.end();
-    this.chunkCount -= chunkList.length; // `chunks` counts the parts' chunks
+    for (const top of splitHashList(encodeHashes(leaves), LIST_TOP_EVERY)) this.addChunk(top, chunkList);
+    this.chunkCount -= leaves.length + chunkList.length; // `chunks` counts the parts' chunks
     const idxBytes = this.pack.seal();
     const packBytes = this.pack.bytes;
     const stored: StoredPart[] = this.parts.map(({ chunks, ...p }) => ({ ...p, count: chunks.length }));
@@ -334,9 +417,10 @@ export class CheckpointWriter implements CheckpointSink {
       chunkList,
     };
     const { manifest: written, text } = serializeManifest(body);
-    const manifest: Manifest = { ...written, parts: this.parts };
+    const manifest: Manifest = { ...written, parts: this.parts, listChunks: [...chunkList, ...leaves] };
     writeFileAtomic(path.join(this.store.manifestDirPath(), manifestFileName(this.seq)), text);
     this.store.addLocations(this.pack.locations());
+    for (const [name, keys] of this.pageKeys) this.store.setPreviousPages(name, keys);
     this.committed = true;
     return manifest;
   }
