@@ -1,6 +1,6 @@
 // Ingest: cut a part's bytes into chunks as they arrive, synchronously (no await per chunk: at ~1 GB/s of SHA-256
 // an await per 4 KiB chunk would cost a fifth of the budget), and hand each chunk to a sink that hashes and dedups it.
-import { cutPoint, CDC_MAX } from './cdc.js';
+import { CDC_4K, type CdcParams, cutPoint } from './cdc.js';
 
 /** Fixed chunk size: a page, so disk and RAM images dedup page by page. */
 export const CHUNK_SIZE = 4096;
@@ -96,19 +96,25 @@ export class GrowBuffer {
   }
 }
 
-/** Content-defined chunks (harness/store/cdc.ts): a boundary is cut only once CDC_MAX bytes follow it or input ends. */
+/** Content-defined chunks (harness/store/cdc.ts): a boundary is cut only once `max` bytes follow it or input ends. */
 export class CdcCutter implements Cutter {
-  private readonly pending = new GrowBuffer(4 * CDC_MAX);
+  private readonly pending: GrowBuffer;
 
-  constructor(private readonly emit: ChunkFn) {}
+  constructor(
+    private readonly emit: ChunkFn,
+    private readonly params: CdcParams = CDC_4K,
+  ) {
+    this.pending = new GrowBuffer(4 * params.max);
+  }
 
   push(data: Uint8Array): void {
     this.pending.append(data);
-    if (this.pending.length < 2 * CDC_MAX) return;
+    const max = this.params.max;
+    if (this.pending.length < 2 * max) return;
     const buf = this.pending.buf;
     let off = 0;
-    while (this.pending.length - off >= CDC_MAX) {
-      const len = cutPoint(buf, off, this.pending.length);
+    while (this.pending.length - off >= max) {
+      const len = cutPoint(buf, off, this.pending.length, this.params);
       this.emit(buf.subarray(off, off + len));
       off += len;
     }
@@ -119,7 +125,7 @@ export class CdcCutter implements Cutter {
     const buf = this.pending.buf;
     let off = 0;
     while (off < this.pending.length) {
-      const len = cutPoint(buf, off, this.pending.length);
+      const len = cutPoint(buf, off, this.pending.length, this.params);
       this.emit(buf.subarray(off, off + len));
       off += len;
     }

@@ -1,7 +1,8 @@
 // The `qemu-pages` chunking: a QEMU migration stream split by MigrationSplitter into page payloads (one chunk each,
 // so a page dedups wherever it sits in the stream) and meta bytes (content-defined chunks), plus a map of where each
 // page goes. The part's PartEntry gets chunks = meta, map, pages and a layout that says how many of each.
-import { FixedCutter, CdcCutter, GrowBuffer, type Cutter } from './ingest.js';
+import { CDC_1K } from './cdc.js';
+import { CdcCutter, GrowBuffer, type Cutter } from './ingest.js';
 import type { PartEntry } from './manifest.js';
 import { MigrationSplitter } from './qemu-migration.js';
 
@@ -32,7 +33,7 @@ export class PagesCutter implements Cutter {
     private readonly add: AddChunk,
     previous: PageKeys = new Map(),
   ) {
-    this.metaCutter = new CdcCutter((c) => add(c, this.meta));
+    this.metaCutter = new CdcCutter((c) => add(c, this.meta), CDC_1K);
     this.splitter = new MigrationSplitter(
       (b) => {
         this.metaCutter.push(b);
@@ -57,7 +58,8 @@ export class PagesCutter implements Cutter {
     this.splitter.end();
     this.metaCutter.end();
     const mapChunks: string[] = [];
-    const mapCutter = new FixedCutter((c) => this.add(c, mapChunks));
+    // Content-defined: a varint that changes length shifts every later byte of the map.
+    const mapCutter = new CdcCutter((c) => this.add(c, mapChunks), CDC_1K);
     mapCutter.push(this.map.view());
     mapCutter.end();
     const s = this.splitter;
