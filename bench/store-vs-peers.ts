@@ -48,14 +48,17 @@ interface Series {
   logicalBytes: number;
 }
 
-/** A CheckpointSink that writes each part to `dir/<name>` instead of storing it. */
+/** A CheckpointSink that writes each part to `dir/<name>` instead of storing it, and remembers the order of the parts. */
 class FolderSink implements CheckpointSink {
   readonly chunking: Record<string, string> = {};
+  /** Part names in the order the target handed them over (the order every system ingests them in). */
+  readonly order: string[] = [];
   constructor(private readonly dir: string) {}
   private file(name: string, opts: PutOptions): string {
     const file = path.resolve(this.dir, name);
     if (!file.startsWith(this.dir + path.sep)) throw new Error(`part name "${name}" escapes the checkpoint folder`);
     this.chunking[name] = opts.chunking ?? 'fixed';
+    this.order.push(name);
     return file;
   }
   async put(name: string, data: PartData, opts: PutOptions = {}): Promise<void> {
@@ -76,11 +79,17 @@ async function sha256File(file: string): Promise<string> {
   return h.digest('hex');
 }
 
-async function describeParts(dir: string): Promise<PartFile[]> {
+/**
+ * The part files of a checkpoint folder, in `order` (the target's: what comes first is stored first, and decides which
+ * copy of a chunk a later part dedups against), then any others by name.
+ */
+async function describeParts(dir: string, order: readonly string[] = []): Promise<PartFile[]> {
+  const rank = (n: string): number => (order.includes(n) ? order.indexOf(n) : order.length);
   const names = readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
-    .sort();
+    .sort()
+    .sort((a, b) => rank(a) - rank(b));
   const parts: PartFile[] = [];
   for (const name of names) parts.push({ name, size: statSync(path.join(dir, name)).size, sha256: await sha256File(path.join(dir, name)) });
   return parts;
@@ -102,7 +111,7 @@ async function captureSeries(dir: string, count: number, everyMs: number, scratc
       mkdirSync(path.join(dir, ckptDir(seq)), { recursive: true });
       const res = await target.checkpoint(sink, { skewMs: 0 });
       targetChunking = sink.chunking;
-      const parts = await describeParts(path.join(dir, ckptDir(seq)));
+      const parts = await describeParts(path.join(dir, ckptDir(seq)), sink.order);
       checkpoints.push({ seq, dir: ckptDir(seq), step: res.step, pauseMs: Math.round(res.pauseMs), parts });
       log(`series: checkpoint ${seq}/${count} step ${res.step}, pause ${res.pauseMs.toFixed(0)} ms, ${parts.map((p) => `${p.name} ${mib(p.size)} MiB`).join(', ')}`);
     }
@@ -169,18 +178,21 @@ const run = async (file: string, args: string[], opts: { cwd?: string; env?: Rec
 const CHUNKING_LABEL: Record<string, string> = {
   fixed: 'fixed 4 KiB',
   cdc: 'content-defined ~4 KiB (1-16 KiB)',
-  'qemu-pages': 'QEMU stream parsed: 4 KiB page chunks + CDC meta',
+  'qemu-pages': 'QEMU stream parsed: 4 KiB page chunks (a changed page as its differing 256-byte blocks) + CDC meta',
+  'qemu-pages-whole': 'QEMU stream parsed: 4 KiB page chunks, every new page whole (no deltas) + CDC meta',
 };
 
-function ours(chunking: Chunking, compression: Compression): System {
+/** Our store; `whole`: page-split without sub-page deltas (what the deltas add, in the same run). */
+function ours(chunking: Chunking, compression: Compression, whole = false): System {
   let store: Store | undefined;
+  const label = whole ? `${chunking}-whole` : chunking;
   return {
-    id: `ours-${chunking}-${compression}`,
+    id: `ours-${label}-${compression}`,
     tool: null,
-    settings: async () => `ram ${CHUNKING_LABEL[chunking] ?? chunking}, rest fixed 4 KiB; ${compression === 'deflate' ? 'deflate-raw level 1 (default)' : 'no compression'}`,
+    settings: async () => `ram ${CHUNKING_LABEL[label] ?? label}, rest fixed 4 KiB; ${compression === 'deflate' ? 'deflate-raw level 1 (default)' : 'no compression'}`,
     init: async () => {},
     ingest: async (c, ck) => {
-      store ??= Store.open(c.repo, { compression });
+      store ??= Store.open(c.repo, { compression, deltas: !whole });
       const writer = store.begin(ck.step);
       for (const p of ck.parts) await writer.putFile(p.name, path.join(c.seriesDir, ck.dir, p.name), { chunking: p.name === 'ram' ? chunking : 'fixed' });
       await writer.commit({ series: ck.dir });
@@ -249,7 +261,14 @@ const casync: System = {
   },
 };
 
-const SYSTEMS: System[] = [...OUR_COMPRESSIONS.flatMap((z) => OUR_RAM_CHUNKINGS.map((c) => ours(c, z))), restic, borg('lz4'), borg('none'), casync];
+const SYSTEMS: System[] = [
+  ...OUR_COMPRESSIONS.flatMap((z) => OUR_RAM_CHUNKINGS.map((c) => ours(c, z))),
+  ours('qemu-pages', 'none', true),
+  restic,
+  borg('lz4'),
+  borg('none'),
+  casync,
+];
 
 // ---- measuring ---------------------------------------------------------------------------------------------------
 

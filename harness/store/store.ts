@@ -29,6 +29,8 @@ const BLOCK_CACHE = 16;
 
 export interface StoreOptions {
   compression?: Compression;
+  /** Store a changed page as a delta against its previous version when that pays (default true; false: pages whole). */
+  deltas?: boolean;
 }
 
 /** An open store directory. One writer at a time (the session host); any number of readers. */
@@ -41,12 +43,14 @@ export class Store {
   private readonly lastPages = new Map<string, PageKeys>();
   private lock: StoreLock | null = null;
   readonly compression: Compression;
+  readonly deltas: boolean;
 
   private constructor(
     readonly dir: string,
     opts: StoreOptions,
   ) {
     this.compression = opts.compression ?? 'deflate';
+    this.deltas = opts.deltas ?? true;
   }
 
   /** Open (creating if needed) a store and load every intact pack index. Torn packs are ignored. */
@@ -330,7 +334,7 @@ export class CheckpointWriter implements CheckpointSink {
     const h = sha256(chunk);
     if (!this.store.has(h) && !this.pending.has(h)) {
       this.pending.add(h);
-      const delta = base === undefined ? null : this.delta(chunk, base);
+      const delta = base === undefined || !this.store.deltas ? null : this.delta(chunk, base);
       if (delta) this.pack.add(h, delta.stored, delta.base);
       else this.pack.add(h, chunk);
     }

@@ -112,6 +112,15 @@ describe.each<Compression>(['none', 'deflate'])('deltas in the store (compressio
     store.close();
   });
 
+  it('with deltas off every new page is stored whole', async () => {
+    const store = Store.open(dir, { compression, deltas: false });
+    const ms: Manifest[] = [];
+    for (let seq = 1; seq <= 3; seq++) ms.push(await put(store, seq));
+    for (const m of ms) expect(deltas(store, m)).toEqual([]);
+    expect(sha(await store.reader(ms[2]!).get('ram'))).toBe(sha(guestStream(3)));
+    store.close();
+  });
+
   it('after a reopen the next checkpoint still finds its bases (page keys rebuilt from the newest manifest)', async () => {
     const first = Store.open(dir, { compression });
     for (let seq = 1; seq <= 2; seq++) await put(first, seq);
