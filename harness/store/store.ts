@@ -182,6 +182,14 @@ export class Store {
     return keys;
   }
 
+  /**
+   * Rebuild the page keys of every page-split part of the newest checkpoint now (~30 ms for a 256 MiB guest), so the
+   * first checkpoint after a restart does not do it while it writes (inside the pause, with inline RAM ingest).
+   */
+  warmPageKeys(): void {
+    for (const p of this.latest()?.parts ?? []) if (p.layout?.kind === 'qemu-pages') this.previousPages(p.name);
+  }
+
   /** @internal the writer, after a commit. */
   setPreviousPages(name: string, keys: PageKeys): void {
     this.lastPages.set(name, keys);
