@@ -110,7 +110,10 @@ export type StoredPart = Omit<PartEntry, 'chunks'> & { count: number };
 
 /** The hashes of every part's chunks, 32 bytes each, in part order: what a version-3 chunkList holds. */
 export function encodeChunkList(parts: readonly PartEntry[]): Buffer {
-  return encodeHashes(parts.flatMap((p) => p.chunks));
+  const out = Buffer.allocUnsafe(32 * parts.reduce((s, p) => s + p.chunks.length, 0));
+  let off = 0;
+  for (const p of parts) for (const h of p.chunks) off += out.write(h, off, 'hex');
+  return out;
 }
 
 /** Give each stored part its hashes back from the decoded chunk list; throws when the sizes disagree. */

@@ -12,8 +12,58 @@ import { MigrationSplitter } from './qemu-migration.js';
  */
 export type AddChunk = (chunk: Uint8Array, into: string[], base?: string) => void;
 
-/** Page key (MigrationSplitter.pageKey) -> chunk hash, for one part of one checkpoint. */
-export type PageKeys = ReadonlyMap<number, string>;
+/**
+ * Page key (MigrationSplitter.pageKey) -> chunk hash, for one part of one checkpoint: keys ascending, each once.
+ * Arrays, not a Map: a precopy stream sends pages in address order, so the next checkpoint finds each page's base by
+ * walking forward (building a 14k-entry Map per checkpoint cost 5% of repeated-data ingest).
+ */
+export class PageKeys {
+  static readonly EMPTY = new PageKeys([], []);
+
+  private constructor(
+    readonly keys: readonly number[],
+    readonly hashes: readonly string[],
+  ) {}
+
+  /** From keys and hashes in stream order; sorted (last occurrence of a key wins) only if the stream was not. */
+  static of(keys: number[], hashes: string[]): PageKeys {
+    let ascending = true;
+    for (let i = 1; i < keys.length && ascending; i++) ascending = keys[i - 1]! < keys[i]!;
+    if (ascending) return new PageKeys(keys, hashes);
+    const last = new Map<number, string>();
+    keys.forEach((k, i) => last.set(k, hashes[i]!));
+    const sorted = [...last.keys()].sort((a, b) => a - b);
+    return new PageKeys(
+      sorted,
+      sorted.map((k) => last.get(k)!),
+    );
+  }
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  /** A lookup for keys asked mostly in ascending order (amortised O(1)); any order is answered correctly. */
+  lookup(): (key: number) => string | undefined {
+    const { keys, hashes } = this;
+    let i = 0;
+    return (key) => {
+      if (i > 0 && keys[i - 1]! >= key) {
+        // Asked out of order: binary search for the first key >= key.
+        let lo = 0;
+        let hi = keys.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (keys[mid]! < key) lo = mid + 1;
+          else hi = mid;
+        }
+        i = lo;
+      }
+      while (i < keys.length && keys[i]! < key) i++;
+      return i < keys.length && keys[i] === key ? hashes[i++] : undefined;
+    };
+  }
+}
 
 export class PagesCutter implements Cutter {
   private readonly meta: string[] = [];
@@ -24,15 +74,18 @@ export class PagesCutter implements Cutter {
   private metaSincePage = 0;
   private metaBytes = 0;
 
-  /** Where each page of this stream sits -> its hash: the next checkpoint's delta bases. */
-  readonly keys = new Map<number, string>();
+  /** Where each page of this stream sits (MigrationSplitter.pageKey), in stream order, for `pageKeys`. */
+  private readonly keyList: number[] = [];
+  /** After end(): this stream's page keys, the next checkpoint's delta bases. */
+  pageKeys: PageKeys = PageKeys.EMPTY;
 
   /** `previous`: the same part's page keys one checkpoint earlier (delta bases); empty: store every new page whole. */
   constructor(
     private readonly entry: PartEntry,
     private readonly add: AddChunk,
-    previous: PageKeys = new Map(),
+    previous: PageKeys = PageKeys.EMPTY,
   ) {
+    const baseOf = previous.lookup();
     this.metaCutter = new CdcCutter((c) => add(c, this.meta), CDC_1K);
     this.splitter = new MigrationSplitter(
       (b) => {
@@ -44,8 +97,8 @@ export class PagesCutter implements Cutter {
         this.map.appendVarint(this.metaSincePage);
         this.metaSincePage = 0;
         const key = this.splitter.pageKey;
-        add(page, this.pages, previous.get(key));
-        this.keys.set(key, this.pages[this.pages.length - 1]!);
+        this.keyList.push(key);
+        add(page, this.pages, baseOf(key));
       },
     );
   }
@@ -65,6 +118,7 @@ export class PagesCutter implements Cutter {
     const s = this.splitter;
     // A loop, not push(...list): a big guest has more pages than a call may take arguments (300k overflow the stack).
     for (const list of [this.meta, mapChunks, this.pages]) for (const h of list) this.entry.chunks.push(h);
+    this.pageKeys = PageKeys.of(this.keyList, this.pages);
     this.entry.layout = {
       kind: 'qemu-pages',
       metaChunks: this.meta.length,

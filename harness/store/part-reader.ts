@@ -3,6 +3,7 @@
 import { IntegrityError } from '../errors.js';
 import { decodeVarints } from './ingest.js';
 import type { PartEntry } from './manifest.js';
+import { PageKeys } from './pages.js';
 import { MigrationSplitter, PAGE_SIZE } from './qemu-migration.js';
 
 /** What reading needs from the store: a hash-checked chunk by hash. */
@@ -115,18 +116,16 @@ const ZERO_PAGE = new Uint8Array(PAGE_SIZE);
  * writer's delta bases after a restart. The meta stream is parsed again with a zero page in place of each payload
  * (the parser never reads payloads), so no page chunk is read. A stream that fell back yields the pages before it.
  */
-export function pageKeys(store: ChunkReader, p: PartEntry): Map<number, string> {
-  const keys = new Map<number, string>();
-  if (!p.layout) return keys;
+export function pageKeys(store: ChunkReader, p: PartEntry): PageKeys {
+  if (!p.layout) return PageKeys.EMPTY;
   const map = pageMap(store, p);
   const meta = new ChunkCursor(store, p.chunks.slice(0, p.layout.metaChunks));
   const first = p.layout.metaChunks + p.layout.mapChunks;
-  let i = 0;
+  const keys: number[] = [];
   const splitter = new MigrationSplitter(
     () => {},
     () => {
-      const h = p.chunks[first + i++];
-      if (h !== undefined) keys.set(splitter.pageKey, h);
+      if (keys.length < map.length) keys.push(splitter.pageKey);
     },
   );
   for (let n = 0; n < map.length; n++) {
@@ -135,5 +134,5 @@ export function pageKeys(store: ChunkReader, p: PartEntry): Map<number, string> 
   }
   for (const piece of meta.rest()) splitter.push(piece);
   splitter.end();
-  return keys;
+  return PageKeys.of(keys, p.chunks.slice(first, first + keys.length));
 }

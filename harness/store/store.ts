@@ -10,7 +10,7 @@ import { applyDelta, encodeDelta } from './delta.js';
 import { CdcCutter, type Cutter, FixedCutter } from './ingest.js';
 import { decodeChunkList, decodeHashes, encodeChunkList, encodeHashes, LIST_LEAF_EVERY, LIST_TOP_EVERY, MANIFEST_SCHEMA_VERSION, splitHashList, manifestFileName, parseManifest, serializeManifest, type Manifest, type PartEntry, type StoredPart } from './manifest.js';
 import { type ChunkLocation, type Compression, entryLocation, PackWriter, readPackIndex } from './pack.js';
-import { type PageKeys, PagesCutter } from './pages.js';
+import { PageKeys, PagesCutter } from './pages.js';
 import { pageKeys, partBytes } from './part-reader.js';
 import { StoreLock } from './lock.js';
 import type { CheckpointSink, CheckpointSource, PartData, PutOptions } from './types.js';
@@ -172,10 +172,10 @@ export class Store {
     if (keys === undefined) {
       const part = this.latest()?.parts.find((p) => p.name === name && p.layout?.kind === 'qemu-pages');
       try {
-        keys = part ? pageKeys(this, part) : new Map();
+        keys = part ? pageKeys(this, part) : PageKeys.EMPTY;
       } catch (err) {
         if (!(err instanceof IntegrityError)) throw err;
-        keys = new Map();
+        keys = PageKeys.EMPTY;
       }
       this.lastPages.set(name, keys);
     }
@@ -407,11 +407,8 @@ export class CheckpointWriter implements CheckpointSink {
         return new FixedCutter(emit);
       case 'cdc':
         return new CdcCutter(emit);
-      case 'qemu-pages': {
-        const pages = new PagesCutter(entry, (chunk, into, base) => this.addChunk(chunk, into, base), this.store.previousPages(entry.name));
-        this.pageKeys.set(entry.name, pages.keys);
-        return pages;
-      }
+      case 'qemu-pages':
+        return new PagesCutter(entry, (chunk, into, base) => this.addChunk(chunk, into, base), this.store.previousPages(entry.name));
     }
   }
 
@@ -429,6 +426,7 @@ export class CheckpointWriter implements CheckpointSink {
       }
     }
     cutter.end();
+    if (cutter instanceof PagesCutter) this.pageKeys.set(name, cutter.pageKeys);
     this.parts.push(entry);
   }
 

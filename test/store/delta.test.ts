@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyDelta, DELTA_BLOCK, encodeDelta } from '../../harness/store/delta.js';
 import { gcStore } from '../../harness/store/gc.js';
+import { PageKeys } from '../../harness/store/pages.js';
 import type { Manifest } from '../../harness/store/manifest.js';
 import { type Compression, Store } from '../../harness/store/store.js';
 import { verifyStore } from '../../harness/store/verify.js';
@@ -51,6 +52,20 @@ function flipByte(store: Store, h: string, at = 0): void {
   writeSync(fd, b, 0, 1, loc.offset + at);
   closeSync(fd);
 }
+
+describe('PageKeys', () => {
+  it('finds each key asked in ascending order, out of order, or missing; a stream out of order keeps its last copy', () => {
+    const asc = PageKeys.of([0, 4096, 8192, 20480], ['a', 'b', 'c', 'd']);
+    const find = asc.lookup();
+    expect([0, 4096, 12288, 20480, 24576].map(find)).toEqual(['a', 'b', undefined, 'd', undefined]);
+    expect([8192, 0, 8192, 4096].map(find)).toEqual(['c', 'a', 'c', 'b']); // backwards: binary search
+    // Two iterations of one stream (a page sent twice, the second copy newer): sorted, the later hash wins.
+    const twice = PageKeys.of([0, 8192, 4096, 0], ['old', 'c', 'b', 'new']);
+    expect([twice.keys, twice.hashes]).toEqual([[0, 4096, 8192], ['new', 'b', 'c']]);
+    expect([0, 4096, 8192].map(twice.lookup())).toEqual(['new', 'b', 'c']);
+    expect(PageKeys.EMPTY.lookup()(0)).toBeUndefined();
+  });
+});
 
 describe('encodeDelta / applyDelta', () => {
   it('rebuilds the chunk exactly for any set of changed blocks, and declines when more than half differs', () => {
