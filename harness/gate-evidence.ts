@@ -1,4 +1,4 @@
-// Build GateEvidence from an analysed run: raw samples for bootstrap intervals and per-cycle lost work for gate 7.
+// Build GateEvidence from an analysed run: raw samples for the intervals of distribution stats and per-cycle lost work for gate 7.
 import type { GateEvidence } from './gate-types.js';
 import type { RunAnalysis } from './summary-types.js';
 

@@ -1,9 +1,9 @@
 // The one table of gate metrics: how each metric name reads the summary (and optional evidence), and what a stat of it measures.
 import type { GateEvidence, Threshold } from './gate-types.js';
 import { bootstrapCiSorted } from './stats/bootstrap.js';
-import { bootstrapQuantileCi } from './stats/bootstrap-quantile.js';
 import { mean } from './stats/distribution.js';
 import { countLostBeyond } from './stats/lost-work.js';
+import { quantileRanks, quantileWithCiSorted } from './stats/quantile-ci.js';
 import { sortSample } from './stats/sorted.js';
 import { wilson, zeroFailureTrialsNeeded } from './stats/wilson.js';
 import type { Distribution, Summary } from './summary-types.js';
@@ -113,6 +113,35 @@ function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
 }
 
+/**
+ * The 95% interval shown beside a distribution statistic. A quantile gets the distribution-free order-statistic
+ * interval, the same one the report's quantile table gives for it (a bootstrap interval here used to disagree with
+ * that table, and cannot reach past the sample's extremes); a side too few samples can bound leaves no interval and
+ * says so. The mean keeps a bootstrap interval; a minimum or maximum has none.
+ */
+function distributionInterval(key: (typeof DIST_STATS)[number], samples: ArrayLike<number> | undefined, seed: number): { interval: [number, number] | null; note: string } {
+  if (samples === undefined || samples.length === 0) return { interval: null, note: 'no raw samples: no interval' };
+  if (key === 'min' || key === 'max') return { interval: null, note: `no interval for a ${key === 'min' ? 'minimum' : 'maximum'}` };
+  const sorted = sortSample(samples);
+  if (key === 'mean') {
+    const ci = bootstrapCiSorted(sorted, (s) => mean(s) ?? Number.NaN, { seed });
+    return ci === null ? { interval: null, note: '' } : { interval: [ci.lo, ci.hi], note: 'bootstrap 95% interval' };
+  }
+  const q = Number(key.slice(1)) / 100;
+  const e = quantileWithCiSorted(sorted, q);
+  if (e.lo !== null && e.hi !== null) return { interval: [e.lo, e.hi], note: '' };
+  const side = e.lo === null && e.hi === null ? 'either side' : e.lo === null ? 'below' : 'above';
+  return { interval: null, note: `${sorted.length} samples cannot bound ${key} ${side} at 95% (needs n >= ${minNForQuantileCi(q)})` };
+}
+
+/** Smallest n whose order-statistic 95% interval of quantile q is bounded on both sides. */
+function minNForQuantileCi(q: number): number {
+  for (let n = 1; ; n++) {
+    const [l, u] = quantileRanks(n, q);
+    if (l >= 1 && u <= n) return n;
+  }
+}
+
 /** Measure `threshold.stat` of `metric` on a summary (plus optional evidence). */
 export function measure(metric: string, threshold: Threshold, summary: Partial<Summary>, evidence: GateEvidence = {}): Measurement {
   const def = METRICS[metric];
@@ -124,17 +153,8 @@ export function measure(metric: string, threshold: Threshold, summary: Partial<S
     case 'distribution': {
       const key = stat as (typeof DIST_STATS)[number];
       const value = r.dist?.[key] ?? null;
-      let interval: [number, number] | null = null;
-      if (value !== null && r.samples !== undefined && r.samples.length > 0) {
-        const sorted = sortSample(r.samples);
-        const options = { seed: evidence.seed ?? 1 };
-        const ci =
-          key === 'mean' ? bootstrapCiSorted(sorted, (s) => mean(s) ?? Number.NaN, options)
-          : key === 'min' || key === 'max' ? bootstrapQuantileCi(sorted, key === 'min' ? 0 : 1, options)
-          : bootstrapQuantileCi(sorted, Number(key.slice(1)) / 100, options);
-        if (ci !== null) interval = [ci.lo, ci.hi];
-      }
-      return { ...none, value, interval, n: r.dist?.n ?? 0, note: interval === null && value !== null ? 'no raw samples: no interval' : '' };
+      const { interval, note } = value === null ? { interval: null, note: '' } : distributionInterval(key, r.samples, evidence.seed ?? 1);
+      return { ...none, value, interval, n: r.dist?.n ?? 0, note };
     }
     case 'rate': {
       const failures = r.trials - r.successes;

@@ -51,7 +51,7 @@ export interface Gate {
 
 /** Extra inputs beyond summary.json that sharpen a verdict; every field optional. */
 export interface GateEvidence {
-  /** Raw samples (ms) per distribution metric (e.g. downtimeMs), for bootstrap CIs of quantiles. */
+  /** Raw samples (ms) per distribution metric (e.g. downtimeMs), for the intervals of quantiles (order statistics) and means (bootstrap). */
   samples?: Partial<Record<string, ArrayLike<number>>>;
   /** Resumed cycles that restored something older than the last complete checkpoint at the kill (exact count from analysis). */
   lostBeyondCheckpoint?: number;
@@ -59,6 +59,6 @@ export interface GateEvidence {
   lostStepsPerCycle?: readonly (number | null)[];
   /** Most steps a cycle may lose and still be "within one checkpoint interval". */
   maxLostSteps?: number;
-  /** Seed for bootstrap intervals (default 1). */
+  /** Seed for bootstrap intervals of means (default 1). */
   seed?: number;
 }

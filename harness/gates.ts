@@ -1,4 +1,6 @@
-// Numbered release gates: load gates/*.yaml, judge each on a run summary (interval, not point), combine verdicts, map to exit codes.
+// Numbered release gates: load gates/*.yaml, judge each on a run summary, combine verdicts, map to exit codes. A rate
+// is judged on its Wilson bound, a count on the count, a distribution statistic (p95, ...) on its point estimate, shown
+// with its distribution-free 95% interval (gate-metrics.ts).
 import { EXIT } from './errors.js';
 import { measure } from './gate-metrics.js';
 import { holds, violationIsFinal } from './gate-threshold.js';

@@ -1,5 +1,5 @@
 // Distribution-free confidence interval for a population quantile from order statistics (binomial ranks). Pure.
-import { sortSample } from './sorted.js';
+import { type SortedSample, sortSample } from './sorted.js';
 import { quantileSorted } from './quantile.js';
 
 /** A quantile estimate with its interval; a null bound means the sample is too small to bound that side. */
@@ -42,7 +42,11 @@ export function quantileRanks(n: number, q: number, level = 0.95): [number, numb
 
 /** Type-7 point estimate of quantile q with its order-statistic interval at `level`. */
 export function quantileWithCi(values: ArrayLike<number>, q: number, level = 0.95): QuantileEstimate {
-  const sorted = sortSample(values);
+  return quantileWithCiSorted(sortSample(values), q, level);
+}
+
+/** quantileWithCi of a sample already sorted ascending (sortSample). */
+export function quantileWithCiSorted(sorted: SortedSample, q: number, level = 0.95): QuantileEstimate {
   const n = sorted.length;
   if (n === 0) return { q, n, value: null, lo: null, hi: null };
   const [l, u] = quantileRanks(n, q, level);

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GateEvidence, GateResult } from '../../harness/gate-types.js';
 import { evaluateGates, exitCodeFor, formatGateTable, loadGates, overallVerdict } from '../../harness/gates.js';
-import type { Summary } from '../../harness/summary-types.js';
+import { downtimeQuantiles } from '../../harness/report/findings.js';
+import type { RunAnalysis, Summary } from '../../harness/summary-types.js';
 import { healthySummary } from './fixtures.js';
 
 const gates = loadGates();
@@ -82,13 +83,17 @@ describe('evaluateGates on the shipped gates', () => {
     expect(verdicts(healthySummary(), { maxLostSteps: 10 })[7]).toBe('fail'); // max lost 19 > 10: at least one cycle
   });
 
-  it('adds a bootstrap interval when raw samples are given, and none otherwise', () => {
-    const samples = Array.from({ length: 100 }, (_, i) => 100 + 2 * i);
+  it('gives a p95 the order-statistic interval the report gives it, none without raw samples or with too few', () => {
+    const samples = Array.from({ length: 100 }, (_, i) => 100 + 2 * ((i * 37) % 100));
     const a = evaluateGates(gates, healthySummary(), { ...clean, samples: { downtimeMs: samples } })[3] as GateResult;
-    const b = evaluateGates(gates, healthySummary(), { ...clean, samples: { downtimeMs: samples } })[3] as GateResult;
-    expect(a.interval).not.toBeNull();
-    expect(a.interval).toEqual(b.interval);
+    const report = downtimeQuantiles({ downtimes: samples } as unknown as RunAnalysis).find((e) => e.q === 0.95)!;
+    expect(a.interval).toEqual([report.lo, report.hi]);
+    expect(a.interval).toEqual([278, 298]); // ranks 90 and 100 of 100 (binomial, distribution-free)
     expect(evaluateGates(gates, healthySummary(), clean)[3]?.interval).toBeNull();
+    // 30 samples cannot bound a p95 from above at 95%: no interval, and the note says how many would.
+    const few = evaluateGates(gates, healthySummary(), { ...clean, samples: { downtimeMs: samples.slice(0, 30) } })[3] as GateResult;
+    expect(few.interval).toBeNull();
+    expect(few.note).toMatch(/30 samples cannot bound p95 above at 95% \(needs n >= 72\)/);
   });
 });
 
