@@ -37,6 +37,11 @@ const REWRITE_DEAD_FRACTION = 0.1;
 /** Test hook: called after each durable step, so a test can stop gc there. */
 export type GcStep = 'copied' | 'manifests-removed' | 'indexes-removed' | 'done';
 
+/** What the hook is told: the packs gc will delete once the old manifests are gone (the torture test's negative control deletes them early). */
+export interface GcPlan {
+  packsToDelete: string[];
+}
+
 function dirBytes(dir: string): number {
   return readdirSync(dir).reduce((s, f) => s + statSync(path.join(dir, f)).size, 0);
 }
@@ -48,12 +53,12 @@ function removeAll(dir: string, files: string[]): void {
 }
 
 /** Remove every checkpoint but the newest `keep` and the chunks only they used. Takes the store's writer lock. */
-export function gcStore(store: Store, keep: number, onStep: (step: GcStep) => void = () => {}): GcReport {
+export function gcStore(store: Store, keep: number, onStep: (step: GcStep, plan: GcPlan) => void = () => {}): GcReport {
   if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`--keep must be a whole number >= 1 (got ${keep})`);
   return store.withLock('gc', () => collect(store, keep, onStep));
 }
 
-function collect(store: Store, keep: number, onStep: (step: GcStep) => void): GcReport {
+function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) => void): GcReport {
   const packDir = store.packDirPath();
   const manifestDir = store.manifestDirPath();
   const bytesBefore = dirBytes(packDir) + dirBytes(manifestDir);
@@ -104,6 +109,9 @@ function collect(store: Store, keep: number, onStep: (step: GcStep) => void): Gc
     }
     return dead > 0 && dead >= REWRITE_DEAD_FRACTION * total;
   });
+
+  const plan: GcPlan = { packsToDelete: rewrite.map((i) => i.pack) };
+  const onStep = (step: GcStep): void => hook(step, plan);
 
   // 1. Copy the live chunks of packs that also hold dead ones into a new pack, checking each, and seal it.
   const fresh = new PackWriter(packDir, store.compression);
