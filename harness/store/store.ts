@@ -287,8 +287,15 @@ export class Store {
       const baseLoc = this.index.get(loc.base);
       if (!baseLoc) throw new IntegrityError(`store ${this.dir}: chunk ${h} is a delta whose base ${loc.base} is missing`);
       // Bases are stored whole (the writer never deltas against a delta): a chain means a corrupt index.
-      const base = baseLoc.base === undefined ? this.readChunk(loc.base) : null;
-      data = base && applyDelta(base, stored);
+      if (baseLoc.base !== undefined) throw new IntegrityError(`store ${this.dir}: chunk ${h} is a delta whose base ${loc.base} is itself a delta (corrupt index of pack ${loc.pack})`);
+      let base: Buffer;
+      try {
+        base = this.readChunk(loc.base);
+      } catch (err) {
+        if (!(err instanceof IntegrityError)) throw err;
+        throw new IntegrityError(`store ${this.dir}: chunk ${h} is a delta whose base cannot be read: ${err.message}`, { cause: err });
+      }
+      data = applyDelta(base, stored);
     }
     if (data === null || stored === null || sha256(data) !== h) {
       throw new IntegrityError(`store ${this.dir}: chunk ${h} in pack ${loc.pack} at offset ${loc.offset} is corrupt`);

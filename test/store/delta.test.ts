@@ -161,6 +161,7 @@ describe.each<Compression>(['none', 'deflate'])('deltas in the store (compressio
     expect(named.has(base)).toBe(true);
     expect(named.has(delta)).toBe(true);
     expect(problems.find((p) => p.chunk === delta)!.seq).toBe(3);
+    expect(problems.find((p) => p.chunk === delta)!.problem).toMatch(new RegExp(`${delta} is a delta whose base cannot be read: .*${base}.* is corrupt`));
     expect(problems.some((p) => p.seq === 1)).toBe(true); // the base belongs to checkpoint 1's page list
     await expect(reopened.reader(ms[2]!).get('ram')).rejects.toThrow(/corrupt/);
     reopened.close();
