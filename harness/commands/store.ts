@@ -41,9 +41,12 @@ const statsCommand: CommandModule<object, StoreArgs> = {
       process.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...stats }, null, 2)}\n`);
       return;
     }
-    const lines = ['  seq      step     logical      stored    ratio   cum.ratio'];
+    const lines = ['  seq      step     logical      stored  new chunks  (deltas)    ratio   cum.ratio'];
     for (const r of stats.checkpoints) {
-      lines.push(`${String(r.seq).padStart(5)} ${String(r.step).padStart(9)} ${mib(r.logicalBytes).padStart(11)} ${mib(r.storedBytes).padStart(11)} ${(r.ratio?.toFixed(1) ?? '-').padStart(8)} ${(r.cumRatio?.toFixed(2) ?? '-').padStart(11)}`);
+      const deltas = r.newDeltas === null ? '-' : String(r.newDeltas);
+      lines.push(
+        `${String(r.seq).padStart(5)} ${String(r.step).padStart(9)} ${mib(r.logicalBytes).padStart(11)} ${mib(r.storedBytes).padStart(11)} ${String(r.newChunks).padStart(11)} ${deltas.padStart(9)} ${(r.ratio?.toFixed(1) ?? '-').padStart(8)} ${(r.cumRatio?.toFixed(2) ?? '-').padStart(11)}`,
+      );
     }
     lines.push(`${stats.checkpoints.length} checkpoints: logical ${mib(stats.logicalBytes)}, stored ${mib(stats.storedBytes)}, dedup ratio ${stats.ratio?.toFixed(2) ?? 'n/a'}; on disk ${mib(stats.diskBytes)}`);
     if (stats.guestLogicalBytes !== stats.logicalBytes) {

@@ -91,6 +91,8 @@ export interface Manifest {
   chunks: number;
   /** New chunks of the parts (the chunk list's own new chunks are in storedBytes, not here). */
   newChunks: number;
+  /** Of newChunks, those stored as deltas against a base (absent in manifests written before deltas). */
+  newDeltas?: number;
   meta: Record<string, number | string>;
   /**
    * Version 3: the chunks that hold the parts' chunk lists (the file's parts carry `count` instead of `chunks`).

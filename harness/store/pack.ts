@@ -80,6 +80,11 @@ export class PackWriter {
     return this.entries.length + this.block.length;
   }
 
+  /** Chunks added as deltas against a base. */
+  get deltas(): number {
+    return this.entries.filter((e) => e.length === 7).length + this.block.filter(([, , base]) => base !== undefined).length;
+  }
+
   /**
    * Append one chunk's stored bytes (copied: the caller may reuse its buffer): the chunk itself, or with `base` a delta
    * against that chunk. Its location is known once the pack is sealed.

@@ -446,6 +446,7 @@ export class CheckpointWriter implements CheckpointSink {
     if (this.committed) throw new Error(`checkpoint ${this.seq} committed twice`);
     // The chunk lists go into the pack like data (they dedup against the previous checkpoint's), before it is sealed.
     const newDataChunks = this.pack.count;
+    const newDeltas = this.pack.deltas;
     const leaves: string[] = [];
     for (const leaf of splitHashList(encodeChunkList(this.parts), LIST_LEAF_EVERY)) this.addChunk(leaf, leaves);
     const chunkList: string[] = [];
@@ -464,6 +465,7 @@ export class CheckpointWriter implements CheckpointSink {
       storedBytes: packBytes + idxBytes,
       chunks: this.chunkCount,
       newChunks: newDataChunks,
+      newDeltas,
       meta,
       chunkList,
     };

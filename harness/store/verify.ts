@@ -71,6 +71,9 @@ export interface StoreStatsRow {
   /** The same with each migration stream counted at the guest RAM size it declares (a raw memory image's size). */
   guestLogicalBytes: number;
   storedBytes: number;
+  /** Chunks this checkpoint added, and how many of them are deltas (null: written before deltas existed). */
+  newChunks: number;
+  newDeltas: number | null;
   ratio: number | null;
   cumLogicalBytes: number;
   cumStoredBytes: number;
@@ -109,6 +112,8 @@ export function storeStats(store: Store): StoreStats {
       logicalBytes: m.logicalBytes,
       guestLogicalBytes: guestLogical(m),
       storedBytes: m.storedBytes,
+      newChunks: m.newChunks,
+      newDeltas: m.newDeltas ?? null,
       ratio: m.storedBytes > 0 ? m.logicalBytes / m.storedBytes : null,
       cumLogicalBytes: cumL,
       cumStoredBytes: cumS,

@@ -12,7 +12,7 @@ import { gcStore } from '../../harness/store/gc.js';
 import { PageKeys } from '../../harness/store/pages.js';
 import type { Manifest } from '../../harness/store/manifest.js';
 import { type Compression, Store } from '../../harness/store/store.js';
-import { verifyStore } from '../../harness/store/verify.js';
+import { storeStats, verifyStore } from '../../harness/store/verify.js';
 import { guestStream } from '../fixtures/guest-stream.mjs';
 import { keystream } from '../fixtures/store-content.mjs';
 import { rng } from '../helpers/rng.js';
@@ -121,6 +121,9 @@ describe.each<Compression>(['none', 'deflate'])('deltas in the store (compressio
       for (const { base } of ds) expect(store.locate(base)!.base).toBeUndefined(); // bases are whole chunks
     }
     for (const m of ms) expect(sha(await store.reader(m).get('ram'))).toBe(sha(guestStream(m.seq)));
+    // Accounting: checkpoint 2's deltas are all new in it (checkpoint 1 has none), and `soak store stats` shows them.
+    expect(ms[1]!.newDeltas).toBe(deltas(store, ms[1]!).length);
+    expect(storeStats(store).checkpoints.map((r) => r.newDeltas)).toEqual(ms.map((m) => m.newDeltas));
     // Checkpoint 2 stores its rewritten page whole, its small changes as deltas: far less than 7 pages.
     if (compression === 'none') expect(ms[1]!.storedBytes).toBeLessThan(2 * 4096 + 6 * 300 + 2000);
     expect(verifyStore(store).problems).toEqual([]);
@@ -206,6 +209,7 @@ describe('older stores', () => {
     const store = Store.open(dir, { compression: 'none' });
     const old = store.list();
     expect(old.map((m) => [m.seq, m.schemaVersion])).toEqual([[1, 3], [2, 3]]);
+    expect(storeStats(store).checkpoints.map((r) => r.newDeltas)).toEqual([null, null]); // not recorded then
     for (const m of old) expect(sha(await store.reader(m).get('ram'))).toBe(sha(guestStream(m.seq, 16)));
     expect(sha(await store.reader(old[1]!).get('disk'))).toBe(sha(keystream('disk:0', 3 * 4096 + 5)));
     expect(verifyStore(store).problems).toEqual([]);
