@@ -126,10 +126,10 @@ async function checkStore(dir: string, maxCommitted: number): Promise<{ problems
   }
 }
 
-/** Calibrate the kill windows on this machine: the median time of one write and of one gc. */
-async function calibrate(): Promise<{ writeMs: number; gcMs: number }> {
+/** Calibrate the kill windows on this machine: the median time of one write and of one gc (of the unsafe gc, for the negative control). */
+async function calibrate(unsafe = false): Promise<{ writeMs: number; gcMs: number }> {
   const calDir = mkdtempSync(path.join(os.tmpdir(), 'soak-torture-cal-'));
-  const cal = start(calDir, 3);
+  const cal = start(calDir, 3, false, unsafe);
   expect((await cal.child).exitCode, cal.output()).toBe(0);
   const calTimes = lines(cal.output()).times;
   rmSync(calDir, { recursive: true, force: true });
@@ -203,7 +203,7 @@ describe('store torture: SIGKILL during put and gc', () => {
   it('negative control: a gc that deletes packs before the old manifests are gone is caught within 120 kills', { timeout: 180_000 }, async () => {
     const own = mkdtempSync(path.join(os.tmpdir(), 'soak-torture-neg-'));
     try {
-      const windows = await calibrate();
+      const windows = await calibrate(true);
       const random = rng(SEED + 1);
       let maxCommitted = 0;
       let caught: { kill: number; problems: string[] } | null = null;
