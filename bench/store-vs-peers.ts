@@ -1,5 +1,5 @@
 // One micro-VM checkpoint series into our store, restic, borg and casync, side by side: stored MiB, ratio, ingest, restore.
-// Run after tsc: node dist/bench/store-vs-peers.js [--series DIR] [--checkpoints 20] [--every-ms 2000] [--keep-series]
+// Run after tsc: node dist/bench/store-vs-peers.js [--series DIR] [--checkpoints 20] [--every-ms 2000] [--target-options JSON] [--keep-series]
 //   [--systems ours-cdc-none,restic,...] [--skip-missing] [--json]   (--systems defaults to all; ids in SYSTEMS)
 // Peers come from Debian's packages: scripts/bench-deps.sh. Exit: 0 done, 1 a restore was not byte-identical,
 // 3 usage or a missing peer tool, 4 anything else.
@@ -97,9 +97,9 @@ async function describeParts(dir: string, order: readonly string[] = []): Promis
 
 const ckptDir = (seq: number): string => String(seq).padStart(4, '0');
 
-async function captureSeries(dir: string, count: number, everyMs: number, scratch: string): Promise<Series> {
+async function captureSeries(dir: string, count: number, everyMs: number, scratch: string, targetOptions: Record<string, unknown>): Promise<Series> {
   const workDir = mkdtempSync(path.join(scratch, 'w-'));
-  const target = createMicrovmTarget({ workDir, sessionDir: scratch, stepMs: 5, options: {} });
+  const target = createMicrovmTarget({ workDir, sessionDir: scratch, stepMs: 5, options: targetOptions });
   const checkpoints: SeriesCheckpoint[] = [];
   const loadAvgAtCapture = os.loadavg().map((x) => Math.round(x * 100) / 100);
   let targetChunking: Record<string, string> = {};
@@ -384,6 +384,12 @@ async function toolVersion(tool: string, args: string[]): Promise<string> {
   }
 }
 
+/** The guest disk's ext4 journaling as the series recorded it (series captured before the option: not recorded). */
+function diskFs(series: Series): string {
+  const fc = series.target.diskFastCommit;
+  return fc === undefined ? '' : fc ? ' (ext4 fast_commit)' : ' (ext4, plain jbd2)';
+}
+
 function markdown(series: Series, results: Result[], env: Record<string, string | number>, skipped: string[]): string {
   const n = series.checkpoints.length;
   const ramDisk = n * (series.guestRamMiB + series.diskMiB) * 2 ** 20;
@@ -393,7 +399,7 @@ function markdown(series: Series, results: Result[], env: Record<string, string 
   const lines = [
     `### store-vs-peers: ${n} checkpoints of one micro-VM session`,
     '',
-    `Series: ${n} checkpoints ${series.everyMs} ms apart (${series.createdAt}), guest ${series.guestRamMiB} MiB RAM + ${series.diskMiB} MiB disk, ${series.target.accelerator}, QEMU ${series.target.qemuVersion}, ramCapture ${series.target.ramCapture}.`,
+    `Series: ${n} checkpoints ${series.everyMs} ms apart (${series.createdAt}), guest ${series.guestRamMiB} MiB RAM + ${series.diskMiB} MiB disk${diskFs(series)}, ${series.target.accelerator}, QEMU ${series.target.qemuVersion}, ramCapture ${series.target.ramCapture}.`,
     `Logical bytes: ${mib(series.logicalBytes)} MiB (sum of part files: ${partSummary(series)}); N x (guest RAM + disk) = ${mib(ramDisk)} MiB.`,
     '',
     '| system | settings | stored MiB | on disk MiB | ratio | ratio vs N x (RAM+disk) | ingest s | ingest MB/s | ingest CPU s | restore last s | restored identical |',
@@ -440,6 +446,7 @@ async function main(): Promise<number> {
       checkpoints: { type: 'string' },
       'every-ms': { type: 'string', default: '2000' },
       'keep-series': { type: 'boolean', default: false },
+      'target-options': { type: 'string', default: '{}' },
       systems: { type: 'string', default: SYSTEMS.map((s) => s.id).join(',') },
       'skip-missing': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
@@ -449,6 +456,13 @@ async function main(): Promise<number> {
   const everyMs = Number(values['every-ms']);
   if (count !== undefined && !(Number.isInteger(count) && count > 0)) throw new BenchError(`--checkpoints must be a positive integer, got "${values.checkpoints}"`, 3);
   if (!(Number.isInteger(everyMs) && everyMs >= 0)) throw new BenchError(`--every-ms must be a non-negative integer, got "${values['every-ms']}"`, 3);
+  let targetOptions: Record<string, unknown>;
+  try {
+    targetOptions = JSON.parse(values['target-options']) as Record<string, unknown>;
+    if (typeof targetOptions !== 'object' || targetOptions === null || Array.isArray(targetOptions)) throw new Error('not an object');
+  } catch (err) {
+    throw new BenchError(`--target-options must be a JSON object of microvm target options (e.g. '{"diskFastCommit":false}'): ${(err as Error).message}`, 3);
+  }
   const wanted = values.systems.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (wanted.includes('help')) {
     console.log(SYSTEMS.map((s) => s.id).join('\n'));
@@ -485,7 +499,7 @@ async function main(): Promise<number> {
     if (series === null) {
       mkdirSync(seriesDir, { recursive: true });
       log(`series: capturing ${count ?? 20} checkpoints into ${seriesDir}`);
-      series = await captureSeries(seriesDir, count ?? 20, everyMs, root);
+      series = await captureSeries(seriesDir, count ?? 20, everyMs, root, targetOptions);
     } else log(`series: reusing ${series.checkpoints.length} checkpoints from ${seriesDir}`);
 
     const results: Result[] = [];

@@ -9,6 +9,11 @@ export const microvmOptionsSchema = z
     /** Workspace on a virtio-blk ext4 disk (true) or on tmpfs in guest RAM (false: RAM-only sessions). */
     disk: z.boolean().default(true),
     diskMiB: z.number().int().min(16).max(65_536).default(128),
+    /**
+     * ext4 fast_commit on the workspace disk (mkfs -O fast_commit): the agent's per-step fdatasync logs one small block
+     * instead of whole metadata blocks (0.12 vs 1.3 MiB of new disk blocks per 2 s checkpoint). false: plain jbd2.
+     */
+    diskFastCommit: z.boolean().default(true),
     /** auto: KVM if a bounded boot probe succeeds on this machine, else TCG. */
     accel: z.enum(['auto', 'kvm', 'tcg']).default('auto'),
     /** Give up on a boot (first heartbeat) after this long. */

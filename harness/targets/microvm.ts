@@ -57,7 +57,7 @@ class MicrovmTarget implements Target {
 
   async boot(): Promise<void> {
     await this.prepare();
-    if (this.diskPath !== undefined) await createDisk(this.diskPath, this.opts.diskMiB);
+    if (this.diskPath !== undefined) await createDisk(this.diskPath, this.opts.diskMiB, this.opts.diskFastCommit);
     const first = this.hub.next(
       (hb) => hb.full,
       this.opts.bootTimeoutMs,
@@ -158,6 +158,7 @@ class MicrovmTarget implements Target {
       memoryMiB: this.opts.memoryMiB,
       disk: this.opts.disk,
       diskMiB: this.opts.disk ? this.opts.diskMiB : 0,
+      diskFastCommit: this.opts.disk && this.opts.diskFastCommit,
       ramCapture: this.opts.ramCapture,
     };
   }
