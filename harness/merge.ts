@@ -1,45 +1,83 @@
 // Merge journals of several runs (shards of one soak, or several nights) into one journal whose analysis equals
-// the analysis of the union of their cycles. Pure: events in, events out.
+// the analysis of the union of their cycles. Pure: a plan from each source's run-start and cycle ids, then each
+// event mapped on its own, so `soak merge` streams journals of any size (two passes, never all events in memory).
 import { InputError } from './errors.js';
 import type { JournalEvent, RunStartEvent } from './events.js';
 
-export interface MergeSource {
-  events: JournalEvent[];
+/** What the plan needs of one source: its run-start and the distinct ids of its cycle-start events. */
+export interface MergeInput {
+  start: RunStartEvent | undefined;
+  cycleIds: ReadonlySet<number>;
   source: string;
+}
+
+export interface MergePlan {
+  /** The merged run-start: the first source's, with mergedFrom and the total cycle count. */
+  start: RunStartEvent;
+  /** Added to each source's cycle ids (all 0 when the sources' ids are disjoint, as shards' are). */
+  shifts: number[];
 }
 
 const CYCLE_KEYED = new Set(['host-start', 'boot', 'checkpoint', 'cycle-start', 'kill', 'restore', 'cycle', 'target-info']);
 
 /**
- * Merged events: one run-start (the first source's, with mergedFrom and the total cycle count), then every source's
- * cycle events. Shards keep their (disjoint) cycle ids; otherwise ids are offset so no two runs share one.
+ * Shards keep their (disjoint) cycle ids; otherwise ids are offset so no two runs share one: each source is shifted
+ * past the previous sources' largest id or declared cycle count, whichever is more.
  */
-export function mergeJournals(sources: MergeSource[], mergedRunId: string): JournalEvent[] {
-  if (sources.length === 0) throw new InputError('merge: no run folder given');
-  const starts = sources.map(({ events, source }) => {
-    const s = events.find((e): e is RunStartEvent => e.type === 'run-start');
-    if (!s) throw new InputError(`merge: ${source} has no run-start event`);
-    return s;
+export function planMerge(inputs: readonly MergeInput[], mergedRunId: string): MergePlan {
+  if (inputs.length === 0) throw new InputError('merge: no run folder given');
+  const starts = inputs.map(({ start, source }) => {
+    if (!start) throw new InputError(`merge: ${source} has no run-start event`);
+    return start;
   });
-  const idsOf = (events: JournalEvent[]): number[] => [...new Set(events.filter((e) => e.type === 'cycle-start').map((e) => (e as { cycle: number }).cycle))];
-  const all = sources.flatMap((s) => idsOf(s.events));
-  const disjoint = new Set(all).size === all.length;
-  const out: JournalEvent[] = [];
-  const first = starts[0]!;
+  const seen = new Set<number>();
+  let disjoint = true;
+  for (const { cycleIds } of inputs) {
+    for (const id of cycleIds) {
+      if (seen.has(id)) disjoint = false;
+      seen.add(id);
+    }
+  }
+  const shifts: number[] = [];
   let offset = 0;
   let total = 0;
-  for (const [i, { events }] of sources.entries()) {
-    const shift = disjoint ? 0 : offset;
-    for (const e of events) {
-      if (!CYCLE_KEYED.has(e.type)) continue;
-      out.push({ ...e, cycle: (e as { cycle: number }).cycle + shift } as JournalEvent);
-    }
-    const ids = idsOf(events);
-    offset += Math.max(0, ...ids, starts[i]!.scenario.cycles);
-    total += disjoint ? 0 : starts[i]!.scenario.cycles;
+  let widest = 0;
+  for (const [i, { cycleIds }] of inputs.entries()) {
+    shifts.push(disjoint ? 0 : offset);
+    let largest = starts[i]!.scenario.cycles;
+    for (const id of cycleIds) if (id > largest) largest = id; // a loop: a million ids do not fit in a call's arguments
+    offset += Math.max(0, largest);
+    total += starts[i]!.scenario.cycles;
+    widest = Math.max(widest, starts[i]!.scenario.cycles);
   }
-  const cycles = disjoint ? Math.max(...starts.map((s) => s.scenario.cycles)) : total;
+  const first = starts[0]!;
   const { shard: _shard, ...base } = first;
-  const start: RunStartEvent = { ...base, runId: mergedRunId, scenario: { ...first.scenario, cycles }, mergedFrom: starts.map((s) => s.runId) };
-  return [start, ...out];
+  const cycles = disjoint ? widest : total;
+  return { start: { ...base, runId: mergedRunId, scenario: { ...first.scenario, cycles }, mergedFrom: starts.map((s) => s.runId) }, shifts };
+}
+
+/** One source event as it goes into the merged journal (its cycle id shifted), or null when it stays out. */
+export function mergeEvent(e: JournalEvent, shift: number): JournalEvent | null {
+  if (!CYCLE_KEYED.has(e.type)) return null;
+  return { ...e, cycle: (e as { cycle: number }).cycle + shift } as JournalEvent;
+}
+
+/** In-memory merge of whole journals (tests, small runs): the planned run-start, then every source's cycle events. */
+export function mergeJournals(sources: ReadonlyArray<{ events: JournalEvent[]; source: string }>, mergedRunId: string): JournalEvent[] {
+  const plan = planMerge(
+    sources.map(({ events, source }) => ({
+      start: events.find((e): e is RunStartEvent => e.type === 'run-start'),
+      cycleIds: new Set(events.filter((e) => e.type === 'cycle-start').map((e) => (e as { cycle: number }).cycle)),
+      source,
+    })),
+    mergedRunId,
+  );
+  const out: JournalEvent[] = [plan.start];
+  sources.forEach(({ events }, i) => {
+    for (const e of events) {
+      const m = mergeEvent(e, plan.shifts[i]!);
+      if (m) out.push(m);
+    }
+  });
+  return out;
 }

@@ -1,11 +1,12 @@
 // `soak merge <run-dir...> --out DIR`: combine shards or nights into one run folder (journal only) for report and gates.
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { InputError } from '../errors.js';
-import { readJournal } from '../journal.js';
-import { writeFileAtomic } from '../store/fsync.js';
-import { mergeJournals } from '../merge.js';
+import type { RunStartEvent } from '../events.js';
+import { streamJournal } from '../journal.js';
+import { fsyncDir } from '../store/fsync.js';
+import { type MergeInput, mergeEvent, planMerge } from '../merge.js';
 import { JOURNAL_FILE, resolveRunDir } from '../run-dir.js';
 
 interface MergeArgs {
@@ -25,19 +26,50 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
   handler: (argv: ArgumentsCamelCase<MergeArgs>) => {
     const out = path.resolve(argv.out);
     if (existsSync(out)) throw new InputError(`--out ${out} already exists; merge never overwrites a run folder`);
-    const sources = argv.runDirs.map((d) => {
-      const file = path.join(resolveRunDir(d), JOURNAL_FILE);
-      return { events: readJournal(file).events, source: file };
+    const files = argv.runDirs.map((d) => path.join(resolveRunDir(d), JOURNAL_FILE));
+    // Pass 1: each source's run-start and cycle ids (the plan). Pass 2: stream every event into the new journal.
+    const inputs: MergeInput[] = files.map((source) => {
+      let start: RunStartEvent | undefined;
+      const cycleIds = new Set<number>();
+      streamJournal(source, (e) => {
+        if (e.type === 'run-start') start ??= e;
+        else if (e.type === 'cycle-start') cycleIds.add(e.cycle);
+      });
+      return { start, cycleIds, source };
     });
-    const merged = mergeJournals(sources, path.basename(out));
+    const plan = planMerge(inputs, path.basename(out));
     const tmp = `${out}.merging-${process.pid}`;
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
-    // Events keep their original schemaVersion and times; one write, one fsync.
-    writeFileAtomic(path.join(tmp, JOURNAL_FILE), merged.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    let cycles = 0;
+    const fd = openSync(path.join(tmp, JOURNAL_FILE), 'w', 0o644);
+    let done = false;
+    try {
+      // Events keep their original schemaVersion and times; written in ~1 MiB pieces, fsynced once.
+      let piece = `${JSON.stringify(plan.start)}\n`;
+      files.forEach((source, i) => {
+        streamJournal(source, (e) => {
+          const m = mergeEvent(e, plan.shifts[i]!);
+          if (m === null) return;
+          if (m.type === 'cycle') cycles++;
+          piece += `${JSON.stringify(m)}\n`;
+          if (piece.length >= 1 << 20) {
+            writeSync(fd, piece);
+            piece = '';
+          }
+        });
+      });
+      writeSync(fd, piece);
+      fsyncSync(fd);
+      done = true;
+    } finally {
+      closeSync(fd);
+      if (!done) rmSync(tmp, { recursive: true, force: true }); // a half-written merge never lingers
+    }
+    fsyncDir(tmp);
     renameSync(tmp, out);
-    const cycles = merged.filter((e) => e.type === 'cycle').length;
-    if (argv.json) process.stdout.write(`${JSON.stringify({ runDir: out, sources: sources.length, cycles })}\n`);
-    else process.stdout.write(`merged ${sources.length} runs (${cycles} cycles) into ${out}\n`);
+    fsyncDir(path.dirname(out));
+    if (argv.json) process.stdout.write(`${JSON.stringify({ runDir: out, sources: files.length, cycles })}\n`);
+    else process.stdout.write(`merged ${files.length} runs (${cycles} cycles) into ${out}\n`);
   },
 };

@@ -1,12 +1,15 @@
 // End to end: the real `soak` CLI (dist/harness/cli.js) in a temp folder: a short run and its report, gates and store
 // verification; the --skew-ms 40 negative control; and bad input (exit 3 or 1, a message naming the file/field/line,
-// nothing written where the report would go).
+// nothing written where the report would go); soak merge of journals bigger than its write pieces.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execaNode, type Result } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSyntheticRun } from '../../bench/synthetic-journal.js';
+import { readJournal } from '../../harness/journal.js';
+import { mergeJournals } from '../../harness/merge.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = path.join(root, 'dist', 'harness', 'cli.js');
@@ -298,5 +301,30 @@ describe('bad input: exit 3, a message naming the file/field, nothing written', 
     expect(String(v.stderr)).toContain('/no/such/dir does not exist');
     const u = await soak('frobnicate');
     expect(u.exitCode, out(u)).toBe(3);
+  });
+});
+
+describe('soak merge streams big journals', () => {
+  it('merges two 3,000-cycle runs (7 MB, many write pieces) into exactly what the in-memory merge gives', async () => {
+    const a = writeSyntheticRun(3000, 'soak-merge-a-');
+    const b = writeSyntheticRun(3000, 'soak-merge-b-');
+    try {
+      expect(a.bytes + b.bytes).toBeGreaterThan(4 << 20); // more than 4 of the command's ~1 MiB write pieces
+      const outDir = path.join(tmp, 'merged-big');
+      const r = await soak('merge', a.dir, b.dir, '--out', outDir, '--json');
+      expect(r.exitCode, out(r)).toBe(0);
+      expect(JSON.parse(String(r.stdout))).toMatchObject({ sources: 2, cycles: 6000 });
+      const want = mergeJournals(
+        [a.dir, b.dir].map((d) => ({ events: readJournal(path.join(d, 'journal.ndjson')).events, source: d })),
+        'merged-big',
+      );
+      const got = readJournal(path.join(outDir, 'journal.ndjson'));
+      expect(got.tornTail).toBeNull();
+      expect(got.events).toEqual(want);
+      expect(readdirSync(tmp).filter((f) => f.includes('.merging-'))).toEqual([]);
+    } finally {
+      rmSync(a.dir, { recursive: true, force: true });
+      rmSync(b.dir, { recursive: true, force: true });
+    }
   });
 });
