@@ -29,9 +29,15 @@ function listProcs(): Proc[] {
   return out;
 }
 
+/** The process groups of the hosts a run started: each host leads its own group, so its PID is the group id. */
+export function hostGroups(events: Iterable<JournalEvent>): Set<number> {
+  const groups = new Set<number>();
+  for (const e of events) if (e.type === 'host-start') groups.add((e as { pid: number }).pid);
+  return groups;
+}
+
 /** Live processes in the groups of the hosts this run started (recorded host PIDs), that belong to this run. */
-export function orphanProcesses(events: JournalEvent[], runDir: string): Proc[] {
-  const groups = new Set(events.filter((e) => e.type === 'host-start').map((e) => (e as { pid: number }).pid));
+export function orphanProcesses(groups: ReadonlySet<number>, runDir: string): Proc[] {
   const procs = listProcs().filter((p) => groups.has(p.pgid));
   // A group counts as ours when one of its members names the run folder (the host does, in its config argv).
   const ours = new Set(procs.filter((p) => p.cmdline.includes(runDir)).map((p) => p.pgid));
@@ -39,8 +45,8 @@ export function orphanProcesses(events: JournalEvent[], runDir: string): Proc[] 
 }
 
 /** SIGKILL every process group of this run that is still alive; returns the group ids killed. */
-export function killOrphans(events: JournalEvent[], runDir: string): number[] {
-  const groups = [...new Set(orphanProcesses(events, runDir).map((p) => p.pgid))];
+export function killOrphans(hostGroupIds: ReadonlySet<number>, runDir: string): number[] {
+  const groups = [...new Set(orphanProcesses(hostGroupIds, runDir).map((p) => p.pgid))];
   for (const g of groups) {
     try {
       process.kill(-g, 'SIGKILL');

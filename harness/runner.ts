@@ -6,12 +6,12 @@ import { nowMs } from './clock.js';
 import { runCycle, type CycleContext } from './cycle.js';
 import { captureEnvironment } from './environment.js';
 import { InputError } from './errors.js';
-import type { RunStartEvent } from './events.js';
+import type { JournalEvent, RunStartEvent } from './events.js';
 import { HostHandle, isEv, isFullHeartbeat } from './host-handle.js';
 import type { HostConfig, HostMessage } from './host-protocol.js';
-import { JournalWriter, readJournal } from './journal.js';
+import { JournalWriter, streamJournal } from './journal.js';
 import { createLogger } from './logger.js';
-import { killOrphans } from './orphans.js';
+import { hostGroups, killOrphans } from './orphans.js';
 import type { Progress } from './progress.js';
 import { resolveRunDir, JOURNAL_FILE } from './run-dir.js';
 import type { Scenario } from './scenario.js';
@@ -111,13 +111,20 @@ export async function runSoak(opts: RunOptions): Promise<RunResult> {
 export async function resumeSoak(opts: ResumeOptions): Promise<RunResult> {
   const dir = resolveRunDir(opts.runDir);
   const file = path.join(dir, JOURNAL_FILE);
-  const { events } = readJournal(file);
-  const start = events.find((e): e is RunStartEvent => e.type === 'run-start');
+  // One streamed pass over the journal (a long soak's journal need not fit in memory): what resuming needs of it.
+  let start: RunStartEvent | undefined;
+  const finished = new Set<number>();
+  const hosts: JournalEvent[] = [];
+  let lastT = 0;
+  streamJournal(file, (e) => {
+    if (e.type === 'run-start') start ??= e;
+    else if (e.type === 'cycle') finished.add(e.cycle);
+    else if (e.type === 'host-start') hosts.push(e);
+    lastT = e.t;
+  });
   if (!start) throw new InputError(`${file} has no run-start event: nothing to resume`);
-  const finished = new Set(events.filter((e) => e.type === 'cycle').map((e) => (e as { cycle: number }).cycle));
   const remaining = cycleIds(start.scenario.cycles, start.shard).filter((c) => !finished.has(c));
-  const killedGroups = killOrphans(events, dir);
-  const lastT = events.at(-1)?.t ?? 0;
+  const killedGroups = killOrphans(hostGroups(hosts), dir);
   const resumedAt = nowMs();
   const journal = new JournalWriter(file, () => lastT + (nowMs() - resumedAt));
   journal.append({ type: 'run-resume', killedGroups, remaining: remaining.length });

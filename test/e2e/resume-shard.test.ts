@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../harness/analysis.js';
 import type { JournalEvent } from '../../harness/events.js';
 import { parseJournal } from '../../harness/journal.js';
-import { orphanProcesses } from '../../harness/orphans.js';
+import { hostGroups, orphanProcesses } from '../../harness/orphans.js';
 import { loadRuns } from '../../harness/run-dir.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -72,7 +72,7 @@ describe('soak run --resume after the runner itself is SIGKILLed', () => {
     expect(summary.cycles).toEqual({ total: 40, resumed: 40, failed: 0, indeterminate: 0 });
     expect(summary.violations).toBe(0);
     await sleep(300);
-    expect(orphanProcesses(events, runDir)).toEqual([]);
+    expect(orphanProcesses(hostGroups(events), runDir)).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { JournalEvent } from '../../harness/events.js';
-import { killOrphans, orphanProcesses } from '../../harness/orphans.js';
+import { hostGroups, killOrphans, orphanProcesses } from '../../harness/orphans.js';
 
 const hostStart = (pid: number): JournalEvent => ({ schemaVersion: 1, t: 0, type: 'host-start', cycle: 1, pid, mode: 'boot' });
 const alive = (pid: number): boolean => {
@@ -22,7 +22,8 @@ describe('orphans', () => {
     const theirs = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '/somewhere/else'], { detached: true, stdio: 'ignore' });
     const exited = new Promise((r) => ours.once('exit', r));
     try {
-      const events = [hostStart(ours.pid!), hostStart(theirs.pid!)];
+      const events = hostGroups([hostStart(ours.pid!), hostStart(theirs.pid!)]);
+      expect(events).toEqual(new Set([ours.pid, theirs.pid]));
       await new Promise((r) => setTimeout(r, 200));
       expect(orphanProcesses(events, runDir).map((p) => p.pid)).toEqual([ours.pid]);
       expect(killOrphans(events, runDir)).toEqual([ours.pid]);
