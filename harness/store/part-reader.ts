@@ -89,23 +89,32 @@ export function pageMap(store: ChunkReader, p: PartEntry): number[] {
   return map;
 }
 
+/** Where a page-split part's page chunks start in its chunk list. */
+const firstPage = (p: PartEntry): number => p.layout!.metaChunks + p.layout!.mapChunks;
+
+/**
+ * The pieces of a page-split stream in stream order: meta bytes as its page map places them, and `page(i)` for the
+ * i-th page (its stored chunk to rebuild the stream; anything 4 KiB long to re-parse it without reading pages).
+ */
+function* streamPieces(store: ChunkReader, p: PartEntry, page: (i: number) => Uint8Array): Generator<Uint8Array> {
+  const map = pageMap(store, p);
+  const meta = new ChunkCursor(store, p.chunks.slice(0, p.layout!.metaChunks));
+  for (let i = 0; i < map.length; i++) {
+    yield* meta.take(map[i]!, `part "${p.name}"`);
+    yield page(i);
+  }
+  yield* meta.rest();
+}
+
 /** The bytes of one part, in order, in pieces of up to 1 MiB. Every chunk read is hash-checked by the store. */
 export function* partBytes(store: ChunkReader, p: PartEntry): Generator<Buffer> {
   const out = new Batcher();
   if (!p.layout) {
     for (const h of p.chunks) yield* out.write(store.readChunk(h));
-    yield* out.flush();
-    return;
+  } else {
+    const first = firstPage(p);
+    for (const piece of streamPieces(store, p, (i) => store.readChunk(p.chunks[first + i]!))) yield* out.write(piece);
   }
-  const l = p.layout;
-  const map = pageMap(store, p);
-  const meta = new ChunkCursor(store, p.chunks.slice(0, l.metaChunks));
-  const first = l.metaChunks + l.mapChunks;
-  for (let i = 0; i < map.length; i++) {
-    for (const piece of meta.take(map[i]!, `part "${p.name}"`)) yield* out.write(piece);
-    yield* out.write(store.readChunk(p.chunks[first + i]!));
-  }
-  for (const piece of meta.rest()) yield* out.write(piece);
   yield* out.flush();
 }
 
@@ -118,21 +127,16 @@ const ZERO_PAGE = new Uint8Array(PAGE_SIZE);
  */
 export function pageKeys(store: ChunkReader, p: PartEntry): PageKeys {
   if (!p.layout) return PageKeys.EMPTY;
-  const map = pageMap(store, p);
-  const meta = new ChunkCursor(store, p.chunks.slice(0, p.layout.metaChunks));
-  const first = p.layout.metaChunks + p.layout.mapChunks;
+  const pages = p.layout.pages;
   const keys: number[] = [];
   const splitter = new MigrationSplitter(
     () => {},
     () => {
-      if (keys.length < map.length) keys.push(splitter.pageKey);
+      if (keys.length < pages) keys.push(splitter.pageKey);
     },
   );
-  for (let n = 0; n < map.length; n++) {
-    for (const piece of meta.take(map[n]!, `part "${p.name}"`)) splitter.push(piece);
-    splitter.push(ZERO_PAGE);
-  }
-  for (const piece of meta.rest()) splitter.push(piece);
+  for (const piece of streamPieces(store, p, () => ZERO_PAGE)) splitter.push(piece);
   splitter.end();
+  const first = firstPage(p);
   return PageKeys.of(keys, p.chunks.slice(first, first + keys.length));
 }
