@@ -18,6 +18,20 @@ export interface MergePlan {
   shifts: number[];
 }
 
+/**
+ * What the plan needs of one source, gathered from its events as `forEach` hands them over (streamed from a journal
+ * file by `soak merge`, from an array in tests).
+ */
+export function mergeInput(source: string, forEach: (onEvent: (e: JournalEvent) => void) => void): MergeInput {
+  let start: RunStartEvent | undefined;
+  const cycleIds = new Set<number>();
+  forEach((e) => {
+    if (e.type === 'run-start') start ??= e;
+    else if (e.type === 'cycle-start') cycleIds.add(e.cycle);
+  });
+  return { start, cycleIds, source };
+}
+
 const CYCLE_KEYED = new Set(['host-start', 'boot', 'checkpoint', 'cycle-start', 'kill', 'restore', 'cycle', 'target-info']);
 
 /**
@@ -65,11 +79,7 @@ export function mergeEvent(e: JournalEvent, shift: number): JournalEvent | null 
 /** In-memory merge of whole journals (tests, small runs): the planned run-start, then every source's cycle events. */
 export function mergeJournals(sources: ReadonlyArray<{ events: JournalEvent[]; source: string }>, mergedRunId: string): JournalEvent[] {
   const plan = planMerge(
-    sources.map(({ events, source }) => ({
-      start: events.find((e): e is RunStartEvent => e.type === 'run-start'),
-      cycleIds: new Set(events.filter((e) => e.type === 'cycle-start').map((e) => (e as { cycle: number }).cycle)),
-      source,
-    })),
+    sources.map(({ events, source }) => mergeInput(source, (onEvent) => events.forEach(onEvent))),
     mergedRunId,
   );
   const out: JournalEvent[] = [plan.start];

@@ -3,10 +3,9 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSy
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { InputError } from '../errors.js';
-import type { RunStartEvent } from '../events.js';
 import { streamJournal } from '../journal.js';
 import { fsyncDir } from '../store/fsync.js';
-import { type MergeInput, mergeEvent, planMerge } from '../merge.js';
+import { mergeEvent, mergeInput, planMerge } from '../merge.js';
 import { JOURNAL_FILE, resolveRunDir } from '../run-dir.js';
 
 interface MergeArgs {
@@ -28,15 +27,7 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
     if (existsSync(out)) throw new InputError(`--out ${out} already exists; merge never overwrites a run folder`);
     const files = argv.runDirs.map((d) => path.join(resolveRunDir(d), JOURNAL_FILE));
     // Pass 1: each source's run-start and cycle ids (the plan). Pass 2: stream every event into the new journal.
-    const inputs: MergeInput[] = files.map((source) => {
-      let start: RunStartEvent | undefined;
-      const cycleIds = new Set<number>();
-      streamJournal(source, (e) => {
-        if (e.type === 'run-start') start ??= e;
-        else if (e.type === 'cycle-start') cycleIds.add(e.cycle);
-      });
-      return { start, cycleIds, source };
-    });
+    const inputs = files.map((source) => mergeInput(source, (onEvent) => streamJournal(source, onEvent)));
     const plan = planMerge(inputs, path.basename(out));
     const tmp = `${out}.merging-${process.pid}`;
     rmSync(tmp, { recursive: true, force: true });
