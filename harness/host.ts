@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { sleep, stopwatch } from './clock.js';
 import type { HostConfig, HostMessage } from './host-protocol.js';
+import type { Manifest } from './store/manifest.js';
 import { Store } from './store/store.js';
 import { createTarget } from './targets/index.js';
 import type { Target } from './targets/target.js';
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void cleanup());
   process.on('SIGINT', () => void cleanup());
 
+  let restored: Manifest | undefined;
   if (cfg.mode === 'boot') {
     const booting = stopwatch();
     await target.boot();
@@ -77,12 +79,13 @@ async function main(): Promise<void> {
     await target.restore(store.reader(manifest));
     send({ ev: 'restore-end', seq: manifest.seq, step: manifest.step, restoreMs: restoring() });
     send({ ev: 'target', info: target.describe(), live: true });
+    restored = manifest;
   }
   // Checkpoint only a session that has proven it is alive (and keep the first pause out of the resume path).
   await alive;
   // Delta bases for the first checkpoint, read before it pauses the guest; after the first full heartbeat, so these
-  // ~30 ms of synchronous work do not delay it (it ends the measured resume).
-  store.warmPageKeys();
+  // ~30 ms of synchronous work do not delay it (it ends the measured resume). A restored checkpoint is the newest.
+  store.warmPageKeys(restored);
   await checkpointLoop(cfg, store, target);
 }
 

@@ -39,10 +39,6 @@ export class PageKeys {
     );
   }
 
-  get size(): number {
-    return this.keys.length;
-  }
-
   /** A lookup for keys asked mostly in ascending order (amortised O(1)); any order is answered correctly. */
   lookup(): (key: number) => string | undefined {
     const { keys, hashes } = this;

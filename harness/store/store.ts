@@ -170,24 +170,30 @@ export class Store {
   previousPages(name: string): PageKeys {
     let keys = this.lastPages.get(name);
     if (keys === undefined) {
-      const part = this.latest()?.parts.find((p) => p.name === name && p.layout?.kind === 'qemu-pages');
-      try {
-        keys = part ? pageKeys(this, part) : PageKeys.EMPTY;
-      } catch (err) {
-        if (!(err instanceof IntegrityError)) throw err;
-        keys = PageKeys.EMPTY;
-      }
+      keys = this.pageKeysOf(this.latest(), name);
       this.lastPages.set(name, keys);
     }
     return keys;
   }
 
+  /** The page keys of part `name` of checkpoint `m` (empty when it has no such page-split part or it cannot be read). */
+  private pageKeysOf(m: Manifest | null, name: string): PageKeys {
+    const part = m?.parts.find((p) => p.name === name && p.layout?.kind === 'qemu-pages');
+    try {
+      return part ? pageKeys(this, part) : PageKeys.EMPTY;
+    } catch (err) {
+      if (!(err instanceof IntegrityError)) throw err;
+      return PageKeys.EMPTY;
+    }
+  }
+
   /**
    * Rebuild the page keys of every page-split part of the newest checkpoint now (~30 ms for a 256 MiB guest), so the
    * first checkpoint after a restart does not do it while it writes (inside the pause, with inline RAM ingest).
+   * `newest`: that checkpoint, when the caller has just read it (a host that restored from it).
    */
-  warmPageKeys(): void {
-    for (const p of this.latest()?.parts ?? []) if (p.layout?.kind === 'qemu-pages') this.previousPages(p.name);
+  warmPageKeys(newest: Manifest | null = this.latest()): void {
+    for (const p of newest?.parts ?? []) if (p.layout?.kind === 'qemu-pages' && !this.lastPages.has(p.name)) this.lastPages.set(p.name, this.pageKeysOf(newest, p.name));
   }
 
   /** @internal the writer, after a commit. */

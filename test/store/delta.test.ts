@@ -144,6 +144,14 @@ describe.each<Compression>(['none', 'deflate'])('deltas in the store (compressio
     for (let seq = 1; seq <= 2; seq++) await put(first, seq);
     first.close();
     const again = Store.open(dir, { compression });
+    // warmPageKeys(m) takes the keys of the checkpoint it is given (a host passes the one it just restored).
+    const [m1, m2] = again.list();
+    const pagesOf = (m: Manifest): string[] => m.parts[0]!.chunks.slice(m.parts[0]!.layout!.metaChunks + m.parts[0]!.layout!.mapChunks);
+    const warmed = Store.open(dir, { compression });
+    warmed.warmPageKeys(m1!);
+    expect(warmed.previousPages('ram').hashes).toEqual(pagesOf(m1!));
+    warmed.close();
+    expect(again.previousPages('ram').hashes).toEqual(pagesOf(m2!)); // not warmed: rebuilt from latest()
     const m = await put(again, 3);
     expect(deltas(again, m).length).toBeGreaterThanOrEqual(4);
     expect(sha(await again.reader(m).get('ram'))).toBe(sha(guestStream(3)));
