@@ -1,8 +1,7 @@
 // Sub-page deltas: a page that changed in a few bytes since the previous checkpoint is stored as the 256-byte blocks
 // that differ from its base, read back byte-identical (also after the store is reopened), reported by verify when its
 // base or its own bytes are damaged, and kept readable by gc when only the newest checkpoint stays.
-import { createHash } from 'node:crypto';
-import { closeSync, cpSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +14,9 @@ import { type Compression, Store } from '../../harness/store/store.js';
 import { storeStats, verifyStore } from '../../harness/store/verify.js';
 import { guestStream } from '../fixtures/guest-stream.mjs';
 import { keystream } from '../fixtures/store-content.mjs';
+import { sha } from '../helpers/bytes.js';
 import { rng } from '../helpers/rng.js';
+import { flipStoredByte } from '../helpers/store.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -25,7 +26,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
 async function put(store: Store, seq: number): Promise<Manifest> {
   const w = store.begin(seq);
@@ -43,15 +43,6 @@ function deltas(store: Store, m: Manifest): Array<{ hash: string; base: string }
   return out;
 }
 
-function flipByte(store: Store, h: string, at = 0): void {
-  const loc = store.locate(h)!;
-  const fd = openSync(path.join(dir, 'packs', `${loc.pack}.pack`), 'r+');
-  const b = Buffer.alloc(1);
-  readSync(fd, b, 0, 1, loc.offset + at);
-  b[0] ^= 0x40;
-  writeSync(fd, b, 0, 1, loc.offset + at);
-  closeSync(fd);
-}
 
 describe('PageKeys', () => {
   it('finds each key asked in ascending order, out of order, or missing; a stream out of order keeps its last copy', () => {
@@ -165,7 +156,7 @@ describe.each<Compression>(['none', 'deflate'])('deltas in the store (compressio
     const before = new Set(ms[1]!.parts[0]!.chunks);
     const { hash: delta, base } = deltas(store, ms[2]!).find((d) => !before.has(d.hash))!; // new in checkpoint 3
     // With compression the flip lands in the deflated block holding the chunk: the whole block fails.
-    flipByte(store, base, compression === 'none' ? 1000 : 10);
+    flipStoredByte(store, base, compression === 'none' ? 1000 : 10);
     const reopened = Store.open(dir, { compression });
     const problems = verifyStore(reopened).problems;
     const named = new Set(problems.map((p) => p.chunk));
@@ -183,7 +174,7 @@ describe.each<Compression>(['none', 'deflate'])('deltas in the store (compressio
     const ms: Manifest[] = [];
     for (let seq = 1; seq <= 2; seq++) ms.push(await put(store, seq));
     const { hash: delta } = deltas(store, ms[1]!)[0]!;
-    flipByte(store, delta, 5); // a changed block's byte, not the bitmap
+    flipStoredByte(store, delta, 5); // a changed block's byte, not the bitmap
     const reopened = Store.open(dir);
     const problems = verifyStore(reopened).problems;
     expect(problems.map((p) => [p.seq, p.chunk])).toEqual([[2, delta]]);

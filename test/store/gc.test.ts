@@ -12,6 +12,7 @@ import { StoreBusyError } from '../../harness/store/lock.js';
 import { Store } from '../../harness/store/store.js';
 import { verifyStore } from '../../harness/store/verify.js';
 import { bytes, sha } from '../helpers/bytes.js';
+import { flipStoredByte } from '../helpers/store.js';
 import { thrown } from '../helpers/thrown.js';
 
 let dir: string;
@@ -101,10 +102,7 @@ describe('gc --keep N', () => {
     await fill(store, 4);
     // Corrupt the shared part's first chunk inside pack 1 (which gc must rewrite: its "own" chunks are dead).
     const m1 = store.list()[0]!;
-    const loc = store.locate(m1.parts[0]!.chunks[0]!)!;
-    const fd = openSync(path.join(dir, 'packs', `${loc.pack}.pack`), 'r+');
-    writeSync(fd, Buffer.from([0xff ^ readFileSync(path.join(dir, 'packs', `${loc.pack}.pack`))[loc.offset]!]), 0, 1, loc.offset);
-    closeSync(fd);
+    flipStoredByte(store, m1.parts[0]!.chunks[0]!, 0, 0xff);
     const manifestsBefore = readdirSync(path.join(dir, 'checkpoints')).sort();
     const err = thrown(() => gcStore(store, 1));
     expect(err).toBeInstanceOf(IntegrityError);
