@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadRuns } from '../harness/run-dir.js';
+import { loadRuns } from '../harness/analysis/load-runs.js';
 import { writeSyntheticRun } from './synthetic-journal.js';
 
 const { values, positionals } = parseArgs({

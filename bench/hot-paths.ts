@@ -5,10 +5,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Bench } from 'tinybench';
-import { analyze } from '../harness/analysis.js';
-import { JournalWriter, parseJournal } from '../harness/journal.js';
-import { loadRuns } from '../harness/run-dir.js';
-import { CdcCutter } from '../harness/store/ingest.js';
+import { analyze } from '../harness/analysis/accumulator.js';
+import { JournalWriter, parseJournal } from '../harness/journal/writer.js';
+import { loadRuns } from '../harness/analysis/load-runs.js';
+import { CdcCutter } from '../harness/store/chunking/ingest.js';
 import { Store } from '../harness/store/store.js';
 import { syntheticJournalLines } from './synthetic-journal.js';
 

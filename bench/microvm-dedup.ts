@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Store } from '../harness/store/store.js';
-import { createMicrovmTarget } from '../harness/targets/microvm.js';
+import { createMicrovmTarget } from '../harness/targets/microvm/target.js';
 
 const { values } = parseArgs({
   options: {

@@ -5,9 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Store } from '../harness/store/store.js';
-import { createMicrovmTarget } from '../harness/targets/microvm.js';
-import type { Heartbeat, Target } from '../harness/targets/target.js';
-import { WorkloadModel } from '../harness/workload.js';
+import { createMicrovmTarget } from '../harness/targets/microvm/target.js';
+import type { Heartbeat } from '../harness/check/heartbeat.js';
+import type { Target } from '../harness/targets/target.js';
+import { WorkloadModel } from '../harness/check/workload.js';
 
 const { values } = parseArgs({
   options: {

@@ -8,11 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { judge } from '../harness/commands/judge.js';
+import { judge } from '../harness/gates/judge.js';
 import { writeReport } from '../harness/report/write.js';
-import { loadRuns } from '../harness/run-dir.js';
-import type { GateResult } from '../harness/gate-types.js';
-import type { RunAnalysis } from '../harness/summary-types.js';
+import { loadRuns } from '../harness/analysis/load-runs.js';
+import type { GateResult } from '../harness/gates/types.js';
+import type { RunAnalysis } from '../harness/analysis/summary.js';
 import { makeAnalysis, makeGates } from '../test/report/fixtures.js';
 import { writeSyntheticRun } from './synthetic-journal.js';
 

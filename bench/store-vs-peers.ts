@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { type Compression, Store } from '../harness/store/store.js';
 import type { CheckpointSink, Chunking, PartData, PutOptions } from '../harness/store/types.js';
-import { createMicrovmTarget } from '../harness/targets/microvm.js';
+import { createMicrovmTarget } from '../harness/targets/microvm/target.js';
 import type { TargetInfo } from '../harness/targets/target.js';
 
 /** Chunkings of our store's 'ram' part: one run of ours each (per compression). A new mode = one more entry here. */

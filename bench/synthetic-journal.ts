@@ -2,9 +2,9 @@
 import { closeSync, mkdtempSync, openSync, statSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { JOURNAL_SCHEMA_VERSION, type JournalEvent } from '../harness/events.js';
-import { captureEnvironment } from '../harness/environment.js';
-import { scenarioSchema } from '../harness/scenario.js';
+import { JOURNAL_SCHEMA_VERSION, type JournalEvent } from '../harness/journal/events.js';
+import { captureEnvironment } from '../harness/core/environment.js';
+import { scenarioSchema } from '../harness/scenario/scenario.js';
 import { createRng } from '../harness/stats/random.js';
 
 /** Yield the journal lines (with newline) of an N-cycle run: per cycle a cycle-start, kill, host-start, restore, cycle and two checkpoints. */

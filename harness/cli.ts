@@ -2,7 +2,7 @@
 // The `soak` command line: parses arguments, runs one command, and is the only place that exits the process.
 import yargs, { type CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { EXIT, InputError, SoakError } from './errors.js';
+import { EXIT, InputError, SoakError } from './core/errors.js';
 import { requestedExit } from './commands/exit.js';
 import { compareCommand } from './commands/compare.js';
 import { gatesCommand } from './commands/gates.js';

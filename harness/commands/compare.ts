@@ -1,6 +1,6 @@
 // `soak compare <run-a> <run-b>`: A/B on downtime and checkpoint pause (permutation test + bootstrap CI of the median difference).
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { EXIT } from '../errors.js';
+import { EXIT } from '../core/errors.js';
 import { loadRunsForCommand } from './load.js';
 import { compareSamples, COMPARE_DEFAULTS, type Comparison } from '../stats/compare.js';
 import { setExit } from './exit.js';

@@ -1,9 +1,9 @@
 // `soak gates <run-dir...>`: judge one run (or several as one sample) against the numbered gates.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { exitCodeFor, formatGateTable } from '../gates.js';
+import { exitCodeFor, formatGateTable } from '../gates/evaluate.js';
 import { loadRunsForCommand } from './load.js';
 import { setExit } from './exit.js';
-import { judge, verdictLine } from './judge.js';
+import { judge, verdictLine } from '../gates/judge.js';
 
 interface GatesArgs {
   runDirs: string[];

@@ -1,6 +1,6 @@
 // `soak image build [--force]`: build (or show the cached) guest image of the microvm target.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { buildImage } from '../targets/microvm-image.js';
+import { buildImage } from '../targets/guest/image.js';
 
 interface ImageBuildArgs {
   force: boolean;

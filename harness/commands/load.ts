@@ -1,5 +1,5 @@
 // Load run folders for a command, telling the user on stderr when a journal's torn last line was dropped.
-import { loadRuns, type LoadedRuns } from '../run-dir.js';
+import { loadRuns, type LoadedRuns } from '../analysis/load-runs.js';
 
 export async function loadRunsForCommand(dirs: string[]): Promise<LoadedRuns> {
   const loaded = await loadRuns(dirs);

@@ -2,11 +2,11 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { InputError } from '../errors.js';
-import { streamJournal } from '../journal.js';
-import { fsyncDir } from '../store/fsync.js';
-import { mergeEvent, mergeInput, planMerge } from '../merge.js';
-import { JOURNAL_FILE, resolveRunDir } from '../run-dir.js';
+import { InputError } from '../core/errors.js';
+import { streamJournal } from '../journal/writer.js';
+import { fsyncDir } from '../core/durable.js';
+import { mergeEvent, mergeInput, planMerge } from '../journal/merge.js';
+import { JOURNAL_FILE, resolveRunDir } from '../analysis/load-runs.js';
 
 interface MergeArgs {
   runDirs: string[];

@@ -1,11 +1,11 @@
 // `soak report <run-dir...>`: write the dated report (index.html, summary.md, summary.json, cycles.csv, charts).
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import type { GateResult } from '../gate-types.js';
+import type { GateResult } from '../gates/types.js';
 import { writeReport } from '../report/write.js';
 import { loadRunsForCommand } from './load.js';
-import type { RunAnalysis } from '../summary-types.js';
-import { judge, verdictLine } from './judge.js';
+import type { RunAnalysis } from '../analysis/summary.js';
+import { judge, verdictLine } from '../gates/judge.js';
 
 interface ReportArgs {
   runDirs: string[];

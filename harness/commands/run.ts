@@ -1,14 +1,14 @@
 // `soak run`: run a soak from a scenario, then analyse, judge and write the dated report.
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { EXIT, InputError } from '../errors.js';
-import { exitCodeFor, formatGateTable } from '../gates.js';
-import { streamProgress, quietProgress } from '../progress.js';
+import { EXIT, InputError } from '../core/errors.js';
+import { exitCodeFor, formatGateTable } from '../gates/evaluate.js';
+import { streamProgress, quietProgress } from '../run/progress.js';
 import { loadRunsForCommand } from './load.js';
-import { resumeSoak, runSoak, type RunResult, type Shard } from '../runner.js';
-import { loadScenario } from '../scenario.js';
-import { assertTargetName, validateTarget } from '../targets/index.js';
-import { judge, verdictLine } from './judge.js';
+import { resumeSoak, runSoak, type RunResult, type Shard } from '../run/runner.js';
+import { loadScenario } from '../scenario/scenario.js';
+import { assertTargetName, validateTarget } from '../targets/registry.js';
+import { judge, verdictLine } from '../gates/judge.js';
 import { writeReportFor } from './report.js';
 import { setExit } from './exit.js';
 

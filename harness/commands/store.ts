@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { EXIT, InputError } from '../errors.js';
+import { EXIT, InputError } from '../core/errors.js';
 import { gcStore } from '../store/gc.js';
 import { isStore, Store } from '../store/store.js';
 import { storeStats, verifyStore } from '../store/verify.js';

@@ -1,5 +1,5 @@
 // The tested environment as label/value rows for the report (credential-looking text masked); never reads env vars.
-import type { Environment } from '../environment.js';
+import type { Environment } from '../core/environment.js';
 import { redactEnvironment } from './redact.js';
 
 const TARGET_LABELS: Record<string, string> = {

@@ -1,7 +1,7 @@
 // What was measured, as plain sentences: every claim an interval with its n (escaped later by the HTML or Markdown renderer).
 import { wilson } from '../stats/wilson.js';
-import type { RunAnalysis } from '../summary-types.js';
-import { fmtBytes, fmtMs, fmtNum, fmtPctInterval } from './format.js';
+import type { RunAnalysis } from '../analysis/summary.js';
+import { fmtBytes, fmtMs, fmtNum, fmtPctInterval } from './text/format.js';
 import { quantileWithCi, type QuantileEstimate } from '../stats/quantile-ci.js';
 
 /** "k of n <noun> (Wilson 95%: lo-hi)". */

@@ -1,8 +1,8 @@
 // Durability limits and scope/limitations, written from the data: what the numbers do not say and what was not measured.
-import type { GateResult } from '../gate-types.js';
+import type { GateResult } from '../gates/types.js';
 import { wilson, zeroFailureTrialsNeeded } from '../stats/wilson.js';
-import type { RunAnalysis } from '../summary-types.js';
-import { fmtNum, fmtPct } from './format.js';
+import type { RunAnalysis } from '../analysis/summary.js';
+import { fmtNum, fmtPct } from './text/format.js';
 import { downtimeQuantiles } from './findings.js';
 
 /** "a", "a and b", "a, b and c". */

@@ -1,12 +1,12 @@
 // Everything a report says, computed once from the analysis and gates; the HTML page and summary.md both render this.
-import type { GateResult } from '../gate-types.js';
-import type { RunAnalysis, Summary } from '../summary-types.js';
+import type { GateResult } from '../gates/types.js';
+import type { RunAnalysis, Summary } from '../analysis/summary.js';
 import { environmentRows } from './environment-rows.js';
 import { downtimeQuantiles, findings } from './findings.js';
 import { durabilityLimits, scopeLimitations } from './limitations.js';
 import type { QuantileEstimate } from '../stats/quantile-ci.js';
 import { redactEnvironment } from './redact.js';
-import { reportVerdict, type ReportVerdict } from './verdict.js';
+import { reportVerdict, type ReportVerdict } from '../gates/verdict.js';
 
 /** The report's content as plain data (strings unescaped: each renderer escapes for its format). */
 export interface ReportModel {

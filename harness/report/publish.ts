@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { fsyncDir } from '../store/fsync.js';
+import { fsyncDir } from '../core/durable.js';
 
 /** Prefix of in-progress folders; the index ignores them (a crash can leave one behind, never a half report). */
 export const TEMP_PREFIX = '.tmp-report-';

@@ -1,5 +1,5 @@
 // Defence in depth for public reports: mask anything in the tested-environment facts that looks like a credential.
-import type { Environment } from '../environment.js';
+import type { Environment } from '../core/environment.js';
 
 /** What a masked value is replaced with. */
 export const REDACTED = '[redacted]';

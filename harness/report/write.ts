@@ -1,18 +1,18 @@
 // Write one dated report (index.html, summary.md, summary.json, cycles.csv, charts) and regenerate the reports index.
 import path from 'node:path';
-import { InputError } from '../errors.js';
-import type { GateResult } from '../gate-types.js';
-import type { RunAnalysis } from '../summary-types.js';
-import { writeFileAtomic } from '../store/fsync.js';
-import { reportChartSpecs, renderCharts } from './charts.js';
-import { cyclesCsv } from './csv.js';
-import { renderIndexPage } from './index-page.js';
+import { InputError } from '../core/errors.js';
+import type { GateResult } from '../gates/types.js';
+import type { RunAnalysis } from '../analysis/summary.js';
+import { writeFileAtomic } from '../core/durable.js';
+import { reportChartSpecs, renderCharts } from './charts/charts.js';
+import { cyclesCsv } from './text/csv.js';
+import { renderIndexPage } from './html/index-page.js';
 import { buildModel } from './model.js';
-import { renderPage } from './page.js';
+import { renderPage } from './html/page.js';
 import { publishReport } from './publish.js';
 import { listReports } from './report-list.js';
-import { slug } from './slug.js';
-import { renderWalkthrough } from './walkthrough.js';
+import { slug } from '../core/slug.js';
+import { renderWalkthrough } from './text/walkthrough.js';
 
 /** What writeReport needs: the analysed run, its judged gates, and the reports folder (created if missing). */
 export interface WriteReportInput {

@@ -3,8 +3,8 @@
 // manifest goes, old manifests go before the pack indexes that list their chunks, indexes before their packs.
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, IntegrityError } from '../errors.js';
-import { fsyncDir } from './fsync.js';
+import { ConfigError, IntegrityError } from '../core/errors.js';
+import { fsyncDir } from '../core/durable.js';
 import { manifestFileName } from './manifest.js';
 import { entryLocation, PackWriter, readPackIndex, type PackIndexFile } from './pack.js';
 import type { Store } from './store.js';

@@ -3,8 +3,8 @@
 // recorded start time, so a recycled PID does not keep a dead writer's lock alive.
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../errors.js';
-import { fsyncDir } from './fsync.js';
+import { InputError } from '../core/errors.js';
+import { fsyncDir } from '../core/durable.js';
 
 export const LOCK_FILE = 'lock';
 

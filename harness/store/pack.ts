@@ -6,8 +6,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { writeFileAtomic } from './fsync.js';
-import { GrowBuffer } from './ingest.js';
+import { writeFileAtomic } from '../core/durable.js';
+import { GrowBuffer } from './chunking/ingest.js';
 
 /** How new chunks are kept: `deflate` (deflate-raw level 1 in ~64 KiB blocks) or `none`. */
 export type Compression = 'deflate' | 'none';

@@ -4,13 +4,13 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { IntegrityError } from '../errors.js';
-import { writeFileAtomic } from './fsync.js';
-import { applyDelta, encodeDelta } from './delta.js';
-import { CdcCutter, type Cutter, FixedCutter } from './ingest.js';
+import { IntegrityError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/durable.js';
+import { applyDelta, encodeDelta } from './chunking/delta.js';
+import { CdcCutter, type Cutter, FixedCutter } from './chunking/ingest.js';
 import { decodeChunkList, decodeHashes, encodeChunkList, encodeHashes, LIST_LEAF_EVERY, LIST_TOP_EVERY, MANIFEST_SCHEMA_VERSION, splitHashList, manifestFileName, parseManifest, serializeManifest, type Manifest, type PartEntry, type StoredPart } from './manifest.js';
 import { type ChunkLocation, type Compression, entryLocation, PackWriter, readPackIndex } from './pack.js';
-import { PageKeys, PagesCutter } from './pages.js';
+import { PageKeys, PagesCutter } from './chunking/qemu-pages.js';
 import { pageKeys, partBytes } from './part-reader.js';
 import { StoreLock } from './lock.js';
 import type { CheckpointSink, CheckpointSource, PartData, PutOptions } from './types.js';

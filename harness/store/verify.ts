@@ -1,5 +1,5 @@
 // Store verification and accounting: re-hash every chunk of every committed checkpoint; logical vs stored bytes.
-import { IntegrityError } from '../errors.js';
+import { IntegrityError } from '../core/errors.js';
 import type { Manifest } from './manifest.js';
 import { pageMap } from './part-reader.js';
 import type { Store } from './store.js';

@@ -1,24 +1,6 @@
 // The one interface every system under test implements: boot, checkpoint, restore, heartbeat, destroy.
+import type { Heartbeat } from '../check/heartbeat.js';
 import type { CheckpointSink, CheckpointSource } from '../store/types.js';
-
-/** One part of the session state as the workload reports it: which step it describes and its digest. */
-export interface PartState {
-  step: number;
-  digest: string;
-}
-
-/**
- * A heartbeat from the agent. Light heartbeats carry only step and nonce; a full heartbeat
- * (the first after boot or restore, and on request) carries the three state parts so the checker can verify them.
- */
-export interface Heartbeat {
-  step: number;
-  nonce: string;
-  full: boolean;
-  fs?: PartState;
-  mem?: PartState;
-  tool?: PartState;
-}
 
 /** What a checkpoint call measured. `step` is the step the captured state describes (memory's step under skew). */
 export interface CheckpointResult {

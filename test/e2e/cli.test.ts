@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { execaNode, type Result } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticRun } from '../../bench/synthetic-journal.js';
-import { readJournal } from '../../harness/journal.js';
-import { mergeJournals } from '../../harness/merge.js';
+import { readJournal } from '../../harness/journal/writer.js';
+import { mergeJournals } from '../../harness/journal/merge.js';
+import { cliPath as cli, repoRoot as root } from '../helpers/paths.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = path.join(root, 'dist', 'harness', 'cli.js');
+
 let tmp: string;
 
 /** Run `soak ...args` in the temp folder; never rejects. */
@@ -131,7 +131,7 @@ describe('soak run, report, gates, store (process target)', () => {
   });
 
   it('this fresh journal analyses the same through the fast path and through JSON.parse on every line', async () => {
-    const { loadRuns } = await import('../../harness/run-dir.js');
+    const { loadRuns } = await import('../../harness/analysis/load-runs.js');
     expect(await loadRuns([runDir])).toEqual(await loadRuns([runDir], { fastPath: false }));
   });
 

@@ -6,14 +6,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execaNode, type Result } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyze } from '../../harness/analysis.js';
-import type { JournalEvent } from '../../harness/events.js';
-import { parseJournal } from '../../harness/journal.js';
-import { hostGroups, orphanProcesses } from '../../harness/orphans.js';
-import { loadRuns } from '../../harness/run-dir.js';
+import { analyze } from '../../harness/analysis/accumulator.js';
+import type { JournalEvent } from '../../harness/journal/events.js';
+import { parseJournal } from '../../harness/journal/writer.js';
+import { hostGroups, orphanProcesses } from '../../harness/run/orphans.js';
+import { loadRuns } from '../../harness/analysis/load-runs.js';
+import { cliPath as cli, repoRoot as root } from '../helpers/paths.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = path.join(root, 'dist', 'harness', 'cli.js');
+
 let tmp: string;
 
 const soak = (...args: string[]): Promise<Result> =>

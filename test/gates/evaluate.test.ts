@@ -1,9 +1,9 @@
 // Verdicts: a healthy summary passes every shipped gate; one broken field fails exactly its gate; too little data is insufficient.
 import { describe, expect, it } from 'vitest';
-import type { GateEvidence, GateResult } from '../../harness/gate-types.js';
-import { evaluateGates, exitCodeFor, formatGateTable, loadGates, overallVerdict } from '../../harness/gates.js';
+import type { GateEvidence, GateResult } from '../../harness/gates/types.js';
+import { evaluateGates, exitCodeFor, formatGateTable, loadGates, overallVerdict } from '../../harness/gates/evaluate.js';
 import { downtimeQuantiles } from '../../harness/report/findings.js';
-import type { RunAnalysis, Summary } from '../../harness/summary-types.js';
+import type { RunAnalysis, Summary } from '../../harness/analysis/summary.js';
 import { healthySummary } from './fixtures.js';
 
 const gates = loadGates();
@@ -122,8 +122,8 @@ describe('formatGateTable', () => {
 
 describe('gateEvidenceFromAnalysis', () => {
   it('takes raw samples and the lost steps of every cycle that restored (failed ones too), and the lost-step limit from the cadence', async () => {
-    const { gateEvidenceFromAnalysis } = await import('../../harness/gates.js');
-    const { cycleTable, checkpointTable } = await import('../../harness/analysis-tables.js');
+    const { gateEvidenceFromAnalysis } = await import('../../harness/gates/evaluate.js');
+    const { cycleTable, checkpointTable } = await import('../../harness/analysis/tables.js');
     const row = { phase: 'work', observedPhase: 'work', downtimeMs: 200, killStep: 50, restoredSeq: 2, restoredStep: 40, restoreKills: 0, violations: '' } as const;
     const cp = { seq: 1, logicalBytes: 10, storedBytes: 5 };
     const evidence = gateEvidenceFromAnalysis(

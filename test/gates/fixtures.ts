@@ -1,5 +1,5 @@
 // A healthy process-target summary (100 cycles, 20 torn-write kills) and helpers to break one field at a time.
-import type { Distribution, Summary } from '../../harness/summary-types.js';
+import type { Distribution, Summary } from '../../harness/analysis/summary.js';
 
 function dist(n: number, p50: number, p95: number): Distribution {
   return { n, min: p50 / 2, p50, p90: (p50 + p95) / 2, p95, p99: p95 * 1.1, max: p95 * 1.2, mean: p50 * 1.05 };

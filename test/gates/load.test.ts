@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../harness/errors.js';
-import { loadGates } from '../../harness/gates.js';
+import { ConfigError } from '../../harness/core/errors.js';
+import { loadGates } from '../../harness/gates/evaluate.js';
 
 function dirWith(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'gates-'));
@@ -93,7 +93,7 @@ describe('per-target overrides (byTarget)', () => {
   });
 
   it('judges a run by the override of its own target only', async () => {
-    const { evaluateGate } = await import('../../harness/gates.js');
+    const { evaluateGate } = await import('../../harness/gates/evaluate.js');
     const [g] = loadGates(dirWith({ '01-boot.yaml': withOverride }));
     const dist = { n: 3, min: 4000, p50: 4500, p90: 4900, p95: 5000, p99: 5000, max: 5000, mean: 4500 };
     expect(evaluateGate(g!, { target: 'microvm', bootMs: dist }).verdict).toBe('pass');

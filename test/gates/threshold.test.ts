@@ -1,6 +1,6 @@
 // Threshold expressions: accepted spellings, rejected ones, and the comparison.
 import { describe, expect, it } from 'vitest';
-import { holds, parseThreshold } from '../../harness/gate-threshold.js';
+import { holds, parseThreshold } from '../../harness/gates/threshold.js';
 
 describe('parseThreshold', () => {
   it.each([

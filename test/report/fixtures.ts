@@ -1,13 +1,13 @@
 // Synthetic RunAnalysis and GateResult fixtures for report tests and the bench: deterministic, plausible numbers.
-import type { Environment } from '../../harness/environment.js';
-import type { KillPhase } from '../../harness/events.js';
-import type { GateResult } from '../../harness/gate-types.js';
+import type { Environment } from '../../harness/core/environment.js';
+import type { KillPhase } from '../../harness/journal/events.js';
+import type { GateResult } from '../../harness/gates/types.js';
 import { summarize } from '../../harness/stats/distribution.js';
 import { createRng } from '../../harness/stats/random.js';
 import { wilson } from '../../harness/stats/wilson.js';
-import { checkpointTable, cycleTable } from '../../harness/analysis-tables.js';
-import type { CheckpointRow, CycleRow, RunAnalysis } from '../../harness/summary-types.js';
-import { SUMMARY_SCHEMA_VERSION } from '../../harness/summary-types.js';
+import { checkpointTable, cycleTable } from '../../harness/analysis/tables.js';
+import type { CheckpointRow, CycleRow, RunAnalysis } from '../../harness/analysis/summary.js';
+import { SUMMARY_SCHEMA_VERSION } from '../../harness/analysis/summary.js';
 
 /** Knobs for a synthetic run. */
 export interface FixtureOptions {

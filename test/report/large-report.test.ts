@@ -3,12 +3,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { reportChartSpecs } from '../../harness/report/charts.js';
-import type { CycleBin } from '../../harness/report/cycle-bins.js';
-import { MAX_CYCLE_BINS, MAX_UNBINNED_CYCLES } from '../../harness/report/cycle-bins.js';
-import { downtimePerCycleSpec } from '../../harness/report/downtime-charts.js';
+import { reportChartSpecs } from '../../harness/report/charts/charts.js';
+import type { CycleBin } from '../../harness/report/charts/cycle-bins.js';
+import { MAX_CYCLE_BINS, MAX_UNBINNED_CYCLES } from '../../harness/report/charts/cycle-bins.js';
+import { downtimePerCycleSpec } from '../../harness/report/charts/downtime-charts.js';
 import { writeReport } from '../../harness/report/write.js';
-import type { RunAnalysis } from '../../harness/summary-types.js';
+import type { RunAnalysis } from '../../harness/analysis/summary.js';
 import { makeAnalysis, makeGates } from './fixtures.js';
 
 const CYCLES = 100_000;

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { InputError } from '../../harness/errors.js';
+import { InputError } from '../../harness/core/errors.js';
 import { publishReport } from '../../harness/report/publish.js';
 import { writeReport } from '../../harness/report/write.js';
 import { makeAnalysis, makeGates } from './fixtures.js';

@@ -8,15 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { execaNode, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { writeFileAtomic } from '../../harness/store/fsync.js';
+import { writeFileAtomic } from '../../harness/core/durable.js';
 import { manifestCheck, manifestFileName } from '../../harness/store/manifest.js';
 import { Store } from '../../harness/store/store.js';
 import { storeStats, verifyStore } from '../../harness/store/verify.js';
 import { rng } from '../helpers/rng.js';
 import { BASE_BYTES, expectedDigests, FRESH_BYTES, stepOf } from '../fixtures/store-content.mjs';
+import { fixturePath } from '../helpers/paths.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const writerScript = path.join(here, '..', 'fixtures', 'store-writer.mjs');
+const writerScript = fixturePath('store-writer.mjs');
 const KILLS = 20;
 const SEED = 20_261_201;
 

@@ -6,7 +6,7 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, wr
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, EXIT, IntegrityError } from '../../harness/errors.js';
+import { ConfigError, EXIT, IntegrityError } from '../../harness/core/errors.js';
 import { gcStore } from '../../harness/store/gc.js';
 import { StoreBusyError } from '../../harness/store/lock.js';
 import { Store } from '../../harness/store/store.js';

@@ -5,7 +5,7 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IntegrityError } from '../../harness/errors.js';
+import { IntegrityError } from '../../harness/core/errors.js';
 import { manifestFileName, type Manifest } from '../../harness/store/manifest.js';
 import { Store } from '../../harness/store/store.js';
 import { storeStats, verifyStore } from '../../harness/store/verify.js';

@@ -17,9 +17,9 @@ import { Store } from '../../harness/store/store.js';
 import { verifyStore } from '../../harness/store/verify.js';
 import { rng } from '../helpers/rng.js';
 import { expectedDigests, smallContent, stepOf } from '../fixtures/store-content.mjs';
+import { fixturePath } from '../helpers/paths.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const script = path.join(here, '..', 'fixtures', 'store-torture.mjs');
+const script = fixturePath('store-torture.mjs');
 const KILLS = 200;
 const SEED = 0x5eed_0006;
 const KEEP = 2;

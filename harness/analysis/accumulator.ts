@@ -1,0 +1,221 @@
+// Analysis: pure folds of journal events into the run's numbers. Never talks to a target. Events are folded one at a
+// time and not kept, and per-cycle numbers go into typed columns, so a journal of any length is analysed streaming,
+// in memory proportional to its cycles (tens of bytes each).
+import { CheckpointTableBuilder, CycleTableBuilder, type Encoded } from './tables.js';
+import { countMissing, Float64Column, gather, lastWinsOrder, sortedDistinct, sumInOrder, type RowOrder } from './columns.js';
+import { tallyCycles } from './tally.js';
+import type { JournalEvent, RunStartEvent, Violation } from '../journal/events.js';
+import { InputError } from '../core/errors.js';
+import { mean, summarize } from '../stats/distribution.js';
+import { wilson } from '../stats/wilson.js';
+import { SUMMARY_SCHEMA_VERSION, type CheckpointRow, type CheckpointTable, type CycleRow, type RunAnalysis } from './summary.js';
+
+/**
+ * What one thread folded from a part of one journal (byte ranges, analysis-parallel.ts), to append after the parts
+ * before it: rows as journaled, cycle ids as keys. Structured-cloneable; its typed arrays can be transferred.
+ */
+export interface PartialFold {
+  start: RunStartEvent | null;
+  liveTarget: Record<string, string | number | boolean>;
+  /** Cycle outcomes in journal order (not yet ordered by cycle, repeats not yet dropped). */
+  outcomes: Encoded<CycleRow>;
+  /** Violations of the outcomes that have any: [row, violations]. */
+  violations: [number, readonly Violation[]][];
+  startedCycles: Float64Array;
+  checkpoints: CheckpointTable;
+  boots: Float64Array;
+  restores: Float64Array;
+}
+
+/**
+ * Folds the events of one or more runs (shards, nights) into one sample; cycles are keyed per run. Events come in
+ * through add(), or already taken apart through the typed methods below (the journal's fast path, analysis-lines.ts).
+ */
+export class RunAccumulator {
+  private start: RunStartEvent | null = null;
+  private run = 0;
+  private sawStart = false;
+  /** Every cycle outcome in journal order with its key; finish() keeps the last one per key. */
+  private readonly outcomes = new CycleTableBuilder();
+  private readonly outcomeKeys = new Float64Column();
+  /** Violations of the outcomes that have any, by append index. */
+  private readonly violationsAt = new Map<number, readonly Violation[]>();
+  private readonly startedKeys = new Float64Column();
+  private readonly checkpoints = new CheckpointTableBuilder();
+  private readonly boots = new Float64Column();
+  private readonly restores = new Float64Column();
+  private liveTarget: Record<string, string | number | boolean> = {};
+
+  /** Call before feeding the next run's events; `source` names the previous one in errors. */
+  nextRun(source: string): void {
+    this.requireStart(source);
+    this.run++;
+    this.sawStart = false;
+  }
+
+  private requireStart(source: string): void {
+    if (!this.sawStart) throw new InputError(`${source} has no run-start event (is it a journal written by "soak run"?)`);
+  }
+
+  private key(cycle: number): number {
+    return this.run * 2 ** 32 + cycle;
+  }
+
+  add(e: JournalEvent): void {
+    switch (e.type) {
+      case 'run-start':
+        this.start ??= e;
+        this.sawStart = true;
+        break;
+      case 'cycle-start':
+        this.cycleStarted(e.cycle);
+        break;
+      case 'cycle': {
+        const { schemaVersion: _v, t: _t, type: _type, violations, ...rest } = e;
+        this.cycleEnded({ ...rest, violations: violations.map((v) => v.code).join(' ') }, violations);
+        break;
+      }
+      case 'checkpoint':
+        this.checkpointCommitted(e);
+        break;
+      case 'boot':
+        this.booted(e.bootMs);
+        break;
+      case 'target-info':
+        if (this.run === 0) this.liveTarget = { ...this.liveTarget, ...e.info };
+        break;
+      case 'restore':
+        this.restored(e.restoreMs);
+        break;
+      default:
+        break;
+    }
+  }
+
+  cycleStarted(cycle: number): void {
+    this.startedKeys.push(this.key(cycle));
+  }
+
+  /** A cycle's outcome; the last one journaled for a cycle id wins, so a cycle is never counted twice. The row is copied. */
+  cycleEnded(row: CycleRow, violations: readonly Violation[]): void {
+    if (violations.length > 0) this.violationsAt.set(this.outcomes.length, violations);
+    this.outcomes.push(row);
+    this.outcomeKeys.push(this.key(row.cycle));
+  }
+
+  /** A committed checkpoint (copied). */
+  checkpointCommitted(c: CheckpointRow): void {
+    this.checkpoints.push(c);
+  }
+
+  booted(bootMs: number): void {
+    this.boots.push(bootMs);
+  }
+
+  restored(restoreMs: number): void {
+    this.restores.push(restoreMs);
+  }
+
+  /** Everything fed so far, as a part to append to another accumulator (one run only: keys are cycle ids). */
+  partial(): PartialFold {
+    if (this.run !== 0) throw new Error('partial(): only a single-run fold can be handed on');
+    return {
+      start: this.start,
+      liveTarget: this.liveTarget,
+      outcomes: this.outcomes.encode(),
+      violations: [...this.violationsAt],
+      startedCycles: this.startedKeys.view(),
+      checkpoints: this.checkpoints.build(),
+      boots: this.boots.view(),
+      restores: this.restores.view(),
+    };
+  }
+
+  /** Append the fold of the next part of the current run's journal, as if its events had been added here. */
+  append(p: PartialFold): void {
+    if (p.start !== null) {
+      this.start ??= p.start;
+      this.sawStart = true;
+    }
+    if (this.run === 0) this.liveTarget = { ...this.liveTarget, ...p.liveTarget };
+    for (const [row, violations] of p.violations) this.violationsAt.set(this.outcomes.length + row, violations);
+    this.outcomes.append(p.outcomes);
+    this.outcomeKeys.pushAll(p.outcomes.cycle, this.key(0));
+    this.startedKeys.pushAll(p.startedCycles, this.key(0));
+    this.checkpoints.append(p.checkpoints);
+    this.boots.pushAll(p.boots);
+    this.restores.pushAll(p.restores);
+  }
+
+  /** The analysis of everything fed so far. */
+  finish(source: string): RunAnalysis {
+    this.requireStart(source);
+    const start = this.start!;
+    const keys = this.outcomeKeys.view();
+    const order = lastWinsOrder(keys);
+    const cycles = this.outcomes.build(order);
+    const violations = this.violationsByRow(order);
+    const tally = tallyCycles(cycles, violations);
+    const unfinished = countMissing(sortedDistinct(this.startedKeys.view()), gather(keys, order));
+    const checkpoints = this.checkpoints.build();
+    const trials = cycles.length;
+    const allViolations = [...violations.values()].flat();
+    const logicalBytes = sumInOrder(checkpoints.logicalBytes);
+    const storedBytes = sumInOrder(checkpoints.storedBytes);
+    return {
+      summary: {
+        schemaVersion: SUMMARY_SCHEMA_VERSION,
+        runId: start.runId,
+        scenario: start.scenario.name,
+        target: start.scenario.target,
+        date: start.startedAt.slice(0, 10),
+        startedAt: start.startedAt,
+        seed: start.scenario.seed,
+        cycles: { total: trials + unfinished, resumed: tally.resumed, failed: tally.failed, indeterminate: unfinished },
+        killResume: { successes: tally.resumed, trials, wilson95: wilson(tally.resumed, trials) },
+        downtimeMs: summarize(tally.downtimes),
+        bootMs: summarize(this.boots.view()),
+        checkpointPauseMs: summarize(checkpoints.pauseMs),
+        checkpointWriteMs: summarize(checkpoints.writeMs),
+        restoreMs: summarize(this.restores.view()),
+        lostSteps: { n: tally.lost.length, max: tally.lost.reduce<number | null>((m, x) => (m === null || x > m ? x : m), null), mean: mean(tally.lost) },
+        tornCheckpoint: tally.tornCheckpoint,
+        noncePreserved: tally.noncePreserved,
+        dedup: { checkpoints: checkpoints.length, logicalBytes, storedBytes, ratio: storedBytes > 0 ? logicalBytes / storedBytes : null },
+        violations: allViolations.length,
+        violationSamples: allViolations.slice(0, 10).map((v) => v.message),
+        negativeControl: start.scenario.negativeControl,
+        environment: { ...start.environment, target: { ...start.environment.target, ...this.liveTarget } },
+      },
+      cycles,
+      checkpoints,
+      downtimes: tally.downtimes,
+      cadence: { stepMs: start.scenario.stepMs, checkpoint: { everyMs: start.scenario.checkpoint.everyMs } },
+    };
+  }
+
+  /** The violations of the kept outcomes that have any, by table row, in row order. */
+  private violationsByRow(order: RowOrder): Map<number, readonly Violation[]> {
+    if (order === null) return this.violationsAt;
+    const byRow = new Map<number, readonly Violation[]>();
+    order.forEach((appended, row) => {
+      const v = this.violationsAt.get(appended);
+      if (v !== undefined) byRow.set(row, v);
+    });
+    return byRow;
+  }
+}
+
+/**
+ * Analyse one run's events, or several runs (shards, nights) as one sample: cycles are keyed per run, so
+ * merged statistics equal those of a single run over the union. Scenario, date and environment come from the first run.
+ */
+export function analyze(firstEvents: JournalEvent[], source = 'journal', more: { events: JournalEvent[]; source: string }[] = []): RunAnalysis {
+  const acc = new RunAccumulator();
+  const runs = [{ events: firstEvents, source }, ...more];
+  runs.forEach((r, i) => {
+    if (i > 0) acc.nextRun(runs[i - 1]!.source);
+    for (const e of r.events) acc.add(e);
+  });
+  return acc.finish(runs.at(-1)!.source);
+}

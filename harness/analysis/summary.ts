@@ -1,0 +1,72 @@
+// The shape of an analysed run (summary.json and what reports and gates read). Produced only by analysis.ts.
+import type { Environment } from '../core/environment.js';
+import type { CycleEvent } from '../journal/events.js';
+import type { DistributionSummary } from '../stats/distribution.js';
+
+export const SUMMARY_SCHEMA_VERSION = 1;
+
+/** Distribution of a sample in ms (n, min, p50, p90, p95, p99, max, mean); every field null when n = 0. */
+export type Distribution = DistributionSummary;
+
+/** One row of cycles.csv: a cycle outcome as journaled, with the violation codes joined by spaces. */
+export type CycleRow = Omit<CycleEvent, 'schemaVersion' | 't' | 'type' | 'violations'> & { violations: string };
+
+/** One committed checkpoint as analysis keeps it (journal order; store-growth charts sum the bytes up). */
+export interface CheckpointRow {
+  seq: number;
+  pauseMs: number;
+  writeMs: number;
+  logicalBytes: number;
+  storedBytes: number;
+}
+
+/**
+ * Rows stored as columns, one per field: numbers in a Float64Array (null as NaN: JSON has no NaN, so the two never
+ * mix), other values in an array. A million rows cost a few arrays instead of a million objects.
+ */
+export type Columns<Row> = { readonly [K in keyof Row]-?: Row[K] extends number | null ? Float64Array : readonly Row[K][] } & { readonly length: number };
+
+/** Cycle outcomes in cycle order (cycleRow() in analysis-tables.ts reads one back as a CycleRow). */
+export type CycleTable = Columns<CycleRow>;
+
+/** Committed checkpoints in journal order. */
+export type CheckpointTable = Columns<CheckpointRow>;
+
+export interface Summary {
+  schemaVersion: typeof SUMMARY_SCHEMA_VERSION;
+  runId: string;
+  scenario: string;
+  target: string;
+  /** yyyy-mm-dd of the run start (UTC). */
+  date: string;
+  startedAt: string;
+  seed: number;
+  cycles: { total: number; resumed: number; failed: number; indeterminate: number };
+  killResume: { successes: number; trials: number; wilson95: [number, number] | null };
+  downtimeMs: Distribution;
+  bootMs: Distribution;
+  checkpointPauseMs: Distribution;
+  checkpointWriteMs: Distribution;
+  restoreMs: Distribution;
+  lostSteps: { n: number; max: number | null; mean: number | null };
+  /** Cycles whose kill landed during a checkpoint write, and how many of them resumed from the previous complete checkpoint. */
+  tornCheckpoint: { trials: number; previousRestored: number };
+  noncePreserved: { trials: number; preserved: number };
+  dedup: { checkpoints: number; logicalBytes: number; storedBytes: number; ratio: number | null };
+  violations: number;
+  violationSamples: string[];
+  /** The scenario was a negative control: the run is meant to produce violations (absent in older summaries). */
+  negativeControl?: boolean;
+  environment: Environment;
+}
+
+/** Analysis output: the summary plus the per-cycle and per-checkpoint rows reports draw from (not in summary.json). */
+export interface RunAnalysis {
+  summary: Summary;
+  cycles: CycleTable;
+  checkpoints: CheckpointTable;
+  /** Raw downtime samples in cycle order (ms). */
+  downtimes: number[];
+  /** The scenario's workload and checkpoint cadence (how much work one checkpoint interval may lose). */
+  cadence?: { stepMs: number; checkpoint: { everyMs: number } };
+}

@@ -1,0 +1,48 @@
+// The resume checker: is the first full heartbeat after a restore a consistent, non-regressed, non-invented,
+// same-session state? Pure: it takes what was observed and returns the violations (empty = verified).
+import type { Heartbeat, Violation, ViolationCode } from './heartbeat.js';
+import type { WorkloadModel } from './workload.js';
+
+export interface ResumeObservation {
+  /** The first full heartbeat the resumed session sent. */
+  heartbeat: Heartbeat;
+  /** The checkpoint the host said it restored. */
+  restored: { seq: number; step: number };
+  /** Highest step the killed session reported, read to EOF after the kill. */
+  killStep: number;
+  /** The session's boot nonce before the kill. */
+  nonce: string;
+  /** The newest complete checkpoint in the store after the kill, as the runner saw it (null: not checked). */
+  latestCompleteSeq: number | null;
+}
+
+/** Every violation in one resumed heartbeat; an empty list means the resume is verified. */
+export function checkResume(obs: ResumeObservation, model: WorkloadModel): Violation[] {
+  const v: Violation[] = [];
+  const add = (code: ViolationCode, message: string): void => void v.push({ code, message });
+  const hb = obs.heartbeat;
+  if (!hb.full || !hb.fs || !hb.mem || !hb.tool) return [{ code: 'not-full', message: 'first heartbeat after restore is not a full heartbeat (fs, mem, tool missing)' }];
+  if (hb.nonce !== obs.nonce) add('nonce', `boot nonce changed: ${hb.nonce} after restore, ${obs.nonce} before the kill (a fresh boot passed off as a resume?)`);
+  const steps = { fs: hb.fs.step, mem: hb.mem.step, tool: hb.tool.step, heartbeat: hb.step };
+  const distinct = new Set(Object.values(steps));
+  if (distinct.size > 1) {
+    add('inconsistent', `inconsistent state: parts describe different steps (fs ${steps.fs}, mem ${steps.mem}, tool ${steps.tool}, heartbeat ${steps.heartbeat})`);
+  }
+  for (const part of ['fs', 'mem', 'tool'] as const) {
+    const s = hb[part]!.step;
+    if (!Number.isInteger(s) || s < 0) {
+      add('inconsistent', `${part}: step ${s} is not a valid step`);
+      continue;
+    }
+    if (s <= obs.killStep + 1) {
+      const want = model.expected(s)[part];
+      if (hb[part]!.digest !== want) add('digest', `${part}: digest at step ${s} is ${hb[part]!.digest.slice(0, 16)}…, expected ${want.slice(0, 16)}…`);
+    }
+  }
+  if (hb.step < obs.restored.step) add('regressed', `regressed: resumed at step ${hb.step}, behind the restored checkpoint ${obs.restored.seq} (step ${obs.restored.step})`);
+  if (hb.step > obs.killStep) add('ahead', `invented work: resumed at step ${hb.step}, beyond the last step seen before the kill (${obs.killStep})`);
+  if (obs.latestCompleteSeq !== null && obs.restored.seq !== obs.latestCompleteSeq) {
+    add('not-latest', `restored checkpoint ${obs.restored.seq}, but the newest complete checkpoint was ${obs.latestCompleteSeq}`);
+  }
+  return v;
+}

@@ -1,0 +1,36 @@
+// What a resumed session reports and what the checker can find wrong with it: the contract between targets and the checker.
+
+/** One part of the session state as the workload reports it: which step it describes and its digest. */
+export interface PartState {
+  step: number;
+  digest: string;
+}
+
+/**
+ * A heartbeat from the agent. Light heartbeats carry only step and nonce; a full heartbeat
+ * (the first after boot or restore, and on request) carries the three state parts so the checker can verify them.
+ */
+export interface Heartbeat {
+  step: number;
+  nonce: string;
+  full: boolean;
+  fs?: PartState;
+  mem?: PartState;
+  tool?: PartState;
+}
+
+/** What a check found wrong; `code` is stable (analysis counts by it), `message` is for people. */
+export interface Violation {
+  code: ViolationCode;
+  message: string;
+}
+
+export type ViolationCode =
+  | 'not-full'
+  | 'nonce'
+  | 'inconsistent'
+  | 'digest'
+  | 'regressed'
+  | 'ahead'
+  | 'not-latest'
+  | 'no-resume';

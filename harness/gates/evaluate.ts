@@ -1,0 +1,66 @@
+// Numbered release gates: load gates/*.yaml, judge each on a run summary, combine verdicts, map to exit codes. A rate
+// is judged on its Wilson bound, a count on the count, a distribution statistic (p95, ...) on its point estimate, shown
+// with its distribution-free 95% interval (gate-metrics.ts).
+import { EXIT } from '../core/errors.js';
+import { measure } from './metrics.js';
+import { holds, violationIsFinal } from './threshold.js';
+import type { Gate, GateEvidence, GateResult, Verdict } from './types.js';
+import type { Summary } from '../analysis/summary.js';
+
+export { defaultGatesDir, loadGates, parseGate } from './load.js';
+export { formatGateTable } from './table.js';
+export { gateEvidenceFromAnalysis } from './evidence.js';
+
+/** Judge one gate: n < minN is insufficient (a count already over a "<", "<=" or "==" bar fails: counts only grow). */
+export function evaluateGate(base: Gate, summary: Partial<Summary>, evidence: GateEvidence = {}): GateResult {
+  const override = summary.target !== undefined ? base.byTarget?.[summary.target] : undefined;
+  const gate = override ? { ...base, ...override } : base;
+  const m = measure(gate.metric, gate.threshold, summary, evidence);
+  const { op, bound } = gate.threshold;
+  const notes = [m.note];
+  let verdict: Verdict;
+  if (m.value === null) {
+    verdict = 'insufficient';
+    notes.push('nothing measured');
+  } else if (holds(m.value, op, bound)) {
+    verdict = m.lowerBoundOnly || m.n < gate.minN ? 'insufficient' : 'pass';
+    if (m.n < gate.minN) notes.push(`needs n >= ${gate.minN}`);
+  } else if (m.growsOnly && violationIsFinal(op)) {
+    verdict = 'fail';
+  } else if (m.n < gate.minN) {
+    verdict = 'insufficient';
+    notes.push(`needs n >= ${gate.minN}`);
+  } else {
+    verdict = m.lowerBoundOnly ? 'insufficient' : 'fail';
+  }
+  return {
+    id: gate.id,
+    name: gate.name,
+    title: gate.title,
+    metric: gate.metric,
+    threshold: gate.threshold.source,
+    value: m.value,
+    interval: m.interval,
+    n: m.n,
+    minN: gate.minN,
+    verdict,
+    note: notes.filter(Boolean).join('; '),
+  };
+}
+
+/** Judge every gate on one summary, in gate order. */
+export function evaluateGates(gates: readonly Gate[], summary: Summary | Partial<Summary>, evidence: GateEvidence = {}): GateResult[] {
+  return gates.map((g) => evaluateGate(g, summary, evidence));
+}
+
+/** Combine verdicts: fail outranks insufficient outranks pass (no results: insufficient). */
+export function overallVerdict(results: readonly Pick<GateResult, 'verdict'>[]): Verdict {
+  if (results.some((r) => r.verdict === 'fail')) return 'fail';
+  if (results.length === 0 || results.some((r) => r.verdict === 'insufficient')) return 'insufficient';
+  return 'pass';
+}
+
+/** Exit code of a verdict: pass 0, fail 1, insufficient 2 (errors.ts EXIT). */
+export function exitCodeFor(verdict: Verdict): number {
+  return verdict === 'pass' ? EXIT.pass : verdict === 'fail' ? EXIT.fail : EXIT.insufficient;
+}

@@ -1,0 +1,187 @@
+// The one table of gate metrics: how each metric name reads the summary (and optional evidence), and what a stat of it measures.
+import type { GateEvidence, Threshold } from './types.js';
+import { bootstrapCiSorted } from '../stats/bootstrap.js';
+import { mean } from '../stats/distribution.js';
+import { countLostBeyond } from '../stats/lost-work.js';
+import { quantileRanks, quantileWithCiSorted } from '../stats/quantile-ci.js';
+import { sortSample } from '../stats/sorted.js';
+import { wilson, zeroFailureTrialsNeeded } from '../stats/wilson.js';
+import type { Distribution, Summary } from '../analysis/summary.js';
+
+/** The shape of a metric, which decides the stats a threshold may name. */
+export type MetricKind = 'distribution' | 'rate' | 'count' | 'ratio';
+
+type Reading =
+  | { kind: 'distribution'; dist: Distribution | undefined; samples: ArrayLike<number> | undefined }
+  | { kind: 'rate'; successes: number; trials: number; unit: string }
+  | { kind: 'count'; count: number | null; n: number; unit: string; lowerBoundOnly: boolean; note: string }
+  | { kind: 'ratio'; ratio: number | null; n: number };
+
+interface MetricDef {
+  kind: MetricKind;
+  read(s: Partial<Summary>, e: GateEvidence): Reading;
+}
+
+function dist(key: 'bootMs' | 'downtimeMs' | 'checkpointPauseMs' | 'checkpointWriteMs' | 'restoreMs'): MetricDef {
+  return { kind: 'distribution', read: (s, e) => ({ kind: 'distribution', dist: s[key], samples: e.samples?.[key] }) };
+}
+
+/** Cycles that lost work beyond the last complete checkpoint or lost the session nonce; a lower bound when loss was not measured. */
+function lossBeyondCheckpoint(s: Partial<Summary>, e: GateEvidence): Reading {
+  const n = s.killResume?.trials ?? 0;
+  const nonceLost = s.noncePreserved ? s.noncePreserved.trials - s.noncePreserved.preserved : 0;
+  const base = { kind: 'count' as const, n, unit: 'checked cycles' };
+  if (e.lostBeyondCheckpoint !== undefined) {
+    return { ...base, count: e.lostBeyondCheckpoint + nonceLost, lowerBoundOnly: false, note: `${e.lostBeyondCheckpoint} lost beyond checkpoint, ${nonceLost} nonce lost` };
+  }
+  if (e.lostStepsPerCycle !== undefined && e.maxLostSteps !== undefined) {
+    const limit = e.maxLostSteps;
+    const beyond = countLostBeyond(e.lostStepsPerCycle, limit);
+    return { ...base, count: beyond + nonceLost, lowerBoundOnly: false, note: `${beyond} lost > ${limit} steps, ${nonceLost} nonce lost` };
+  }
+  const max = s.lostSteps?.max ?? null;
+  if (e.maxLostSteps !== undefined && max !== null && max <= e.maxLostSteps) {
+    return { ...base, count: nonceLost, lowerBoundOnly: false, note: `max lost ${max} <= ${e.maxLostSteps} steps, ${nonceLost} nonce lost` };
+  }
+  const known = e.maxLostSteps !== undefined && max !== null ? 1 : 0; // max > limit: at least one cycle lost too much
+  return {
+    ...base,
+    count: nonceLost + known,
+    lowerBoundOnly: true,
+    note: known ? `max lost ${max} > ${e.maxLostSteps} steps (per-cycle counts not given)` : 'lost work beyond the checkpoint was not measured (no GateEvidence.lostBeyondCheckpoint / maxLostSteps)',
+  };
+}
+
+/** Metric name -> how to read it. Adding a metric is one line here. */
+export const METRICS: Record<string, MetricDef> = {
+  bootMs: dist('bootMs'),
+  downtimeMs: dist('downtimeMs'),
+  checkpointPauseMs: dist('checkpointPauseMs'),
+  checkpointWriteMs: dist('checkpointWriteMs'),
+  restoreMs: dist('restoreMs'),
+  killResume: { kind: 'rate', read: (s) => ({ kind: 'rate', successes: s.killResume?.successes ?? 0, trials: s.killResume?.trials ?? 0, unit: 'trials' }) },
+  noncePreserved: { kind: 'rate', read: (s) => ({ kind: 'rate', successes: s.noncePreserved?.preserved ?? 0, trials: s.noncePreserved?.trials ?? 0, unit: 'trials' }) },
+  tornCheckpoint: { kind: 'rate', read: (s) => ({ kind: 'rate', successes: s.tornCheckpoint?.previousRestored ?? 0, trials: s.tornCheckpoint?.trials ?? 0, unit: 'torn-write kills' }) },
+  tornCheckpointUnsafe: {
+    kind: 'count',
+    read: (s) => {
+      const t = s.tornCheckpoint;
+      return { kind: 'count', count: t ? t.trials - t.previousRestored : null, n: t?.trials ?? 0, unit: 'torn-write kills', lowerBoundOnly: false, note: '' };
+    },
+  },
+  violations: {
+    kind: 'count',
+    read: (s) => ({ kind: 'count', count: s.violations ?? null, n: s.killResume?.trials ?? 0, unit: 'checked cycles', lowerBoundOnly: false, note: '' }),
+  },
+  lossBeyondCheckpoint: { kind: 'count', read: lossBeyondCheckpoint },
+  dedup: { kind: 'ratio', read: (s) => ({ kind: 'ratio', ratio: s.dedup?.ratio ?? null, n: s.dedup?.checkpoints ?? 0 }) },
+};
+
+const DIST_STATS = ['p50', 'p90', 'p95', 'p99', 'min', 'max', 'mean'] as const;
+const WILSON = /^wilson([1-9]\d)\.(lo|hi)$/; // two-digit confidence level: wilson90, wilson95, wilson99
+const STATS: Record<MetricKind, string> = {
+  distribution: DIST_STATS.join(', '),
+  rate: 'wilsonNN.lo, wilsonNN.hi (NN = confidence % from 10 to 99, e.g. wilson95.lo), failures, successes',
+  count: 'count',
+  ratio: 'ratio',
+};
+
+/** Null when `stat` is valid for the metric's kind, else a message naming the valid stats. */
+export function checkStat(metric: string, stat: string): string | null {
+  const def = METRICS[metric];
+  if (def === undefined) return null; // the metric field reports this
+  const ok =
+    def.kind === 'distribution' ? (DIST_STATS as readonly string[]).includes(stat)
+    : def.kind === 'rate' ? WILSON.test(stat) || stat === 'failures' || stat === 'successes'
+    : stat === def.kind;
+  return ok ? null : `stat "${stat}" is not available for metric "${metric}" (${def.kind}); use one of: ${STATS[def.kind]}`;
+}
+
+/** What one gate measured: the judged value, its interval, the sample size and how to judge it. */
+export interface Measurement {
+  value: number | null;
+  interval: [number, number] | null;
+  n: number;
+  note: string;
+  /** The value is only a lower bound on a count (part of it was not measured). */
+  lowerBoundOnly: boolean;
+  /** A count that can only grow with more data, so once it violates the threshold the verdict is final. */
+  growsOnly: boolean;
+}
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(1)}%`;
+}
+
+/**
+ * The 95% interval shown beside a distribution statistic. A quantile gets the distribution-free order-statistic
+ * interval, the same one the report's quantile table gives for it (a bootstrap interval here used to disagree with
+ * that table, and cannot reach past the sample's extremes); a side too few samples can bound leaves no interval and
+ * says so. The mean keeps a bootstrap interval; a minimum or maximum has none.
+ */
+function distributionInterval(key: (typeof DIST_STATS)[number], samples: ArrayLike<number> | undefined, seed: number): { interval: [number, number] | null; note: string } {
+  if (samples === undefined || samples.length === 0) return { interval: null, note: 'no raw samples: no interval' };
+  if (key === 'min' || key === 'max') return { interval: null, note: `no interval for a ${key === 'min' ? 'minimum' : 'maximum'}` };
+  const sorted = sortSample(samples);
+  if (key === 'mean') {
+    const ci = bootstrapCiSorted(sorted, (s) => mean(s) ?? Number.NaN, { seed });
+    return ci === null ? { interval: null, note: '' } : { interval: [ci.lo, ci.hi], note: 'bootstrap 95% interval' };
+  }
+  const q = Number(key.slice(1)) / 100;
+  const e = quantileWithCiSorted(sorted, q);
+  if (e.lo !== null && e.hi !== null) return { interval: [e.lo, e.hi], note: '' };
+  const side = e.lo === null && e.hi === null ? 'either side' : e.lo === null ? 'below' : 'above';
+  return { interval: null, note: `${sorted.length} samples cannot bound ${key} ${side} at 95% (needs n >= ${minNForQuantileCi(q)})` };
+}
+
+/** Smallest n whose order-statistic 95% interval of quantile q is bounded on both sides. */
+function minNForQuantileCi(q: number): number {
+  for (let n = 1; ; n++) {
+    const [l, u] = quantileRanks(n, q);
+    if (l >= 1 && u <= n) return n;
+  }
+}
+
+/** Measure `threshold.stat` of `metric` on a summary (plus optional evidence). */
+export function measure(metric: string, threshold: Threshold, summary: Partial<Summary>, evidence: GateEvidence = {}): Measurement {
+  const def = METRICS[metric];
+  if (def === undefined) throw new RangeError(`unknown gate metric "${metric}"`);
+  const r = def.read(summary, evidence);
+  const stat = threshold.stat;
+  const none = { interval: null, note: '', lowerBoundOnly: false, growsOnly: false };
+  switch (r.kind) {
+    case 'distribution': {
+      const key = stat as (typeof DIST_STATS)[number];
+      const value = r.dist?.[key] ?? null;
+      const { interval, note } = value === null ? { interval: null, note: '' } : distributionInterval(key, r.samples, evidence.seed ?? 1);
+      return { ...none, value, interval, n: r.dist?.n ?? 0, note };
+    }
+    case 'rate': {
+      const failures = r.trials - r.successes;
+      const w = WILSON.exec(stat);
+      if (w === null) {
+        const value = stat === 'failures' ? failures : r.successes;
+        return { ...none, value: r.trials > 0 ? value : null, interval: wilson(r.successes, r.trials), n: r.trials, growsOnly: stat === 'failures', note: `${failures} failed of ${r.trials} ${r.unit}` };
+      }
+      const level = Number(w[1]) / 100;
+      const interval = wilson(r.successes, r.trials, level);
+      const value = interval === null ? null : w[2] === 'lo' ? interval[0] : interval[1];
+      const needs = w[2] === 'lo' && (threshold.op === '>=' || threshold.op === '>') && threshold.bound > 0 && threshold.bound < 1;
+      const prefix = needs ? `n needed with zero failures: ${zeroFailureTrialsNeeded(threshold.bound, level)}; ` : '';
+      return { ...none, value, interval, n: r.trials, note: `${prefix}${r.successes}/${r.trials} ${r.unit} ok` };
+    }
+    case 'count': {
+      let note = r.note;
+      if (r.count === 0 && r.n > 0 && !r.lowerBoundOnly) {
+        const hi = wilson(0, r.n)?.[1] ?? 1;
+        note = [note, `0 in ${r.n} ${r.unit}: rate < ${pct(hi)} (95% upper bound)`].filter(Boolean).join('; ');
+      } else if (r.count !== null && r.count > 0) {
+        note = [`${r.count}${r.lowerBoundOnly ? '+' : ''} in ${r.n} ${r.unit}`, note].filter(Boolean).join('; ');
+      }
+      const value = r.n === 0 && !(r.count !== null && r.count > 0) ? null : r.count; // nothing observed: no value, not 0
+      return { ...none, value, n: r.n, note, lowerBoundOnly: r.lowerBoundOnly, growsOnly: true };
+    }
+    case 'ratio':
+      return { ...none, value: r.ratio, n: r.n, note: r.ratio === null ? '' : `logical / stored bytes over ${r.n} checkpoints` };
+  }
+}

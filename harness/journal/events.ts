@@ -1,0 +1,146 @@
+// Journal event types: every line of runs/<id>/journal.ndjson is one of these, with a schemaVersion.
+import type { Violation } from '../check/heartbeat.js';
+import type { Environment } from '../core/environment.js';
+
+export type { Violation, ViolationCode } from '../check/heartbeat.js';
+import type { Scenario } from '../scenario/scenario.js';
+
+export const JOURNAL_SCHEMA_VERSION = 1;
+
+/** Where a kill was aimed, and where it actually landed. */
+export type KillPhase = 'work' | 'checkpoint' | 'restore';
+
+/** Jepsen-style outcome: ok (resumed and verified), fail (resumed wrong or not at all), info (indeterminate: the runner died). */
+export type Outcome = 'ok' | 'fail' | 'info';
+
+interface Base {
+  schemaVersion: typeof JOURNAL_SCHEMA_VERSION;
+  /** ms since the run started, monotonic clock. */
+  t: number;
+}
+
+export interface RunStartEvent extends Base {
+  type: 'run-start';
+  runId: string;
+  startedAt: string;
+  scenario: Scenario;
+  environment: Environment;
+  /** Set when this run is one shard of a larger soak: it runs the cycle ids c with (c - 1) % count === index. */
+  shard?: { index: number; count: number };
+  /** Set on a run folder written by `soak merge`: the run ids it combines. */
+  mergedFrom?: string[];
+}
+
+/** A runner picked up a run whose previous runner died (`soak run --resume`). */
+export interface RunResumeEvent extends Base {
+  type: 'run-resume';
+  /** Process groups of the dead runner's hosts that were still alive and were killed. */
+  killedGroups: number[];
+  /** Cycle ids still to run. */
+  remaining: number;
+}
+
+/** Facts only a running target knows (accelerator chosen, image hash, QEMU version); merged into environment.target. */
+export interface TargetInfoEvent extends Base {
+  type: 'target-info';
+  cycle: number;
+  info: Record<string, string | number | boolean>;
+}
+
+export interface HostStartEvent extends Base {
+  type: 'host-start';
+  cycle: number;
+  pid: number;
+  mode: 'boot' | 'restore';
+}
+
+/** A freshly booted session reached its first full heartbeat. */
+export interface BootEvent extends Base {
+  type: 'boot';
+  cycle: number;
+  bootMs: number;
+  nonce: string;
+}
+
+export interface CheckpointEvent extends Base {
+  type: 'checkpoint';
+  cycle: number;
+  seq: number;
+  step: number;
+  pauseMs: number;
+  writeMs: number;
+  logicalBytes: number;
+  storedBytes: number;
+  chunks: number;
+  newChunks: number;
+  meta: Record<string, number | string>;
+}
+
+export interface CycleStartEvent extends Base {
+  type: 'cycle-start';
+  cycle: number;
+  phase: KillPhase;
+}
+
+export interface KillEvent extends Base {
+  type: 'kill';
+  cycle: number;
+  phase: KillPhase;
+  observedPhase: KillPhase;
+  /** Highest step the killed host reported (all its output, read to EOF). */
+  atStep: number;
+  nonce: string;
+  lastCommittedSeq: number;
+  lastCommittedStep: number;
+  /** Sequence number of a checkpoint write in flight at the kill, if any. */
+  inFlightSeq: number | null;
+}
+
+export interface RestoreEvent extends Base {
+  type: 'restore';
+  cycle: number;
+  seq: number;
+  step: number;
+  restoreMs: number;
+}
+
+/** The outcome of one kill-and-resume cycle. */
+export interface CycleEvent extends Base {
+  type: 'cycle';
+  cycle: number;
+  phase: KillPhase;
+  observedPhase: KillPhase;
+  outcome: Outcome;
+  /** Kill -> first verified heartbeat, ms (null when the session never resumed). */
+  downtimeMs: number | null;
+  killStep: number;
+  restoredSeq: number | null;
+  restoredStep: number | null;
+  /** Work lost: steps between the restored checkpoint and the kill. */
+  lostSteps: number | null;
+  /** Kills that landed while a restore was running, before the final one succeeded. */
+  restoreKills: number;
+  violations: Violation[];
+}
+
+export interface RunEndEvent extends Base {
+  type: 'run-end';
+  status: 'complete' | 'interrupted' | 'budget';
+  cycles: number;
+}
+
+export type JournalEvent =
+  | RunStartEvent
+  | RunResumeEvent
+  | TargetInfoEvent
+  | HostStartEvent
+  | BootEvent
+  | CheckpointEvent
+  | CycleStartEvent
+  | KillEvent
+  | RestoreEvent
+  | CycleEvent
+  | RunEndEvent;
+
+/** Distributive Omit over the union, so each variant keeps its own fields. */
+export type EventInput = JournalEvent extends infer E ? (E extends JournalEvent ? Omit<E, 'schemaVersion' | 't'> : never) : never;

@@ -1,0 +1,93 @@
+// Merge journals of several runs (shards of one soak, or several nights) into one journal whose analysis equals
+// the analysis of the union of their cycles. Pure: a plan from each source's run-start and cycle ids, then each
+// event mapped on its own, so `soak merge` streams journals of any size (two passes, never all events in memory).
+import { InputError } from '../core/errors.js';
+import type { JournalEvent, RunStartEvent } from './events.js';
+
+/** What the plan needs of one source: its run-start and the distinct ids of its cycle-start events. */
+export interface MergeInput {
+  start: RunStartEvent | undefined;
+  cycleIds: ReadonlySet<number>;
+  source: string;
+}
+
+export interface MergePlan {
+  /** The merged run-start: the first source's, with mergedFrom and the total cycle count. */
+  start: RunStartEvent;
+  /** Added to each source's cycle ids (all 0 when the sources' ids are disjoint, as shards' are). */
+  shifts: number[];
+}
+
+/**
+ * What the plan needs of one source, gathered from its events as `forEach` hands them over (streamed from a journal
+ * file by `soak merge`, from an array in tests).
+ */
+export function mergeInput(source: string, forEach: (onEvent: (e: JournalEvent) => void) => void): MergeInput {
+  let start: RunStartEvent | undefined;
+  const cycleIds = new Set<number>();
+  forEach((e) => {
+    if (e.type === 'run-start') start ??= e;
+    else if (e.type === 'cycle-start') cycleIds.add(e.cycle);
+  });
+  return { start, cycleIds, source };
+}
+
+const CYCLE_KEYED = new Set(['host-start', 'boot', 'checkpoint', 'cycle-start', 'kill', 'restore', 'cycle', 'target-info']);
+
+/**
+ * Shards keep their (disjoint) cycle ids; otherwise ids are offset so no two runs share one: each source is shifted
+ * past the previous sources' largest id or declared cycle count, whichever is more.
+ */
+export function planMerge(inputs: readonly MergeInput[], mergedRunId: string): MergePlan {
+  if (inputs.length === 0) throw new InputError('merge: no run folder given');
+  const starts = inputs.map(({ start, source }) => {
+    if (!start) throw new InputError(`merge: ${source} has no run-start event`);
+    return start;
+  });
+  const seen = new Set<number>();
+  let disjoint = true;
+  for (const { cycleIds } of inputs) {
+    for (const id of cycleIds) {
+      if (seen.has(id)) disjoint = false;
+      seen.add(id);
+    }
+  }
+  const shifts: number[] = [];
+  let offset = 0;
+  let total = 0;
+  let widest = 0;
+  for (const [i, { cycleIds }] of inputs.entries()) {
+    shifts.push(disjoint ? 0 : offset);
+    let largest = starts[i]!.scenario.cycles;
+    for (const id of cycleIds) if (id > largest) largest = id; // a loop: a million ids do not fit in a call's arguments
+    offset += Math.max(0, largest);
+    total += starts[i]!.scenario.cycles;
+    widest = Math.max(widest, starts[i]!.scenario.cycles);
+  }
+  const first = starts[0]!;
+  const { shard: _shard, ...base } = first;
+  const cycles = disjoint ? widest : total;
+  return { start: { ...base, runId: mergedRunId, scenario: { ...first.scenario, cycles }, mergedFrom: starts.map((s) => s.runId) }, shifts };
+}
+
+/** One source event as it goes into the merged journal (its cycle id shifted), or null when it stays out. */
+export function mergeEvent(e: JournalEvent, shift: number): JournalEvent | null {
+  if (!CYCLE_KEYED.has(e.type)) return null;
+  return { ...e, cycle: (e as { cycle: number }).cycle + shift } as JournalEvent;
+}
+
+/** In-memory merge of whole journals (tests, small runs): the planned run-start, then every source's cycle events. */
+export function mergeJournals(sources: ReadonlyArray<{ events: JournalEvent[]; source: string }>, mergedRunId: string): JournalEvent[] {
+  const plan = planMerge(
+    sources.map(({ events, source }) => mergeInput(source, (onEvent) => events.forEach(onEvent))),
+    mergedRunId,
+  );
+  const out: JournalEvent[] = [plan.start];
+  sources.forEach(({ events }, i) => {
+    for (const e of events) {
+      const m = mergeEvent(e, plan.shifts[i]!);
+      if (m) out.push(m);
+    }
+  });
+  return out;
+}

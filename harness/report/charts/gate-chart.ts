@@ -1,0 +1,78 @@
+// Vega-Lite spec for success-rate gates: Wilson 95% interval per gate as a rule, the measured rate as a point, the bar as a tick.
+import type { TopLevelSpec } from 'vega-lite';
+import type { GateResult } from '../../gates/types.js';
+import type { Summary } from '../../analysis/summary.js';
+import { CHART_CONFIG, CHART_SIZE, COLORS } from './chart-theme.js';
+import { VL_SCHEMA } from './chart-spec.js';
+
+/** One row of the Wilson chart. */
+export interface RateRow {
+  label: string;
+  value: number;
+  lo: number;
+  hi: number;
+  bar: number | null;
+  verdict: string;
+}
+
+/** A success-rate gate: its interval is a proportion (Wilson) rather than, say, a latency interval in ms. */
+export function isRateGate(gate: GateResult): boolean {
+  if (gate.interval === null) return false;
+  const [lo, hi] = gate.interval;
+  const inUnit = lo >= 0 && hi <= 1 && (gate.value === null || (gate.value >= 0 && gate.value <= 1));
+  return inUnit && /wilson|rate|success|ratio/i.test(`${gate.metric} ${gate.threshold}`);
+}
+
+/** The bar a rate gate must clear, read from a threshold like "wilson95.lo >= 0.95"; null when it has no such number. */
+export function rateBar(threshold: string): number | null {
+  const m = /(>=|>)\s*(\d*\.?\d+)(%?)/.exec(threshold);
+  if (!m) return null;
+  const bar = Number(m[2]) / (m[3] === '%' ? 100 : 1);
+  return bar >= 0 && bar <= 1 ? bar : null;
+}
+
+/** Rows for the chart: every rate gate; with none, the run's own kill-and-resume interval so the chart is never empty. */
+export function rateRows(gates: readonly GateResult[], summary: Summary): RateRow[] {
+  const rows: RateRow[] = gates.filter(isRateGate).map((g) => {
+    const [lo, hi] = g.interval ?? [0, 0];
+    return { label: `${g.id}. ${g.title}`, value: g.value ?? (lo + hi) / 2, lo, hi, bar: rateBar(g.threshold), verdict: g.verdict };
+  });
+  const kr = summary.killResume;
+  if (rows.length === 0 && kr.wilson95 !== null && kr.trials > 0) {
+    rows.push({ label: 'kill-and-resume (no gate)', value: kr.successes / kr.trials, lo: kr.wilson95[0], hi: kr.wilson95[1], bar: null, verdict: 'n/a' });
+  }
+  return rows;
+}
+
+/** Wilson 95% interval per success-rate gate. */
+export function wilsonGatesSpec(gates: readonly GateResult[], summary: Summary): TopLevelSpec {
+  const rows = rateRows(gates, summary);
+  const bars = rows.filter((r) => r.bar !== null);
+  const minLo = Math.min(0.8, ...rows.map((r) => r.lo), ...bars.map((r) => r.bar ?? 1));
+  const domain: [number, number] = [Math.max(0, Math.floor(minLo * 20) / 20), 1];
+  const y = { field: 'label', type: 'nominal', title: null, sort: null, axis: { labelLimit: 260 } } as const;
+  return {
+    $schema: VL_SCHEMA,
+    config: CHART_CONFIG,
+    width: CHART_SIZE.width * 2 - 220,
+    height: { step: 34 },
+    title: { text: 'Success rates (Wilson 95%)', subtitle: 'point: measured; line: interval; purple tick: the gate bar' },
+    data: { values: rows },
+    layer: [
+      {
+        mark: { type: 'rule', color: COLORS.primary, strokeWidth: 3 },
+        encoding: {
+          y,
+          x: { field: 'lo', type: 'quantitative', title: 'Success rate', scale: { domain, clamp: true }, axis: { format: '.0%', tickCount: 6 } },
+          x2: { field: 'hi' },
+        },
+      },
+      { mark: { type: 'point', filled: true, size: 70, color: COLORS.primary }, encoding: { y, x: { field: 'value', type: 'quantitative' } } },
+      {
+        transform: [{ filter: 'datum.bar != null' }],
+        mark: { type: 'tick', color: COLORS.threshold, thickness: 2, size: 22 },
+        encoding: { y, x: { field: 'bar', type: 'quantitative' } },
+      },
+    ],
+  };
+}

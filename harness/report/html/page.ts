@@ -1,0 +1,108 @@
+// index.html for one report: verdict banner, key figures, gate table, inline SVG charts, environment, limits. No scripts.
+import type { RenderedChart } from '../charts/chart-spec.js';
+import { escapeHtml as h } from '../escape.js';
+import { fmtMs, fmtNum, fmtPct, fmtPctInterval } from '../text/format.js';
+import { fmtGateInterval, fmtGateValue } from '../text/gate-format.js';
+import type { ReportModel } from '../model.js';
+import { PAGE_CSS } from './page-style.js';
+
+/** Content-Security-Policy for report pages: no scripts, no network; inline styles only. */
+export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+/** The document shell shared by the run page and the reports index (`body` must already be escaped HTML). */
+export function htmlDocument(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${h(REPORT_CSP)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${h(title)}</title>
+<style>${PAGE_CSS}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+function card(label: string, value: string, sub: string): string {
+  return `<div class="card"><div class="label">${h(label)}</div><div class="value">${h(value)}</div><div class="sub">${h(sub)}</div></div>`;
+}
+
+function cards(model: ReportModel): string {
+  const s = model.summary;
+  const kr = s.killResume;
+  const d = s.downtimeMs;
+  const rate = kr.trials > 0 ? `${kr.successes} / ${kr.trials}` : 'n/a';
+  return `<div class="cards">
+${card('Kill-and-resume', rate, `Wilson 95%: ${fmtPctInterval(kr.wilson95)}`)}
+${card('Downtime p50', fmtMs(d.p50), `n = ${d.n}`)}
+${card('Downtime p95', fmtMs(d.p95), `max ${fmtMs(d.max)}, n = ${d.n}`)}
+${card('Lost work per kill', s.lostSteps.max === null ? 'n/a' : `≤ ${fmtNum(s.lostSteps.max)} steps`, `mean ${fmtNum(s.lostSteps.mean)}, n = ${s.lostSteps.n}`)}
+${card('Checker violations', String(s.violations), `${s.cycles.total} cycles`)}
+</div>`;
+}
+
+function gateTable(model: ReportModel): string {
+  if (model.gates.length === 0) return '<p>No gate was judged for this report.</p>';
+  const rows = model.gates.map(
+    (g) => `<tr><td class="num">${h(g.id)}</td><td class="wrap">${h(g.title)}<br><code>${h(g.metric)}</code></td><td><code>${h(g.threshold)}</code></td>` +
+      `<td class="num">${h(fmtGateValue(g))}</td><td class="num">${h(fmtGateInterval(g))}</td><td class="num">${h(g.n)} (min ${h(g.minN)})</td>` +
+      `<td><span class="pill ${h(g.verdict)}">${h(g.verdict === 'insufficient' ? 'insufficient data' : g.verdict)}</span></td><td class="wrap">${h(g.note)}</td></tr>`,
+  );
+  return `<div class="table-scroll"><table class="gates"><thead><tr><th>#</th><th>Gate</th><th>Threshold</th><th>Measured</th><th>Interval</th><th>n</th><th>Verdict</th><th>Note</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table></div>`;
+}
+
+function quantileTable(model: ReportModel): string {
+  const rows = model.quantiles.map(
+    (q) => `<tr><td>p${Math.round(q.q * 100)}</td><td class="num">${h(fmtMs(q.value))}</td>` +
+      `<td class="num">${q.n === 0 ? 'n/a' : `${h(q.lo === null ? 'below sample' : fmtMs(q.lo))} – ${h(q.hi === null ? 'above sample max' : fmtMs(q.hi))}`}</td><td class="num">${h(q.n)}</td></tr>`,
+  );
+  return `<table><thead><tr><th>Quantile</th><th>Downtime</th><th>95% CI (order statistics)</th><th>n</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function chartFigure(chart: RenderedChart): string {
+  const wide = chart.name === 'downtime-per-cycle' || chart.name === 'success-rates' ? ' wide' : '';
+  return `<figure class="chart${wide}" id="${h(`fig-${chart.name}`)}" data-chart="${h(chart.name)}">
+${chart.svg}
+<figcaption>${h(chart.caption)} <a href="${h(`charts/${chart.name}.vl.json`)}">Vega-Lite spec</a> · <a href="${h(`charts/${chart.name}.svg`)}">SVG</a></figcaption>
+</figure>`;
+}
+
+function list(items: readonly string[]): string {
+  return `<ul class="claims">${items.map((i) => `<li>${h(i)}</li>`).join('\n')}</ul>`;
+}
+
+/** Render the run page. Every string from config or the journal is escaped; chart SVGs come from render.ts (checked there). */
+export function renderPage(model: ReportModel, charts: readonly RenderedChart[]): string {
+  const s = model.summary;
+  const body = `<header>
+<h1>Kill-and-resume soak: ${h(s.scenario)}</h1>
+<p class="meta"><span>${h(s.date)} (UTC)</span><span>target ${h(s.target)}</span><span>n = ${h(s.cycles.total)} cycles</span><span>seed ${h(s.seed)}</span><span>run ${h(s.runId)}</span></p>
+</header>
+<section class="banner ${h(model.verdict.level)}" id="verdict"><strong>${h(model.verdict.headline)}</strong><p>${h(model.verdict.detail)}</p></section>
+${cards(model)}
+<h2>What was measured</h2>
+${list(model.findings)}
+<h2>Gates</h2>
+${gateTable(model)}
+<h2>Charts</h2>
+<div class="charts">
+${charts.map(chartFigure).join('\n')}
+</div>
+<h2>Downtime quantiles</h2>
+${quantileTable(model)}
+<h2>Tested environment</h2>
+<table class="env"><tbody>${model.environment.map(([k, v]) => `<tr><td>${h(k)}</td><td class="wrap">${h(v)}</td></tr>`).join('')}</tbody></table>
+<h2>Durability limits</h2>
+${list(model.durability)}
+<h2>Scope and limitations</h2>
+${list(model.limitations)}
+<footer>Files: <a href="summary.md">summary.md</a> · <a href="summary.json">summary.json</a> · <a href="cycles.csv">cycles.csv</a> · <a href="../index.html">all reports</a>. Kill-and-resume success ${h(fmtPct(s.killResume.trials > 0 ? s.killResume.successes / s.killResume.trials : null))} measured once; see scope and limitations.</footer>`;
+  return htmlDocument(`Soak report: ${s.scenario}, ${s.date}`, body);
+}

@@ -1,0 +1,23 @@
+// cycles.csv: one row per cycle with a header row, via csv-stringify.
+import { stringify } from 'csv-stringify/sync';
+import { cycleRow } from '../../analysis/tables.js';
+import type { CycleRow, CycleTable } from '../../analysis/summary.js';
+
+/** Rows per csv-stringify call: a million cycles become CSV a slice at a time, never a million row objects at once. */
+const SLICE_ROWS = 10_000;
+
+/** Column order of cycles.csv (the CycleRow fields). */
+export const CYCLE_COLUMNS: ReadonlyArray<keyof CycleRow> = [
+  'cycle', 'phase', 'observedPhase', 'outcome', 'downtimeMs', 'killStep', 'restoredSeq', 'restoredStep', 'lostSteps', 'restoreKills', 'violations',
+];
+
+/** Render cycles.csv; nulls become empty cells. */
+export function cyclesCsv(cycles: CycleTable): string {
+  const parts: string[] = [];
+  for (let from = 0; from === 0 || from < cycles.length; from += SLICE_ROWS) {
+    const rows: CycleRow[] = [];
+    for (let i = from; i < Math.min(cycles.length, from + SLICE_ROWS); i++) rows.push(cycleRow(cycles, i));
+    parts.push(stringify(rows, { header: from === 0, columns: [...CYCLE_COLUMNS] }));
+  }
+  return parts.join('');
+}

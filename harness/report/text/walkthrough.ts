@@ -1,0 +1,89 @@
+// summary.md: the walkthrough of one run in Markdown, written from the report model; data strings are Markdown-escaped.
+import { escapeMarkdown as md } from '../escape.js';
+import { fmtGateInterval, fmtGateValue } from './gate-format.js';
+import { fmtMs } from './format.js';
+import type { ReportModel } from '../model.js';
+import type { RenderedChart } from '../charts/chart-spec.js';
+
+function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+}
+
+function bullets(items: readonly string[]): string[] {
+  return items.map((item) => `- ${md(item)}`);
+}
+
+/** Render summary.md; `charts` are listed with their SVG and spec file names. */
+export function renderWalkthrough(model: ReportModel, charts: readonly Pick<RenderedChart, 'name' | 'title'>[]): string {
+  const s = model.summary;
+  const lines: string[] = [
+    `# Soak report: ${md(s.scenario)}, ${md(s.date)}`,
+    '',
+    `**${md(model.verdict.headline)}.** ${md(model.verdict.detail)}`,
+    '',
+    ...table(
+      ['Date (UTC)', 'Scenario', 'Target', 'Cycles (n)', 'Seed', 'Run'],
+      [[md(s.date), md(s.scenario), md(s.target), String(s.cycles.total), String(s.seed), md(s.runId)]],
+    ),
+    '',
+    '## What was measured',
+    '',
+    ...bullets(model.findings),
+    '',
+    '## Gates',
+    '',
+  ];
+  if (model.gates.length === 0) lines.push('No gate was judged for this report.');
+  else {
+    lines.push(
+      ...table(
+        ['#', 'Gate', 'Threshold', 'Measured', 'Interval', 'n (min)', 'Verdict', 'Note'],
+        model.gates.map((g) => [
+          String(g.id),
+          md(g.title),
+          md(g.threshold),
+          md(fmtGateValue(g)),
+          md(fmtGateInterval(g)),
+          `${g.n} (${g.minN})`,
+          g.verdict === 'pass' ? 'pass' : g.verdict === 'fail' ? '**fail**' : '*insufficient data*',
+          md(g.note),
+        ]),
+      ),
+    );
+  }
+  lines.push('', '## Downtime quantiles', '', 'Kill to first verified heartbeat; 95% intervals from order statistics (distribution-free).', '');
+  lines.push(
+    ...table(
+      ['Quantile', 'Value', '95% CI', 'n'],
+      model.quantiles.map((q) => [
+        `p${Math.round(q.q * 100)}`,
+        fmtMs(q.value),
+        q.n === 0 ? 'n/a' : `${q.lo === null ? '(below sample)' : fmtMs(q.lo)} – ${q.hi === null ? '(above sample max)' : fmtMs(q.hi)}`,
+        String(q.n),
+      ]),
+    ),
+    '',
+    `Max ${fmtMs(s.downtimeMs.max)}, mean ${fmtMs(s.downtimeMs.mean)} (n = ${s.downtimeMs.n}).`,
+    '',
+    '## Tested environment',
+    '',
+    ...table(['', ''], model.environment.map(([label, value]) => [md(label), md(value)])),
+    '',
+    '## Durability limits',
+    '',
+    ...bullets(model.durability),
+    '',
+    '## Scope and limitations',
+    '',
+    ...bullets(model.limitations),
+    '',
+    '## Files',
+    '',
+    '- `index.html`: this walkthrough with charts (static SVG, works offline)',
+    '- `summary.json`: machine-readable summary and gate results',
+    '- `cycles.csv`: one row per cycle',
+    ...charts.map((c) => `- \`charts/${c.name}.svg\` (spec: \`charts/${c.name}.vl.json\`): ${md(c.title)}`),
+    '',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,129 @@
+// Scenario files (scenarios/*.yaml): schema, defaults, loading with every problem reported at once.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from '../core/errors.js';
+import { repoRoot } from '../core/repo-root.js';
+
+const range = z
+  .tuple([z.number().nonnegative(), z.number().nonnegative()])
+  .refine(([lo, hi]) => lo <= hi, { message: 'expected [min, max] with min <= max' });
+
+export const scenarioSchema = z
+  .object({
+    name: z.string().min(1).max(120),
+    description: z.string().default(''),
+    target: z.string().min(1).default('process'),
+    cycles: z.number().int().positive().max(10_000_000).default(30),
+    seed: z.number().int().nonnegative().max(2 ** 32 - 1).default(1),
+    /**
+     * continuous: one session lives across cycles (each resume carries on). fresh: every cycle is boot -> work ->
+     * checkpoint(s) -> kill -> resume -> verify -> destroy, on a newly booted session.
+     */
+    session: z.enum(['continuous', 'fresh']).default('continuous'),
+    /** Stop cleanly (status "budget") once this much wall time has passed; 0 = no budget. */
+    budgetS: z.number().nonnegative().default(0),
+    /** Workload: one step every stepMs. */
+    stepMs: z.number().positive().max(10_000).default(5),
+    checkpoint: z
+      .object({
+        everyMs: z.number().positive().max(3_600_000).default(100),
+      })
+      .strict()
+      .default({ everyMs: 100 }),
+    kill: z
+      .object({
+        /** Relative weights of where kills are aimed. */
+        phases: z
+          .object({
+            work: z.number().nonnegative().default(1),
+            checkpoint: z.number().nonnegative().default(0),
+            restore: z.number().nonnegative().default(0),
+          })
+          .strict()
+          .refine((p) => p.work + p.checkpoint + p.restore > 0, { message: 'at least one phase weight must be > 0' })
+          .default({ work: 1, checkpoint: 0, restore: 0 }),
+        /** Kill this long after the session became ready (work phase), uniform in [min, max] ms. */
+        workDelayMs: range.default([150, 500]),
+        /** Kill this long after a checkpoint write began (checkpoint phase). */
+        checkpointDelayMs: range.default([0, 3]),
+        /** Kill this long after a restore began (restore phase). */
+        restoreDelayMs: range.default([0, 30]),
+      })
+      .strict()
+      .default({
+        phases: { work: 1, checkpoint: 0, restore: 0 },
+        workDelayMs: [150, 500],
+        checkpointDelayMs: [0, 3],
+        restoreDelayMs: [0, 30],
+      }),
+    /** Give up on a resume (outcome fail) after this long. */
+    resumeTimeoutMs: z.number().positive().default(30_000),
+    /** Negative control: capture filesystem, then memory this much later. */
+    skewMs: z.number().nonnegative().max(10_000).default(0),
+    /** This run is a negative control: it passes only if the checker finds violations. */
+    negativeControl: z.boolean().default(false),
+    /** Fault injection for A/B tests: sleep this long inside every restore. */
+    injectRestoreDelayMs: z.number().nonnegative().max(600_000).default(0),
+    /** Options passed to the target as they are; the target validates them. */
+    targetOptions: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+export type Scenario = z.infer<typeof scenarioSchema>;
+export type ScenarioOverrides = Partial<Pick<Scenario, 'target' | 'cycles' | 'seed' | 'skewMs' | 'injectRestoreDelayMs' | 'budgetS'>>;
+
+/** Format zod issues as `file: field.path: message` lines. */
+export function formatIssues(file: string, error: z.ZodError): string {
+  return error.issues
+    .flatMap((issue) => {
+      // An unknown field is named by its own dot-path, not its parent's.
+      const paths = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+      const message = issue.code === 'unrecognized_keys' ? 'unknown field (check the spelling; see README "Scenario files")' : issue.message;
+      return paths.map((p) => `  ${file}: ${p.length > 0 ? p.join('.') : '(top level)'}: ${message}`);
+    })
+    .join('\n');
+}
+
+/** Resolve `--scenario`: a path to a file, or a name in scenarios/. */
+export function resolveScenarioPath(nameOrPath: string): string {
+  const looksLikePath = nameOrPath.includes('/') || nameOrPath.endsWith('.yaml') || nameOrPath.endsWith('.yml');
+  if (looksLikePath) {
+    const p = path.resolve(nameOrPath);
+    if (!existsSync(p)) throw new ConfigError(`scenario file ${p} does not exist`);
+    return p;
+  }
+  const p = path.join(repoRoot(), 'scenarios', `${nameOrPath}.yaml`);
+  if (!existsSync(p)) {
+    throw new ConfigError(`no scenario named "${nameOrPath}": ${p} does not exist (pass a name from scenarios/ or a path to a .yaml file)`);
+  }
+  return p;
+}
+
+/** Parse and validate scenario text; `file` is used in messages only. */
+export function parseScenario(text: string, file: string, overrides: ScenarioOverrides = {}): Scenario {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (err) {
+    const where = err instanceof YAMLParseError && err.linePos ? ` (line ${err.linePos[0].line})` : '';
+    throw new ConfigError(`scenario ${file}${where} is not valid YAML: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ConfigError(`scenario ${file} must be a YAML mapping with at least a "name" field`);
+  }
+  const merged: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(overrides)) if (value !== undefined) merged[key] = value;
+  const result = scenarioSchema.safeParse(merged);
+  if (!result.success) {
+    throw new ConfigError(`scenario ${file} is invalid:\n${formatIssues(file, result.error)}`);
+  }
+  return result.data;
+}
+
+/** Load a scenario by name or path, applying command-line overrides. */
+export function loadScenario(nameOrPath: string, overrides: ScenarioOverrides = {}): { scenario: Scenario; file: string } {
+  const file = resolveScenarioPath(nameOrPath);
+  return { scenario: parseScenario(readFileSync(file, 'utf8'), file, overrides), file };
+}

@@ -1,0 +1,145 @@
+// The runner's handle on one session-host process: spawn it in its own process group, follow its messages,
+// SIGKILL the whole group, and read its output to EOF so everything it said before dying is counted.
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execaNode, type ResultPromise } from 'execa';
+import { nowMs } from '../core/clock.js';
+import type { HostConfig, HostMessage } from './protocol.js';
+import { readMessages } from '../journal/ndjson.js';
+import type { Heartbeat } from '../check/heartbeat.js';
+
+const hostScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'host-main.js');
+
+export interface HostExit {
+  exitCode: number | undefined;
+  signal: string | undefined;
+}
+
+/** Live view of a host: the highest step it reported, its session nonce, its committed and in-flight checkpoints. */
+export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit: [HostExit] }> {
+  readonly pid: number;
+  maxStep = -1;
+  nonce: string | null = null;
+  lastCommitted: { seq: number; step: number } | null = null;
+  inFlightSeq: number | null = null;
+  restoring = false;
+  exited: HostExit | null = null;
+  errorMessage: string | null = null;
+  /** Resolves once stdout reached EOF and the process has exited. */
+  readonly done: Promise<HostExit>;
+  private readonly child: ResultPromise;
+
+  constructor(cfg: HostConfig, logFile: string) {
+    super();
+    this.child = execaNode(hostScript, [JSON.stringify(cfg)], {
+      detached: true,
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: { file: logFile, append: true },
+      buffer: false,
+      reject: false,
+      cleanup: true,
+    });
+    if (this.child.pid === undefined) throw new Error('session host failed to spawn');
+    this.pid = this.child.pid;
+    const eof = readMessages(this.child.stdout!, (m) => this.onMessage(m as unknown as HostMessage));
+    this.done = Promise.all([eof, this.child]).then(([, r]) => {
+      this.exited = { exitCode: r.exitCode, signal: r.signal };
+      this.emit('exit', this.exited);
+      return this.exited;
+    });
+  }
+
+  private onMessage(msg: HostMessage): void {
+    const t = nowMs();
+    switch (msg.ev) {
+      case 'hb':
+        this.maxStep = Math.max(this.maxStep, msg.step);
+        if (msg.full && this.nonce === null) this.nonce = msg.nonce;
+        break;
+      case 'ckpt-begin':
+        this.inFlightSeq = msg.seq;
+        break;
+      case 'ckpt-commit':
+        this.lastCommitted = { seq: msg.seq, step: msg.step };
+        this.inFlightSeq = null;
+        break;
+      case 'restore-begin':
+        this.restoring = true;
+        break;
+      case 'restore-end':
+        this.restoring = false;
+        break;
+      case 'error':
+        this.errorMessage = msg.message;
+        break;
+      default:
+        break;
+    }
+    this.emit('msg', msg, t);
+  }
+
+  /** Wait for the first message matching `pred`; rejects if the host exits first or `timeoutMs` passes. */
+  waitFor<M extends HostMessage>(pred: (m: HostMessage) => m is M, timeoutMs: number): Promise<{ msg: M; t: number }>;
+  waitFor(pred: (m: HostMessage) => boolean, timeoutMs: number): Promise<{ msg: HostMessage; t: number }>;
+  waitFor(pred: (m: HostMessage) => boolean, timeoutMs: number): Promise<{ msg: HostMessage; t: number }> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => finish(new Error(`no such message from host ${this.pid} within ${timeoutMs} ms`)), timeoutMs);
+      const onMsg = (msg: HostMessage, t: number): void => {
+        if (pred(msg)) finish(null, { msg, t });
+      };
+      const onExit = (): void => finish(new Error(`host ${this.pid} exited (${this.describeExit()})`));
+      const finish = (err: Error | null, value?: { msg: HostMessage; t: number }): void => {
+        clearTimeout(timer);
+        this.off('msg', onMsg);
+        this.off('exit', onExit);
+        if (err) reject(err);
+        else resolve(value!);
+      };
+      this.on('msg', onMsg);
+      this.on('exit', onExit);
+      if (this.exited) onExit();
+    });
+  }
+
+  /** SIGKILL the host's whole process group (host, agent, tools, QEMU); returns the monotonic kill time. */
+  kill(): number {
+    const t = nowMs();
+    try {
+      process.kill(-this.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    return t;
+  }
+
+  /** Destroy the session gracefully: SIGTERM the host (it destroys its target), SIGKILL the group after `graceMs`. */
+  async stop(graceMs = 10_000): Promise<void> {
+    try {
+      process.kill(this.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    const timer = setTimeout(() => this.kill(), graceMs);
+    await this.done;
+    clearTimeout(timer);
+    this.kill(); // anything the host left in its group
+  }
+
+  describeExit(): string {
+    const e = this.exited;
+    const how = e ? (e.signal ? `signal ${e.signal}` : `exit code ${String(e.exitCode)}`) : 'still running';
+    return this.errorMessage ? `${how}: ${this.errorMessage}` : how;
+  }
+}
+
+/** A type guard for `waitFor`: messages of one kind. */
+export const isEv =
+  <E extends HostMessage['ev']>(ev: E) =>
+  (m: HostMessage): m is Extract<HostMessage, { ev: E }> =>
+    m.ev === ev;
+
+export function isFullHeartbeat(m: HostMessage): m is { ev: 'hb' } & Heartbeat {
+  return m.ev === 'hb' && m.full;
+}

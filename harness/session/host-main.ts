@@ -1,0 +1,96 @@
+// The session host: its own process, owning one session. Boots or restores the target, checkpoints it into the store
+// at the cadence, and relays heartbeats and checkpoint events to the runner as NDJSON on stdout.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { sleep, stopwatch } from '../core/clock.js';
+import type { HostConfig, HostMessage } from './protocol.js';
+import type { Manifest } from '../store/manifest.js';
+import { Store } from '../store/store.js';
+import { createTarget } from '../targets/registry.js';
+import type { Target } from '../targets/target.js';
+
+function send(msg: HostMessage): void {
+  process.stdout.write(`${JSON.stringify(msg)}\n`);
+}
+
+async function checkpointLoop(cfg: HostConfig, store: Store, target: Target): Promise<never> {
+  for (;;) {
+    const started = stopwatch();
+    const writer = store.begin(0);
+    send({ ev: 'ckpt-begin', seq: writer.seq });
+    const result = await target.checkpoint(writer, { skewMs: cfg.skewMs });
+    writer.step = result.step;
+    const manifest = writer.commit({ ...result.meta, pauseMs: Math.round(result.pauseMs * 1000) / 1000 });
+    send({
+      ev: 'ckpt-commit',
+      seq: manifest.seq,
+      step: manifest.step,
+      pauseMs: result.pauseMs,
+      writeMs: started() - result.pauseMs,
+      logicalBytes: manifest.logicalBytes,
+      storedBytes: manifest.storedBytes,
+      chunks: manifest.chunks,
+      newChunks: manifest.newChunks,
+      meta: result.meta,
+    });
+    await sleep(cfg.checkpointEveryMs - started());
+  }
+}
+
+async function main(): Promise<void> {
+  const cfg = JSON.parse(process.argv[2] ?? '{}') as HostConfig;
+  mkdirSync(cfg.scratchDir, { recursive: true, mode: 0o700 });
+  mkdirSync(cfg.sessionDir, { recursive: true });
+  const workDir = mkdtempSync(path.join(cfg.scratchDir, `host-${process.pid}-`));
+  const store = Store.open(cfg.storeDir);
+  const target = await createTarget(cfg.target, {
+    workDir,
+    sessionDir: cfg.sessionDir,
+    stepMs: cfg.stepMs,
+    options: cfg.targetOptions,
+  });
+  send({ ev: 'target', info: target.describe(), live: false });
+  let firstFull: () => void = () => {};
+  const alive = new Promise<void>((resolve) => (firstFull = resolve));
+  target.onHeartbeat((hb) => {
+    send({ ev: 'hb', ...hb });
+    if (hb.full) firstFull();
+  });
+  const cleanup = async (): Promise<void> => {
+    await target.destroy();
+    rmSync(workDir, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void cleanup());
+  process.on('SIGINT', () => void cleanup());
+
+  let restored: Manifest | undefined;
+  if (cfg.mode === 'boot') {
+    const booting = stopwatch();
+    await target.boot();
+    send({ ev: 'booted', bootMs: booting() });
+    send({ ev: 'target', info: target.describe(), live: true });
+  } else {
+    const manifest = store.latest();
+    if (!manifest) throw new Error(`store ${cfg.storeDir} has no complete checkpoint to restore`);
+    const restoring = stopwatch();
+    send({ ev: 'restore-begin', seq: manifest.seq, step: manifest.step });
+    if (cfg.injectRestoreDelayMs > 0) await sleep(cfg.injectRestoreDelayMs);
+    await target.restore(store.reader(manifest));
+    send({ ev: 'restore-end', seq: manifest.seq, step: manifest.step, restoreMs: restoring() });
+    send({ ev: 'target', info: target.describe(), live: true });
+    restored = manifest;
+  }
+  // Checkpoint only a session that has proven it is alive (and keep the first pause out of the resume path).
+  await alive;
+  // Delta bases for the first checkpoint, read before it pauses the guest; after the first full heartbeat, so these
+  // ~30 ms of synchronous work do not delay it (it ends the measured resume). A restored checkpoint is the newest.
+  store.warmPageKeys(restored);
+  await checkpointLoop(cfg, store, target);
+}
+
+main().catch((err: unknown) => {
+  send({ ev: 'error', message: err instanceof Error ? err.message : String(err) });
+  process.stderr.write(`host: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

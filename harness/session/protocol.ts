@@ -1,0 +1,27 @@
+// Messages between the runner and a session host: the host's config (argv) and the NDJSON lines it writes to stdout.
+import type { Heartbeat } from '../check/heartbeat.js';
+
+export interface HostConfig {
+  mode: 'boot' | 'restore';
+  target: string;
+  targetOptions: Record<string, unknown>;
+  storeDir: string;
+  sessionDir: string;
+  /** Parent of this host's private work dir. */
+  scratchDir: string;
+  stepMs: number;
+  checkpointEveryMs: number;
+  skewMs: number;
+  injectRestoreDelayMs: number;
+}
+
+export type HostMessage =
+  | ({ ev: 'hb' } & Heartbeat)
+  | { ev: 'booted'; bootMs: number }
+  | { ev: 'restore-begin'; seq: number; step: number }
+  | { ev: 'restore-end'; seq: number; step: number; restoreMs: number }
+  | { ev: 'ckpt-begin'; seq: number }
+  | { ev: 'ckpt-commit'; seq: number; step: number; pauseMs: number; writeMs: number; logicalBytes: number; storedBytes: number; chunks: number; newChunks: number; meta: Record<string, number | string> }
+  /** Target facts; `live` once the target has booted or restored (facts only a running target knows). */
+  | { ev: 'target'; info: Record<string, string | number | boolean>; live: boolean }
+  | { ev: 'error'; message: string };

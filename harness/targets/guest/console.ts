@@ -1,0 +1,70 @@
+// The guest's serial console wire: split output into lines, parse `HB` / `HBF` heartbeat lines, keep other lines for errors.
+import type { Heartbeat } from '../../check/heartbeat.js';
+
+const LIGHT = /HB (\d+) ([0-9a-f]{16})$/;
+const FULL = /HBF (\d+) ([0-9a-f]{16}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64})$/;
+
+/** The byte the host writes to the console to ask the agent for a full heartbeat (it also ends a hold). */
+export const FULL_HEARTBEAT_REQUEST = 'F';
+/** Ask the agent to start no new step (acknowledged with `HOLD <step>`) until RELEASE, a full-heartbeat request or 1 s of guest time. */
+export const HOLD_REQUEST = 'H';
+export const RELEASE_REQUEST = 'R';
+
+const HOLD = /HOLD (\d+)$/;
+
+/** Parse one console line; undefined when it is not a heartbeat (kernel noise, init messages). */
+export function parseHeartbeatLine(line: string): Heartbeat | undefined {
+  const text = line.replace(/\r/g, '').trimEnd();
+  const f = FULL.exec(text);
+  if (f) {
+    const [, step, nonce, fsStep, fsDigest, memStep, memDigest, toolStep, toolDigest] = f as unknown as string[];
+    return {
+      step: Number(step),
+      nonce: nonce!,
+      full: true,
+      fs: { step: Number(fsStep), digest: fsDigest! },
+      mem: { step: Number(memStep), digest: memDigest! },
+      tool: { step: Number(toolStep), digest: toolDigest! },
+    };
+  }
+  const l = LIGHT.exec(text);
+  if (l) return { step: Number(l[1]), nonce: l[2]!, full: false };
+  return undefined;
+}
+
+/** Accumulates chunks and emits complete lines; remembers the last few non-heartbeat lines for error messages. */
+export class ConsoleReader {
+  private partial = '';
+  private readonly tail: string[] = [];
+
+  constructor(
+    private readonly onHeartbeat: (hb: Heartbeat) => void,
+    private readonly keep = 20,
+    private readonly onHold: (step: number) => void = () => {},
+  ) {}
+
+  push(chunk: string): void {
+    this.partial += chunk;
+    let nl: number;
+    while ((nl = this.partial.indexOf('\n')) >= 0) {
+      const line = this.partial.slice(0, nl);
+      this.partial = this.partial.slice(nl + 1);
+      const hb = parseHeartbeatLine(line);
+      const hold = hb ? null : HOLD.exec(line.trimEnd());
+      if (hb) this.onHeartbeat(hb);
+      else if (hold) this.onHold(Number(hold[1]));
+      else if (line.trim() !== '') this.remember(line.trim());
+    }
+    if (this.partial.length > 64 * 1024) this.partial = this.partial.slice(-4096); // no newline in a flood of noise
+  }
+
+  /** The last non-heartbeat console lines (kernel panic, INIT-ERROR, AGENT-ERROR). */
+  recentNoise(): string[] {
+    return [...this.tail];
+  }
+
+  private remember(line: string): void {
+    this.tail.push(line.slice(0, 300));
+    if (this.tail.length > this.keep) this.tail.shift();
+  }
+}

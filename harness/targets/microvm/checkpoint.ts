@@ -1,0 +1,98 @@
+// One microvm checkpoint: stop, RAM + device state (stream mode: straight into the store as QEMU writes it), disk copy,
+// cont, then the remaining parts into the store (and the skew control).
+import { stat } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CheckpointSink } from '../../store/types.js';
+import { copyDisk } from '../guest/disk.js';
+import type { MicrovmOptions } from './options.js';
+import { type RamIo, saveRam, saveRamInto } from './ram.js';
+import { type MachineRecord, RECORD_PART } from './record.js';
+import type { QmpClient } from './qmp.js';
+import type { CheckpointOptions, CheckpointResult } from '../target.js';
+
+/** What a checkpoint needs from the running guest. */
+export interface CheckpointGuest {
+  qmp: QmpClient;
+  opts: MicrovmOptions;
+  record: MachineRecord;
+  /** The live disk image (undefined for RAM-only guests). */
+  diskPath: string | undefined;
+  /** Step of the latest heartbeat received. */
+  lastStep(): number;
+  ramIo(): RamIo;
+  /** Have the agent hold between steps; false if it did not acknowledge. */
+  hold(): Promise<boolean>;
+  release(): void;
+}
+
+/** Temporary files of checkpoint `prefix` (removed by the caller whatever happens). */
+export function checkpointFiles(prefix: string): { prefix: string; diskCopy: string } {
+  return { prefix, diskCopy: `${prefix}.qcow2` };
+}
+
+/** Capture while frozen (stream mode: RAM into the store as it arrives), unfreeze, then write the rest. Throws on any failure; the caller cleans up and reports. */
+export async function takeCheckpoint(g: CheckpointGuest, prefix: string, sink: CheckpointSink, opts: CheckpointOptions): Promise<CheckpointResult> {
+  const { qmp } = g;
+  const diskCopy = g.diskPath === undefined ? undefined : checkpointFiles(prefix).diskCopy;
+  const skew = opts.skewMs > 0 && diskCopy !== undefined;
+  let pausedNs = 0n;
+  let diskStep = -1;
+  let held = false;
+  if (skew && g.diskPath !== undefined && diskCopy !== undefined) {
+    // Negative control: the filesystem at t (copied during a brief pause), memory and tool state at t + skewMs.
+    const t = process.hrtime.bigint();
+    await qmp.execute('stop');
+    await copyDisk(g.diskPath, diskCopy);
+    await sleep(10); // let heartbeats written before the stop reach us, so diskStep is exact
+    diskStep = g.lastStep();
+    await qmp.execute('cont');
+    pausedNs += process.hrtime.bigint() - t;
+    await sleep(opts.skewMs);
+    // Freeze a quiescent agent (between steps): a log.txt write in flight at the RAM capture would complete after
+    // resume and rewrite the file's last block from RAM, hiding the skew. The restore's full-heartbeat request ends the hold.
+    held = await g.hold();
+  }
+  const inline = g.opts.ramCapture === 'stream' && g.opts.ramIngest === 'inline';
+  const t = process.hrtime.bigint();
+  await qmp.execute('stop');
+  let saved: { parts: Array<[string, string]>; ramBytes: number; devBytes: number };
+  let inlineNs = 0n;
+  if (inline) {
+    // Stream mode: the migration stream goes straight into the store as QEMU writes it (parts keep their order).
+    const i = process.hrtime.bigint();
+    await sink.put(RECORD_PART, Buffer.from(JSON.stringify(g.record)));
+    saved = { parts: [], ramBytes: await saveRamInto(g.ramIo(), sink), devBytes: 0 };
+    inlineNs = process.hrtime.bigint() - i;
+  } else saved = await saveRam(g.opts.ramCapture, g.ramIo(), prefix);
+  if (!skew && g.diskPath !== undefined && diskCopy !== undefined) await copyDisk(g.diskPath, diskCopy);
+  const step = g.lastStep();
+  await qmp.execute('cont');
+  pausedNs += process.hrtime.bigint() - t;
+  if (held) g.release();
+
+  const w = process.hrtime.bigint();
+  if (!inline) await sink.put(RECORD_PART, Buffer.from(JSON.stringify(g.record)));
+  // A migration stream is parsed, one chunk per page (its pages sit off the 4 KiB grid behind 8-byte headers);
+  // memfd mode's RAM image is page-aligned already, and its device-state stream has no pages.
+  for (const [name, file] of saved.parts) await sink.putFile(name, file, { chunking: name === 'ram' && g.opts.ramCapture === 'stream' ? 'qemu-pages' : 'fixed' });
+  if (diskCopy !== undefined) await sink.putFile('disk', diskCopy);
+  // Store write time: after the pause, plus (stream mode) the RAM ingest that overlapped QEMU's write inside it.
+  const storeWriteMs = Number(process.hrtime.bigint() - w + inlineNs) / 1e6;
+  return {
+    step,
+    pauseMs: Number(pausedNs) / 1e6,
+    meta: {
+      accelerator: g.record.accelerator,
+      guestRamMiB: g.opts.memoryMiB,
+      ramCapture: g.opts.ramCapture,
+      ramIngest: inline ? 'inline' : 'file',
+      ramStreamBytes: saved.ramBytes,
+      deviceStateBytes: saved.devBytes,
+      diskBytes: diskCopy === undefined ? 0 : (await stat(diskCopy)).size,
+      storeWriteMs: Math.round(storeWriteMs * 10) / 10,
+      skewAppliedMs: skew ? opts.skewMs : 0,
+      /** Steps the guest reported between the disk capture and the RAM capture (skew only; 0 = no skew visible). */
+      skewSteps: skew ? step - diskStep : 0,
+    },
+  };
+}

@@ -1,0 +1,140 @@
+// One QEMU microvm process: command line, spawn (same process group as the host), console I/O, exit tracking, kill.
+import { execa } from 'execa';
+import { TargetError } from '../../core/errors.js';
+import { ConsoleReader } from '../guest/console.js';
+import type { Heartbeat } from '../../check/heartbeat.js';
+import type { Accelerator } from '../guest/accel.js';
+
+
+export interface QemuSpec {
+  binary: string;
+  accel: Accelerator;
+  memoryMiB: number;
+  kernel: string;
+  initramfs: string;
+  stepMs: number;
+  /** TCG only: host TSC kHz for the guest kernel (tsc_early_khz=), skipping its own calibration. */
+  tscKhz?: number;
+  /** qcow2 workspace disk; undefined = RAM-only guest (workspace on tmpfs). */
+  disk?: string;
+  qmpSocket: string;
+  /** Guest RAM in a shared memfd (ramCapture "memfd") instead of anonymous memory. */
+  ramMemfd?: boolean;
+  /** Start paused, waiting for `migrate-incoming` (restore). */
+  incoming: boolean;
+  /** Upper bound on the process lifetime (execa timeout); the host's process group kill normally ends it first. */
+  maxLifetimeMs: number;
+}
+
+/** The QEMU command line. Restore uses the same machine (RAM size, devices) as the saved guest, plus -incoming. */
+export function qemuArgs(spec: QemuSpec): string[] {
+  const append = [
+    'console=ttyS0',
+    'quiet',
+    'loglevel=1',
+    'edd=off',
+    'panic=-1',
+    'init_on_free=1', // freed pages are zero, so the migration stream skips them (96 -> 56 MB for a 256 MiB guest)
+    ...(spec.accel === 'tcg' && spec.tscKhz !== undefined ? [`tsc_early_khz=${spec.tscKhz}`, 'tsc=reliable'] : []),
+    `soak.step_ms=${Math.max(1, Math.round(spec.stepMs))}`,
+    `soak.disk=${spec.disk === undefined ? 0 : 1}`,
+  ].join(' ');
+  const args = [
+    '-M', spec.ramMemfd === true ? 'microvm,memory-backend=mem0' : 'microvm',
+    ...(spec.ramMemfd === true ? ['-object', `memory-backend-memfd,id=mem0,size=${spec.memoryMiB}M,share=on`] : []),
+    '-accel', spec.accel,
+    '-m', `${spec.memoryMiB}M`,
+    '-smp', '1',
+    '-nodefaults', '-no-user-config', '-display', 'none', '-no-reboot',
+    '-kernel', spec.kernel,
+    '-initrd', spec.initramfs,
+    '-append', append,
+    '-chardev', 'stdio,id=ser0,signal=off',
+    '-serial', 'chardev:ser0',
+    '-qmp', `unix:${spec.qmpSocket},server=on,wait=off`,
+  ];
+  if (spec.disk !== undefined) {
+    args.push('-drive', `id=disk0,file=${spec.disk},format=qcow2,if=none,cache=writeback`);
+    args.push('-device', 'virtio-blk-device,drive=disk0');
+  }
+  if (spec.incoming) args.push('-S', '-incoming', 'defer');
+  return args;
+}
+
+function spawnQemu(spec: QemuSpec) {
+  return execa(spec.binary, qemuArgs(spec), {
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    buffer: false,
+    timeout: spec.maxLifetimeMs,
+    killSignal: 'SIGKILL',
+    cleanup: true,
+  });
+}
+
+/** A running QEMU: heartbeats parsed from the serial console, a way to write to it, and its exit. */
+export class QemuProcess {
+  private readonly child: ReturnType<typeof spawnQemu>;
+  private readonly console: ConsoleReader;
+  private stderrTail = '';
+  private exitInfo: string | undefined;
+  readonly exited: Promise<void>;
+
+  constructor(spec: QemuSpec, onHeartbeat: (hb: Heartbeat) => void, onHold?: (step: number) => void) {
+    if (spec.qmpSocket.length > 100) {
+      throw new TargetError(`QMP socket path ${spec.qmpSocket} is too long for a unix socket (max ~100 chars): use a shorter workDir`);
+    }
+    this.console = new ConsoleReader(onHeartbeat, 20, onHold);
+    // Not detached: QEMU stays in the host's process group, so a SIGKILL of the group kills it with the host.
+    for (const p of [spec.kernel, spec.initramfs, spec.disk ?? '', spec.qmpSocket]) {
+      if (p.includes(',')) throw new TargetError(`path ${p} contains a comma, which QEMU option syntax cannot carry: use another workDir`);
+    }
+    this.child = spawnQemu(spec);
+    this.child.stdout.setEncoding('utf8');
+    this.child.stdout.on('data', (chunk: string) => this.console.push(chunk));
+    this.child.stderr.setEncoding('utf8');
+    this.child.stderr.on('data', (chunk: string) => {
+      this.stderrTail = (this.stderrTail + chunk).slice(-2000);
+    });
+    this.child.stdin.on('error', () => {}); // EPIPE after QEMU died: reported through `exited`
+    this.exited = this.child.then(
+      (r) => {
+        this.exitInfo = `exited with code ${r.exitCode}`;
+      },
+      (err: { exitCode?: number; signal?: string; timedOut?: boolean; shortMessage?: string }) => {
+        this.exitInfo = err.timedOut ? 'killed: lifetime timeout' : err.signal ? `killed by ${err.signal}` : `exited with code ${err.exitCode ?? '?'}`;
+      },
+    );
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Why QEMU is gone, or undefined while it runs. */
+  exitReason(): string | undefined {
+    return this.exitInfo;
+  }
+
+  /** Write bytes to the guest's serial console. */
+  writeConsole(text: string): void {
+    if (this.exitInfo === undefined && this.child.stdin.writable) this.child.stdin.write(text);
+  }
+
+  /** Context for error messages: QEMU's stderr and the console's last non-heartbeat lines. */
+  diagnostics(): string {
+    const noise = this.console.recentNoise();
+    const parts: string[] = [];
+    if (this.exitInfo !== undefined) parts.push(`QEMU ${this.exitInfo}`);
+    if (this.stderrTail.trim() !== '') parts.push(`QEMU stderr: ${this.stderrTail.trim()}`);
+    if (noise.length > 0) parts.push(`guest console: ${noise.slice(-5).join(' | ')}`);
+    return parts.join('; ');
+  }
+
+  /** SIGKILL QEMU and wait for it to be gone. */
+  async kill(): Promise<void> {
+    if (this.exitInfo === undefined) this.child.kill('SIGKILL');
+    await this.exited;
+  }
+}

@@ -1,0 +1,61 @@
+// How guest RAM + device state are captured: the QEMU migration stream, or a page-aligned memfd image plus device state.
+import type { CheckpointSink, CheckpointSource } from '../../store/types.js';
+import { loadMemfd, saveMemfd } from './memfd.js';
+import { migrateFromStream, migrateInto, migrateToFile } from './migrate.js';
+import type { QmpClient } from './qmp.js';
+
+/**
+ * "stream": one migration stream (RAM pages + devices), compact (zero pages are markers) but not page-aligned, so a
+ *   fixed-size chunker dedups little between checkpoints.
+ * "memfd": guest RAM lives in a shared memfd that migration skips (x-ignore-shared); the checkpoint stores the RAM
+ *   image page-aligned (part "ram", dedups page by page) and a small device-state stream (part "devstate").
+ */
+export type RamCaptureMode = 'stream' | 'memfd';
+
+export interface RamIo {
+  qmp: QmpClient;
+  qemuPid: number;
+  /** Unix socket path for the migration connection. */
+  socket: string;
+  timeoutMs: number;
+  guestRamBytes: number;
+}
+
+/** Capabilities a QEMU needs before saving or loading in this mode (both sides must agree). */
+export async function setupRamCapture(mode: RamCaptureMode, qmp: QmpClient): Promise<void> {
+  if (mode === 'memfd') await qmp.execute('migrate-set-capabilities', { capabilities: [{ capability: 'x-ignore-shared', state: true }] });
+}
+
+/**
+ * Stream mode: save while paused straight into the checkpoint as part "ram", each page hashed as QEMU writes it (no
+ * file, no second read: the store keeps up with QEMU's TCG migration, so the pause does not grow). Returns the bytes.
+ */
+export async function saveRamInto(io: RamIo, sink: CheckpointSink): Promise<number> {
+  return migrateInto(io.qmp, io.socket, (stream) => sink.put('ram', stream, { chunking: 'qemu-pages' }), io.timeoutMs);
+}
+
+/** Save while paused into files under `prefix`; returns the parts to store, in order, and the bytes captured. */
+export async function saveRam(mode: RamCaptureMode, io: RamIo, prefix: string): Promise<{ parts: Array<[string, string]>; ramBytes: number; devBytes: number }> {
+  if (mode === 'stream') {
+    const ramBytes = await migrateToFile(io.qmp, io.socket, `${prefix}.ram`, io.timeoutMs);
+    return { parts: [['ram', `${prefix}.ram`]], ramBytes, devBytes: 0 };
+  }
+  const devBytes = await migrateToFile(io.qmp, io.socket, `${prefix}.dev`, io.timeoutMs);
+  const ramBytes = await saveMemfd(io.qemuPid, `${prefix}.ram`);
+  return { parts: [['ram', `${prefix}.ram`], ['devstate', `${prefix}.dev`]], ramBytes, devBytes };
+}
+
+/** Load into a QEMU started with -incoming defer (still paused afterwards). */
+export async function loadRam(mode: RamCaptureMode, io: RamIo, source: CheckpointSource): Promise<void> {
+  if (mode === 'stream') {
+    await migrateFromStream(io.qmp, io.socket, source.stream('ram'), io.timeoutMs);
+    return;
+  }
+  await loadMemfd(io.qemuPid, source.stream('ram'), io.guestRamBytes);
+  await migrateFromStream(io.qmp, io.socket, source.stream('devstate'), io.timeoutMs);
+}
+
+/** Temporary files saveRam may leave behind under `prefix` (removed by the caller). */
+export function ramFiles(prefix: string): string[] {
+  return [`${prefix}.ram`, `${prefix}.dev`];
+}

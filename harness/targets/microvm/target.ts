@@ -1,0 +1,257 @@
+// The microvm target: a real QEMU micro-VM over QMP; checkpoint = stop, RAM + device state, disk copy, cont.
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SoakError, TargetError } from '../../core/errors.js';
+import type { CheckpointSink, CheckpointSource } from '../../store/types.js';
+import { FULL_HEARTBEAT_REQUEST, HOLD_REQUEST, RELEASE_REQUEST } from '../guest/console.js';
+import { type CheckpointGuest, checkpointFiles, takeCheckpoint } from './checkpoint.js';
+import { createDisk } from '../guest/disk.js';
+import { type GuestEnv, previewGuestEnv, resolveGuestEnv } from './env.js';
+import { HeartbeatHub } from '../guest/heartbeats.js';
+import type { GuestImage } from '../guest/image.js';
+import { raiseMigrationBandwidth } from './migrate.js';
+import { type MicrovmOptions, parseMicrovmOptions } from './options.js';
+import type { Accelerator } from '../guest/accel.js';
+import { QemuProcess } from './qemu.js';
+import { probeKvmBoot } from './probe.js';
+import { loadRam, type RamIo, ramFiles, setupRamCapture } from './ram.js';
+import { checkRecord, machineRecord } from './record.js';
+import { QmpClient } from './qmp.js';
+import type { Heartbeat } from '../../check/heartbeat.js';
+import type { CheckpointOptions, CheckpointResult, Target, TargetContext, TargetInfo } from '../target.js';
+
+const LIFETIME_MS = 7 * 24 * 3600_000;
+
+export function createMicrovmTarget(ctx: TargetContext): Target {
+  return new MicrovmTarget(ctx, parseMicrovmOptions(ctx.options));
+}
+
+class MicrovmTarget implements Target {
+  readonly kind = 'microvm';
+  private readonly hub = new HeartbeatHub();
+  private qemu: QemuProcess | undefined;
+  private qmp: QmpClient | undefined;
+  private env: GuestEnv | undefined;
+  private preview: Partial<GuestEnv> | undefined;
+  private seq = 0;
+  private socketDir: string | undefined;
+  private onHold: (step: number) => void = () => {};
+
+  constructor(private readonly ctx: TargetContext, private readonly opts: MicrovmOptions) {}
+
+  private file(name: string): string {
+    return path.join(this.ctx.workDir, name);
+  }
+
+  /** Unix sockets live in workDir, or in a private 0700 temp dir when workDir is too deep for a socket path. */
+  private sock(name: string): string {
+    if (path.join(this.ctx.workDir, 'migrate-out.sock').length <= 100) return this.file(name);
+    this.socketDir ??= mkdtempSync(path.join(os.tmpdir(), 'soak-mv-'));
+    return path.join(this.socketDir, name);
+  }
+
+  private get diskPath(): string | undefined {
+    return this.opts.disk ? this.file('disk.qcow2') : undefined;
+  }
+
+  async boot(): Promise<void> {
+    await this.prepare();
+    if (this.diskPath !== undefined) await createDisk(this.diskPath, this.opts.diskMiB, this.opts.diskFastCommit);
+    const first = this.hub.next(
+      (hb) => hb.full,
+      this.opts.bootTimeoutMs,
+      'boot: waiting for the first full heartbeat',
+      () => this.qemu?.exitReason(),
+      () => this.qemu?.diagnostics() ?? 'no QEMU',
+    );
+    first.catch(() => {}); // observed below; avoids an unhandled rejection if start() throws first
+    try {
+      await this.start(false);
+      await first;
+    } catch (err) {
+      const wrapped = this.wrap('boot', err);
+      await this.stopGuest();
+      throw wrapped;
+    }
+  }
+
+  async checkpoint(sink: CheckpointSink, opts: CheckpointOptions): Promise<CheckpointResult> {
+    const { qmp, qemu } = this.running();
+    const env = this.env!;
+    const files = checkpointFiles(this.file(`ckpt-${++this.seq}`));
+    const guest: CheckpointGuest = {
+      qmp,
+      opts: this.opts,
+      record: machineRecord(this.opts, env.accel.accel, env.image.hash),
+      diskPath: this.diskPath,
+      lastStep: () => this.hub.lastStep,
+      ramIo: () => this.ramIo(),
+      hold: () => this.holdAgent(),
+      release: () => qemu.writeConsole(RELEASE_REQUEST),
+    };
+    try {
+      return await takeCheckpoint(guest, files.prefix, sink, opts);
+    } catch (err) {
+      // If QEMU died under us, the QMP socket usually closes first: give its exit a moment to be recorded.
+      await Promise.race([qemu.exited, sleep(200)]);
+      const wrapped = this.wrap('checkpoint', err);
+      // Best effort: a failed save of a live guest must not leave it frozen.
+      if (qemu.exitReason() === undefined) {
+        await qmp.execute('migrate_cancel').catch(() => {});
+        await qmp.execute('cont').catch(() => {});
+        qemu.writeConsole(RELEASE_REQUEST);
+      }
+      throw wrapped;
+    } finally {
+      for (const f of [...ramFiles(files.prefix), files.diskCopy]) await rm(f, { force: true });
+    }
+  }
+
+  async restore(source: CheckpointSource): Promise<void> {
+    await this.prepare();
+    await checkRecord(source, this.opts);
+    this.hub.lastStep = source.step; // until the resumed guest's first heartbeat
+    try {
+      if (this.diskPath !== undefined) await source.writeFile('disk', this.diskPath);
+      await this.start(true);
+      const { qemu } = this.running();
+      const io = this.ramIo('migrate-in.sock');
+      await loadRam(this.opts.ramCapture, io, source);
+      const { qmp } = io;
+      // The guest does not know it was restored: ask for the full heartbeat the checker verifies. Written before
+      // `cont`, the byte already waits in the emulated UART when the guest resumes, ahead of its next step.
+      qemu.writeConsole(FULL_HEARTBEAT_REQUEST);
+      await sleep(5);
+      await qmp.execute('cont');
+    } catch (err) {
+      const wrapped = this.wrap('restore', err);
+      await this.stopGuest();
+      throw wrapped;
+    }
+  }
+
+  onHeartbeat(listener: (hb: Heartbeat) => void): void {
+    this.hub.on(listener);
+  }
+
+  requestFullHeartbeat(): void {
+    this.qemu?.writeConsole(FULL_HEARTBEAT_REQUEST);
+  }
+
+  async destroy(): Promise<void> {
+    await this.stopGuest();
+    await rm(this.file('disk.qcow2'), { force: true });
+    for (const f of ['qmp.sock', 'migrate-out.sock', 'migrate-in.sock']) await rm(this.sock(f), { force: true });
+    if (this.socketDir !== undefined) await rm(this.socketDir, { recursive: true, force: true });
+    this.socketDir = undefined;
+  }
+
+  describe(): TargetInfo {
+    const env: Partial<GuestEnv> = this.env ?? (this.preview ??= previewGuestEnv(this.opts.qemuBinary, this.opts.accel));
+    return {
+      accelerator: env.accel?.accel ?? 'unresolved',
+      acceleratorReason: env.accel?.reason ?? 'not booted yet',
+      qemuVersion: env.qemuVersion ?? 'unknown',
+      imageHash: env.image?.hash ?? 'unbuilt',
+      kernelPackage: env.image?.kernelPackage ?? 'unknown',
+      memoryMiB: this.opts.memoryMiB,
+      disk: this.opts.disk,
+      diskMiB: this.opts.disk ? this.opts.diskMiB : 0,
+      diskFastCommit: this.opts.disk && this.opts.diskFastCommit,
+      ramCapture: this.opts.ramCapture,
+    };
+  }
+
+  /** QEMU pid (tests use it to SIGKILL the guest alone). */
+  get qemuPid(): number | undefined {
+    return this.qemu?.pid;
+  }
+
+  /** Ask the agent to hold between steps; true once it acknowledged (false after 1 s: capture anyway). */
+  private async holdAgent(): Promise<boolean> {
+    const { qemu } = this.running();
+    const acked = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 1000);
+      this.onHold = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+    qemu.writeConsole(HOLD_REQUEST);
+    const ok = await acked;
+    this.onHold = () => {};
+    return ok;
+  }
+
+  /** SIGKILL QEMU (if any) and forget it; destroy() and failed boots/restores use this. */
+  private async stopGuest(): Promise<void> {
+    this.qmp?.close();
+    await this.qemu?.kill();
+    this.qmp = undefined;
+    this.qemu = undefined;
+  }
+
+  private async prepare(): Promise<void> {
+    this.env ??= await resolveGuestEnv(this.opts.qemuBinary, this.opts.accel, (image) =>
+      probeKvmBoot(this.spec(image, 'kvm', false), this.sock('probe-qmp.sock')),
+    );
+  }
+
+  private spec(image: GuestImage, accel: Accelerator, incoming: boolean) {
+    return {
+      binary: this.opts.qemuBinary,
+      accel,
+      memoryMiB: this.opts.memoryMiB,
+      kernel: image.kernel,
+      initramfs: image.initramfs,
+      stepMs: this.ctx.stepMs,
+      tscKhz: this.env?.tscKhz,
+      disk: this.diskPath,
+      ramMemfd: this.opts.ramCapture === 'memfd',
+      qmpSocket: this.sock('qmp.sock'),
+      incoming,
+      maxLifetimeMs: LIFETIME_MS,
+    };
+  }
+
+  private async start(incoming: boolean): Promise<void> {
+    if (this.qemu !== undefined) throw new TargetError('microvm target already has a running guest: destroy() it first');
+    const qemu = new QemuProcess(
+      this.spec(this.env!.image, this.env!.accel.accel, incoming),
+      (hb) => this.hub.dispatch(hb),
+      (step) => this.onHold(step),
+    );
+    this.qemu = qemu;
+    try {
+      this.qmp = await QmpClient.connect(this.sock('qmp.sock'), { timeoutMs: 15_000, abortReason: () => qemu.exitReason() });
+      await raiseMigrationBandwidth(this.qmp);
+      await setupRamCapture(this.opts.ramCapture, this.qmp);
+    } catch (err) {
+      throw this.wrap('starting QEMU', err);
+    }
+  }
+
+  private ramIo(socket = 'migrate-out.sock'): RamIo {
+    const { qemu, qmp } = this.running();
+    if (qemu.pid === undefined) throw new TargetError('QEMU has no pid');
+    return { qmp, qemuPid: qemu.pid, socket: this.sock(socket), timeoutMs: this.opts.migrateTimeoutMs, guestRamBytes: this.opts.memoryMiB * 2 ** 20 };
+  }
+
+  private running(): { qemu: QemuProcess; qmp: QmpClient } {
+    const { qemu, qmp } = this;
+    if (qemu === undefined || qmp === undefined) throw new TargetError('microvm target has no guest: call boot() or restore() first');
+    const gone = qemu.exitReason();
+    if (gone !== undefined) throw new TargetError(`the guest's QEMU is gone (${qemu.diagnostics()})`);
+    return { qemu, qmp };
+  }
+
+  private wrap(what: string, err: unknown): Error {
+    if (err instanceof SoakError && !(err instanceof TargetError)) return err; // store/config errors keep their class
+    const diag = this.qemu?.diagnostics() ?? '';
+    if (err instanceof TargetError) return diag === '' ? err : new TargetError(`${err.message} [${diag}]`, { cause: err });
+    return new TargetError(`microvm ${what} failed: ${(err as Error).message}${diag === '' ? '' : ` [${diag}]`}`, { cause: err });
+  }
+}

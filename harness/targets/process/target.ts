@@ -1,0 +1,168 @@
+// The embedded default target: the agent is a host process tree (agent + tool process + workspace folder).
+// Its checkpoint is cooperative: pause at a step boundary, take memory and tool state, capture the workspace, resume.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { sleep, stopwatch } from '../../core/clock.js';
+import { ConfigError, TargetError } from '../../core/errors.js';
+import { readMessages } from '../../journal/ndjson.js';
+import type { CheckpointSink, CheckpointSource } from '../../store/types.js';
+import type { Heartbeat } from '../../check/heartbeat.js';
+import type { CheckpointOptions, CheckpointResult, Target, TargetContext } from '../target.js';
+
+/** targetOptions of the process target, checked by hand: zod's import alone costs ~130 ms at every host start, counted as downtime. */
+export function parseProcessOptions(options: Record<string, unknown>): { heapKiB: number } {
+  const unknown = Object.keys(options).filter((k) => k !== 'heapKiB');
+  const heapKiB = options.heapKiB ?? 1024;
+  const problems = unknown.map((k) => `targetOptions.${k}: unknown option for target "process" (known: heapKiB)`);
+  if (typeof heapKiB !== 'number' || !Number.isInteger(heapKiB) || heapKiB < 1 || heapKiB > 1 << 20) {
+    problems.push(`targetOptions.heapKiB: expected an integer from 1 to ${1 << 20}, got ${JSON.stringify(heapKiB)}`);
+  }
+  if (problems.length > 0) throw new ConfigError(`process target options are invalid:\n  ${problems.join('\n  ')}`);
+  return { heapKiB: heapKiB as number };
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const agentScript = path.join(here, 'agent.js');
+const toolScript = path.join(here, 'tool.js');
+
+interface Paused {
+  step: number;
+  memFile: string;
+  tool: { step: number; digest: string };
+}
+
+/** Create a process target. */
+export function createProcessTarget(ctx: TargetContext): Target {
+  return new ProcessTarget(ctx, parseProcessOptions(ctx.options).heapKiB * 1024);
+}
+
+class ProcessTarget implements Target {
+  readonly kind = 'process';
+  private agent: ChildProcess | null = null;
+  private agentExit: Promise<void> | null = null;
+  private tool: ChildProcess | null = null;
+  private readonly listeners: ((hb: Heartbeat) => void)[] = [];
+  private pausedWaiter: ((p: Paused) => void) | null = null;
+  private startedWaiter: (() => void) | null = null;
+  private readonly workspace: string;
+  private readonly handoff: string;
+
+  constructor(
+    private readonly ctx: TargetContext,
+    private readonly heapBytes: number,
+  ) {
+    this.workspace = path.join(ctx.sessionDir, 'workspace');
+    this.handoff = path.join(ctx.workDir, 'handoff');
+    mkdirSync(this.handoff, { recursive: true, mode: 0o700 });
+  }
+
+  async boot(): Promise<void> {
+    rmSync(this.workspace, { recursive: true, force: true });
+    mkdirSync(this.workspace, { recursive: true });
+    await this.start([], []);
+  }
+
+  async restore(source: CheckpointSource): Promise<void> {
+    const fresh = `${this.workspace}.restoring`;
+    rmSync(fresh, { recursive: true, force: true });
+    mkdirSync(fresh, { recursive: true });
+    for (const name of source.parts()) {
+      if (name.startsWith('workspace/')) await source.writeFile(name, path.join(fresh, name.slice('workspace/'.length)));
+    }
+    rmSync(this.workspace, { recursive: true, force: true });
+    renameSync(fresh, this.workspace);
+    const memFile = path.join(this.handoff, 'restore-mem.bin');
+    await source.writeFile('memory', memFile);
+    const tool = JSON.parse((await source.get('tool')).toString()) as { step: number; digest: string };
+    await this.start(['--restore-mem', memFile], [String(tool.step), tool.digest]);
+  }
+
+  private async start(extra: string[], toolArgs: string[]): Promise<void> {
+    const args = ['--workspace', this.workspace, '--handoff', this.handoff, '--step-ms', String(this.ctx.stepMs), '--heap-bytes', String(this.heapBytes), ...extra];
+    // node:child_process rather than execa here: execa's import costs ~200 ms per host start, and this is the resume path.
+    // The tool and the agent start side by side; the agent gets the tool's stdin and stdout as its fds 3 and 4.
+    const tool = spawn(process.execPath, [toolScript, ...toolArgs], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const agent = spawn(process.execPath, [agentScript, ...args], { stdio: ['pipe', 'pipe', 'inherit', tool.stdin!, tool.stdout!] });
+    tool.stdin!.destroy();
+    tool.stdout!.destroy();
+    this.tool = tool;
+    this.agent = agent;
+    const started = new Promise<void>((resolve) => (this.startedWaiter = resolve));
+    void readMessages(agent.stdout!, (msg) => this.onMessage(msg));
+    this.agentExit = new Promise((resolve) => agent.once('exit', () => resolve()));
+    const exited = new Promise<never>((_, reject) =>
+      agent.once('exit', (code, signal) => reject(new TargetError(`process target: agent exited during start (exit code ${String(code)}, signal ${String(signal)})`))),
+    );
+    exited.catch(() => {});
+    await Promise.race([started, exited]);
+  }
+
+  private onMessage(msg: Record<string, unknown>): void {
+    if (msg.ev === 'hb') {
+      const hb = msg as unknown as Heartbeat;
+      for (const l of this.listeners) l(hb);
+    } else if (msg.ev === 'paused') {
+      this.pausedWaiter?.(msg as unknown as Paused);
+      this.pausedWaiter = null;
+    } else if (msg.ev === 'started') {
+      this.startedWaiter?.();
+      this.startedWaiter = null;
+    }
+  }
+
+  private send(cmd: object): void {
+    if (!this.agent?.stdin) throw new TargetError('process target: agent is not running');
+    this.agent.stdin.write(`${JSON.stringify(cmd)}\n`);
+  }
+
+  private readWorkspace(): [string, Buffer][] {
+    return readdirSync(this.workspace)
+      .sort()
+      .map((f) => [`workspace/${f}`, readFileSync(path.join(this.workspace, f))]);
+  }
+
+  async checkpoint(sink: CheckpointSink, opts: CheckpointOptions): Promise<CheckpointResult> {
+    // Negative control: the filesystem is captured first while the agent keeps working, memory skewMs later.
+    let files = opts.skewMs > 0 ? this.readWorkspace() : null;
+    if (opts.skewMs > 0) await sleep(opts.skewMs);
+    const paused = new Promise<Paused>((resolve) => (this.pausedWaiter = resolve));
+    const frozen = stopwatch();
+    this.send({ cmd: 'pause' });
+    const p = await paused;
+    const memory = readFileSync(p.memFile);
+    files ??= this.readWorkspace();
+    this.send({ cmd: 'resume' });
+    const pauseMs = frozen();
+    await sink.put('memory', memory);
+    await sink.put('tool', Buffer.from(JSON.stringify(p.tool)));
+    for (const [name, data] of files) await sink.put(name, data);
+    const workspaceBytes = files.reduce((s, [, d]) => s + d.length, 0);
+    return { step: p.step, pauseMs, meta: { memoryBytes: memory.length, workspaceBytes, heapBytes: this.heapBytes } };
+  }
+
+  onHeartbeat(listener: (hb: Heartbeat) => void): void {
+    this.listeners.push(listener);
+  }
+
+  requestFullHeartbeat(): void {
+    this.send({ cmd: 'full' });
+  }
+
+  async destroy(): Promise<void> {
+    if (this.agent) {
+      this.agent.stdin?.end();
+      this.agent.kill('SIGKILL');
+      this.tool?.kill('SIGKILL');
+      await this.agentExit;
+      this.agent = null;
+      this.tool = null;
+    }
+    rmSync(this.handoff, { recursive: true, force: true });
+  }
+
+  describe(): Record<string, string | number | boolean> {
+    return { kind: 'process', checkpoint: 'cooperative (agent pauses at a step boundary)', stepMs: this.ctx.stepMs, heapBytes: this.heapBytes };
+  }
+}

@@ -1,0 +1,50 @@
+// Target registry: name -> factory. The host picks one by the scenario's `target` field.
+import { ConfigError } from '../core/errors.js';
+import type { Target, TargetContext } from './target.js';
+
+export type TargetFactory = (ctx: TargetContext) => Target | Promise<Target>;
+
+interface TargetModule {
+  create: TargetFactory;
+  /** Validate targetOptions without starting anything; throws ConfigError listing every problem. */
+  validate: (options: Record<string, unknown>) => void;
+}
+
+// Loaded lazily: a host pays only for the target it runs (import time counts as downtime).
+const factories: Record<string, () => Promise<TargetModule>> = {
+  process: async () => {
+    const m = await import('./process/target.js');
+    return { create: m.createProcessTarget, validate: m.parseProcessOptions };
+  },
+  microvm: async () => {
+    const [m, o] = await Promise.all([import('./microvm/target.js'), import('./microvm/options.js')]);
+    return { create: m.createMicrovmTarget, validate: o.parseMicrovmOptions };
+  },
+};
+
+export const targetNames = Object.keys(factories);
+
+/** Check a target name early (before any process starts). */
+export function assertTargetName(name: string, where: string): void {
+  if (!(name in factories)) throw new ConfigError(`${where}: unknown target "${name}" (known targets: ${targetNames.join(', ')})`);
+}
+
+export async function createTarget(name: string, ctx: TargetContext): Promise<Target> {
+  assertTargetName(name, 'target');
+  return (await factories[name]!()).create(ctx);
+}
+
+/** Check a target name and its options before anything is created; `where` (the scenario file) prefixes every message. */
+export async function validateTarget(name: string, options: Record<string, unknown>, where: string): Promise<void> {
+  assertTargetName(name, `${where}: target`);
+  try {
+    (await factories[name]!()).validate(options);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      // Each problem line reads "<file>: targetOptions.<field>: <message>", like every other scenario error.
+      const lines = err.message.split('\n').map((l, i) => (i === 0 ? `scenario ${where}: ${l}` : l.replace(/^\s*/, `  ${where}: `)));
+      throw new ConfigError(lines.join('\n'), { cause: err });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,90 @@
+// A journal folded on several threads (byte ranges cut at newlines, partial folds appended in order) gives the
+// analysis one pass gives, and names a bad line by its number in the whole file. Worker threads run compiled code,
+// so this test loads the harness from dist/ (build first; npm test does).
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../../harness/stats/random.js';
+import { fixtureJournals as fixtures, fixtureNames as names, outcomeOf, scratchRunFolders } from '../helpers/journals.js';
+import { repoRoot as root } from '../helpers/paths.js';
+
+const dist = path.join(root, 'dist', 'harness');
+if (!existsSync(path.join(dist, 'analysis', 'worker.js'))) throw new Error(`${dist}/analysis/worker.js is missing: build first (npx tsc -p . or npm test)`);
+const { loadRuns } = (await import(pathToFileURL(path.join(dist, 'analysis', 'load-runs.js')).href)) as typeof import('../../harness/analysis/load-runs.js');
+const { splitAtNewlines } = (await import(pathToFileURL(path.join(dist, 'journal', 'reader.js')).href)) as typeof import('../../harness/journal/reader.js');
+
+const runFolder = scratchRunFolders('soak-parallel-');
+
+/** Every journal is "long": split over `threads` threads however short it is. */
+const parallel = (threads: number, fastPath = true) => ({ parallelFromBytes: 0, threads, fastPath });
+const single = { threads: 1 };
+
+const outcome = (dirs: string[], options: object): Promise<unknown> => outcomeOf(() => loadRuns(dirs, options));
+
+describe('several threads = one thread', () => {
+  it.each(names)('%s: the same analysis on 2, 3 and 4 threads, fast path on and off', async (name) => {
+    const dir = path.join(fixtures, name);
+    const one = await loadRuns([dir], single);
+    for (const threads of [2, 3, 4]) expect(await loadRuns([dir], parallel(threads))).toEqual(one);
+    expect(await loadRuns([dir], parallel(2, false))).toEqual(one);
+  });
+
+  it('several runs as one sample (cycle ids keyed per run across threads)', async () => {
+    const dirs = names.map((n) => path.join(fixtures, n));
+    expect(await loadRuns(dirs, parallel(3))).toEqual(await loadRuns(dirs, single));
+  });
+
+  it('splitAtNewlines: ranges cover the file end to end and every cut follows a newline', () => {
+    const file = path.join(fixtures, 'process-resumed', 'journal.ndjson');
+    const bytes = readFileSync(file);
+    const ranges = splitAtNewlines(file, 4);
+    expect(ranges).toHaveLength(4);
+    expect(ranges[0]!.start).toBe(0);
+    expect(ranges.at(-1)!.end).toBe(bytes.length);
+    for (let i = 1; i < ranges.length; i++) {
+      expect(ranges[i]!.start).toBe(ranges[i - 1]!.end);
+      expect(bytes[ranges[i]!.start - 1]).toBe(0x0a);
+    }
+  });
+});
+
+describe('bad lines on several threads (negative controls)', () => {
+  const text = readFileSync(path.join(fixtures, 'process-torn-checkpoint', 'journal.ndjson'), 'utf8');
+  const lines = text.split('\n');
+  const cut = splitAtNewlines(path.join(fixtures, 'process-torn-checkpoint', 'journal.ndjson'), 2)[1]!.start;
+  /** Line numbers (1-based) of the last line before the cut and the first after it. */
+  const before = text.slice(0, cut).split('\n').length - 1;
+  /** Break line n without changing its length (the cut stays where it was). */
+  const broken = (n: number): string => lines.map((l, i) => (i === n - 1 ? l.replace(/:(\d)/, ':x') : l)).join('\n');
+
+  it.each([
+    ['in the second range', before + 5],
+    ['the last line of the first range (complete, so not a torn tail)', before],
+    ['the first line of the second range', before + 1],
+    ['in the first range', 3],
+  ])('a corrupt line %s is named by its line in the whole file, as one thread names it', async (_where, n) => {
+    const dir = runFolder(broken(n));
+    const threads = await outcome([dir], parallel(2));
+    expect(threads).toEqual(await outcome([dir], single));
+    expect(threads).toMatchObject({ error: 'JournalLineError', message: expect.stringContaining(`line ${n} is corrupt`) });
+  });
+
+  it('a torn last line (in the last range) is dropped and reported, as on one thread', async () => {
+    const dir = runFolder(text.trimEnd().slice(0, -30));
+    const threads = await loadRuns([dir], parallel(2));
+    expect(threads.tornTails).toHaveLength(1);
+    expect(threads).toEqual(await loadRuns([dir], single));
+  });
+
+  it('60 random one-byte mutations: two threads and one agree every time', async () => {
+    const rng = createRng(11);
+    const bytes = Buffer.from(text);
+    for (let i = 0; i < 60; i++) {
+      const at = rng.int(0, bytes.length - 2);
+      const mutated = Buffer.concat([bytes.subarray(0, at), Buffer.of(rng.int(0, 255)), bytes.subarray(at + 1)]);
+      const dir = runFolder(mutated);
+      expect(await outcome([dir], parallel(2)), `mutation ${i} at byte ${at}`).toEqual(await outcome([dir], single));
+    }
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, test } from 'vitest';
+import { slug } from '../../harness/core/slug.js';
+
+describe('slug', () => {
+  test('lowercases and joins words with dashes', () => {
+    expect(slug('Nightly Soak 30')).toBe('nightly-soak-30');
+  });
+  test('a hostile name can never make a path', () => {
+    expect(slug('<script>alert(1)</script>')).toBe('script-alert-1-script');
+    expect(slug('../../etc/passwd')).toBe('etc-passwd');
+    expect(slug('..')).toBe('scenario');
+    expect(slug('a/b\\c\u0000d')).toBe('a-b-c-d');
+    for (const s of ['../x', '/abs', 'C:\\win', 'x\ny', '💥', '']) expect(slug(s)).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+  test('folds accents and falls back when nothing is left', () => {
+    expect(slug('Café Résumé')).toBe('cafe-resume');
+    expect(slug('***')).toBe('scenario');
+  });
+  test('caps the length without a trailing dash', () => {
+    const long = slug(`${'a'.repeat(59)} b c`);
+    expect(long.length).toBeLessThanOrEqual(60);
+    expect(long.endsWith('-')).toBe(false);
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, test } from 'vitest';
+import { buildModel } from '../../../harness/report/model.js';
+import { renderWalkthrough } from '../../../harness/report/text/walkthrough.js';
+import { makeAnalysis, makeGates } from '../fixtures.js';
+
+function walkthrough(options: Parameters<typeof makeAnalysis>[0] = {}): string {
+  const a = makeAnalysis(options);
+  return renderWalkthrough(buildModel(a, makeGates(a)), [{ name: 'downtime-ecdf', title: 'Downtime ECDF' }]);
+}
+
+describe('summary.md walkthrough', () => {
+  const md = walkthrough({ target: 'microvm' });
+
+  test('states date, scenario, target and n up front', () => {
+    expect(md).toContain('# Soak report: default-soak, 2025-06-01');
+    expect(md).toContain('| 2025-06-01 | default-soak | microvm | 30 | 7 | run-7-30 |');
+  });
+  test('every rate claim is an interval with n', () => {
+    expect(md).toContain('Kill-and-resume succeeded in 30 of 30 cycles (Wilson 95%: 88.6%–100%).');
+    expect(md).toMatch(/Downtime from kill to first verified heartbeat, n = 30: p50 \d+ ms \(95% CI \d+ ms–\d+ ms\)/);
+    expect(md).toMatch(/\| p50 \| \d+ ms \| \d+ ms – \d+ ms \| 30 \|/);
+  });
+  test('gate table with measured values and verdicts', () => {
+    expect(md).toContain('| 1 | Kill-and-resume success | wilson95.lo \\>= 0.85 | 100% | 88.6%–100% | 30 (30) | pass |');
+    expect(md).toContain('| 5 | Resume success ≥ 95% | wilson95.lo \\>= 0.95 | 100% | 88.6%–100% | 30 (73) | *insufficient data* | n needed with zero failures: 73 |');
+  });
+  test('tested environment: CPU, kernel, accelerator, QEMU, image hash, harness version, commit', () => {
+    for (const label of ['Host CPU | AMD EPYC 7B13 (2 cores, x64)', 'Kernel |', 'Accelerator | tcg', 'QEMU version | 7.2.15', 'Guest image hash | sha256:3f9a', 'Harness version | 0.1.0', 'Git commit | 0123456789abcdef']) {
+      expect(md).toContain(`| ${label}`);
+    }
+  });
+  test('durability limits with lost steps, provider-side state out of scope', () => {
+    expect(md).toMatch(/at most \d+ steps per kill \(mean \d+\.\d+, n = 30\)/);
+    expect(md).toContain('Provider-side state');
+    expect(md).toContain('out of scope');
+  });
+  test('scope and limitations written from the data', () => {
+    expect(md).toContain('Measured once, on one workload');
+    expect(md).toContain('A single demonstration is not a recovery-time guarantee');
+    expect(md).toContain('No kill landed during a restore');
+    expect(md).toContain('No cross-region number');
+    expect(md).toContain('KVM was not used (accelerator: tcg)');
+    expect(md).toContain('at least 73 failure-free cycles are needed to claim 95% or better');
+    expect(md).toContain('Gate 5 (Resume success ≥ 95%) had n = 30, below its minimum of 73');
+  });
+  test('limitations that do not apply are left out', () => {
+    const kvm = walkthrough({ target: 'microvm', restoreKills: true, cycles: 200, environment: { target: { accelerator: 'kvm' } } });
+    expect(kvm).not.toContain('No kill landed during a restore');
+    expect(kvm).not.toContain('KVM was not used');
+    expect(kvm).not.toContain('failure-free cycles are needed');
+    expect(walkthrough({ target: 'process' })).toContain('no micro-VM was measured');
+  });
+  test('failures are counted and shown with their interval', () => {
+    const md2 = walkthrough({ cycles: 40, failedCycles: [3, 8] });
+    expect(md2).toContain('Kill-and-resume succeeded in 38 of 40 cycles (Wilson 95%: 83.4%–98.7%).');
+    expect(md2).toContain('Checker violations: 2 in 40 cycles');
+    expect(md2).toContain('**FAIL');
+  });
+  test('names from config are Markdown-escaped', () => {
+    const hostile = walkthrough({ scenario: 'x <script>alert(1)</script> | *y*' });
+    expect(hostile).not.toContain('<script>');
+    expect(hostile).toContain('x &lt;script\\>alert(1)&lt;/script\\> \\| \\*y\\*');
+  });
+});

@@ -1,0 +1,64 @@
+// Unit tests for the microvm target's options and QEMU command line (no QEMU needed).
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../harness/core/errors.js';
+import { parseMicrovmOptions } from '../../../harness/targets/microvm/options.js';
+import { qemuArgs, type QemuSpec } from '../../../harness/targets/microvm/qemu.js';
+
+const spec: QemuSpec = {
+  binary: 'qemu-system-x86_64',
+  accel: 'tcg',
+  memoryMiB: 256,
+  kernel: '/k',
+  initramfs: '/i',
+  stepMs: 5,
+  tscKhz: 2_445_000,
+  disk: '/w/disk.qcow2',
+  qmpSocket: '/w/qmp.sock',
+  incoming: false,
+  maxLifetimeMs: 1000,
+};
+
+describe('parseMicrovmOptions', () => {
+  it('fills defaults', () => {
+    expect(parseMicrovmOptions({})).toMatchObject({ memoryMiB: 256, disk: true, diskMiB: 128, accel: 'auto' });
+  });
+
+  it('reports every invalid field by its dot-path', () => {
+    let err: unknown;
+    try {
+      parseMicrovmOptions({ memoryMiB: 'lots', accel: 'hvf', extra: 1 });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const msg = (err as Error).message;
+    expect(msg).toContain('targetOptions.memoryMiB');
+    expect(msg).toContain('targetOptions.accel');
+    expect(msg).toMatch(/extra/);
+  });
+});
+
+describe('qemuArgs', () => {
+  it('builds a microvm with no network, serial on stdio, QMP on the socket, virtio-blk disk', () => {
+    const a = qemuArgs(spec);
+    expect(a.slice(0, 4)).toEqual(['-M', 'microvm', '-accel', 'tcg']);
+    expect(a).toContain('-nodefaults');
+    expect(a).not.toContain('-netdev');
+    expect(a[a.indexOf('-qmp') + 1]).toBe('unix:/w/qmp.sock,server=on,wait=off');
+    expect(a[a.indexOf('-device') + 1]).toBe('virtio-blk-device,drive=disk0');
+    const append = a[a.indexOf('-append') + 1]!;
+    expect(append).toContain('soak.step_ms=5');
+    expect(append).toContain('soak.disk=1');
+    expect(append).toContain('tsc_early_khz=2445000');
+    expect(a).not.toContain('-incoming');
+  });
+
+  it('restores into the same machine, paused, waiting for the incoming stream', () => {
+    const a = qemuArgs({ ...spec, incoming: true, disk: undefined, accel: 'kvm' });
+    expect(a.slice(-3)).toEqual(['-S', '-incoming', 'defer']);
+    expect(a).not.toContain('-drive');
+    const append = a[a.indexOf('-append') + 1]!;
+    expect(append).toContain('soak.disk=0');
+    expect(append).not.toContain('tsc_early_khz');
+  });
+});
