@@ -33,10 +33,20 @@ interface RunFigures {
 /** Child mode: analyse the run folder once and print the figures as JSON. */
 async function analyseOnce(dir: string): Promise<void> {
   const t0 = process.hrtime.bigint();
-  const { analysis } = await loadRuns([dir], { fastPath: !values['json-parse'], ...(values.threads ? { threads: Number(values.threads) } : {}) });
+  const { analysis } = await loadRuns([dir], {
+    fastPath: !values['json-parse'],
+    ...(values.threads ? { threads: Number(values.threads) } : {}),
+  });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const s = analysis.summary;
-  const figures: RunFigures = { seconds, peakRssMiB: (process.resourceUsage().maxRSS * 1024) / MIB, cycles: s.cycles.total, ok: s.killResume.successes, p95: s.downtimeMs.p95, checkpoints: s.dedup.checkpoints };
+  const figures: RunFigures = {
+    seconds,
+    peakRssMiB: (process.resourceUsage().maxRSS * 1024) / MIB,
+    cycles: s.cycles.total,
+    ok: s.killResume.successes,
+    p95: s.downtimeMs.p95,
+    checkpoints: s.dedup.checkpoints,
+  };
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
 
@@ -51,23 +61,35 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 function main(): void {
   const cycles = Number(positionals[0] ?? 1_000_000);
   const { dir, bytes } = writeJournal(cycles);
-  const flags = [...(values.threads ? ['--threads', values.threads] : []), ...(values['json-parse'] ? ['--json-parse'] : [])];
+  const flags = [
+    ...(values.threads ? ['--threads', values.threads] : []),
+    ...(values['json-parse'] ? ['--json-parse'] : []),
+  ];
   const mode = `${values['json-parse'] ? 'JSON.parse every line' : 'fast path'}, threads ${values.threads ?? 'default'}`;
-  console.log(`journal: ${cycles.toLocaleString('en')} cycles, ${(bytes / MIB).toFixed(0)} MiB; ${mode}; ${os.cpus().length} cores`);
+  console.log(
+    `journal: ${cycles.toLocaleString('en')} cycles, ${(bytes / MIB).toFixed(0)} MiB; ${mode}; ${os.cpus().length} cores`,
+  );
   const runs: RunFigures[] = [];
   try {
     for (let i = 0; i < Number(values.runs); i++) {
       const load = os.loadavg()[0]!.toFixed(2);
-      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--analyse', dir, ...flags], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--analyse', dir, ...flags], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       if (child.status !== 0) throw new Error(`analysis run ${i + 1} failed (exit ${child.status})`);
       const r = JSON.parse(child.stdout) as RunFigures;
       runs.push(r);
-      console.log(`run ${i + 1}: ${r.seconds.toFixed(2)} s, peak RSS ${r.peakRssMiB.toFixed(0)} MiB (load average before: ${load}); ${r.cycles} cycles, ${r.ok} ok, downtime p95 ${r.p95?.toFixed(1)} ms, ${r.checkpoints} checkpoints`);
+      console.log(
+        `run ${i + 1}: ${r.seconds.toFixed(2)} s, peak RSS ${r.peakRssMiB.toFixed(0)} MiB (load average before: ${load}); ${r.cycles} cycles, ${r.ok} ok, downtime p95 ${r.p95?.toFixed(1)} ms, ${r.checkpoints} checkpoints`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`median of ${runs.length}: ${median(runs.map((r) => r.seconds)).toFixed(2)} s, peak RSS ${median(runs.map((r) => r.peakRssMiB)).toFixed(0)} MiB`);
+  console.log(
+    `median of ${runs.length}: ${median(runs.map((r) => r.seconds)).toFixed(2)} s, peak RSS ${median(runs.map((r) => r.peakRssMiB)).toFixed(0)} MiB`,
+  );
 }
 
 if (values.analyse !== undefined) await analyseOnce(values.analyse);

@@ -56,8 +56,11 @@ const rows = bench.tasks.map((t) => {
   return { task: t.name, 'median ms': p50.toFixed(3), 'ops/s': (r?.throughput?.mean ?? 0).toFixed(1) };
 });
 console.table(rows);
-const mibPerS = (row: { 'median ms': string } | undefined): string => (row ? ((16 / Number(row['median ms'])) * 1000).toFixed(0) : '?');
-console.log(`content-defined chunking: ${mibPerS(rows[3])} MiB/s; store ingest: ${mibPerS(rows[4])} MiB/s of logical data (medians)`);
+const mibPerS = (row: { 'median ms': string } | undefined): string =>
+  row ? ((16 / Number(row['median ms'])) * 1000).toFixed(0) : '?';
+console.log(
+  `content-defined chunking: ${mibPerS(rows[3])} MiB/s; store ingest: ${mibPerS(rows[4])} MiB/s of logical data (medians)`,
+);
 journal.close();
 store.close();
 rmSync(tmp, { recursive: true, force: true });

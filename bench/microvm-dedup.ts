@@ -29,7 +29,12 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 }
 const workDir = path.join(root, 'w');
 mkdirSync(workDir, { mode: 0o700 });
-const target = createMicrovmTarget({ workDir, sessionDir: root, stepMs: 5, options: { accel: values.accel, ramCapture: values.ram, ramIngest: values.ingest } });
+const target = createMicrovmTarget({
+  workDir,
+  sessionDir: root,
+  stepMs: 5,
+  options: { accel: values.accel, ramCapture: values.ram, ramIngest: values.ingest },
+});
 const mib = (b: number): string => (b / 2 ** 20).toFixed(1).padStart(7);
 
 try {
@@ -48,9 +53,13 @@ try {
     const totalMs = Number(process.hrtime.bigint() - t0) / 1e6;
     logical += m.logicalBytes;
     stored += m.storedBytes;
-    console.log(`${String(i).padStart(3)}   ${res.pauseMs.toFixed(0).padStart(8)}   ${(totalMs - res.pauseMs).toFixed(0).padStart(8)}       ${mib(m.logicalBytes)}      ${mib(m.storedBytes)}`);
+    console.log(
+      `${String(i).padStart(3)}   ${res.pauseMs.toFixed(0).padStart(8)}   ${(totalMs - res.pauseMs).toFixed(0).padStart(8)}       ${mib(m.logicalBytes)}      ${mib(m.storedBytes)}`,
+    );
   }
-  console.log(`total: logical ${mib(logical).trim()} MiB, stored ${mib(stored).trim()} MiB, dedup ratio ${(logical / Math.max(1, stored)).toFixed(2)}`);
+  console.log(
+    `total: logical ${mib(logical).trim()} MiB, stored ${mib(stored).trim()} MiB, dedup ratio ${(logical / Math.max(1, stored)).toFixed(2)}`,
+  );
 } finally {
   await target.destroy();
   store.close();

@@ -22,7 +22,12 @@ const { values } = parseArgs({
 });
 const cycles = Number(values.cycles);
 const skewTrials = Number(values['skew-trials']);
-const options = { accel: values.accel, disk: values.disk !== 'false', ramCapture: values.ram, ramIngest: values.ingest };
+const options = {
+  accel: values.accel,
+  disk: values.disk !== 'false',
+  ramCapture: values.ram,
+  ramIngest: values.ingest,
+};
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'mvbench-'));
 const store = Store.open(path.join(root, 'store'));
@@ -59,24 +64,46 @@ async function firstFull(hbs: Heartbeat[], timeoutMs: number): Promise<Heartbeat
 
 function consistent(hb: Heartbeat): boolean {
   const want = model.expected(hb.step);
-  return hb.fs?.step === hb.step && hb.mem?.step === hb.step && hb.tool?.step === hb.step && hb.fs.digest === want.fs && hb.mem.digest === want.mem && hb.tool.digest === want.tool;
+  return (
+    hb.fs?.step === hb.step &&
+    hb.mem?.step === hb.step &&
+    hb.tool?.step === hb.step &&
+    hb.fs.digest === want.fs &&
+    hb.mem.digest === want.mem &&
+    hb.tool.digest === want.tool
+  );
 }
 
 function qemuPid(t: Target): number {
   return (t as unknown as { qemuPid: number }).qemuPid;
 }
 
-async function checkpoint(target: Target, skewMs: number): Promise<{ pauseMs: number; writeMs: number; totalMs: number; ramBytes: number; skewSteps: number }> {
+async function checkpoint(
+  target: Target,
+  skewMs: number,
+): Promise<{ pauseMs: number; writeMs: number; totalMs: number; ramBytes: number; skewSteps: number }> {
   const t0 = process.hrtime.bigint();
   const writer = store.begin(0);
   const res = await target.checkpoint(writer, { skewMs });
   writer.step = res.step;
   writer.commit(res.meta);
   const totalMs = ms(t0);
-  return { pauseMs: res.pauseMs, writeMs: totalMs - res.pauseMs, totalMs, ramBytes: Number(res.meta.ramStreamBytes), skewSteps: Number(res.meta.skewSteps) };
+  return {
+    pauseMs: res.pauseMs,
+    writeMs: totalMs - res.pauseMs,
+    totalMs,
+    ramBytes: Number(res.meta.ramStreamBytes),
+    skewSteps: Number(res.meta.skewSteps),
+  };
 }
 
-async function restoreLatest(): Promise<{ target: Target; hbs: Heartbeat[]; restoreMs: number; hb: Heartbeat; firstHbMs: number }> {
+async function restoreLatest(): Promise<{
+  target: Target;
+  hbs: Heartbeat[];
+  restoreMs: number;
+  hb: Heartbeat;
+  firstHbMs: number;
+}> {
   const latest = store.latest();
   if (!latest) throw new Error('no checkpoint');
   const r = make();
@@ -93,7 +120,14 @@ const median = (xs: number[]): number => {
   return s.length === 0 ? NaN : s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-const phases: Record<string, number[]> = { boot: [], pause: [], storeWrite: [], restore: [], killToFullHb: [], ramMiB: [] };
+const phases: Record<string, number[]> = {
+  boot: [],
+  pause: [],
+  storeWrite: [],
+  restore: [],
+  killToFullHb: [],
+  ramMiB: [],
+};
 let verified = 0;
 let describe: Record<string, unknown> = {};
 try {
@@ -119,7 +153,9 @@ try {
     phases.killToFullHb!.push(ms(t0));
     const ok = b.hb.nonce === nonce && b.hb.step >= ckStep && b.hb.step <= ckStep + 1 && consistent(b.hb);
     if (ok) verified++;
-    process.stderr.write(`cycle ${c}/${cycles}: boot ${phases.boot!.at(-1)!.toFixed(0)} ms, pause ${ck.pauseMs.toFixed(0)} ms, restore ${b.restoreMs.toFixed(0)} ms, ${ok ? 'verified' : 'NOT verified'}\n`);
+    process.stderr.write(
+      `cycle ${c}/${cycles}: boot ${phases.boot!.at(-1)!.toFixed(0)} ms, pause ${ck.pauseMs.toFixed(0)} ms, restore ${b.restoreMs.toFixed(0)} ms, ${ok ? 'verified' : 'NOT verified'}\n`,
+    );
     await b.target.destroy();
   }
 
@@ -132,22 +168,45 @@ try {
       const ck = await checkpoint(a.target, 40);
       const b = await restoreLatest();
       if (!consistent(b.hb)) detected++;
-      process.stderr.write(`skew trial ${i + 1}: steps in window ${ck.skewSteps}, checkpoint step ${store.latest()!.step}, restored step ${b.hb.step} fs ${b.hb.fs?.step} mem ${b.hb.mem?.step} -> ${consistent(b.hb) ? 'consistent (not detected)' : 'detected'}\n`);
+      process.stderr.write(
+        `skew trial ${i + 1}: steps in window ${ck.skewSteps}, checkpoint step ${store.latest()!.step}, restored step ${b.hb.step} fs ${b.hb.fs?.step} mem ${b.hb.mem?.step} -> ${consistent(b.hb) ? 'consistent (not detected)' : 'detected'}\n`,
+      );
       await b.target.destroy();
     }
     await a.target.destroy();
   }
 
-  const rows = Object.entries(phases).map(([k, v]) => `${k.padEnd(14)} median ${median(v).toFixed(1).padStart(8)}   min ${Math.min(...v).toFixed(1).padStart(8)}   max ${Math.max(...v).toFixed(1).padStart(8)}   n ${v.length}`);
-  console.log(`microvm phases (ms; ramMiB in MiB), ${describe.accelerator} QEMU ${describe.qemuVersion}, ${describe.memoryMiB} MiB guest, disk ${describe.disk}, ramCapture ${options.ramCapture}`);
+  const rows = Object.entries(phases).map(
+    ([k, v]) =>
+      `${k.padEnd(14)} median ${median(v).toFixed(1).padStart(8)}   min ${Math.min(...v)
+        .toFixed(1)
+        .padStart(8)}   max ${Math.max(...v)
+        .toFixed(1)
+        .padStart(8)}   n ${v.length}`,
+  );
+  console.log(
+    `microvm phases (ms; ramMiB in MiB), ${describe.accelerator} QEMU ${describe.qemuVersion}, ${describe.memoryMiB} MiB guest, disk ${describe.disk}, ramCapture ${options.ramCapture}`,
+  );
   console.log(rows.join('\n'));
   console.log(`resumes verified: ${verified}/${cycles}`);
   const all = store.list();
   const logical = all.reduce((a, m) => a + m.logicalBytes, 0);
   const stored = all.reduce((a, m) => a + m.storedBytes, 0);
-  console.log(`store: ${all.length} checkpoints, logical ${(logical / 2 ** 20).toFixed(1)} MiB, stored ${(stored / 2 ** 20).toFixed(1)} MiB, dedup ratio ${(logical / Math.max(1, stored)).toFixed(2)}`);
+  console.log(
+    `store: ${all.length} checkpoints, logical ${(logical / 2 ** 20).toFixed(1)} MiB, stored ${(stored / 2 ** 20).toFixed(1)} MiB, dedup ratio ${(logical / Math.max(1, stored)).toFixed(2)}`,
+  );
   if (skewTrials > 0 && options.disk) console.log(`skew 40 ms detected: ${detected}/${skewTrials}`);
-  console.log(JSON.stringify({ schemaVersion: 1, describe, medians: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, median(v)])), verified, cycles, skewDetected: detected, skewTrials }));
+  console.log(
+    JSON.stringify({
+      schemaVersion: 1,
+      describe,
+      medians: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, median(v)])),
+      verified,
+      cycles,
+      skewDetected: detected,
+      skewTrials,
+    }),
+  );
 } finally {
   store.close();
   rmSync(root, { recursive: true, force: true });

@@ -51,7 +51,12 @@ async function writeOnce(cycles: number, runDir: string | undefined): Promise<vo
   let gates: GateResult[];
   if (runDir === undefined) {
     const at = (share: number): number => Math.max(1, Math.round(cycles * share));
-    analysis = makeAnalysis({ cycles, failedCycles: [at(0.1234), at(0.5678), at(0.9001)], restoreKills: true, target: 'microvm' });
+    analysis = makeAnalysis({
+      cycles,
+      failedCycles: [at(0.1234), at(0.5678), at(0.9001)],
+      restoreKills: true,
+      target: 'microvm',
+    });
     gates = makeGates(analysis);
   } else {
     analysis = (await loadRuns([runDir])).analysis;
@@ -92,15 +97,24 @@ const kib = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KiB`;
 /** Parent mode: write the report `--runs` times in child processes, print each run and the medians. */
 function main(): void {
   const cycles = Number(positionals[0] ?? 10_000);
-  if (!Number.isInteger(cycles) || cycles < 1) throw new Error(`cycles: expected a positive integer, got ${positionals[0]}`);
+  if (!Number.isInteger(cycles) || cycles < 1)
+    throw new Error(`cycles: expected a positive integer, got ${positionals[0]}`);
   const runDir = values.journal ? writeJournal(cycles) : undefined;
   const source = runDir === undefined ? 'report fixture' : 'synthetic journal via loadRuns + judge';
   console.log(`writeReport: ${cycles.toLocaleString('en')} cycles from the ${source}; ${os.cpus().length} cores`);
   const runs: RunFigures[] = [];
   try {
     for (let i = 0; i < Number(values.runs); i++) {
-      const args = [fileURLToPath(import.meta.url), '--write', String(cycles), ...(runDir === undefined ? [] : ['--from', runDir])];
-      const child = spawnSync(process.execPath, ['--expose-gc', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+      const args = [
+        fileURLToPath(import.meta.url),
+        '--write',
+        String(cycles),
+        ...(runDir === undefined ? [] : ['--from', runDir]),
+      ];
+      const child = spawnSync(process.execPath, ['--expose-gc', ...args], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       if (child.status !== 0) throw new Error(`report run ${i + 1} failed (exit ${child.status})`);
       const r = JSON.parse(child.stdout) as RunFigures;
       runs.push(r);

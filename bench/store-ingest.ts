@@ -10,7 +10,13 @@ import { parseArgs } from 'node:util';
 import { Store } from '../harness/store/store.js';
 import type { Chunking } from '../harness/store/types.js';
 
-const { values } = parseArgs({ options: { mib: { type: 'string', default: '128' }, series: { type: 'string', default: '/var/tmp/soak-series-20' }, rounds: { type: 'string', default: '7' } } });
+const { values } = parseArgs({
+  options: {
+    mib: { type: 'string', default: '128' },
+    series: { type: 'string', default: '/var/tmp/soak-series-20' },
+    rounds: { type: 'string', default: '7' },
+  },
+});
 const rounds = Number(values.rounds);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-ingest-'));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -54,17 +60,31 @@ writeFileSync(synthetic, randomBytes(Number(values.mib) << 20));
 rows.push([`${values.mib} MiB random file`, 'fixed', await ingest(synthetic, 'fixed')]);
 const series = values.series!;
 if (existsSync(series)) {
-  const last = readdirSync(series).filter((d) => /^\d{4}$/.test(d)).sort().at(-1);
+  const last = readdirSync(series)
+    .filter((d) => /^\d{4}$/.test(d))
+    .sort()
+    .at(-1);
   if (last) {
     const ram = path.join(series, last, 'ram');
-    rows.push([`migration stream ${(statSync(ram).size / 2 ** 20).toFixed(1)} MiB (${last})`, 'qemu-pages', await ingest(ram, 'qemu-pages')]);
+    rows.push([
+      `migration stream ${(statSync(ram).size / 2 ** 20).toFixed(1)} MiB (${last})`,
+      'qemu-pages',
+      await ingest(ram, 'qemu-pages'),
+    ]);
   }
 }
 console.log(`store ingest of repeated data, one process, medians of ${rounds} (SHA-256 alone is the ceiling)`);
 console.log('| data | chunking | SHA-256 alone MB/s | ingest MB/s | ingest / SHA-256 | CPU per wall second |');
 console.log('|---|---|---:|---:|---:|---:|');
 for (const [what, chunking, r] of rows) {
-  console.log(`| ${what} | ${chunking} | ${r.sha.toFixed(0)} | ${r.ingest.toFixed(0)} | ${(r.ingest / r.sha).toFixed(2)} | ${r.cpuPerWall.toFixed(2)} |`);
+  console.log(
+    `| ${what} | ${chunking} | ${r.sha.toFixed(0)} | ${r.ingest.toFixed(0)} | ${(r.ingest / r.sha).toFixed(2)} | ${r.cpuPerWall.toFixed(2)} |`,
+  );
 }
-console.log(`load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} on ${os.cpus().length} cores`);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} on ${os.cpus().length} cores`,
+);
 rmSync(tmp, { recursive: true, force: true });

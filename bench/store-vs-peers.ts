@@ -4,7 +4,18 @@
 // Peers come from Debian's packages: scripts/bench-deps.sh. Exit: 0 done, 1 a restore was not byte-identical,
 // 3 usage or a missing peer tool, 4 anything else.
 import { createHash } from 'node:crypto';
-import { constants as fsc, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  constants as fsc,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,15 +35,28 @@ const SUBPROCESS_TIMEOUT_MS = 30 * 60_000;
 const THROWAWAY_PASSWORD = 'store-vs-peers-throwaway';
 
 class BenchError extends Error {
-  constructor(message: string, readonly exitCode: number) {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
     super(message);
   }
 }
 
 // ---- the series: N checkpoints of one micro-VM session, each part a plain file ----------------------------------
 
-interface PartFile { name: string; size: number; sha256: string }
-interface SeriesCheckpoint { seq: number; dir: string; step: number; pauseMs: number; parts: PartFile[] }
+interface PartFile {
+  name: string;
+  size: number;
+  sha256: string;
+}
+interface SeriesCheckpoint {
+  seq: number;
+  dir: string;
+  step: number;
+  pauseMs: number;
+  parts: PartFile[];
+}
 interface Series {
   schemaVersion: 1;
   createdAt: string;
@@ -91,13 +115,20 @@ async function describeParts(dir: string, order: readonly string[] = []): Promis
     .sort()
     .sort((a, b) => rank(a) - rank(b));
   const parts: PartFile[] = [];
-  for (const name of names) parts.push({ name, size: statSync(path.join(dir, name)).size, sha256: await sha256File(path.join(dir, name)) });
+  for (const name of names)
+    parts.push({ name, size: statSync(path.join(dir, name)).size, sha256: await sha256File(path.join(dir, name)) });
   return parts;
 }
 
 const ckptDir = (seq: number): string => String(seq).padStart(4, '0');
 
-async function captureSeries(dir: string, count: number, everyMs: number, scratch: string, targetOptions: Record<string, unknown>): Promise<Series> {
+async function captureSeries(
+  dir: string,
+  count: number,
+  everyMs: number,
+  scratch: string,
+  targetOptions: Record<string, unknown>,
+): Promise<Series> {
   const workDir = mkdtempSync(path.join(scratch, 'w-'));
   const target = createMicrovmTarget({ workDir, sessionDir: scratch, stepMs: 5, options: targetOptions });
   const checkpoints: SeriesCheckpoint[] = [];
@@ -113,7 +144,9 @@ async function captureSeries(dir: string, count: number, everyMs: number, scratc
       targetChunking = sink.chunking;
       const parts = await describeParts(path.join(dir, ckptDir(seq)), sink.order);
       checkpoints.push({ seq, dir: ckptDir(seq), step: res.step, pauseMs: Math.round(res.pauseMs), parts });
-      log(`series: checkpoint ${seq}/${count} step ${res.step}, pause ${res.pauseMs.toFixed(0)} ms, ${parts.map((p) => `${p.name} ${mib(p.size)} MiB`).join(', ')}`);
+      log(
+        `series: checkpoint ${seq}/${count} step ${res.step}, pause ${res.pauseMs.toFixed(0)} ms, ${parts.map((p) => `${p.name} ${mib(p.size)} MiB`).join(', ')}`,
+      );
     }
   } finally {
     await target.destroy();
@@ -136,22 +169,29 @@ async function captureSeries(dir: string, count: number, everyMs: number, scratc
   return series;
 }
 
-const sumParts = (cs: SeriesCheckpoint[]): number => cs.reduce((a, c) => a + c.parts.reduce((b, p) => b + p.size, 0), 0);
+const sumParts = (cs: SeriesCheckpoint[]): number =>
+  cs.reduce((a, c) => a + c.parts.reduce((b, p) => b + p.size, 0), 0);
 
 /** The series in `dir` (first `count` checkpoints when given), or null when `dir` holds none yet. */
 function loadSeries(dir: string, count: number | undefined): Series | null {
   const file = path.join(dir, 'series.json');
   if (!existsSync(file)) {
-    if (existsSync(dir) && readdirSync(dir).length > 0) throw new BenchError(`--series ${dir}: not empty and has no series.json; give an empty or new folder`, 3);
+    if (existsSync(dir) && readdirSync(dir).length > 0)
+      throw new BenchError(`--series ${dir}: not empty and has no series.json; give an empty or new folder`, 3);
     return null;
   }
   const s = JSON.parse(readFileSync(file, 'utf8')) as Series;
-  if (count !== undefined && count > s.checkpoints.length) throw new BenchError(`--series ${dir} holds ${s.checkpoints.length} checkpoints, --checkpoints asks for ${count}`, 3);
+  if (count !== undefined && count > s.checkpoints.length)
+    throw new BenchError(
+      `--series ${dir} holds ${s.checkpoints.length} checkpoints, --checkpoints asks for ${count}`,
+      3,
+    );
   const checkpoints = s.checkpoints.slice(0, count ?? s.checkpoints.length);
   for (const c of checkpoints) {
     for (const p of c.parts) {
       const f = path.join(dir, c.dir, p.name);
-      if (!existsSync(f) || statSync(f).size !== p.size) throw new BenchError(`--series ${dir}: ${c.dir}/${p.name} is missing or not ${p.size} bytes`, 3);
+      if (!existsSync(f) || statSync(f).size !== p.size)
+        throw new BenchError(`--series ${dir}: ${c.dir}/${p.name} is missing or not ${p.size} bytes`, 3);
     }
   }
   return { ...s, checkpoints, logicalBytes: sumParts(checkpoints) };
@@ -159,7 +199,12 @@ function loadSeries(dir: string, count: number | undefined): Series | null {
 
 // ---- the systems under comparison -------------------------------------------------------------------------------
 
-interface Ctx { series: Series; seriesDir: string; repo: string; work: string }
+interface Ctx {
+  series: Series;
+  seriesDir: string;
+  repo: string;
+  work: string;
+}
 interface System {
   id: string;
   /** Binary that must be on PATH (null: ours). */
@@ -172,8 +217,11 @@ interface System {
   restore: (c: Ctx, ck: SeriesCheckpoint, out: string) => Promise<void>;
 }
 
-const run = async (file: string, args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> =>
-  (await execa(file, args, { ...opts, timeout: SUBPROCESS_TIMEOUT_MS, stdin: 'ignore' })).stdout;
+const run = async (
+  file: string,
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<string> => (await execa(file, args, { ...opts, timeout: SUBPROCESS_TIMEOUT_MS, stdin: 'ignore' })).stdout;
 
 const CHUNKING_LABEL: Record<string, string> = {
   fixed: 'fixed 4 KiB',
@@ -189,12 +237,16 @@ function ours(chunking: Chunking, compression: Compression, whole = false): Syst
   return {
     id: `ours-${label}-${compression}`,
     tool: null,
-    settings: async () => `ram ${CHUNKING_LABEL[label] ?? label}, rest fixed 4 KiB; ${compression === 'deflate' ? 'deflate-raw level 1 (default)' : 'no compression'}`,
+    settings: async () =>
+      `ram ${CHUNKING_LABEL[label] ?? label}, rest fixed 4 KiB; ${compression === 'deflate' ? 'deflate-raw level 1 (default)' : 'no compression'}`,
     init: async () => {},
     ingest: async (c, ck) => {
       store ??= Store.open(c.repo, { compression, deltas: !whole });
       const writer = store.begin(ck.step);
-      for (const p of ck.parts) await writer.putFile(p.name, path.join(c.seriesDir, ck.dir, p.name), { chunking: p.name === 'ram' ? chunking : 'fixed' });
+      for (const p of ck.parts)
+        await writer.putFile(p.name, path.join(c.seriesDir, ck.dir, p.name), {
+          chunking: p.name === 'ram' ? chunking : 'fixed',
+        });
       await writer.commit({ series: ck.dir });
     },
     done: async () => {
@@ -205,7 +257,8 @@ function ours(chunking: Chunking, compression: Compression, whole = false): Syst
       const store = Store.open(c.repo);
       try {
         const m = store.latest();
-        if (m === null || m.seq !== ck.seq) throw new Error(`ours: latest checkpoint is ${m?.seq ?? 'none'}, expected ${ck.seq}`);
+        if (m === null || m.seq !== ck.seq)
+          throw new Error(`ours: latest checkpoint is ${m?.seq ?? 'none'}, expected ${ck.seq}`);
         const reader = store.reader(m);
         for (const name of reader.parts()) {
           mkdirSync(path.dirname(path.join(out, name)), { recursive: true });
@@ -218,7 +271,11 @@ function ours(chunking: Chunking, compression: Compression, whole = false): Syst
   };
 }
 
-const resticEnv = (c: Ctx): Record<string, string> => ({ RESTIC_REPOSITORY: c.repo, RESTIC_PASSWORD: THROWAWAY_PASSWORD, RESTIC_CACHE_DIR: path.join(c.work, 'cache') });
+const resticEnv = (c: Ctx): Record<string, string> => ({
+  RESTIC_REPOSITORY: c.repo,
+  RESTIC_PASSWORD: THROWAWAY_PASSWORD,
+  RESTIC_CACHE_DIR: path.join(c.work, 'cache'),
+});
 const restic: System = {
   id: 'restic',
   tool: 'restic',
@@ -227,23 +284,41 @@ const restic: System = {
     return `repo v${cfg.version}, compression auto (zstd, default); CDC 512 KiB-8 MiB (~1 MiB); AES-256 always on`;
   },
   init: async (c) => void (await run('restic', ['init'], { env: resticEnv(c) })),
-  ingest: async (c, ck) => void (await run('restic', ['backup', '--quiet', '--tag', `ckpt-${ck.dir}`, '.'], { cwd: path.join(c.seriesDir, ck.dir), env: resticEnv(c) })),
-  restore: async (c, ck, out) => void (await run('restic', ['restore', 'latest', '--tag', `ckpt-${ck.dir}`, '--target', out], { env: resticEnv(c) })),
+  ingest: async (c, ck) =>
+    void (await run('restic', ['backup', '--quiet', '--tag', `ckpt-${ck.dir}`, '.'], {
+      cwd: path.join(c.seriesDir, ck.dir),
+      env: resticEnv(c),
+    })),
+  restore: async (c, ck, out) =>
+    void (await run('restic', ['restore', 'latest', '--tag', `ckpt-${ck.dir}`, '--target', out], {
+      env: resticEnv(c),
+    })),
 };
 
 function borg(compression: 'lz4' | 'none'): System {
-  const env = (c: Ctx): Record<string, string> => ({ BORG_BASE_DIR: path.join(c.work, 'base'), BORG_UNKNOWN_UNENCRYPTED_REPO_ACCESS_IS_OK: 'yes', BORG_RELOCATED_REPO_ACCESS_IS_OK: 'yes' });
+  const env = (c: Ctx): Record<string, string> => ({
+    BORG_BASE_DIR: path.join(c.work, 'base'),
+    BORG_UNKNOWN_UNENCRYPTED_REPO_ACCESS_IS_OK: 'yes',
+    BORG_RELOCATED_REPO_ACCESS_IS_OK: 'yes',
+  });
   return {
     id: `borg-${compression}`,
     tool: 'borg',
-    settings: async () => `--compression ${compression}${compression === 'lz4' ? ' (default)' : ''}; buzhash CDC 19,23,21 (~2 MiB, default); --encryption none`,
+    settings: async () =>
+      `--compression ${compression}${compression === 'lz4' ? ' (default)' : ''}; buzhash CDC 19,23,21 (~2 MiB, default); --encryption none`,
     init: async (c) => void (await run('borg', ['init', '--encryption', 'none', c.repo], { env: env(c) })),
-    ingest: async (c, ck) => void (await run('borg', ['create', '--compression', compression, `${c.repo}::ckpt-${ck.dir}`, '.'], { cwd: path.join(c.seriesDir, ck.dir), env: env(c) })),
-    restore: async (c, ck, out) => void (await run('borg', ['extract', `${c.repo}::ckpt-${ck.dir}`], { cwd: out, env: env(c) })),
+    ingest: async (c, ck) =>
+      void (await run('borg', ['create', '--compression', compression, `${c.repo}::ckpt-${ck.dir}`, '.'], {
+        cwd: path.join(c.seriesDir, ck.dir),
+        env: env(c),
+      })),
+    restore: async (c, ck, out) =>
+      void (await run('borg', ['extract', `${c.repo}::ckpt-${ck.dir}`], { cwd: out, env: env(c) })),
   };
 }
 
-const casyncIndex = (c: Ctx, ck: SeriesCheckpoint, p: PartFile): string => path.join(c.repo, 'indexes', ck.dir, `${p.name.replaceAll('/', '%')}.caibx`);
+const casyncIndex = (c: Ctx, ck: SeriesCheckpoint, p: PartFile): string =>
+  path.join(c.repo, 'indexes', ck.dir, `${p.name.replaceAll('/', '%')}.caibx`);
 const casync: System = {
   id: 'casync',
   tool: 'casync',
@@ -251,12 +326,24 @@ const casync: System = {
   init: async (c) => void mkdirSync(path.join(c.repo, 'indexes'), { recursive: true }),
   ingest: async (c, ck) => {
     mkdirSync(path.join(c.repo, 'indexes', ck.dir), { recursive: true });
-    for (const p of ck.parts) await run('casync', ['make', `--store=${path.join(c.repo, 'store')}`, '--chunk-size=4096', casyncIndex(c, ck, p), path.join(c.seriesDir, ck.dir, p.name)]);
+    for (const p of ck.parts)
+      await run('casync', [
+        'make',
+        `--store=${path.join(c.repo, 'store')}`,
+        '--chunk-size=4096',
+        casyncIndex(c, ck, p),
+        path.join(c.seriesDir, ck.dir, p.name),
+      ]);
   },
   restore: async (c, ck, out) => {
     for (const p of ck.parts) {
       mkdirSync(path.dirname(path.join(out, p.name)), { recursive: true });
-      await run('casync', ['extract', `--store=${path.join(c.repo, 'store')}`, casyncIndex(c, ck, p), path.join(out, p.name)]);
+      await run('casync', [
+        'extract',
+        `--store=${path.join(c.repo, 'store')}`,
+        casyncIndex(c, ck, p),
+        path.join(out, p.name),
+      ]);
     }
   },
 };
@@ -350,8 +437,24 @@ async function measure(sys: System, series: Series, seriesDir: string, root: str
   const restoreCpuS = cpuS() - cpu0;
   const mismatches = await compareRestore(out, last);
   rmSync(out, { recursive: true, force: true });
-  log(`${sys.id}: stored ${mib(stored.bytes)} MiB, ingest ${ingestS.toFixed(1)} s, restore ${restoreS.toFixed(2)} s, ${mismatches.length === 0 ? 'identical' : `NOT IDENTICAL: ${mismatches.join('; ')}`}`);
-  return { id: sys.id, settings, storedBytes: stored.bytes, allocatedBytes: stored.allocated, storedByTop: stored.byTop, ingestS, ingestCpuS, restoreS, restoreCpuS, identical: mismatches.length === 0, mismatches, loadAvgAtStart, otherQemuAtStart };
+  log(
+    `${sys.id}: stored ${mib(stored.bytes)} MiB, ingest ${ingestS.toFixed(1)} s, restore ${restoreS.toFixed(2)} s, ${mismatches.length === 0 ? 'identical' : `NOT IDENTICAL: ${mismatches.join('; ')}`}`,
+  );
+  return {
+    id: sys.id,
+    settings,
+    storedBytes: stored.bytes,
+    allocatedBytes: stored.allocated,
+    storedByTop: stored.byTop,
+    ingestS,
+    ingestCpuS,
+    restoreS,
+    restoreCpuS,
+    identical: mismatches.length === 0,
+    mismatches,
+    loadAvgAtStart,
+    otherQemuAtStart,
+  };
 }
 
 /** Every part restored, byte for byte (SHA-256 against the series), and nothing else. */
@@ -362,7 +465,10 @@ async function compareRestore(out: string, ck: SeriesCheckpoint): Promise<string
     const g = got.find((p) => p.name === want.name);
     if (g === undefined) bad.push(`${want.name} missing`);
     else if (g.size !== want.size) bad.push(`${want.name} is ${g.size} bytes, the series has ${want.size}`);
-    else if (g.sha256 !== want.sha256) bad.push(`${want.name} content differs (SHA-256 ${g.sha256.slice(0, 12)}, the series has ${want.sha256.slice(0, 12)})`);
+    else if (g.sha256 !== want.sha256)
+      bad.push(
+        `${want.name} content differs (SHA-256 ${g.sha256.slice(0, 12)}, the series has ${want.sha256.slice(0, 12)})`,
+      );
   }
   for (const g of got) if (!ck.parts.some((p) => p.name === g.name)) bad.push(`unexpected ${g.name}`);
   return bad;
@@ -374,11 +480,15 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`);
 const mib = (b: number): string => (b / 2 ** 20).toFixed(1);
 const elapsedS = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e9;
 
-const onPath = (tool: string): boolean => (process.env.PATH ?? '').split(path.delimiter).some((d) => d !== '' && existsSync(path.join(d, tool)));
+const onPath = (tool: string): boolean =>
+  (process.env.PATH ?? '').split(path.delimiter).some((d) => d !== '' && existsSync(path.join(d, tool)));
 
 async function toolVersion(tool: string, args: string[]): Promise<string> {
   try {
-    return (await run(tool, args)).split('\n')[0]!.replace(new RegExp(`^${tool}\\s+`), '').trim();
+    return (await run(tool, args))
+      .split('\n')[0]!
+      .replace(new RegExp(`^${tool}\\s+`), '')
+      .trim();
   } catch {
     return 'not installed';
   }
@@ -394,8 +504,20 @@ function markdown(series: Series, results: Result[], env: Record<string, string 
   const n = series.checkpoints.length;
   const ramDisk = n * (series.guestRamMiB + series.diskMiB) * 2 ** 20;
   const rows = results.map((r) =>
-    [r.id, r.settings, mib(r.storedBytes), mib(r.allocatedBytes), `${(series.logicalBytes / r.storedBytes).toFixed(1)}x`, `${(ramDisk / r.storedBytes).toFixed(1)}x`,
-      r.ingestS.toFixed(1), (series.logicalBytes / 1e6 / r.ingestS).toFixed(0), r.ingestCpuS.toFixed(1), r.restoreS.toFixed(2), r.identical ? 'yes' : `**NO** (${r.mismatches.join('; ')})`].join(' | '));
+    [
+      r.id,
+      r.settings,
+      mib(r.storedBytes),
+      mib(r.allocatedBytes),
+      `${(series.logicalBytes / r.storedBytes).toFixed(1)}x`,
+      `${(ramDisk / r.storedBytes).toFixed(1)}x`,
+      r.ingestS.toFixed(1),
+      (series.logicalBytes / 1e6 / r.ingestS).toFixed(0),
+      r.ingestCpuS.toFixed(1),
+      r.restoreS.toFixed(2),
+      r.identical ? 'yes' : `**NO** (${r.mismatches.join('; ')})`,
+    ].join(' | '),
+  );
   const lines = [
     `### store-vs-peers: ${n} checkpoints of one micro-VM session`,
     '',
@@ -412,7 +534,9 @@ function markdown(series: Series, results: Result[], env: Record<string, string 
     ...bars(series, results),
     skipped.length > 0 ? `Skipped (tool missing, --skip-missing): ${skipped.join(', ')}.` : '',
     '',
-    `Environment: ${Object.entries(env).map(([k, v]) => `${k} ${v}`).join('; ')}.`,
+    `Environment: ${Object.entries(env)
+      .map(([k, v]) => `${k} ${v}`)
+      .join('; ')}.`,
     `Load average (1/5/15 min) and QEMU processes running: at capture ${series.loadAvgAtCapture?.join('/') ?? 'not recorded'}; ${results.map((r) => `${r.id} ${r.loadAvgAtStart.map((x) => x.toFixed(2)).join('/')} (${r.otherQemuAtStart} QEMU)`).join(', ')}.`,
     'Each number is from one run on a shared machine (other sessions may run QEMU and tests): measured once, not a distribution.',
   ];
@@ -432,8 +556,13 @@ function bars(series: Series, results: Result[]): string[] {
     .filter((r) => r.id.startsWith('ours-') && r.id.endsWith('-none'))
     .flatMap((r) => {
       const ratio = series.logicalBytes / r.storedBytes;
-      const vsRestic = resticR === undefined ? 'restic not run' : `${r.restoreS.toFixed(2)} s vs restic ${resticR.restoreS.toFixed(2)} s: ${r.restoreS < resticR.restoreS ? 'pass' : 'FAIL'}`;
-      return [`Bars, ${r.id}: dedup >= 19x: ${ratio.toFixed(1)}x ${ratio >= 19 ? 'pass' : 'FAIL'}${series.checkpoints.length === 20 ? '' : ` (bar is for 20 checkpoints; this series has ${series.checkpoints.length})`}; restore byte-identical: ${r.identical ? 'pass' : 'FAIL'}; restore faster than restic: ${vsRestic}.`];
+      const vsRestic =
+        resticR === undefined
+          ? 'restic not run'
+          : `${r.restoreS.toFixed(2)} s vs restic ${resticR.restoreS.toFixed(2)} s: ${r.restoreS < resticR.restoreS ? 'pass' : 'FAIL'}`;
+      return [
+        `Bars, ${r.id}: dedup >= 19x: ${ratio.toFixed(1)}x ${ratio >= 19 ? 'pass' : 'FAIL'}${series.checkpoints.length === 20 ? '' : ` (bar is for 20 checkpoints; this series has ${series.checkpoints.length})`}; restore byte-identical: ${r.identical ? 'pass' : 'FAIL'}; restore faster than restic: ${vsRestic}.`,
+      ];
     });
 }
 
@@ -454,29 +583,43 @@ async function main(): Promise<number> {
   });
   const count = values.checkpoints === undefined ? undefined : Number(values.checkpoints);
   const everyMs = Number(values['every-ms']);
-  if (count !== undefined && !(Number.isInteger(count) && count > 0)) throw new BenchError(`--checkpoints must be a positive integer, got "${values.checkpoints}"`, 3);
-  if (!(Number.isInteger(everyMs) && everyMs >= 0)) throw new BenchError(`--every-ms must be a non-negative integer, got "${values['every-ms']}"`, 3);
+  if (count !== undefined && !(Number.isInteger(count) && count > 0))
+    throw new BenchError(`--checkpoints must be a positive integer, got "${values.checkpoints}"`, 3);
+  if (!(Number.isInteger(everyMs) && everyMs >= 0))
+    throw new BenchError(`--every-ms must be a non-negative integer, got "${values['every-ms']}"`, 3);
   let targetOptions: Record<string, unknown>;
   try {
     targetOptions = JSON.parse(values['target-options']) as Record<string, unknown>;
-    if (typeof targetOptions !== 'object' || targetOptions === null || Array.isArray(targetOptions)) throw new Error('not an object');
+    if (typeof targetOptions !== 'object' || targetOptions === null || Array.isArray(targetOptions))
+      throw new Error('not an object');
   } catch (err) {
-    throw new BenchError(`--target-options must be a JSON object of microvm target options (e.g. '{"diskFastCommit":false}'): ${(err as Error).message}`, 3);
+    throw new BenchError(
+      `--target-options must be a JSON object of microvm target options (e.g. '{"diskFastCommit":false}'): ${(err as Error).message}`,
+      3,
+    );
   }
-  const wanted = values.systems.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const wanted = values.systems
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (wanted.includes('help')) {
     console.log(SYSTEMS.map((s) => s.id).join('\n'));
     return 0;
   }
   const unknown = wanted.filter((id) => !SYSTEMS.some((s) => s.id === id));
-  if (unknown.length > 0) throw new BenchError(`--systems: unknown ${unknown.join(', ')} (known: ${SYSTEMS.map((s) => s.id).join(', ')})`, 3);
+  if (unknown.length > 0)
+    throw new BenchError(`--systems: unknown ${unknown.join(', ')} (known: ${SYSTEMS.map((s) => s.id).join(', ')})`, 3);
 
   // Missing peers are found before a long capture, not after it.
   const skipped: string[] = [];
   const systems: System[] = [];
   for (const sys of SYSTEMS.filter((s) => wanted.includes(s.id))) {
     if (sys.tool !== null && !onPath(sys.tool)) {
-      if (!values['skip-missing']) throw new BenchError(`${sys.tool} (for ${sys.id}) is not installed: run scripts/bench-deps.sh (Debian packages restic borgbackup casync), or pass --skip-missing`, 3);
+      if (!values['skip-missing'])
+        throw new BenchError(
+          `${sys.tool} (for ${sys.id}) is not installed: run scripts/bench-deps.sh (Debian packages restic borgbackup casync), or pass --skip-missing`,
+          3,
+        );
       skipped.push(sys.id);
     } else systems.push(sys);
   }
@@ -514,12 +657,30 @@ async function main(): Promise<number> {
       casync: await toolVersion('casync', ['--version']),
     };
     if (values.json) {
-      console.log(JSON.stringify({ schemaVersion: 1, seriesDir, series: { ...series, checkpoints: series.checkpoints.length }, results, skipped, env, singleRun: true }, null, 2));
+      console.log(
+        JSON.stringify(
+          {
+            schemaVersion: 1,
+            seriesDir,
+            series: { ...series, checkpoints: series.checkpoints.length },
+            results,
+            skipped,
+            env,
+            singleRun: true,
+          },
+          null,
+          2,
+        ),
+      );
     } else console.log(markdown(series, results, env, skipped));
     if (keep) log(`kept: scratch (repositories) in ${root}`);
-    if (keep || values.series !== undefined) log(`series kept in ${seriesDir}; re-run against it: node dist/bench/store-vs-peers.js --series ${seriesDir}`);
+    if (keep || values.series !== undefined)
+      log(`series kept in ${seriesDir}; re-run against it: node dist/bench/store-vs-peers.js --series ${seriesDir}`);
     const bad = results.filter((r) => !r.identical);
-    for (const r of bad) log(`store-vs-peers: FAILED: ${r.id} restored the last checkpoint NOT byte-identical: ${r.mismatches.join('; ')}`);
+    for (const r of bad)
+      log(
+        `store-vs-peers: FAILED: ${r.id} restored the last checkpoint NOT byte-identical: ${r.mismatches.join('; ')}`,
+      );
     return bad.length === 0 ? 0 : 1;
   } finally {
     cleanup();

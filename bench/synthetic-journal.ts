@@ -14,22 +14,64 @@ export function* syntheticJournalLines(cycles: number, seed = 1): Generator<stri
   let t = 0;
   let step = 0;
   let seq = 0;
-  const line = (e: Record<string, unknown>): string => `${JSON.stringify({ schemaVersion: JOURNAL_SCHEMA_VERSION, t: (t += 1), ...e } as JournalEvent)}\n`;
-  yield line({ type: 'run-start', runId: 'synthetic', startedAt: '2026-12-01T00:00:00.000Z', scenario, environment: captureEnvironment({ kind: 'synthetic' }) });
+  const line = (e: Record<string, unknown>): string =>
+    `${JSON.stringify({ schemaVersion: JOURNAL_SCHEMA_VERSION, t: (t += 1), ...e } as JournalEvent)}\n`;
+  yield line({
+    type: 'run-start',
+    runId: 'synthetic',
+    startedAt: '2026-12-01T00:00:00.000Z',
+    scenario,
+    environment: captureEnvironment({ kind: 'synthetic' }),
+  });
   yield line({ type: 'boot', cycle: 1, bootMs: 120, nonce: '0123456789abcdef' });
   for (let c = 1; c <= cycles; c++) {
     yield line({ type: 'cycle-start', cycle: c, phase: 'work' });
     for (let k = 0; k < 2; k++) {
       step += 10;
       seq++;
-      yield line({ type: 'checkpoint', cycle: c, seq, step, pauseMs: 5 + rng.next() * 10, writeMs: 10 + rng.next() * 10, logicalBytes: 1_100_000, storedBytes: 90_000, chunks: 270, newChunks: 20, meta: {} });
+      yield line({
+        type: 'checkpoint',
+        cycle: c,
+        seq,
+        step,
+        pauseMs: 5 + rng.next() * 10,
+        writeMs: 10 + rng.next() * 10,
+        logicalBytes: 1_100_000,
+        storedBytes: 90_000,
+        chunks: 270,
+        newChunks: 20,
+        meta: {},
+      });
     }
     const killStep = step + rng.int(0, 9);
-    yield line({ type: 'kill', cycle: c, phase: 'work', observedPhase: 'work', atStep: killStep, nonce: '0123456789abcdef', lastCommittedSeq: seq, lastCommittedStep: step, inFlightSeq: null });
+    yield line({
+      type: 'kill',
+      cycle: c,
+      phase: 'work',
+      observedPhase: 'work',
+      atStep: killStep,
+      nonce: '0123456789abcdef',
+      lastCommittedSeq: seq,
+      lastCommittedStep: step,
+      inFlightSeq: null,
+    });
     yield line({ type: 'host-start', cycle: c, pid: 1000 + c, mode: 'restore' });
     yield line({ type: 'restore', cycle: c, seq, step, restoreMs: 100 + rng.next() * 50 });
     const ok = rng.next() > 0.001;
-    yield line({ type: 'cycle', cycle: c, phase: 'work', observedPhase: 'work', outcome: ok ? 'ok' : 'fail', downtimeMs: 250 + rng.next() * 200, killStep, restoredSeq: seq, restoredStep: step, lostSteps: killStep - step, restoreKills: 0, violations: ok ? [] : [{ code: 'inconsistent', message: 'synthetic' }] });
+    yield line({
+      type: 'cycle',
+      cycle: c,
+      phase: 'work',
+      observedPhase: 'work',
+      outcome: ok ? 'ok' : 'fail',
+      downtimeMs: 250 + rng.next() * 200,
+      killStep,
+      restoredSeq: seq,
+      restoredStep: step,
+      lostSteps: killStep - step,
+      restoreKills: 0,
+      violations: ok ? [] : [{ code: 'inconsistent', message: 'synthetic' }],
+    });
   }
   yield line({ type: 'run-end', status: 'complete', cycles });
 }

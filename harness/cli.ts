@@ -14,7 +14,14 @@ import { storeCommand } from './commands/store.js';
 const EPILOG = `Exit codes: 0 pass, 1 a gate failed or a check found a violation, 2 unknown / insufficient data, 3 bad input or usage, 4 internal error.`;
 
 async function main(): Promise<number> {
-  const commands: CommandModule[] = [runCommand, reportCommand, gatesCommand, compareCommand, mergeCommand, storeCommand] as unknown as CommandModule[];
+  const commands: CommandModule[] = [
+    runCommand,
+    reportCommand,
+    gatesCommand,
+    compareCommand,
+    mergeCommand,
+    storeCommand,
+  ] as unknown as CommandModule[];
   try {
     const { imageCommand } = await import('./commands/image.js');
     commands.push(imageCommand as unknown as CommandModule);

@@ -2,13 +2,27 @@
 // time and not kept, and per-cycle numbers go into typed columns, so a journal of any length is analysed streaming,
 // in memory proportional to its cycles (tens of bytes each).
 import { CheckpointTableBuilder, CycleTableBuilder, type Encoded } from './tables.js';
-import { countMissing, Float64Column, gather, lastWinsOrder, sortedDistinct, sumInOrder, type RowOrder } from './columns.js';
+import {
+  countMissing,
+  Float64Column,
+  gather,
+  lastWinsOrder,
+  sortedDistinct,
+  sumInOrder,
+  type RowOrder,
+} from './columns.js';
 import { tallyCycles } from './tally.js';
 import type { JournalEvent, RunStartEvent, Violation } from '../journal/events.js';
 import { InputError } from '../core/errors.js';
 import { mean, summarize } from '../stats/distribution.js';
 import { wilson } from '../stats/wilson.js';
-import { SUMMARY_SCHEMA_VERSION, type CheckpointRow, type CheckpointTable, type CycleRow, type RunAnalysis } from './summary.js';
+import {
+  SUMMARY_SCHEMA_VERSION,
+  type CheckpointRow,
+  type CheckpointTable,
+  type CycleRow,
+  type RunAnalysis,
+} from './summary.js';
 
 /**
  * What one thread folded from a part of one journal (byte ranges, analysis-parallel.ts), to append after the parts
@@ -54,7 +68,8 @@ export class RunAccumulator {
   }
 
   private requireStart(source: string): void {
-    if (!this.sawStart) throw new InputError(`${source} has no run-start event (is it a journal written by "soak run"?)`);
+    if (!this.sawStart)
+      throw new InputError(`${source} has no run-start event (is it a journal written by "soak run"?)`);
   }
 
   private key(cycle: number): number {
@@ -178,10 +193,19 @@ export class RunAccumulator {
         checkpointPauseMs: summarize(checkpoints.pauseMs),
         checkpointWriteMs: summarize(checkpoints.writeMs),
         restoreMs: summarize(this.restores.view()),
-        lostSteps: { n: tally.lost.length, max: tally.lost.reduce<number | null>((m, x) => (m === null || x > m ? x : m), null), mean: mean(tally.lost) },
+        lostSteps: {
+          n: tally.lost.length,
+          max: tally.lost.reduce<number | null>((m, x) => (m === null || x > m ? x : m), null),
+          mean: mean(tally.lost),
+        },
         tornCheckpoint: tally.tornCheckpoint,
         noncePreserved: tally.noncePreserved,
-        dedup: { checkpoints: checkpoints.length, logicalBytes, storedBytes, ratio: storedBytes > 0 ? logicalBytes / storedBytes : null },
+        dedup: {
+          checkpoints: checkpoints.length,
+          logicalBytes,
+          storedBytes,
+          ratio: storedBytes > 0 ? logicalBytes / storedBytes : null,
+        },
         violations: allViolations.length,
         violationSamples: allViolations.slice(0, 10).map((v) => v.message),
         negativeControl: start.scenario.negativeControl,
@@ -210,7 +234,11 @@ export class RunAccumulator {
  * Analyse one run's events, or several runs (shards, nights) as one sample: cycles are keyed per run, so
  * merged statistics equal those of a single run over the union. Scenario, date and environment come from the first run.
  */
-export function analyze(firstEvents: JournalEvent[], source = 'journal', more: { events: JournalEvent[]; source: string }[] = []): RunAnalysis {
+export function analyze(
+  firstEvents: JournalEvent[],
+  source = 'journal',
+  more: { events: JournalEvent[]; source: string }[] = [],
+): RunAnalysis {
   const acc = new RunAccumulator();
   const runs = [{ events: firstEvents, source }, ...more];
   runs.forEach((r, i) => {

@@ -11,8 +11,10 @@ export const JOURNAL_FILE = 'journal.ndjson';
 /** Check that `dir` is a run folder and return its absolute path. */
 export function resolveRunDir(dir: string): string {
   const abs = path.resolve(dir);
-  if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new InputError(`run folder ${abs} does not exist (pass a folder made by "soak run", e.g. runs/latest)`);
-  if (!existsSync(path.join(abs, JOURNAL_FILE))) throw new InputError(`run folder ${abs} has no ${JOURNAL_FILE} (is it a folder made by "soak run"?)`);
+  if (!existsSync(abs) || !statSync(abs).isDirectory())
+    throw new InputError(`run folder ${abs} does not exist (pass a folder made by "soak run", e.g. runs/latest)`);
+  if (!existsSync(path.join(abs, JOURNAL_FILE)))
+    throw new InputError(`run folder ${abs} has no ${JOURNAL_FILE} (is it a folder made by "soak run"?)`);
   return abs;
 }
 

@@ -19,7 +19,11 @@ export interface FoldOptions {
   threads: number;
 }
 
-export const FOLD_DEFAULTS: FoldOptions = { fastPath: true, parallelFromBytes: 64 << 20, threads: Math.min(4, os.availableParallelism()) };
+export const FOLD_DEFAULTS: FoldOptions = {
+  fastPath: true,
+  parallelFromBytes: 64 << 20,
+  threads: Math.min(4, os.availableParallelism()),
+};
 
 /** What a worker is asked to fold. */
 export interface RangeTask {
@@ -34,13 +38,20 @@ export type RangeResult =
   | { ok: false; badLine: { lineNo: number; problem: string } | null };
 
 /** Fold `task.range` of a journal (all of it without one) into `acc`, on this thread. */
-export function foldRange(acc: RunAccumulator, task: Omit<RangeTask, 'range'> & { range?: ByteRange }): StreamedJournal {
+export function foldRange(
+  acc: RunAccumulator,
+  task: Omit<RangeTask, 'range'> & { range?: ByteRange },
+): StreamedJournal {
   const fast = task.fastPath ? new AnalysisLineReader(acc).fastLine : null;
   return streamJournal(task.file, (e) => acc.add(e), fast, task.range);
 }
 
 /** Fold one journal file into `acc` (after any runs already in it); the dropped torn last line, if any. */
-export async function foldJournal(acc: RunAccumulator, file: string, options: FoldOptions = FOLD_DEFAULTS): Promise<string | null> {
+export async function foldJournal(
+  acc: RunAccumulator,
+  file: string,
+  options: FoldOptions = FOLD_DEFAULTS,
+): Promise<string | null> {
   const { fastPath } = options;
   const long = options.threads > 1 && statSync(file).size >= options.parallelFromBytes;
   const ranges = long ? splitAtNewlines(file, options.threads) : [];

@@ -24,7 +24,9 @@ export interface CheckpointRow {
  * Rows stored as columns, one per field: numbers in a Float64Array (null as NaN: JSON has no NaN, so the two never
  * mix), other values in an array. A million rows cost a few arrays instead of a million objects.
  */
-export type Columns<Row> = { readonly [K in keyof Row]-?: Row[K] extends number | null ? Float64Array : readonly Row[K][] } & { readonly length: number };
+export type Columns<Row> = {
+  readonly [K in keyof Row]-?: Row[K] extends number | null ? Float64Array : readonly Row[K][];
+} & { readonly length: number };
 
 /** Cycle outcomes in cycle order (cycleRow() in analysis-tables.ts reads one back as a CycleRow). */
 export type CycleTable = Columns<CycleRow>;

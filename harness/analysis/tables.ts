@@ -1,10 +1,21 @@
 // Building the per-cycle and per-checkpoint tables of an analysis column by column, and reading rows back out.
-import { Float64Column, gather, gatherStrings, orNaN, orNull, StringColumn, type EncodedStrings, type RowOrder } from './columns.js';
+import {
+  Float64Column,
+  gather,
+  gatherStrings,
+  orNaN,
+  orNull,
+  StringColumn,
+  type EncodedStrings,
+  type RowOrder,
+} from './columns.js';
 import type { KillPhase, Outcome } from '../journal/events.js';
 import type { CheckpointRow, CheckpointTable, CycleRow, CycleTable } from './summary.js';
 
 /** Rows as sent between threads: number columns as they are, string columns encoded. */
-export type Encoded<Row> = { readonly [K in keyof Row]-?: Row[K] extends number | null ? Float64Array : EncodedStrings<Extract<Row[K], string>> };
+export type Encoded<Row> = {
+  readonly [K in keyof Row]-?: Row[K] extends number | null ? Float64Array : EncodedStrings<Extract<Row[K], string>>;
+};
 
 /** Appends cycle rows (values copied: a caller may reuse its row object), then builds the table in a chosen order. */
 export class CycleTableBuilder {

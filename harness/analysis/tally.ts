@@ -12,7 +12,14 @@ export type CycleTally = Pick<Summary, 'tornCheckpoint' | 'noncePreserved'> & {
 
 /** Outcomes, downtime and lost work of resumed cycles, torn-write and nonce tallies; `violations` by row (rows with any). */
 export function tallyCycles(t: CycleTable, violations: ReadonlyMap<number, readonly Violation[]>): CycleTally {
-  const out: CycleTally = { resumed: 0, failed: 0, downtimes: [], lost: [], tornCheckpoint: { trials: 0, previousRestored: 0 }, noncePreserved: { trials: 0, preserved: 0 } };
+  const out: CycleTally = {
+    resumed: 0,
+    failed: 0,
+    downtimes: [],
+    lost: [],
+    tornCheckpoint: { trials: 0, previousRestored: 0 },
+    noncePreserved: { trials: 0, preserved: 0 },
+  };
   for (let i = 0; i < t.length; i++) {
     const ok = t.outcome[i] === 'ok';
     const downtime = t.downtimeMs[i]!;

@@ -9,7 +9,11 @@ import { JournalLineError } from '../core/errors.js';
 function buffersOf(fold: PartialFold): ArrayBuffer[] {
   const outcomes = Object.values(fold.outcomes).map((c) => (c instanceof Float64Array ? c : c.codes));
   const columns = [...outcomes, ...Object.values(fold.checkpoints), fold.startedCycles, fold.boots, fold.restores];
-  return [...new Set(columns.filter((c) => ArrayBuffer.isView(c)).map((c) => (c as Float64Array | Uint32Array).buffer as ArrayBuffer))];
+  return [
+    ...new Set(
+      columns.filter((c) => ArrayBuffer.isView(c)).map((c) => (c as Float64Array | Uint32Array).buffer as ArrayBuffer),
+    ),
+  ];
 }
 
 function fold(task: RangeTask): RangeResult {
@@ -18,7 +22,10 @@ function fold(task: RangeTask): RangeResult {
     const { lines, tornTail } = foldRange(acc, task);
     return { ok: true, fold: acc.partial(), lines, tornTail };
   } catch (err) {
-    return { ok: false, badLine: err instanceof JournalLineError ? { lineNo: err.lineNo, problem: err.problem } : null };
+    return {
+      ok: false,
+      badLine: err instanceof JournalLineError ? { lineNo: err.lineNo, problem: err.problem } : null,
+    };
   }
 }
 

@@ -21,12 +21,22 @@ export function checkResume(obs: ResumeObservation, model: WorkloadModel): Viola
   const v: Violation[] = [];
   const add = (code: ViolationCode, message: string): void => void v.push({ code, message });
   const hb = obs.heartbeat;
-  if (!hb.full || !hb.fs || !hb.mem || !hb.tool) return [{ code: 'not-full', message: 'first heartbeat after restore is not a full heartbeat (fs, mem, tool missing)' }];
-  if (hb.nonce !== obs.nonce) add('nonce', `boot nonce changed: ${hb.nonce} after restore, ${obs.nonce} before the kill (a fresh boot passed off as a resume?)`);
+  if (!hb.full || !hb.fs || !hb.mem || !hb.tool)
+    return [
+      { code: 'not-full', message: 'first heartbeat after restore is not a full heartbeat (fs, mem, tool missing)' },
+    ];
+  if (hb.nonce !== obs.nonce)
+    add(
+      'nonce',
+      `boot nonce changed: ${hb.nonce} after restore, ${obs.nonce} before the kill (a fresh boot passed off as a resume?)`,
+    );
   const steps = { fs: hb.fs.step, mem: hb.mem.step, tool: hb.tool.step, heartbeat: hb.step };
   const distinct = new Set(Object.values(steps));
   if (distinct.size > 1) {
-    add('inconsistent', `inconsistent state: parts describe different steps (fs ${steps.fs}, mem ${steps.mem}, tool ${steps.tool}, heartbeat ${steps.heartbeat})`);
+    add(
+      'inconsistent',
+      `inconsistent state: parts describe different steps (fs ${steps.fs}, mem ${steps.mem}, tool ${steps.tool}, heartbeat ${steps.heartbeat})`,
+    );
   }
   for (const part of ['fs', 'mem', 'tool'] as const) {
     const s = hb[part]!.step;
@@ -36,13 +46,28 @@ export function checkResume(obs: ResumeObservation, model: WorkloadModel): Viola
     }
     if (s <= obs.killStep + 1) {
       const want = model.expected(s)[part];
-      if (hb[part]!.digest !== want) add('digest', `${part}: digest at step ${s} is ${hb[part]!.digest.slice(0, 16)}…, expected ${want.slice(0, 16)}…`);
+      if (hb[part]!.digest !== want)
+        add(
+          'digest',
+          `${part}: digest at step ${s} is ${hb[part]!.digest.slice(0, 16)}…, expected ${want.slice(0, 16)}…`,
+        );
     }
   }
-  if (hb.step < obs.restored.step) add('regressed', `regressed: resumed at step ${hb.step}, behind the restored checkpoint ${obs.restored.seq} (step ${obs.restored.step})`);
-  if (hb.step > obs.killStep) add('ahead', `invented work: resumed at step ${hb.step}, beyond the last step seen before the kill (${obs.killStep})`);
+  if (hb.step < obs.restored.step)
+    add(
+      'regressed',
+      `regressed: resumed at step ${hb.step}, behind the restored checkpoint ${obs.restored.seq} (step ${obs.restored.step})`,
+    );
+  if (hb.step > obs.killStep)
+    add(
+      'ahead',
+      `invented work: resumed at step ${hb.step}, beyond the last step seen before the kill (${obs.killStep})`,
+    );
   if (obs.latestCompleteSeq !== null && obs.restored.seq !== obs.latestCompleteSeq) {
-    add('not-latest', `restored checkpoint ${obs.restored.seq}, but the newest complete checkpoint was ${obs.latestCompleteSeq}`);
+    add(
+      'not-latest',
+      `restored checkpoint ${obs.restored.seq}, but the newest complete checkpoint was ${obs.latestCompleteSeq}`,
+    );
   }
   return v;
 }

@@ -26,11 +26,4 @@ export interface Violation {
 }
 
 export type ViolationCode =
-  | 'not-full'
-  | 'nonce'
-  | 'inconsistent'
-  | 'digest'
-  | 'regressed'
-  | 'ahead'
-  | 'not-latest'
-  | 'no-resume';
+  'not-full' | 'nonce' | 'inconsistent' | 'digest' | 'regressed' | 'ahead' | 'not-latest' | 'no-resume';

@@ -28,22 +28,53 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
     y
       .positional('run-a', { type: 'string', demandOption: true, describe: 'Baseline run folder' })
       .positional('run-b', { type: 'string', demandOption: true, describe: 'Candidate run folder' })
-      .option('seed', { type: 'number', default: COMPARE_DEFAULTS.seed, describe: 'Seed of the permutation and bootstrap resampling' })
-      .option('resamples', { type: 'number', default: COMPARE_DEFAULTS.resamples, describe: 'Permutation resamples (>= 9999)' })
-      .option('min-effect-ms', { type: 'number', default: COMPARE_DEFAULTS.minEffectMs, describe: 'Smallest median difference that counts, ms' })
-      .option('min-effect-relative', { type: 'number', default: COMPARE_DEFAULTS.minEffectRelative, describe: 'Smallest median difference that counts, fraction of the baseline median' })
+      .option('seed', {
+        type: 'number',
+        default: COMPARE_DEFAULTS.seed,
+        describe: 'Seed of the permutation and bootstrap resampling',
+      })
+      .option('resamples', {
+        type: 'number',
+        default: COMPARE_DEFAULTS.resamples,
+        describe: 'Permutation resamples (>= 9999)',
+      })
+      .option('min-effect-ms', {
+        type: 'number',
+        default: COMPARE_DEFAULTS.minEffectMs,
+        describe: 'Smallest median difference that counts, ms',
+      })
+      .option('min-effect-relative', {
+        type: 'number',
+        default: COMPARE_DEFAULTS.minEffectRelative,
+        describe: 'Smallest median difference that counts, fraction of the baseline median',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<CompareArgs>,
   handler: async (argv: ArgumentsCamelCase<CompareArgs>) => {
     const a = (await loadRunsForCommand([argv.runA])).analysis;
     const b = (await loadRunsForCommand([argv.runB])).analysis;
-    const opts = { seed: argv.seed, resamples: Math.max(9999, argv.resamples), minEffectMs: argv.minEffectMs, minEffectRelative: argv.minEffectRelative };
-    const run = (x: ArrayLike<number>, y: ArrayLike<number>): Comparison | null => (x.length > 0 && y.length > 0 ? compareSamples(x, y, opts) : null);
+    const opts = {
+      seed: argv.seed,
+      resamples: Math.max(9999, argv.resamples),
+      minEffectMs: argv.minEffectMs,
+      minEffectRelative: argv.minEffectRelative,
+    };
+    const run = (x: ArrayLike<number>, y: ArrayLike<number>): Comparison | null =>
+      x.length > 0 && y.length > 0 ? compareSamples(x, y, opts) : null;
     const downtime = run(a.downtimes, b.downtimes);
     const pause = run(a.checkpoints.pauseMs, b.checkpoints.pauseMs);
     const results = { downtimeMs: downtime, checkpointPauseMs: pause };
-    if (argv.json) process.stdout.write(`${JSON.stringify({ schemaVersion: 1, runA: a.summary.runId, runB: b.summary.runId, ...results }, null, 2)}\n`);
+    if (argv.json)
+      process.stdout.write(
+        `${JSON.stringify({ schemaVersion: 1, runA: a.summary.runId, runB: b.summary.runId, ...results }, null, 2)}\n`,
+      );
     else process.stdout.write(`${fmt('downtime', downtime)}\n${fmt('checkpoint pause', pause)}\n`);
     const all = [downtime, pause];
-    setExit(all.some((c) => c?.verdict === 'regression') ? EXIT.fail : all.some((c) => c === null) ? EXIT.insufficient : EXIT.pass);
+    setExit(
+      all.some((c) => c?.verdict === 'regression')
+        ? EXIT.fail
+        : all.some((c) => c === null)
+          ? EXIT.insufficient
+          : EXIT.pass,
+    );
   },
 };

@@ -13,17 +13,28 @@ interface GatesArgs {
 
 export const gatesCommand: CommandModule<object, GatesArgs> = {
   command: 'gates <run-dirs..>',
-  describe: 'Judge run folders against gates/NN-*.yaml; exit 0 all pass, 1 any fail, 2 any insufficient data, 3 bad input',
+  describe:
+    'Judge run folders against gates/NN-*.yaml; exit 0 all pass, 1 any fail, 2 any insufficient data, 3 bad input',
   builder: (y: Argv) =>
     y
-      .positional('run-dirs', { type: 'string', array: true, describe: 'Run folders (several are judged as one sample)' })
+      .positional('run-dirs', {
+        type: 'string',
+        array: true,
+        describe: 'Run folders (several are judged as one sample)',
+      })
       .option('gates-dir', { type: 'string', describe: 'Folder of gate files (default: gates/ of the harness)' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the gate results as JSON' }) as unknown as Argv<GatesArgs>,
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'Print the gate results as JSON',
+      }) as unknown as Argv<GatesArgs>,
   handler: async (argv: ArgumentsCamelCase<GatesArgs>) => {
     const { analysis, dirs } = await loadRunsForCommand(argv.runDirs);
     const j = judge(analysis, argv.gatesDir);
     if (argv.json) {
-      process.stdout.write(`${JSON.stringify({ schemaVersion: 1, runDirs: dirs, verdict: j.verdict, gates: j.gates }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ schemaVersion: 1, runDirs: dirs, verdict: j.verdict, gates: j.gates }, null, 2)}\n`,
+      );
     } else {
       process.stdout.write(`${formatGateTable(j.gates)}\n${verdictLine(j)}\n`);
     }

@@ -12,7 +12,11 @@ const buildCommand: CommandModule<object, ImageBuildArgs> = {
   describe: 'Build the micro-VM guest image (Debian cloud kernel + busybox initramfs + agent), cached by recipe hash',
   builder: (y: Argv) =>
     y
-      .option('force', { type: 'boolean', default: false, describe: 'Rebuild even if the cached image matches the recipe' })
+      .option('force', {
+        type: 'boolean',
+        default: false,
+        describe: 'Rebuild even if the cached image matches the recipe',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<ImageBuildArgs>,
   handler: async (argv: ArgumentsCamelCase<ImageBuildArgs>) => {
     const started = process.hrtime.bigint();

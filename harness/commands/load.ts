@@ -3,6 +3,7 @@ import { loadRuns, type LoadedRuns } from '../analysis/load-runs.js';
 
 export async function loadRunsForCommand(dirs: string[]): Promise<LoadedRuns> {
   const loaded = await loadRuns(dirs);
-  for (const file of loaded.tornTails) process.stderr.write(`soak: note: ${file} ended in a torn line (a writer died mid-append); it was dropped\n`);
+  for (const file of loaded.tornTails)
+    process.stderr.write(`soak: note: ${file} ended in a torn line (a writer died mid-append); it was dropped\n`);
   return loaded;
 }

@@ -16,7 +16,8 @@ interface MergeArgs {
 
 export const mergeCommand: CommandModule<object, MergeArgs> = {
   command: 'merge <run-dirs..>',
-  describe: 'Combine run folders (shards of one soak, or several nights) into one run folder; its statistics equal one run over the union',
+  describe:
+    'Combine run folders (shards of one soak, or several nights) into one run folder; its statistics equal one run over the union',
   builder: (y: Argv) =>
     y
       .positional('run-dirs', { type: 'string', array: true, describe: 'Run folders to combine' })

@@ -14,18 +14,27 @@ interface ReportArgs {
 }
 
 /** Write the report for an analysed run into `reportsDir`. */
-export function writeReportFor(analysis: RunAnalysis, gates: GateResult[], reportsDir: string): Promise<{ dir: string; files: string[] }> {
+export function writeReportFor(
+  analysis: RunAnalysis,
+  gates: GateResult[],
+  reportsDir: string,
+): Promise<{ dir: string; files: string[] }> {
   return writeReport({ analysis, gates, reportsDir: path.resolve(reportsDir) });
 }
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
   command: 'report <run-dirs..>',
-  describe: 'Write the dated report reports/<yyyy-mm-dd>-<scenario>/ for run folders (several are reported as one sample)',
+  describe:
+    'Write the dated report reports/<yyyy-mm-dd>-<scenario>/ for run folders (several are reported as one sample)',
   builder: (y: Argv) =>
     y
       .positional('run-dirs', { type: 'string', array: true, describe: 'Run folders' })
       .option('out', { type: 'string', default: 'reports', describe: 'Reports folder' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the report folder and files as JSON' }) as unknown as Argv<ReportArgs>,
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'Print the report folder and files as JSON',
+      }) as unknown as Argv<ReportArgs>,
   handler: async (argv: ArgumentsCamelCase<ReportArgs>) => {
     const { analysis } = await loadRunsForCommand(argv.runDirs);
     const j = judge(analysis);

@@ -34,29 +34,55 @@ export function parseShard(text: string): Shard {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
-  if (!m || count < 1 || index >= count) throw new InputError(`--shard: expected i/n with 0 <= i < n (e.g. 0/4), got "${text}"`);
+  if (!m || count < 1 || index >= count)
+    throw new InputError(`--shard: expected i/n with 0 <= i < n (e.g. 0/4), got "${text}"`);
   return { index, count };
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
   command: 'run',
-  describe: 'Run a soak: boot a session, SIGKILL it at seeded random points, resume, verify; then report and judge the gates',
+  describe:
+    'Run a soak: boot a session, SIGKILL it at seeded random points, resume, verify; then report and judge the gates',
   builder: (y: Argv) =>
     y
-      .option('scenario', { type: 'string', describe: 'Scenario name in scenarios/ or a path to a .yaml file (default: "default")' })
+      .option('scenario', {
+        type: 'string',
+        describe: 'Scenario name in scenarios/ or a path to a .yaml file (default: "default")',
+      })
       .option('target', { type: 'string', describe: 'Override the scenario target (process | microvm)' })
       .option('cycles', { type: 'number', describe: 'Override the number of kill-and-resume cycles' })
       .option('seed', { type: 'number', describe: 'Override the PRNG seed (same seed, same kill plan)' })
-      .option('out', { type: 'string', default: 'runs', describe: 'Folder that receives the run folder <timestamp>-<scenario>-s<seed>/' })
+      .option('out', {
+        type: 'string',
+        default: 'runs',
+        describe: 'Folder that receives the run folder <timestamp>-<scenario>-s<seed>/',
+      })
       .option('report-dir', { type: 'string', default: 'reports', describe: 'Folder for the dated report' })
-      .option('report', { type: 'boolean', default: true, describe: 'Write the dated report after the run (--no-report to skip)' })
-      .option('skew-ms', { type: 'number', describe: 'Negative control: capture the filesystem, then memory this many ms later' })
-      .option('inject-restore-delay-ms', { type: 'number', describe: 'Fault injection: sleep this long inside every restore' })
+      .option('report', {
+        type: 'boolean',
+        default: true,
+        describe: 'Write the dated report after the run (--no-report to skip)',
+      })
+      .option('skew-ms', {
+        type: 'number',
+        describe: 'Negative control: capture the filesystem, then memory this many ms later',
+      })
+      .option('inject-restore-delay-ms', {
+        type: 'number',
+        describe: 'Fault injection: sleep this long inside every restore',
+      })
       .option('budget-s', { type: 'number', describe: 'Stop cleanly after this many seconds' })
       .option('json', { type: 'boolean', default: false, describe: 'Print a JSON result on stdout instead of text' })
       .option('verbose', { type: 'boolean', default: false, describe: 'Log every cycle on stderr' })
-      .option('resume', { type: 'string', describe: 'Pick up a run folder whose runner died: kill its orphaned hosts, run the cycles not yet finished' })
-      .option('shard', { type: 'string', describe: 'Run one shard i/n of the cycles (0-based i; cycle c belongs to shard (c-1) mod n); combine with "soak merge"' }) as unknown as Argv<RunArgs>,
+      .option('resume', {
+        type: 'string',
+        describe: 'Pick up a run folder whose runner died: kill its orphaned hosts, run the cycles not yet finished',
+      })
+      .option('shard', {
+        type: 'string',
+        describe:
+          'Run one shard i/n of the cycles (0-based i; cycle c belongs to shard (c-1) mod n); combine with "soak merge"',
+      }) as unknown as Argv<RunArgs>,
   handler: async (argv: ArgumentsCamelCase<RunArgs>) => {
     const stop = { requested: false };
     const onSigint = (): void => {
@@ -70,8 +96,13 @@ export const runCommand: CommandModule<object, RunArgs> = {
     process.on('SIGINT', onSigint);
     try {
       if (argv.resume !== undefined) {
-        const clash = (['scenario', 'target', 'cycles', 'seed', 'shard', 'skewMs', 'injectRestoreDelayMs', 'budgetS'] as const).filter((k) => argv[k] !== undefined);
-        if (clash.length > 0) throw new InputError(`--resume continues a run with the scenario it started with: drop ${clash.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`);
+        const clash = (
+          ['scenario', 'target', 'cycles', 'seed', 'shard', 'skewMs', 'injectRestoreDelayMs', 'budgetS'] as const
+        ).filter((k) => argv[k] !== undefined);
+        if (clash.length > 0)
+          throw new InputError(
+            `--resume continues a run with the scenario it started with: drop ${clash.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`,
+          );
         if (!argv.json) process.stderr.write(`soak: resuming ${argv.resume}\n`);
         result = await resumeSoak({ ...common, runDir: argv.resume });
       } else {
@@ -88,7 +119,9 @@ export const runCommand: CommandModule<object, RunArgs> = {
         await validateTarget(scenario.target, scenario.targetOptions, file);
         if (!argv.json) {
           const shardText = shard ? `, shard ${shard.index}/${shard.count}` : '';
-          process.stderr.write(`soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.cycles} cycles${shardText}, seed ${scenario.seed}\n`);
+          process.stderr.write(
+            `soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.cycles} cycles${shardText}, seed ${scenario.seed}\n`,
+          );
         }
         result = await runSoak({ ...common, scenario, runsDir: path.resolve(argv.out), shard });
       }
@@ -100,10 +133,14 @@ export const runCommand: CommandModule<object, RunArgs> = {
     const judgement = judge(analysis);
     const reportDir = argv.report ? (await writeReportFor(analysis, judgement.gates, argv.reportDir)).dir : null;
     if (argv.json) {
-      process.stdout.write(`${JSON.stringify({ runDir: result.runDir, status: result.status, reportDir, verdict: judgement.verdict, summary: analysis.summary, gates: judgement.gates }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ runDir: result.runDir, status: result.status, reportDir, verdict: judgement.verdict, summary: analysis.summary, gates: judgement.gates }, null, 2)}\n`,
+      );
     } else {
       const s = analysis.summary;
-      process.stdout.write(`run folder: ${result.runDir} (${result.status}, ${result.cycles} cycles run now, ${s.cycles.total} in the run)\n`);
+      process.stdout.write(
+        `run folder: ${result.runDir} (${result.status}, ${result.cycles} cycles run now, ${s.cycles.total} in the run)\n`,
+      );
       process.stdout.write(`${formatGateTable(judgement.gates)}\n`);
       if (s.violations > 0) process.stdout.write(`violations: ${s.violations}, e.g. ${s.violationSamples[0] ?? ''}\n`);
       if (reportDir) process.stdout.write(`report: ${path.join(reportDir, 'index.html')}\n`);

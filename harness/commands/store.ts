@@ -48,9 +48,13 @@ const statsCommand: CommandModule<object, StoreArgs> = {
         `${String(r.seq).padStart(5)} ${String(r.step).padStart(9)} ${mib(r.logicalBytes).padStart(11)} ${mib(r.storedBytes).padStart(11)} ${String(r.newChunks).padStart(11)} ${deltas.padStart(9)} ${(r.ratio?.toFixed(1) ?? '-').padStart(8)} ${(r.cumRatio?.toFixed(2) ?? '-').padStart(11)}`,
       );
     }
-    lines.push(`${stats.checkpoints.length} checkpoints: logical ${mib(stats.logicalBytes)}, stored ${mib(stats.storedBytes)}, dedup ratio ${stats.ratio?.toFixed(2) ?? 'n/a'}; on disk ${mib(stats.diskBytes)}`);
+    lines.push(
+      `${stats.checkpoints.length} checkpoints: logical ${mib(stats.logicalBytes)}, stored ${mib(stats.storedBytes)}, dedup ratio ${stats.ratio?.toFixed(2) ?? 'n/a'}; on disk ${mib(stats.diskBytes)}`,
+    );
     if (stats.guestLogicalBytes !== stats.logicalBytes) {
-      lines.push(`counting each migration stream at the guest RAM size it declares: logical ${mib(stats.guestLogicalBytes)}, ratio ${stats.guestRatio?.toFixed(2) ?? 'n/a'}`);
+      lines.push(
+        `counting each migration stream at the guest RAM size it declares: logical ${mib(stats.guestLogicalBytes)}, ratio ${stats.guestRatio?.toFixed(2) ?? 'n/a'}`,
+      );
     }
     process.stdout.write(`${lines.join('\n')}\n`);
   },
@@ -67,7 +71,9 @@ const verifyCommand: CommandModule<object, StoreArgs> = {
     if (argv.json) process.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...report }, null, 2)}\n`);
     else {
       for (const p of report.problems) process.stdout.write(`checkpoint ${p.seq} part ${p.part}: ${p.problem}\n`);
-      process.stdout.write(`${report.checkpoints} checkpoints, ${report.chunksChecked} chunk references checked: ${report.problems.length === 0 ? 'OK' : `${report.problems.length} problems`}\n`);
+      process.stdout.write(
+        `${report.checkpoints} checkpoints, ${report.chunksChecked} chunk references checked: ${report.problems.length === 0 ? 'OK' : `${report.problems.length} problems`}\n`,
+      );
     }
     setExit(report.problems.length === 0 ? EXIT.pass : EXIT.fail);
   },
@@ -79,9 +85,14 @@ interface GcArgs extends StoreArgs {
 
 const gcCommand: CommandModule<object, GcArgs> = {
   command: 'gc <dir>',
-  describe: 'Keep the newest N checkpoints, delete the rest and reclaim the chunks only they used (safe to kill at any moment)',
+  describe:
+    'Keep the newest N checkpoints, delete the rest and reclaim the chunks only they used (safe to kill at any moment)',
   builder: (y: Argv) =>
-    positional(y).option('keep', { type: 'number', demandOption: true, describe: 'How many of the newest checkpoints to keep (>= 1)' }) as unknown as Argv<GcArgs>,
+    positional(y).option('keep', {
+      type: 'number',
+      demandOption: true,
+      describe: 'How many of the newest checkpoints to keep (>= 1)',
+    }) as unknown as Argv<GcArgs>,
   handler: (argv: ArgumentsCamelCase<GcArgs>) => {
     const store = openExisting(argv.dir);
     let report;
@@ -98,8 +109,14 @@ const gcCommand: CommandModule<object, GcArgs> = {
         `packs ${report.packsBefore} -> ${report.packsAfter} (${report.packsDeleted} wholly dead deleted, ${report.packsRewritten} rewritten, ${report.tornPacksRemoved} torn removed); chunks copied ${report.chunksCopied}, dropped ${report.chunksDropped}`,
         `on disk ${mib(report.bytesBefore)} -> ${mib(report.bytesAfter)}`,
       ];
-      if (report.unreadable.length > 0) lines.push(`left in place: ${report.unreadable.length} manifests that fail their check (${report.unreadable.join(', ')})`);
-      if (report.missingChunks > 0) lines.push(`warning: kept checkpoints need ${report.missingChunks} chunks no intact pack holds; run "soak store verify"`);
+      if (report.unreadable.length > 0)
+        lines.push(
+          `left in place: ${report.unreadable.length} manifests that fail their check (${report.unreadable.join(', ')})`,
+        );
+      if (report.missingChunks > 0)
+        lines.push(
+          `warning: kept checkpoints need ${report.missingChunks} chunks no intact pack holds; run "soak store verify"`,
+        );
       process.stdout.write(`${lines.join('\n')}\n`);
     }
     setExit(report.missingChunks === 0 ? EXIT.pass : EXIT.fail);

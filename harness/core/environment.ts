@@ -20,8 +20,6 @@ export interface Environment {
   target: Record<string, string | number | boolean>;
 }
 
-
-
 function harnessVersion(): string {
   const pkg = JSON.parse(readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as { version?: string };
   return pkg.version ?? 'unknown';
@@ -29,7 +27,12 @@ function harnessVersion(): string {
 
 function gitCommit(): string {
   try {
-    const out = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repoRoot(), stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000, env: {} });
+    const out = execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: repoRoot(),
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+      env: {},
+    });
     const commit = out.toString().trim();
     return /^[0-9a-f]{40}$/.test(commit) ? commit : 'unknown';
   } catch {

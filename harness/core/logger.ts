@@ -4,7 +4,14 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-const levelNames: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+const levelNames: Record<number, string> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
 
 /** A stream that turns pino JSON lines into `level: msg key=value` lines on stderr. */
 function terminalStream(): Writable {
@@ -17,7 +24,9 @@ function terminalStream(): Writable {
           const extras = Object.entries(rest)
             .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
             .join(' ');
-          process.stderr.write(`${levelNames[level as number] ?? 'log'}: ${String(msg)}${extras ? ` ${extras}` : ''}\n`);
+          process.stderr.write(
+            `${levelNames[level as number] ?? 'log'}: ${String(msg)}${extras ? ` ${extras}` : ''}\n`,
+          );
         } catch {
           process.stderr.write(`${line}\n`);
         }
@@ -28,7 +37,10 @@ function terminalStream(): Writable {
 }
 
 /** A logger writing JSON to `file` (when given) and readable lines at `terminalLevel` or above to stderr. */
-export function createLogger(file: string | null, terminalLevel: 'debug' | 'info' | 'warn' | 'silent' = 'warn'): Logger {
+export function createLogger(
+  file: string | null,
+  terminalLevel: 'debug' | 'info' | 'warn' | 'silent' = 'warn',
+): Logger {
   const streams: pino.StreamEntry[] = [];
   if (file) streams.push({ level: 'debug', stream: pino.destination({ dest: file, append: true, sync: true }) });
   if (terminalLevel !== 'silent') streams.push({ level: terminalLevel, stream: terminalStream() });

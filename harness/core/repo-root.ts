@@ -9,7 +9,7 @@ let cached: string | undefined;
 export function repoRoot(): string {
   if (cached !== undefined) return cached;
   const start = path.dirname(fileURLToPath(import.meta.url));
-  for (let dir = start; ; ) {
+  for (let dir = start; ;) {
     const pkg = path.join(dir, 'package.json');
     if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'keepstate-soak') {
       cached = dir;

@@ -49,7 +49,11 @@ export function evaluateGate(base: Gate, summary: Partial<Summary>, evidence: Ga
 }
 
 /** Judge every gate on one summary, in gate order. */
-export function evaluateGates(gates: readonly Gate[], summary: Summary | Partial<Summary>, evidence: GateEvidence = {}): GateResult[] {
+export function evaluateGates(
+  gates: readonly Gate[],
+  summary: Summary | Partial<Summary>,
+  evidence: GateEvidence = {},
+): GateResult[] {
   return gates.map((g) => evaluateGate(g, summary, evidence));
 }
 

@@ -26,7 +26,8 @@ export function judge(analysis: RunAnalysis, gatesDir?: string): Judgement {
 
 /** One line saying what the verdict means. */
 export function verdictLine(j: Judgement): string {
-  if (j.control) return `verdict: ${j.verdict === 'pass' ? 'PASS' : j.verdict === 'fail' ? 'FAIL' : 'INSUFFICIENT DATA'} (${j.control})`;
+  if (j.control)
+    return `verdict: ${j.verdict === 'pass' ? 'PASS' : j.verdict === 'fail' ? 'FAIL' : 'INSUFFICIENT DATA'} (${j.control})`;
   const count = (v: Verdict): number => j.gates.filter((g) => g.verdict === v).length;
   const parts = `${count('pass')} pass, ${count('fail')} fail, ${count('insufficient')} insufficient of ${j.gates.length} gates`;
   if (j.verdict === 'pass') return `verdict: PASS (${parts})`;

@@ -23,7 +23,10 @@ export const gateSchema = z
     description: z.string().default(''),
     /** Per-target overrides: `byTarget: { microvm: { threshold: "p95 < 8000", minN: 5 } }`. */
     byTarget: z
-      .record(z.string().min(1), z.object({ threshold: z.string().min(1).optional(), minN: z.number().int().min(1).optional() }).strict())
+      .record(
+        z.string().min(1),
+        z.object({ threshold: z.string().min(1).optional(), minN: z.number().int().min(1).optional() }).strict(),
+      )
       .default({}),
   })
   .strict();
@@ -37,7 +40,8 @@ export function defaultGatesDir(): string {
 export function parseGate(text: string, file: string, problems: string[]): Gate | null {
   const before = problems.length;
   const m = FILE_NAME.exec(path.basename(file));
-  if (m === null) problems.push(`${file}: (file name): must be NN-name.yaml (two digits, a dash, lower-case words joined by dashes)`);
+  if (m === null)
+    problems.push(`${file}: (file name): must be NN-name.yaml (two digits, a dash, lower-case words joined by dashes)`);
   let raw: unknown;
   try {
     raw = parseYaml(text);
@@ -80,14 +84,26 @@ export function parseGate(text: string, file: string, problems: string[]): Gate 
     if (t !== null) byTarget[target] = { threshold: t, minN: o.minN ?? g.minN };
   }
   if (problems.length > before) return null;
-  return { id: g.id, name: m[2] ?? '', file, title: g.title, metric: g.metric, threshold, minN: g.minN, description: g.description.trim(), byTarget };
+  return {
+    id: g.id,
+    name: m[2] ?? '',
+    file,
+    title: g.title,
+    metric: g.metric,
+    threshold,
+    minN: g.minN,
+    description: g.description.trim(),
+    byTarget,
+  };
 }
 
 /** Load and validate every gate file in `dir` (default: the repository's gates/), sorted by id. */
 export function loadGates(dir: string = defaultGatesDir()): Gate[] {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((f) => f.endsWith('.yaml') || f.endsWith('.yml')).sort();
+    names = readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
+      .sort();
   } catch (err) {
     throw new ConfigError(`cannot read the gates folder ${dir}: ${(err as Error).message}`, { cause: err });
   }
@@ -102,7 +118,8 @@ export function loadGates(dir: string = defaultGatesDir()): Gate[] {
   const seen = new Map<number, string>();
   for (const g of gates) {
     const other = seen.get(g.id);
-    if (other !== undefined) problems.push(`${g.file}: id: ${g.id} is also used by ${other}; gate numbers must be unique`);
+    if (other !== undefined)
+      problems.push(`${g.file}: id: ${g.id} is also used by ${other}; gate numbers must be unique`);
     seen.set(g.id, g.file);
   }
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));

@@ -32,23 +32,40 @@ function lossBeyondCheckpoint(s: Partial<Summary>, e: GateEvidence): Reading {
   const nonceLost = s.noncePreserved ? s.noncePreserved.trials - s.noncePreserved.preserved : 0;
   const base = { kind: 'count' as const, n, unit: 'checked cycles' };
   if (e.lostBeyondCheckpoint !== undefined) {
-    return { ...base, count: e.lostBeyondCheckpoint + nonceLost, lowerBoundOnly: false, note: `${e.lostBeyondCheckpoint} lost beyond checkpoint, ${nonceLost} nonce lost` };
+    return {
+      ...base,
+      count: e.lostBeyondCheckpoint + nonceLost,
+      lowerBoundOnly: false,
+      note: `${e.lostBeyondCheckpoint} lost beyond checkpoint, ${nonceLost} nonce lost`,
+    };
   }
   if (e.lostStepsPerCycle !== undefined && e.maxLostSteps !== undefined) {
     const limit = e.maxLostSteps;
     const beyond = countLostBeyond(e.lostStepsPerCycle, limit);
-    return { ...base, count: beyond + nonceLost, lowerBoundOnly: false, note: `${beyond} lost > ${limit} steps, ${nonceLost} nonce lost` };
+    return {
+      ...base,
+      count: beyond + nonceLost,
+      lowerBoundOnly: false,
+      note: `${beyond} lost > ${limit} steps, ${nonceLost} nonce lost`,
+    };
   }
   const max = s.lostSteps?.max ?? null;
   if (e.maxLostSteps !== undefined && max !== null && max <= e.maxLostSteps) {
-    return { ...base, count: nonceLost, lowerBoundOnly: false, note: `max lost ${max} <= ${e.maxLostSteps} steps, ${nonceLost} nonce lost` };
+    return {
+      ...base,
+      count: nonceLost,
+      lowerBoundOnly: false,
+      note: `max lost ${max} <= ${e.maxLostSteps} steps, ${nonceLost} nonce lost`,
+    };
   }
   const known = e.maxLostSteps !== undefined && max !== null ? 1 : 0; // max > limit: at least one cycle lost too much
   return {
     ...base,
     count: nonceLost + known,
     lowerBoundOnly: true,
-    note: known ? `max lost ${max} > ${e.maxLostSteps} steps (per-cycle counts not given)` : 'lost work beyond the checkpoint was not measured (no GateEvidence.lostBeyondCheckpoint / maxLostSteps)',
+    note: known
+      ? `max lost ${max} > ${e.maxLostSteps} steps (per-cycle counts not given)`
+      : 'lost work beyond the checkpoint was not measured (no GateEvidence.lostBeyondCheckpoint / maxLostSteps)',
   };
 }
 
@@ -59,22 +76,63 @@ export const METRICS: Record<string, MetricDef> = {
   checkpointPauseMs: dist('checkpointPauseMs'),
   checkpointWriteMs: dist('checkpointWriteMs'),
   restoreMs: dist('restoreMs'),
-  killResume: { kind: 'rate', read: (s) => ({ kind: 'rate', successes: s.killResume?.successes ?? 0, trials: s.killResume?.trials ?? 0, unit: 'trials' }) },
-  noncePreserved: { kind: 'rate', read: (s) => ({ kind: 'rate', successes: s.noncePreserved?.preserved ?? 0, trials: s.noncePreserved?.trials ?? 0, unit: 'trials' }) },
-  tornCheckpoint: { kind: 'rate', read: (s) => ({ kind: 'rate', successes: s.tornCheckpoint?.previousRestored ?? 0, trials: s.tornCheckpoint?.trials ?? 0, unit: 'torn-write kills' }) },
+  killResume: {
+    kind: 'rate',
+    read: (s) => ({
+      kind: 'rate',
+      successes: s.killResume?.successes ?? 0,
+      trials: s.killResume?.trials ?? 0,
+      unit: 'trials',
+    }),
+  },
+  noncePreserved: {
+    kind: 'rate',
+    read: (s) => ({
+      kind: 'rate',
+      successes: s.noncePreserved?.preserved ?? 0,
+      trials: s.noncePreserved?.trials ?? 0,
+      unit: 'trials',
+    }),
+  },
+  tornCheckpoint: {
+    kind: 'rate',
+    read: (s) => ({
+      kind: 'rate',
+      successes: s.tornCheckpoint?.previousRestored ?? 0,
+      trials: s.tornCheckpoint?.trials ?? 0,
+      unit: 'torn-write kills',
+    }),
+  },
   tornCheckpointUnsafe: {
     kind: 'count',
     read: (s) => {
       const t = s.tornCheckpoint;
-      return { kind: 'count', count: t ? t.trials - t.previousRestored : null, n: t?.trials ?? 0, unit: 'torn-write kills', lowerBoundOnly: false, note: '' };
+      return {
+        kind: 'count',
+        count: t ? t.trials - t.previousRestored : null,
+        n: t?.trials ?? 0,
+        unit: 'torn-write kills',
+        lowerBoundOnly: false,
+        note: '',
+      };
     },
   },
   violations: {
     kind: 'count',
-    read: (s) => ({ kind: 'count', count: s.violations ?? null, n: s.killResume?.trials ?? 0, unit: 'checked cycles', lowerBoundOnly: false, note: '' }),
+    read: (s) => ({
+      kind: 'count',
+      count: s.violations ?? null,
+      n: s.killResume?.trials ?? 0,
+      unit: 'checked cycles',
+      lowerBoundOnly: false,
+      note: '',
+    }),
   },
   lossBeyondCheckpoint: { kind: 'count', read: lossBeyondCheckpoint },
-  dedup: { kind: 'ratio', read: (s) => ({ kind: 'ratio', ratio: s.dedup?.ratio ?? null, n: s.dedup?.checkpoints ?? 0 }) },
+  dedup: {
+    kind: 'ratio',
+    read: (s) => ({ kind: 'ratio', ratio: s.dedup?.ratio ?? null, n: s.dedup?.checkpoints ?? 0 }),
+  },
 };
 
 const DIST_STATS = ['p50', 'p90', 'p95', 'p99', 'min', 'max', 'mean'] as const;
@@ -91,10 +149,14 @@ export function checkStat(metric: string, stat: string): string | null {
   const def = METRICS[metric];
   if (def === undefined) return null; // the metric field reports this
   const ok =
-    def.kind === 'distribution' ? (DIST_STATS as readonly string[]).includes(stat)
-    : def.kind === 'rate' ? WILSON.test(stat) || stat === 'failures' || stat === 'successes'
-    : stat === def.kind;
-  return ok ? null : `stat "${stat}" is not available for metric "${metric}" (${def.kind}); use one of: ${STATS[def.kind]}`;
+    def.kind === 'distribution'
+      ? (DIST_STATS as readonly string[]).includes(stat)
+      : def.kind === 'rate'
+        ? WILSON.test(stat) || stat === 'failures' || stat === 'successes'
+        : stat === def.kind;
+  return ok
+    ? null
+    : `stat "${stat}" is not available for metric "${metric}" (${def.kind}); use one of: ${STATS[def.kind]}`;
 }
 
 /** What one gate measured: the judged value, its interval, the sample size and how to judge it. */
@@ -119,9 +181,14 @@ function pct(x: number): string {
  * that table, and cannot reach past the sample's extremes); a side too few samples can bound leaves no interval and
  * says so. The mean keeps a bootstrap interval; a minimum or maximum has none.
  */
-function distributionInterval(key: (typeof DIST_STATS)[number], samples: ArrayLike<number> | undefined, seed: number): { interval: [number, number] | null; note: string } {
+function distributionInterval(
+  key: (typeof DIST_STATS)[number],
+  samples: ArrayLike<number> | undefined,
+  seed: number,
+): { interval: [number, number] | null; note: string } {
   if (samples === undefined || samples.length === 0) return { interval: null, note: 'no raw samples: no interval' };
-  if (key === 'min' || key === 'max') return { interval: null, note: `no interval for a ${key === 'min' ? 'minimum' : 'maximum'}` };
+  if (key === 'min' || key === 'max')
+    return { interval: null, note: `no interval for a ${key === 'min' ? 'minimum' : 'maximum'}` };
   const sorted = sortSample(samples);
   if (key === 'mean') {
     const ci = bootstrapCiSorted(sorted, (s) => mean(s) ?? Number.NaN, { seed });
@@ -131,7 +198,10 @@ function distributionInterval(key: (typeof DIST_STATS)[number], samples: ArrayLi
   const e = quantileWithCiSorted(sorted, q);
   if (e.lo !== null && e.hi !== null) return { interval: [e.lo, e.hi], note: '' };
   const side = e.lo === null && e.hi === null ? 'either side' : e.lo === null ? 'below' : 'above';
-  return { interval: null, note: `${sorted.length} samples cannot bound ${key} ${side} at 95% (needs n >= ${minNForQuantileCi(q)})` };
+  return {
+    interval: null,
+    note: `${sorted.length} samples cannot bound ${key} ${side} at 95% (needs n >= ${minNForQuantileCi(q)})`,
+  };
 }
 
 /** Smallest n whose order-statistic 95% interval of quantile q is bounded on both sides. */
@@ -143,7 +213,12 @@ function minNForQuantileCi(q: number): number {
 }
 
 /** Measure `threshold.stat` of `metric` on a summary (plus optional evidence). */
-export function measure(metric: string, threshold: Threshold, summary: Partial<Summary>, evidence: GateEvidence = {}): Measurement {
+export function measure(
+  metric: string,
+  threshold: Threshold,
+  summary: Partial<Summary>,
+  evidence: GateEvidence = {},
+): Measurement {
   const def = METRICS[metric];
   if (def === undefined) throw new RangeError(`unknown gate metric "${metric}"`);
   const r = def.read(summary, evidence);
@@ -153,7 +228,8 @@ export function measure(metric: string, threshold: Threshold, summary: Partial<S
     case 'distribution': {
       const key = stat as (typeof DIST_STATS)[number];
       const value = r.dist?.[key] ?? null;
-      const { interval, note } = value === null ? { interval: null, note: '' } : distributionInterval(key, r.samples, evidence.seed ?? 1);
+      const { interval, note } =
+        value === null ? { interval: null, note: '' } : distributionInterval(key, r.samples, evidence.seed ?? 1);
       return { ...none, value, interval, n: r.dist?.n ?? 0, note };
     }
     case 'rate': {
@@ -161,12 +237,20 @@ export function measure(metric: string, threshold: Threshold, summary: Partial<S
       const w = WILSON.exec(stat);
       if (w === null) {
         const value = stat === 'failures' ? failures : r.successes;
-        return { ...none, value: r.trials > 0 ? value : null, interval: wilson(r.successes, r.trials), n: r.trials, growsOnly: stat === 'failures', note: `${failures} failed of ${r.trials} ${r.unit}` };
+        return {
+          ...none,
+          value: r.trials > 0 ? value : null,
+          interval: wilson(r.successes, r.trials),
+          n: r.trials,
+          growsOnly: stat === 'failures',
+          note: `${failures} failed of ${r.trials} ${r.unit}`,
+        };
       }
       const level = Number(w[1]) / 100;
       const interval = wilson(r.successes, r.trials, level);
       const value = interval === null ? null : w[2] === 'lo' ? interval[0] : interval[1];
-      const needs = w[2] === 'lo' && (threshold.op === '>=' || threshold.op === '>') && threshold.bound > 0 && threshold.bound < 1;
+      const needs =
+        w[2] === 'lo' && (threshold.op === '>=' || threshold.op === '>') && threshold.bound > 0 && threshold.bound < 1;
       const prefix = needs ? `n needed with zero failures: ${zeroFailureTrialsNeeded(threshold.bound, level)}; ` : '';
       return { ...none, value, interval, n: r.trials, note: `${prefix}${r.successes}/${r.trials} ${r.unit} ok` };
     }
@@ -182,6 +266,11 @@ export function measure(metric: string, threshold: Threshold, summary: Partial<S
       return { ...none, value, n: r.n, note, lowerBoundOnly: r.lowerBoundOnly, growsOnly: true };
     }
     case 'ratio':
-      return { ...none, value: r.ratio, n: r.n, note: r.ratio === null ? '' : `logical / stored bytes over ${r.n} checkpoints` };
+      return {
+        ...none,
+        value: r.ratio,
+        n: r.n,
+        note: r.ratio === null ? '' : `logical / stored bytes over ${r.n} checkpoints`,
+      };
   }
 }

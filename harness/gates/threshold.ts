@@ -1,7 +1,8 @@
 // Threshold expressions `<stat> <op> <number>` (k6-like: "p95 < 2000", "wilson95.lo >= 0.95"): parse once, then compare.
 import type { Threshold, ThresholdOp } from './types.js';
 
-const PATTERN = /^\s*([a-z][a-z0-9]*(?:\([0-9.]+\))?(?:\.[a-z]+)?)\s*(<=|>=|==|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*$/i;
+const PATTERN =
+  /^\s*([a-z][a-z0-9]*(?:\([0-9.]+\))?(?:\.[a-z]+)?)\s*(<=|>=|==|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*$/i;
 
 /** Parse a threshold expression; returns a message (no file prefix) when it is malformed. */
 export function parseThreshold(source: string): Threshold | string {

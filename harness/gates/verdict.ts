@@ -22,10 +22,17 @@ export function reportVerdict(summary: Summary, gates: readonly GateResult[]): R
   const failed = gates.filter((g) => g.verdict === 'fail');
   const insufficient = gates.filter((g) => g.verdict === 'insufficient');
   const passed = gates.filter((g) => g.verdict === 'pass');
-  const violations = summary.violations > 0 ? ` The checker found ${summary.violations} consistency violation${summary.violations === 1 ? '' : 's'}.` : '';
+  const violations =
+    summary.violations > 0
+      ? ` The checker found ${summary.violations} consistency violation${summary.violations === 1 ? '' : 's'}.`
+      : '';
   if (failed.length > 0 || summary.violations > 0) {
     const which = failed.length > 0 ? `Failed: gate${failed.length === 1 ? '' : 's'} ${gateList(failed)}.` : '';
-    return { level: 'fail', headline: `FAIL: ${failed.length} of ${gates.length} gates failed`, detail: `${which}${violations}`.trim() };
+    return {
+      level: 'fail',
+      headline: `FAIL: ${failed.length} of ${gates.length} gates failed`,
+      detail: `${which}${violations}`.trim(),
+    };
   }
   if (insufficient.length > 0) {
     return {
@@ -35,9 +42,17 @@ export function reportVerdict(summary: Summary, gates: readonly GateResult[]): R
     };
   }
   if (gates.length === 0) {
-    return { level: 'none', headline: 'NO GATES JUDGED', detail: 'This report states measurements only; no release gate was evaluated.' };
+    return {
+      level: 'none',
+      headline: 'NO GATES JUDGED',
+      detail: 'This report states measurements only; no release gate was evaluated.',
+    };
   }
-  return { level: 'pass', headline: `PASS: all ${gates.length} gates pass`, detail: 'Every gate was judged on its interval and cleared its bar with at least its minimum sample size.' };
+  return {
+    level: 'pass',
+    headline: `PASS: all ${gates.length} gates pass`,
+    detail: 'Every gate was judged on its interval and cleared its bar with at least its minimum sample size.',
+  };
 }
 
 /** A negative-control run (a fault planted on purpose) passes only when the checker caught it. */
@@ -50,7 +65,12 @@ function negativeControlVerdict(summary: Summary): ReportVerdict {
       detail: `This run planted a fault on purpose; the checker reported ${summary.violations} violation${summary.violations === 1 ? '' : 's'} in ${n} cycles, so it can fail when it should. The gates below are expected to fail.`,
     };
   }
-  if (n === 0) return { level: 'insufficient', headline: 'INSUFFICIENT DATA: negative control with no cycles', detail: 'No cycle reached an outcome, so the control says nothing.' };
+  if (n === 0)
+    return {
+      level: 'insufficient',
+      headline: 'INSUFFICIENT DATA: negative control with no cycles',
+      detail: 'No cycle reached an outcome, so the control says nothing.',
+    };
   return {
     level: 'fail',
     headline: 'FAIL: the negative control was NOT caught',

@@ -143,4 +143,8 @@ export type JournalEvent =
   | RunEndEvent;
 
 /** Distributive Omit over the union, so each variant keeps its own fields. */
-export type EventInput = JournalEvent extends infer E ? (E extends JournalEvent ? Omit<E, 'schemaVersion' | 't'> : never) : never;
+export type EventInput = JournalEvent extends infer E
+  ? E extends JournalEvent
+    ? Omit<E, 'schemaVersion' | 't'>
+    : never
+  : never;

@@ -32,7 +32,16 @@ export function mergeInput(source: string, forEach: (onEvent: (e: JournalEvent) 
   return { start, cycleIds, source };
 }
 
-const CYCLE_KEYED = new Set(['host-start', 'boot', 'checkpoint', 'cycle-start', 'kill', 'restore', 'cycle', 'target-info']);
+const CYCLE_KEYED = new Set([
+  'host-start',
+  'boot',
+  'checkpoint',
+  'cycle-start',
+  'kill',
+  'restore',
+  'cycle',
+  'target-info',
+]);
 
 /**
  * Shards keep their (disjoint) cycle ids; otherwise ids are offset so no two runs share one: each source is shifted
@@ -67,7 +76,15 @@ export function planMerge(inputs: readonly MergeInput[], mergedRunId: string): M
   const first = starts[0]!;
   const { shard: _shard, ...base } = first;
   const cycles = disjoint ? widest : total;
-  return { start: { ...base, runId: mergedRunId, scenario: { ...first.scenario, cycles }, mergedFrom: starts.map((s) => s.runId) }, shifts };
+  return {
+    start: {
+      ...base,
+      runId: mergedRunId,
+      scenario: { ...first.scenario, cycles },
+      mergedFrom: starts.map((s) => s.runId),
+    },
+    shifts,
+  };
 }
 
 /** One source event as it goes into the merged journal (its cycle id shifted), or null when it stays out. */
@@ -77,7 +94,10 @@ export function mergeEvent(e: JournalEvent, shift: number): JournalEvent | null 
 }
 
 /** In-memory merge of whole journals (tests, small runs): the planned run-start, then every source's cycle events. */
-export function mergeJournals(sources: ReadonlyArray<{ events: JournalEvent[]; source: string }>, mergedRunId: string): JournalEvent[] {
+export function mergeJournals(
+  sources: ReadonlyArray<{ events: JournalEvent[]; source: string }>,
+  mergedRunId: string,
+): JournalEvent[] {
   const plan = planMerge(
     sources.map(({ events, source }) => mergeInput(source, (onEvent) => events.forEach(onEvent))),
     mergedRunId,

@@ -55,14 +55,22 @@ class LineParser {
     }
     const ev = parsed as JournalEvent;
     if (ev.schemaVersion !== JOURNAL_SCHEMA_VERSION) {
-      throw new JournalLineError(this.file, this.lines, `: schemaVersion ${String(ev.schemaVersion)} is not supported (expected ${JOURNAL_SCHEMA_VERSION})`);
+      throw new JournalLineError(
+        this.file,
+        this.lines,
+        `: schemaVersion ${String(ev.schemaVersion)} is not supported (expected ${JOURNAL_SCHEMA_VERSION})`,
+      );
     }
     this.onEvent(ev);
   }
 
   private corrupt(): JournalLineError {
     const { line, lineNo } = this.pending!;
-    return new JournalLineError(this.file, lineNo, ` is corrupt (not a JSON event): ${JSON.stringify(line.slice(0, 80))}; only the last line may be torn`);
+    return new JournalLineError(
+      this.file,
+      lineNo,
+      ` is corrupt (not a JSON event): ${JSON.stringify(line.slice(0, 80))}; only the last line may be torn`,
+    );
   }
 
   /** The dropped torn last line, if any. When more of the file follows (`last` false), a held bad line is corrupt instead. */
@@ -96,12 +104,16 @@ const NEWLINE = 0x0a;
  * Call `onLine` for every line in `range` of `file` as a range of a reused buffer (read it during the call only),
  * reading blocks of 8 MiB (more for a longer line). `complete` is false only for text after the range's last newline.
  */
-function forEachLine(file: string, range: ByteRange, onLine: (bytes: Buffer, start: number, end: number, complete: boolean) => void): void {
+function forEachLine(
+  file: string,
+  range: ByteRange,
+  onLine: (bytes: Buffer, start: number, end: number, complete: boolean) => void,
+): void {
   const fd = openSync(file, 'r');
   try {
     let buf = Buffer.allocUnsafe(BLOCK);
     let held = 0; // bytes of an unfinished line kept at the front of buf
-    for (let at = range.start; at < range.end; ) {
+    for (let at = range.start; at < range.end;) {
       if (held === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)]);
       const n = readSync(fd, buf, held, Math.min(buf.length - held, range.end - at), at);
       if (n === 0) break;
@@ -134,8 +146,14 @@ export interface StreamedJournal {
  * and not passed to `onEvent`. With `range`, only those bytes are read; a bad line at its end is corrupt unless the
  * range ends the file, and line numbers in errors count from the range's start.
  */
-export function streamJournal(file: string, onEvent: (e: JournalEvent) => void, fast: FastLine | null = null, range?: ByteRange): StreamedJournal {
-  if (!existsSync(file)) throw new InputError(`journal ${file} does not exist (is this a run folder made by "soak run"?)`);
+export function streamJournal(
+  file: string,
+  onEvent: (e: JournalEvent) => void,
+  fast: FastLine | null = null,
+  range?: ByteRange,
+): StreamedJournal {
+  if (!existsSync(file))
+    throw new InputError(`journal ${file} does not exist (is this a run folder made by "soak run"?)`);
   const size = statSync(file).size;
   const parser = new LineParser(file, onEvent, fast);
   const part = range ?? { start: 0, end: size };

@@ -23,7 +23,8 @@ export function environmentRows(environment: Environment, target: string): Array
     const value = env.target[key];
     if (value !== undefined) rows.push([label, String(value)]);
   }
-  if (env.target['accelerator'] === undefined && target === 'process') rows.push(['Accelerator', 'none (host process target, no VM)']);
+  if (env.target['accelerator'] === undefined && target === 'process')
+    rows.push(['Accelerator', 'none (host process target, no VM)']);
   for (const [key, value] of Object.entries(env.target)) {
     if (!(key in TARGET_LABELS)) rows.push([`Target: ${key}`, String(value)]);
   }

@@ -32,7 +32,10 @@ export function findings(analysis: RunAnalysis): string[] {
       ? `Kill-and-resume succeeded in ${rateClause(kr.successes, kr.trials, 'cycles')}.`
       : 'No kill-and-resume cycle completed, so no success rate was measured.',
   );
-  if (s.cycles.indeterminate > 0) out.push(`${s.cycles.indeterminate} of ${s.cycles.total} cycles were indeterminate (cut off when the runner itself stopped).`);
+  if (s.cycles.indeterminate > 0)
+    out.push(
+      `${s.cycles.indeterminate} of ${s.cycles.total} cycles were indeterminate (cut off when the runner itself stopped).`,
+    );
   const d = s.downtimeMs;
   if (d.n > 0) {
     const [p50, , p95, p99] = downtimeQuantiles(analysis);
@@ -43,23 +46,40 @@ export function findings(analysis: RunAnalysis): string[] {
   } else {
     out.push('No downtime was measured (no session resumed).');
   }
-  if (s.lostSteps.n > 0) out.push(`Work lost per kill, n = ${s.lostSteps.n}: at most ${fmtNum(s.lostSteps.max)} steps, mean ${fmtNum(s.lostSteps.mean)} steps.`);
+  if (s.lostSteps.n > 0)
+    out.push(
+      `Work lost per kill, n = ${s.lostSteps.n}: at most ${fmtNum(s.lostSteps.max)} steps, mean ${fmtNum(s.lostSteps.mean)} steps.`,
+    );
   const torn = s.tornCheckpoint;
-  if (torn.trials > 0) out.push(`Kills during a checkpoint write: ${rateClause(torn.previousRestored, torn.trials, 'resumed from the previous complete checkpoint')}.`);
+  if (torn.trials > 0)
+    out.push(
+      `Kills during a checkpoint write: ${rateClause(torn.previousRestored, torn.trials, 'resumed from the previous complete checkpoint')}.`,
+    );
   const nonce = s.noncePreserved;
   if (nonce.trials > 0) {
-    const tail = nonce.preserved === nonce.trials ? ': no fresh boot passed as a resume' : `: ${nonce.trials - nonce.preserved} resumes came back as fresh boots`;
+    const tail =
+      nonce.preserved === nonce.trials
+        ? ': no fresh boot passed as a resume'
+        : `: ${nonce.trials - nonce.preserved} resumes came back as fresh boots`;
     out.push(`The in-memory boot nonce survived ${rateClause(nonce.preserved, nonce.trials, 'resumes')}${tail}.`);
   }
   const pause = s.checkpointPauseMs;
   const write = s.checkpointWriteMs;
-  if (pause.n > 0) out.push(`Checkpoint pause, n = ${pause.n}: p50 ${fmtMs(pause.p50)}, p95 ${fmtMs(pause.p95)}, max ${fmtMs(pause.max)}; write p50 ${fmtMs(write.p50)}, p95 ${fmtMs(write.p95)}.`);
+  if (pause.n > 0)
+    out.push(
+      `Checkpoint pause, n = ${pause.n}: p50 ${fmtMs(pause.p50)}, p95 ${fmtMs(pause.p95)}, max ${fmtMs(pause.max)}; write p50 ${fmtMs(write.p50)}, p95 ${fmtMs(write.p95)}.`,
+    );
   const restore = s.restoreMs;
-  if (restore.n > 0) out.push(`Restore, n = ${restore.n}: p50 ${fmtMs(restore.p50)}, p95 ${fmtMs(restore.p95)}, max ${fmtMs(restore.max)}.`);
+  if (restore.n > 0)
+    out.push(
+      `Restore, n = ${restore.n}: p50 ${fmtMs(restore.p50)}, p95 ${fmtMs(restore.p95)}, max ${fmtMs(restore.max)}.`,
+    );
   const dd = s.dedup;
   if (dd.checkpoints > 0) {
     const factor = dd.storedBytes > 0 ? ` (${fmtNum(dd.logicalBytes / dd.storedBytes, 1)}× smaller)` : '';
-    out.push(`Dedup over ${dd.checkpoints} checkpoints: ${fmtBytes(dd.logicalBytes)} logical, ${fmtBytes(dd.storedBytes)} stored${factor}.`);
+    out.push(
+      `Dedup over ${dd.checkpoints} checkpoints: ${fmtBytes(dd.logicalBytes)} logical, ${fmtBytes(dd.storedBytes)} stored${factor}.`,
+    );
   }
   out.push(
     s.violations === 0

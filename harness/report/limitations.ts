@@ -39,18 +39,35 @@ export function scopeLimitations(analysis: RunAnalysis, gates: readonly GateResu
         `at least ${zeroFailureTrialsNeeded(bar)} failure-free cycles are needed to claim ${fmtPct(bar)} or better.`,
     );
   }
-  const unbounded = downtimeQuantiles(analysis).filter((e) => e.n > 0 && e.hi === null).map((e) => `p${Math.round(e.q * 100)}`);
-  if (unbounded.length > 0) out.push(`With n = ${s.downtimeMs.n} downtime samples, ${joinAnd(unbounded)} cannot be bounded above: the sample is too small for that tail.`);
+  const unbounded = downtimeQuantiles(analysis)
+    .filter((e) => e.n > 0 && e.hi === null)
+    .map((e) => `p${Math.round(e.q * 100)}`);
+  if (unbounded.length > 0)
+    out.push(
+      `With n = ${s.downtimeMs.n} downtime samples, ${joinAnd(unbounded)} cannot be bounded above: the sample is too small for that tail.`,
+    );
   const observed = new Set(analysis.cycles.observedPhase);
   const restoreKills = analysis.cycles.restoreKills.reduce((acc, x) => acc + x, 0);
-  if (!observed.has('restore') && restoreKills === 0) out.push('No kill landed during a restore, so resuming after an interrupted restore was not measured.');
-  if (s.tornCheckpoint.trials === 0) out.push('No kill landed during a checkpoint write, so recovery from a torn checkpoint was not exercised.');
-  out.push('No cross-region number: the session host, the runner and the checkpoint store ran on one machine, so no network or remote-store latency is included.');
+  if (!observed.has('restore') && restoreKills === 0)
+    out.push('No kill landed during a restore, so resuming after an interrupted restore was not measured.');
+  if (s.tornCheckpoint.trials === 0)
+    out.push('No kill landed during a checkpoint write, so recovery from a torn checkpoint was not exercised.');
+  out.push(
+    'No cross-region number: the session host, the runner and the checkpoint store ran on one machine, so no network or remote-store latency is included.',
+  );
   const accelerator = s.environment.target['accelerator'];
-  if (accelerator === 'tcg') out.push('KVM was not used (accelerator: tcg): micro-VM times are software-emulation times and will differ under hardware virtualisation.');
-  if (s.target === 'process') out.push('The process target checkpoints cooperatively at step boundaries; no micro-VM was measured in this run.');
+  if (accelerator === 'tcg')
+    out.push(
+      'KVM was not used (accelerator: tcg): micro-VM times are software-emulation times and will differ under hardware virtualisation.',
+    );
+  if (s.target === 'process')
+    out.push('The process target checkpoints cooperatively at step boundaries; no micro-VM was measured in this run.');
   const insufficient = gates.filter((g) => g.verdict === 'insufficient');
-  for (const g of insufficient) out.push(`Gate ${g.id} (${g.title}) had n = ${g.n}, below its minimum of ${g.minN}: reported as insufficient data, not as a pass.`);
-  if (s.cycles.indeterminate > 0) out.push(`${s.cycles.indeterminate} indeterminate cycles are excluded from the success rates.`);
+  for (const g of insufficient)
+    out.push(
+      `Gate ${g.id} (${g.title}) had n = ${g.n}, below its minimum of ${g.minN}: reported as insufficient data, not as a pass.`,
+    );
+  if (s.cycles.indeterminate > 0)
+    out.push(`${s.cycles.indeterminate} indeterminate cycles are excluded from the success rates.`);
   return out;
 }

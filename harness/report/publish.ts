@@ -36,7 +36,8 @@ async function stage(tmp: string, files: ReportFiles): Promise<void> {
   const dirs = new Set<string>([tmp]);
   for (const [rel, content] of files) {
     const file = path.join(tmp, rel);
-    if (path.relative(tmp, file).startsWith('..') || path.isAbsolute(rel)) throw new Error(`report file name escapes the report folder: ${rel}`);
+    if (path.relative(tmp, file).startsWith('..') || path.isAbsolute(rel))
+      throw new Error(`report file name escapes the report folder: ${rel}`);
     await mkdir(path.dirname(file), { recursive: true });
     dirs.add(path.dirname(file));
     await writeDurable(file, content);

@@ -19,7 +19,9 @@ const SECRET_PATTERNS: readonly RegExp[] = [
 export function redactText(text: string): string {
   let out = text;
   for (const pattern of SECRET_PATTERNS) {
-    out = out.replace(pattern, (match, prefix: unknown) => (typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}${REDACTED}` : REDACTED));
+    out = out.replace(pattern, (match, prefix: unknown) =>
+      typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}${REDACTED}` : REDACTED,
+    );
   }
   return out;
 }
@@ -27,7 +29,8 @@ export function redactText(text: string): string {
 /** A copy of the environment with every string field and target fact passed through redactText. */
 export function redactEnvironment(env: Environment): Environment {
   const target: Environment['target'] = {};
-  for (const [key, value] of Object.entries(env.target)) target[redactText(key)] = typeof value === 'string' ? redactText(value) : value;
+  for (const [key, value] of Object.entries(env.target))
+    target[redactText(key)] = typeof value === 'string' ? redactText(value) : value;
   return {
     ...env,
     os: redactText(env.os),

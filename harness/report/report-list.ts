@@ -37,7 +37,14 @@ export function entryFromSummary(dir: string, dirDate: string, json: unknown): R
   const wilson = Array.isArray(kr['wilson95']) ? kr['wilson95'] : [];
   const gates = Array.isArray(s['gates']) ? s['gates'].map((g) => str(obj(g)['verdict'], '')) : [];
   const violations = num(s['violations']) ?? 0;
-  const verdict = gates.includes('fail') || violations > 0 ? 'fail' : gates.includes('insufficient') ? 'insufficient' : gates.length > 0 ? 'pass' : 'none';
+  const verdict =
+    gates.includes('fail') || violations > 0
+      ? 'fail'
+      : gates.includes('insufficient')
+        ? 'insufficient'
+        : gates.length > 0
+          ? 'pass'
+          : 'none';
   return {
     dir,
     date: /^\d{4}-\d{2}-\d{2}$/.test(str(s['date'], '')) ? str(s['date'], '') : dirDate,
@@ -62,9 +69,27 @@ export async function listReports(reportsDir: string): Promise<ReportEntry[]> {
     if (!d.isDirectory() || !m) continue;
     const dirDate = m[1] ?? '';
     try {
-      out.push(entryFromSummary(d.name, dirDate, JSON.parse(await readFile(path.join(reportsDir, d.name, 'summary.json'), 'utf8')) as unknown));
+      out.push(
+        entryFromSummary(
+          d.name,
+          dirDate,
+          JSON.parse(await readFile(path.join(reportsDir, d.name, 'summary.json'), 'utf8')) as unknown,
+        ),
+      );
     } catch {
-      out.push({ dir: d.name, date: dirDate, startedAt: '', scenario: d.name, target: 'unknown', cycles: null, successes: null, trials: null, wilsonLo: null, p95Ms: null, verdict: 'unreadable' });
+      out.push({
+        dir: d.name,
+        date: dirDate,
+        startedAt: '',
+        scenario: d.name,
+        target: 'unknown',
+        cycles: null,
+        successes: null,
+        trials: null,
+        wilsonLo: null,
+        p95Ms: null,
+        verdict: 'unreadable',
+      });
     }
   }
   const key = (e: ReportEntry): string => `${e.date}\u0000${e.startedAt}\u0000${e.dir}`;

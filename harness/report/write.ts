@@ -34,7 +34,10 @@ export interface WrittenReport {
 export async function writeReport(input: WriteReportInput): Promise<WrittenReport> {
   const { analysis, gates, reportsDir } = input;
   const date = analysis.summary.date;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new InputError(`summary.date: expected yyyy-mm-dd, got ${JSON.stringify(date)}; re-run the analysis on the journal`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date))
+    throw new InputError(
+      `summary.date: expected yyyy-mm-dd, got ${JSON.stringify(date)}; re-run the analysis on the journal`,
+    );
   const model = buildModel(analysis, gates);
   const charts = await renderCharts(reportChartSpecs({ ...analysis, summary: model.summary }, model.gates));
   const files = new Map<string, string>([

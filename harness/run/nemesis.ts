@@ -17,7 +17,8 @@ export function planKill(scenario: Scenario, cycle: number): KillPlan {
   const { phases, workDelayMs, checkpointDelayMs, restoreDelayMs } = scenario.kill;
   const total = phases.work + phases.checkpoint + phases.restore;
   const pick = rng.next() * total;
-  const phase: KillPhase = pick < phases.work ? 'work' : pick < phases.work + phases.checkpoint ? 'checkpoint' : 'restore';
+  const phase: KillPhase =
+    pick < phases.work ? 'work' : pick < phases.work + phases.checkpoint ? 'checkpoint' : 'restore';
   const work = rng.uniform(workDelayMs[0], workDelayMs[1]);
   const [lo, hi] = phase === 'restore' ? restoreDelayMs : checkpointDelayMs;
   return { phase, workDelayMs: work, phaseDelayMs: rng.uniform(lo, hi) };

@@ -41,7 +41,9 @@ export function orphanProcesses(groups: ReadonlySet<number>, runDir: string): Pr
   const procs = listProcs().filter((p) => groups.has(p.pgid));
   // A group counts as ours when one of its members names the run folder (the host does, in its config argv).
   const ours = new Set(procs.filter((p) => p.cmdline.includes(runDir)).map((p) => p.pgid));
-  return procs.filter((p) => ours.has(p.pgid) && (p.cmdline.includes(runDir) || HARNESS_SCRIPTS.some((s) => p.cmdline.includes(s))));
+  return procs.filter(
+    (p) => ours.has(p.pgid) && (p.cmdline.includes(runDir) || HARNESS_SCRIPTS.some((s) => p.cmdline.includes(s))),
+  );
 }
 
 /** SIGKILL every process group of this run that is still alive; returns the group ids killed. */

@@ -58,7 +58,12 @@ export function cycleIds(cycles: number, shard?: Shard): number[] {
 
 function newRunId(scenario: Scenario, shard?: Shard): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..+/, '');
-  const slug = scenario.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'scenario';
+  const slug =
+    scenario.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 40) || 'scenario';
   return `${stamp}-${slug}-s${scenario.seed}${shard ? `-shard${shard.index}of${shard.count}` : ''}`;
 }
 
@@ -99,10 +104,22 @@ export async function runSoak(opts: RunOptions): Promise<RunResult> {
   const scratchDir = path.join(dir, 'scratch');
   mkdirSync(scratchDir, { recursive: true, mode: 0o700 });
   // Describe the target in-process (no boot) so run-start, journaled before anything acts, carries the environment.
-  const probe = await createTarget(scenario.target, { workDir: mkdtempSync(path.join(scratchDir, 'describe-')), sessionDir: scratchDir, stepMs: scenario.stepMs, options: scenario.targetOptions });
+  const probe = await createTarget(scenario.target, {
+    workDir: mkdtempSync(path.join(scratchDir, 'describe-')),
+    sessionDir: scratchDir,
+    stepMs: scenario.stepMs,
+    options: scenario.targetOptions,
+  });
   const targetInfo = probe.describe();
   await probe.destroy();
-  const start = { type: 'run-start', runId: id, startedAt: new Date().toISOString(), scenario, environment: captureEnvironment(targetInfo), ...(shard ? { shard } : {}) } as const;
+  const start = {
+    type: 'run-start',
+    runId: id,
+    startedAt: new Date().toISOString(),
+    scenario,
+    environment: captureEnvironment(targetInfo),
+    ...(shard ? { shard } : {}),
+  } as const;
   journal.append(start);
   return drive(opts, dir, journal, scenario, cycleIds(scenario.cycles, shard), 'boot');
 }
@@ -137,7 +154,14 @@ export async function resumeSoak(opts: ResumeOptions): Promise<RunResult> {
 }
 
 /** Run `cycles` in order against one session, starting it by boot or by restoring the newest checkpoint. */
-async function drive(opts: Common, dir: string, journal: JournalWriter, scenario: Scenario, cycles: number[], firstStart: 'boot' | 'restore'): Promise<RunResult> {
+async function drive(
+  opts: Common,
+  dir: string,
+  journal: JournalWriter,
+  scenario: Scenario,
+  cycles: number[],
+  firstStart: 'boot' | 'restore',
+): Promise<RunResult> {
   const log = createLogger(path.join(dir, 'run.log'), opts.logLevel).child({ run: path.basename(dir) });
   const storeDir = path.join(dir, 'store');
   const scratchDir = path.join(dir, 'scratch');
@@ -175,13 +199,25 @@ async function drive(opts: Common, dir: string, journal: JournalWriter, scenario
   const startSession = async (mode: 'boot' | 'restore', cycle: number): Promise<HostHandle> => {
     const h = spawnHost(mode, cycle);
     const first = (ev: HostMessage['ev']) => h.waitFor(isEv(ev), scenario.resumeTimeoutMs);
-    const [{ msg: up }, { msg: hb }] = await Promise.all([first(mode === 'boot' ? 'booted' : 'restore-end'), h.waitFor(isFullHeartbeat, scenario.resumeTimeoutMs), first('ckpt-commit')]);
+    const [{ msg: up }, { msg: hb }] = await Promise.all([
+      first(mode === 'boot' ? 'booted' : 'restore-end'),
+      h.waitFor(isFullHeartbeat, scenario.resumeTimeoutMs),
+      first('ckpt-commit'),
+    ]);
     if (up.ev === 'booted') journal.append({ type: 'boot', cycle, bootMs: up.bootMs, nonce: hb.nonce });
-    else if (up.ev === 'restore-end') journal.append({ type: 'restore', cycle, seq: up.seq, step: up.step, restoreMs: up.restoreMs });
+    else if (up.ev === 'restore-end')
+      journal.append({ type: 'restore', cycle, seq: up.seq, step: up.step, restoreMs: up.restoreMs });
     return h;
   };
 
-  const ctx: CycleContext = { scenario, store: Store.open(storeDir), journal, log, model: new WorkloadModel(), spawnHost };
+  const ctx: CycleContext = {
+    scenario,
+    store: Store.open(storeDir),
+    journal,
+    log,
+    model: new WorkloadModel(),
+    spawnHost,
+  };
   let host: HostHandle | null = null;
   let status: RunResult['status'] = 'complete';
   let done = 0;
@@ -223,4 +259,3 @@ async function drive(opts: Common, dir: string, journal: JournalWriter, scenario
   }
   return { runDir: dir, status, cycles: done };
 }
-

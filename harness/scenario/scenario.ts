@@ -16,7 +16,12 @@ export const scenarioSchema = z
     description: z.string().default(''),
     target: z.string().min(1).default('process'),
     cycles: z.number().int().positive().max(10_000_000).default(30),
-    seed: z.number().int().nonnegative().max(2 ** 32 - 1).default(1),
+    seed: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(2 ** 32 - 1)
+      .default(1),
     /**
      * continuous: one session lives across cycles (each resume carries on). fresh: every cycle is boot -> work ->
      * checkpoint(s) -> kill -> resume -> verify -> destroy, on a newly booted session.
@@ -72,7 +77,9 @@ export const scenarioSchema = z
   .strict();
 
 export type Scenario = z.infer<typeof scenarioSchema>;
-export type ScenarioOverrides = Partial<Pick<Scenario, 'target' | 'cycles' | 'seed' | 'skewMs' | 'injectRestoreDelayMs' | 'budgetS'>>;
+export type ScenarioOverrides = Partial<
+  Pick<Scenario, 'target' | 'cycles' | 'seed' | 'skewMs' | 'injectRestoreDelayMs' | 'budgetS'>
+>;
 
 /** Format zod issues as `file: field.path: message` lines. */
 export function formatIssues(file: string, error: z.ZodError): string {
@@ -80,7 +87,10 @@ export function formatIssues(file: string, error: z.ZodError): string {
     .flatMap((issue) => {
       // An unknown field is named by its own dot-path, not its parent's.
       const paths = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
-      const message = issue.code === 'unrecognized_keys' ? 'unknown field (check the spelling; see README "Scenario files")' : issue.message;
+      const message =
+        issue.code === 'unrecognized_keys'
+          ? 'unknown field (check the spelling; see README "Scenario files")'
+          : issue.message;
       return paths.map((p) => `  ${file}: ${p.length > 0 ? p.join('.') : '(top level)'}: ${message}`);
     })
     .join('\n');
@@ -96,7 +106,9 @@ export function resolveScenarioPath(nameOrPath: string): string {
   }
   const p = path.join(repoRoot(), 'scenarios', `${nameOrPath}.yaml`);
   if (!existsSync(p)) {
-    throw new ConfigError(`no scenario named "${nameOrPath}": ${p} does not exist (pass a name from scenarios/ or a path to a .yaml file)`);
+    throw new ConfigError(
+      `no scenario named "${nameOrPath}": ${p} does not exist (pass a name from scenarios/ or a path to a .yaml file)`,
+    );
   }
   return p;
 }
@@ -108,7 +120,9 @@ export function parseScenario(text: string, file: string, overrides: ScenarioOve
     raw = parseYaml(text);
   } catch (err) {
     const where = err instanceof YAMLParseError && err.linePos ? ` (line ${err.linePos[0].line})` : '';
-    throw new ConfigError(`scenario ${file}${where} is not valid YAML: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+    throw new ConfigError(`scenario ${file}${where} is not valid YAML: ${(err as Error).message.split('\n')[0]}`, {
+      cause: err,
+    });
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ConfigError(`scenario ${file} must be a YAML mapping with at least a "name" field`);
@@ -123,7 +137,10 @@ export function parseScenario(text: string, file: string, overrides: ScenarioOve
 }
 
 /** Load a scenario by name or path, applying command-line overrides. */
-export function loadScenario(nameOrPath: string, overrides: ScenarioOverrides = {}): { scenario: Scenario; file: string } {
+export function loadScenario(
+  nameOrPath: string,
+  overrides: ScenarioOverrides = {},
+): { scenario: Scenario; file: string } {
   const file = resolveScenarioPath(nameOrPath);
   return { scenario: parseScenario(readFileSync(file, 'utf8'), file, overrides), file };
 }

@@ -85,7 +85,10 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
   waitFor(pred: (m: HostMessage) => boolean, timeoutMs: number): Promise<{ msg: HostMessage; t: number }>;
   waitFor(pred: (m: HostMessage) => boolean, timeoutMs: number): Promise<{ msg: HostMessage; t: number }> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => finish(new Error(`no such message from host ${this.pid} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => finish(new Error(`no such message from host ${this.pid} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       const onMsg = (msg: HostMessage, t: number): void => {
         if (pred(msg)) finish(null, { msg, t });
       };

@@ -21,7 +21,18 @@ export type HostMessage =
   | { ev: 'restore-begin'; seq: number; step: number }
   | { ev: 'restore-end'; seq: number; step: number; restoreMs: number }
   | { ev: 'ckpt-begin'; seq: number }
-  | { ev: 'ckpt-commit'; seq: number; step: number; pauseMs: number; writeMs: number; logicalBytes: number; storedBytes: number; chunks: number; newChunks: number; meta: Record<string, number | string> }
+  | {
+      ev: 'ckpt-commit';
+      seq: number;
+      step: number;
+      pauseMs: number;
+      writeMs: number;
+      logicalBytes: number;
+      storedBytes: number;
+      chunks: number;
+      newChunks: number;
+      meta: Record<string, number | string>;
+    }
   /** Target facts; `live` once the target has booted or restored (facts only a running target knows). */
   | { ev: 'target'; info: Record<string, string | number | boolean>; live: boolean }
   | { ev: 'error'; message: string };

@@ -42,7 +42,8 @@ export function resampleSorted(sorted: SortedSample, rng: Rng, counts: Uint32Arr
 /** Options with their defaults filled in and checked (RangeError on a bad resample count or level). */
 export function bootstrapSettings(options: BootstrapOptions): Required<BootstrapOptions> {
   const { resamples = 2000, level = 0.95, seed = 1 } = options;
-  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`bootstrap: resamples must be a positive integer, got ${resamples}`);
+  if (!Number.isInteger(resamples) || resamples < 1)
+    throw new RangeError(`bootstrap: resamples must be a positive integer, got ${resamples}`);
   if (!(level > 0 && level < 1)) throw new RangeError(`bootstrap: level must be in (0, 1), got ${level}`);
   return { resamples, level, seed };
 }
@@ -55,7 +56,11 @@ export function percentileInterval(replicates: Float64Array, level: number): [nu
 }
 
 /** Percentile bootstrap CI of `statistic` over an ascending sample; null when the sample is empty. */
-export function bootstrapCiSorted(sorted: SortedSample, statistic: SortedStatistic, options: BootstrapOptions = {}): BootstrapCi | null {
+export function bootstrapCiSorted(
+  sorted: SortedSample,
+  statistic: SortedStatistic,
+  options: BootstrapOptions = {},
+): BootstrapCi | null {
   const { resamples, level, seed } = bootstrapSettings(options);
   const n = sorted.length;
   if (n === 0) return null;
@@ -69,6 +74,10 @@ export function bootstrapCiSorted(sorted: SortedSample, statistic: SortedStatist
 }
 
 /** Percentile bootstrap CI of `statistic` over a sample in any order (sorts a copy once). */
-export function bootstrapCi(values: ArrayLike<number>, statistic: SortedStatistic, options: BootstrapOptions = {}): BootstrapCi | null {
+export function bootstrapCi(
+  values: ArrayLike<number>,
+  statistic: SortedStatistic,
+  options: BootstrapOptions = {},
+): BootstrapCi | null {
   return bootstrapCiSorted(sortSample(values), statistic, options);
 }

@@ -47,7 +47,8 @@ export function compareSamples(a: ArrayLike<number>, b: ArrayLike<number>, optio
   const o = { ...COMPARE_DEFAULTS, ...options };
   const sortedA = sortSample(a);
   const sortedB = sortSample(b);
-  if (sortedA.length === 0 || sortedB.length === 0) throw new RangeError(`compare needs values in both samples (got ${sortedA.length} and ${sortedB.length})`);
+  if (sortedA.length === 0 || sortedB.length === 0)
+    throw new RangeError(`compare needs values in both samples (got ${sortedA.length} and ${sortedB.length})`);
   const medianA = medianSorted(sortedA);
   const medianB = medianSorted(sortedB);
   const diff = medianB - medianA;

@@ -8,7 +8,8 @@ export interface DedupBytes {
 
 /** logical / stored; null when nothing was stored (no checkpoints, or all bytes deduplicated against an earlier run). */
 export function dedupRatio(logicalBytes: number, storedBytes: number): number | null {
-  if (!(logicalBytes >= 0 && storedBytes >= 0)) throw new RangeError(`dedupRatio: bytes must be >= 0, got ${logicalBytes} / ${storedBytes}`);
+  if (!(logicalBytes >= 0 && storedBytes >= 0))
+    throw new RangeError(`dedupRatio: bytes must be >= 0, got ${logicalBytes} / ${storedBytes}`);
   return storedBytes === 0 ? null : logicalBytes / storedBytes;
 }
 

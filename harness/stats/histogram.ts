@@ -32,7 +32,8 @@ export function histogram(sorted: SortedSample, maxBins = 50): HistogramBin[] {
   const bins = binCount(sorted, maxBins);
   const width = (max - min) / bins;
   const result: HistogramBin[] = [];
-  for (let b = 0; b < bins; b++) result.push({ x0: min + b * width, x1: b === bins - 1 ? max : min + (b + 1) * width, count: 0 });
+  for (let b = 0; b < bins; b++)
+    result.push({ x0: min + b * width, x1: b === bins - 1 ? max : min + (b + 1) * width, count: 0 });
   for (let i = 0; i < n; i++) {
     const x = sorted[i] as number;
     const b = width === 0 ? 0 : Math.min(bins - 1, Math.floor((x - min) / width));

@@ -66,7 +66,11 @@ function splitMedianDiff(pool: Float64Array, mask: Int32Array, stamp: number, nA
  * Exact: p = #{splits with |d| >= |observed|} / C(nA + nB, nA). Monte Carlo: p = (#{|d*| >= |observed|} + 1) / (R + 1)
  * (Phipson & Smyth 2010), so p is never 0. Cost O(R (nA + nB)).
  */
-export function permutationTestMedians(a: ArrayLike<number>, b: ArrayLike<number>, options: PermutationOptions = {}): PermutationResult {
+export function permutationTestMedians(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  options: PermutationOptions = {},
+): PermutationResult {
   const { resamples = 9999, seed = 1, method = 'auto' } = options;
   const nA = a.length;
   const nB = b.length;
@@ -76,7 +80,9 @@ export function permutationTestMedians(a: ArrayLike<number>, b: ArrayLike<number
   const tagged = new Float64Array(n);
   for (let i = 0; i < nA; i++) tagged[i] = a[i] as number;
   for (let i = 0; i < nB; i++) tagged[nA + i] = b[i] as number;
-  const order = Array.from({ length: n }, (_, i) => i).sort((i, j) => (tagged[i] as number) - (tagged[j] as number) || i - j);
+  const order = Array.from({ length: n }, (_, i) => i).sort(
+    (i, j) => (tagged[i] as number) - (tagged[j] as number) || i - j,
+  );
   const pool = sortSample(tagged);
   const mask = new Int32Array(n);
   order.forEach((original, pos) => {

@@ -27,8 +27,10 @@ function splitmix32(state: number): () => number {
 
 /** Create a stream from an integer seed in [0, 2^32); `stream` selects an independent sequence for the same seed. */
 export function createRng(seed: number, stream = 0): Rng {
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`createRng: seed must be an integer in [0, 2^32), got ${seed}`);
-  if (!Number.isInteger(stream) || stream < 0 || stream > 0xffffffff) throw new RangeError(`createRng: stream must be an integer in [0, 2^32), got ${stream}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new RangeError(`createRng: seed must be an integer in [0, 2^32), got ${seed}`);
+  if (!Number.isInteger(stream) || stream < 0 || stream > 0xffffffff)
+    throw new RangeError(`createRng: stream must be an integer in [0, 2^32), got ${stream}`);
   const mix = splitmix32((seed ^ Math.imul(stream, 0x632be5ab)) >>> 0);
   let a = mix();
   let b = mix();
@@ -70,7 +72,8 @@ export function createRng(seed: number, stream = 0): Rng {
     fill,
     uint32,
     uniform: (min, max) => {
-      if (!(Number.isFinite(min) && Number.isFinite(max) && min <= max)) throw new RangeError(`uniform: bad range [${min}, ${max})`);
+      if (!(Number.isFinite(min) && Number.isFinite(max) && min <= max))
+        throw new RangeError(`uniform: bad range [${min}, ${max})`);
       return min + (max - min) * next();
     },
     int: (min, max) => {

@@ -67,7 +67,9 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
   // Plan: which manifests stay, which chunks they need, and where the single copy of each chunk we keep lives.
   const readable = store.list().map((m) => ({ file: manifestFileName(m.seq), m }));
   const listed = new Set(readable.map((r) => r.file));
-  const unreadable = readdirSync(manifestDir).filter((f) => /^\d{10}\.json$/.test(f) && !listed.has(f)).sort();
+  const unreadable = readdirSync(manifestDir)
+    .filter((f) => /^\d{10}\.json$/.test(f) && !listed.has(f))
+    .sort();
   const kept = readable.slice(-keep);
   const removed = readable.slice(0, Math.max(0, readable.length - keep));
   const broken = kept.find((k) => k.m.broken);
@@ -153,7 +155,9 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
     rewrite.map((i) => `${i.pack}.idx`),
   );
   onStep('indexes-removed');
-  const tornPacks = readdirSync(packDir).filter((f) => f.endsWith('.pack') && !indexed.has(f.slice(0, -5)) && f !== `${fresh.id}.pack`);
+  const tornPacks = readdirSync(packDir).filter(
+    (f) => f.endsWith('.pack') && !indexed.has(f.slice(0, -5)) && f !== `${fresh.id}.pack`,
+  );
   const temps = readdirSync(packDir).filter((f) => f.includes('.tmp-'));
   removeAll(packDir, [...rewrite.map((i) => `${i.pack}.pack`), ...tornPacks, ...temps]);
   removeAll(

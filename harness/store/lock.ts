@@ -59,7 +59,12 @@ export class StoreLock {
   /** Take the lock of store `dir`, breaking a stale one; throws StoreBusyError when a live process holds it. */
   static acquire(dir: string, purpose: string): StoreLock {
     const file = path.join(dir, LOCK_FILE);
-    const body: LockBody = { pid: process.pid, start: processStart(process.pid), purpose, at: new Date().toISOString() };
+    const body: LockBody = {
+      pid: process.pid,
+      start: processStart(process.pid),
+      purpose,
+      at: new Date().toISOString(),
+    };
     for (let attempt = 0; attempt < 5; attempt++) {
       let fd: number;
       try {
@@ -68,7 +73,9 @@ export class StoreLock {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         const holder = readBody(file);
         if (holder && holder.pid !== process.pid && alive(holder)) {
-          throw new StoreBusyError(`store ${dir} is in use by PID ${holder.pid} (${holder.purpose}, since ${holder.at}); stop it first`);
+          throw new StoreBusyError(
+            `store ${dir} is in use by PID ${holder.pid} (${holder.purpose}, since ${holder.at}); stop it first`,
+          );
         }
         if (holder === null && attempt === 0) {
           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50); // a taker may be writing it right now

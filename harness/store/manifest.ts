@@ -143,7 +143,8 @@ export function serializeManifest(body: Omit<Manifest, 'check'>): { manifest: Ma
 export function parseManifest(text: string): Manifest | null {
   try {
     const m = JSON.parse(text) as Manifest;
-    if (!READABLE_VERSIONS.includes(m.schemaVersion) || typeof m.seq !== 'number' || !Array.isArray(m.parts)) return null;
+    if (!READABLE_VERSIONS.includes(m.schemaVersion) || typeof m.seq !== 'number' || !Array.isArray(m.parts))
+      return null;
     return manifestCheck(m) === m.check ? m : null;
   } catch {
     return null;

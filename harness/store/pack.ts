@@ -82,7 +82,9 @@ export class PackWriter {
 
   /** Chunks added as deltas against a base. */
   get deltas(): number {
-    return this.entries.filter((e) => e.length === 7).length + this.block.filter(([, , base]) => base !== undefined).length;
+    return (
+      this.entries.filter((e) => e.length === 7).length + this.block.filter(([, , base]) => base !== undefined).length
+    );
   }
 
   /**
@@ -102,12 +104,19 @@ export class PackWriter {
 
   private flushBlock(): void {
     if (this.block.length === 0) return;
-    const raw = Buffer.concat(this.block.map(([, d]) => d), this.blockBytes);
+    const raw = Buffer.concat(
+      this.block.map(([, d]) => d),
+      this.blockBytes,
+    );
     const z = deflateRawSync(raw, { level: 1 });
     if (z.length <= raw.length - (raw.length >> 3)) {
       let inner = 0;
       for (const [h, d, base] of this.block) {
-        this.entries.push(base === undefined ? [h, this.bytes, z.length, 2, inner, d.length] : [h, this.bytes, z.length, 2, inner, d.length, base]);
+        this.entries.push(
+          base === undefined
+            ? [h, this.bytes, z.length, 2, inner, d.length]
+            : [h, this.bytes, z.length, 2, inner, d.length, base],
+        );
         inner += d.length;
       }
       this.append(z);

@@ -55,7 +55,8 @@ class ChunkCursor {
     while (n > 0) {
       if (this.off === this.cur.length) {
         const h = this.hashes[this.i++];
-        if (h === undefined) throw new IntegrityError(`${what}: the page map asks for more meta bytes than the part has`);
+        if (h === undefined)
+          throw new IntegrityError(`${what}: the page map asks for more meta bytes than the part has`);
         this.cur = this.store.readChunk(h);
         this.off = 0;
         continue;
@@ -85,7 +86,8 @@ export function pageMap(store: ChunkReader, p: PartEntry): number[] {
     if (err instanceof IntegrityError) throw err;
     throw new IntegrityError(`part "${p.name}": its page map is malformed`, { cause: err });
   }
-  if (map.length !== l.pages) throw new IntegrityError(`part "${p.name}": its page map lists ${map.length} pages, the layout ${l.pages}`);
+  if (map.length !== l.pages)
+    throw new IntegrityError(`part "${p.name}": its page map lists ${map.length} pages, the layout ${l.pages}`);
   return map;
 }
 

@@ -1,6 +1,16 @@
 // The content-addressed checkpoint store: SHA-256 chunks in packs, a checkpoint visible only once its manifest is committed.
 import { hash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -8,7 +18,22 @@ import { IntegrityError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/durable.js';
 import { applyDelta, encodeDelta } from './chunking/delta.js';
 import { CdcCutter, type Cutter, FixedCutter } from './chunking/ingest.js';
-import { decodeChunkList, decodeHashes, encodeChunkList, encodeHashes, LIST_LEAF_EVERY, LIST_TOP_EVERY, MANIFEST_SCHEMA_VERSION, splitHashList, manifestFileName, parseManifest, serializeManifest, type Manifest, type PartEntry, type StoredPart } from './manifest.js';
+import {
+  decodeChunkList,
+  decodeHashes,
+  encodeChunkList,
+  encodeHashes,
+  LIST_LEAF_EVERY,
+  LIST_TOP_EVERY,
+  MANIFEST_SCHEMA_VERSION,
+  splitHashList,
+  manifestFileName,
+  parseManifest,
+  serializeManifest,
+  type Manifest,
+  type PartEntry,
+  type StoredPart,
+} from './manifest.js';
 import { type ChunkLocation, type Compression, entryLocation, PackWriter, readPackIndex } from './pack.js';
 import { PageKeys, PagesCutter } from './chunking/qemu-pages.js';
 import { pageKeys, partBytes } from './part-reader.js';
@@ -111,7 +136,11 @@ export class Store {
       return { ...m, parts: decodeChunkList(stored, list), listChunks };
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      return { ...m, parts: stored.map(({ count: _c, ...p }) => ({ ...p, chunks: [] })), broken: `checkpoint ${m.seq}'s chunk list cannot be read: ${why}` };
+      return {
+        ...m,
+        parts: stored.map(({ count: _c, ...p }) => ({ ...p, chunks: [] })),
+        broken: `checkpoint ${m.seq}'s chunk list cannot be read: ${why}`,
+      };
     }
   }
 
@@ -193,7 +222,9 @@ export class Store {
    * `newest`: that checkpoint, when the caller has just read it (a host that restored from it).
    */
   warmPageKeys(newest: Manifest | null = this.latest()): void {
-    for (const p of newest?.parts ?? []) if (p.layout?.kind === 'qemu-pages' && !this.lastPages.has(p.name)) this.lastPages.set(p.name, this.pageKeysOf(newest, p.name));
+    for (const p of newest?.parts ?? [])
+      if (p.layout?.kind === 'qemu-pages' && !this.lastPages.has(p.name))
+        this.lastPages.set(p.name, this.pageKeysOf(newest, p.name));
   }
 
   /** @internal the writer, after a commit. */
@@ -228,7 +259,9 @@ export class Store {
       try {
         fd = openSync(path.join(this.packDir, `${loc.pack}.pack`), 'r');
       } catch (err) {
-        throw new IntegrityError(`store ${this.dir}: chunk ${h} is missing (pack ${loc.pack} cannot be opened)`, { cause: err });
+        throw new IntegrityError(`store ${this.dir}: chunk ${h} is missing (pack ${loc.pack} cannot be opened)`, {
+          cause: err,
+        });
       }
       this.packFds.set(loc.pack, fd);
     }
@@ -258,7 +291,9 @@ export class Store {
   private storedForm(h: string, loc: ChunkLocation): Buffer | null {
     if (loc.codec === 0) return this.readStored(h, loc);
     const block = this.block(h, loc);
-    return block && block.length >= loc.inner + loc.rawLength ? block.subarray(loc.inner, loc.inner + loc.rawLength) : null;
+    return block && block.length >= loc.inner + loc.rawLength
+      ? block.subarray(loc.inner, loc.inner + loc.rawLength)
+      : null;
   }
 
   /** Read one chunk (rebuilt from its base if it is a delta), check its hash. Throws IntegrityError on a missing or corrupt chunk. */
@@ -291,15 +326,21 @@ export class Store {
     let data = stored;
     if (stored !== null && loc.base !== undefined) {
       const baseLoc = this.index.get(loc.base);
-      if (!baseLoc) throw new IntegrityError(`store ${this.dir}: chunk ${h} is a delta whose base ${loc.base} is missing`);
+      if (!baseLoc)
+        throw new IntegrityError(`store ${this.dir}: chunk ${h} is a delta whose base ${loc.base} is missing`);
       // Bases are stored whole (the writer never deltas against a delta): a chain means a corrupt index.
-      if (baseLoc.base !== undefined) throw new IntegrityError(`store ${this.dir}: chunk ${h} is a delta whose base ${loc.base} is itself a delta (corrupt index of pack ${loc.pack})`);
+      if (baseLoc.base !== undefined)
+        throw new IntegrityError(
+          `store ${this.dir}: chunk ${h} is a delta whose base ${loc.base} is itself a delta (corrupt index of pack ${loc.pack})`,
+        );
       let base: Buffer;
       try {
         base = this.readChunk(loc.base);
       } catch (err) {
         if (!(err instanceof IntegrityError)) throw err;
-        throw new IntegrityError(`store ${this.dir}: chunk ${h} is a delta whose base cannot be read: ${err.message}`, { cause: err });
+        throw new IntegrityError(`store ${this.dir}: chunk ${h} is a delta whose base cannot be read: ${err.message}`, {
+          cause: err,
+        });
       }
       data = applyDelta(base, stored);
     }
@@ -421,12 +462,17 @@ export class CheckpointWriter implements CheckpointSink {
       case 'cdc':
         return new CdcCutter(emit);
       case 'qemu-pages':
-        return new PagesCutter(entry, (chunk, into, base) => this.addChunk(chunk, into, base), this.store.previousPages(entry.name));
+        return new PagesCutter(
+          entry,
+          (chunk, into, base) => this.addChunk(chunk, into, base),
+          this.store.previousPages(entry.name),
+        );
     }
   }
 
   async put(name: string, data: PartData, opts: PutOptions = {}): Promise<void> {
-    if (this.parts.some((p) => p.name === name)) throw new Error(`checkpoint ${this.seq}: part "${name}" written twice`);
+    if (this.parts.some((p) => p.name === name))
+      throw new Error(`checkpoint ${this.seq}: part "${name}" written twice`);
     const entry: PartEntry = { name, size: 0, chunks: [] };
     const cutter = this.cutter(entry, opts);
     if (data instanceof Uint8Array) {
@@ -510,7 +556,8 @@ export class CheckpointReader implements CheckpointSource {
 
   private part(name: string): PartEntry {
     const p = this.manifest.parts.find((x) => x.name === name);
-    if (!p) throw new IntegrityError(`checkpoint ${this.seq} has no part "${name}" (it has: ${this.parts().join(', ')})`);
+    if (!p)
+      throw new IntegrityError(`checkpoint ${this.seq} has no part "${name}" (it has: ${this.parts().join(', ')})`);
     return p;
   }
 
@@ -564,4 +611,3 @@ async function* readAhead(file: string): AsyncGenerator<Uint8Array> {
 export function isStore(dir: string): boolean {
   return existsSync(path.join(dir, 'checkpoints'));
 }
-

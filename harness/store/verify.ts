@@ -25,7 +25,10 @@ export function layoutProblems(store: Store, m: Manifest): VerifyProblem[] {
     try {
       const map = pageMap(store, p);
       const metaUsed = map.reduce((s, x) => s + x, 0);
-      if (metaUsed > p.layout.metaBytes) throw new IntegrityError(`part "${p.name}": its page map places ${metaUsed} meta bytes, the part has ${p.layout.metaBytes}`);
+      if (metaUsed > p.layout.metaBytes)
+        throw new IntegrityError(
+          `part "${p.name}": its page map places ${metaUsed} meta bytes, the part has ${p.layout.metaBytes}`,
+        );
     } catch (err) {
       if (!(err instanceof IntegrityError)) throw err;
       out.push({ seq: m.seq, part: p.name, chunk: '(page map)', problem: err.message });

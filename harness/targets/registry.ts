@@ -26,7 +26,8 @@ export const targetNames = Object.keys(factories);
 
 /** Check a target name early (before any process starts). */
 export function assertTargetName(name: string, where: string): void {
-  if (!(name in factories)) throw new ConfigError(`${where}: unknown target "${name}" (known targets: ${targetNames.join(', ')})`);
+  if (!(name in factories))
+    throw new ConfigError(`${where}: unknown target "${name}" (known targets: ${targetNames.join(', ')})`);
 }
 
 export async function createTarget(name: string, ctx: TargetContext): Promise<Target> {
@@ -42,7 +43,9 @@ export async function validateTarget(name: string, options: Record<string, unkno
   } catch (err) {
     if (err instanceof ConfigError) {
       // Each problem line reads "<file>: targetOptions.<field>: <message>", like every other scenario error.
-      const lines = err.message.split('\n').map((l, i) => (i === 0 ? `scenario ${where}: ${l}` : l.replace(/^\s*/, `  ${where}: `)));
+      const lines = err.message
+        .split('\n')
+        .map((l, i) => (i === 0 ? `scenario ${where}: ${l}` : l.replace(/^\s*/, `  ${where}: `)));
       throw new ConfigError(lines.join('\n'), { cause: err });
     }
     throw err;

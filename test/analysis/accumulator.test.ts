@@ -11,19 +11,63 @@ import { parseScenario } from '../../harness/scenario/scenario.js';
 
 const scenario = parseScenario('name: hand\ncycles: 7\nseed: 9\n', 'hand.yaml');
 const environment: Environment = {
-  os: 'Linux', arch: 'x64', cpuModel: 'test', cores: 2, memoryGiB: 4, kernel: 'k', node: 'v20', harnessVersion: '0.1.0', gitCommit: 'abc', target: { kind: 'process' },
+  os: 'Linux',
+  arch: 'x64',
+  cpuModel: 'test',
+  cores: 2,
+  memoryGiB: 4,
+  kernel: 'k',
+  node: 'v20',
+  harnessVersion: '0.1.0',
+  gitCommit: 'abc',
+  target: { kind: 'process' },
 };
 const base = { schemaVersion: 1 as const, t: 0 };
 
-const runStart = (runId: string): JournalEvent => ({ ...base, type: 'run-start', runId, startedAt: '2026-03-04T05:06:07.000Z', scenario, environment });
+const runStart = (runId: string): JournalEvent => ({
+  ...base,
+  type: 'run-start',
+  runId,
+  startedAt: '2026-03-04T05:06:07.000Z',
+  scenario,
+  environment,
+});
 const start = (cycle: number): JournalEvent => ({ ...base, type: 'cycle-start', cycle, phase: 'work' });
 const ckpt = (cycle: number, seq: number, stored: number): JournalEvent => ({
-  ...base, type: 'checkpoint', cycle, seq, step: seq * 10, pauseMs: seq, writeMs: 2 * seq, logicalBytes: 1000, storedBytes: stored, chunks: 4, newChunks: 1, meta: {},
+  ...base,
+  type: 'checkpoint',
+  cycle,
+  seq,
+  step: seq * 10,
+  pauseMs: seq,
+  writeMs: 2 * seq,
+  logicalBytes: 1000,
+  storedBytes: stored,
+  chunks: 4,
+  newChunks: 1,
+  meta: {},
 });
-function cycle(id: number, outcome: Outcome, observedPhase: KillPhase, downtimeMs: number | null, lostSteps: number | null, codes: ViolationCode[] = []): CycleEvent {
+function cycle(
+  id: number,
+  outcome: Outcome,
+  observedPhase: KillPhase,
+  downtimeMs: number | null,
+  lostSteps: number | null,
+  codes: ViolationCode[] = [],
+): CycleEvent {
   return {
-    ...base, type: 'cycle', cycle: id, phase: observedPhase, observedPhase, outcome, downtimeMs, killStep: 50 + id,
-    restoredSeq: lostSteps === null ? null : id, restoredStep: lostSteps === null ? null : 50 + id - lostSteps, lostSteps, restoreKills: 0,
+    ...base,
+    type: 'cycle',
+    cycle: id,
+    phase: observedPhase,
+    observedPhase,
+    outcome,
+    downtimeMs,
+    killStep: 50 + id,
+    restoredSeq: lostSteps === null ? null : id,
+    restoredStep: lostSteps === null ? null : 50 + id - lostSteps,
+    lostSteps,
+    restoreKills: 0,
     violations: codes.map((code) => ({ code, message: `${code} in cycle ${id}` })),
   };
 }
@@ -41,16 +85,22 @@ const journal: JournalEvent[] = [
   runStart('run-a'),
   { ...base, type: 'boot', cycle: 1, bootMs: 300, nonce: 'n' },
   ckpt(1, 1, 1000),
-  start(1), c[1],
+  start(1),
+  c[1],
   { ...base, type: 'restore', cycle: 1, seq: 1, step: 10, restoreMs: 50 },
   ckpt(2, 2, 100),
-  start(2), c[2],
+  start(2),
+  c[2],
   { ...base, type: 'restore', cycle: 2, seq: 2, step: 20, restoreMs: 70 },
-  start(3), c[3],
+  start(3),
+  c[3],
   ckpt(4, 3, 100),
-  start(4), c[4],
-  start(5), c[5],
-  start(6), c[6],
+  start(4),
+  c[4],
+  start(5),
+  c[5],
+  start(6),
+  c[6],
   start(7),
 ];
 
@@ -69,7 +119,7 @@ describe('analyze', () => {
     expect(hi).toBeCloseTo(0.903229, 6);
   });
 
-  it('summarises downtime over ok cycles only, with type-7 quantiles (the failed cycle\'s 250 ms is left out)', () => {
+  it("summarises downtime over ok cycles only, with type-7 quantiles (the failed cycle's 250 ms is left out)", () => {
     // sorted 100 200 300 400: p50 h=1.5 -> 250; p90 h=2.7 -> 370; p95 h=2.85 -> 385; p99 h=2.97 -> 397.
     expect(s.downtimeMs).toEqual({ n: 4, min: 100, p50: 250, p90: 370, p95: 385, p99: 397, max: 400, mean: 250 });
     expect(analyze(journal).downtimes).toEqual([100, 300, 200, 400]);
@@ -108,7 +158,14 @@ describe('analyze', () => {
     expect(s.bootMs.n).toBe(1);
     expect(s.bootMs.p50).toBe(300);
     expect(s.restoreMs).toMatchObject({ n: 2, p50: 60, max: 70 });
-    expect([s.runId, s.scenario, s.target, s.seed, s.date, s.schemaVersion]).toEqual(['run-a', 'hand', 'process', 9, '2026-03-04', 1]);
+    expect([s.runId, s.scenario, s.target, s.seed, s.date, s.schemaVersion]).toEqual([
+      'run-a',
+      'hand',
+      'process',
+      9,
+      '2026-03-04',
+      1,
+    ]);
     expect(s.environment).toEqual(environment);
   });
 
@@ -157,13 +214,29 @@ describe('analyze over several runs', () => {
   // The same six outcomes split across two runs (two shards); run B numbers its cycles from 1 again.
   const renumber = (e: CycleEvent, id: number): CycleEvent => ({ ...e, cycle: id });
   const runA: JournalEvent[] = [
-    runStart('run-a'), { ...base, type: 'boot', cycle: 1, bootMs: 300, nonce: 'n' }, ckpt(1, 1, 1000),
-    start(1), c[1], { ...base, type: 'restore', cycle: 1, seq: 1, step: 10, restoreMs: 50 },
-    ckpt(2, 2, 100), start(2), c[2], { ...base, type: 'restore', cycle: 2, seq: 2, step: 20, restoreMs: 70 },
-    start(3), c[3],
+    runStart('run-a'),
+    { ...base, type: 'boot', cycle: 1, bootMs: 300, nonce: 'n' },
+    ckpt(1, 1, 1000),
+    start(1),
+    c[1],
+    { ...base, type: 'restore', cycle: 1, seq: 1, step: 10, restoreMs: 50 },
+    ckpt(2, 2, 100),
+    start(2),
+    c[2],
+    { ...base, type: 'restore', cycle: 2, seq: 2, step: 20, restoreMs: 70 },
+    start(3),
+    c[3],
   ];
   const runB: JournalEvent[] = [
-    runStart('run-b'), ckpt(1, 3, 100), start(1), renumber(c[4], 1), start(2), renumber(c[5], 2), start(3), renumber(c[6], 3), start(4),
+    runStart('run-b'),
+    ckpt(1, 3, 100),
+    start(1),
+    renumber(c[4], 1),
+    start(2),
+    renumber(c[5], 2),
+    start(3),
+    renumber(c[6], 3),
+    start(4),
   ];
 
   it('equal one run over the union: counts, interval, quantiles, lost work, dedup, tallies', () => {
@@ -180,6 +253,8 @@ describe('analyze over several runs', () => {
   });
 
   it('names the run without run-start', () => {
-    expect(() => analyze(runA, 'a', [{ events: runB.slice(1), source: 'runs/b/journal.ndjson' }])).toThrow(/runs\/b\/journal.ndjson has no run-start/);
+    expect(() => analyze(runA, 'a', [{ events: runB.slice(1), source: 'runs/b/journal.ndjson' }])).toThrow(
+      /runs\/b\/journal.ndjson has no run-start/,
+    );
   });
 });

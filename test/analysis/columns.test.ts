@@ -1,7 +1,16 @@
 // Growable columns and key ordering behind the analysis tables, with exact expected values.
 import { describe, expect, it } from 'vitest';
 import { cycleRows, cycleTable, CycleTableBuilder } from '../../harness/analysis/tables.js';
-import { ascendingOrder, countMissing, Float64Column, lastWinsOrder, runningTotals, sortedDistinct, StringColumn, sumInOrder } from '../../harness/analysis/columns.js';
+import {
+  ascendingOrder,
+  countMissing,
+  Float64Column,
+  lastWinsOrder,
+  runningTotals,
+  sortedDistinct,
+  StringColumn,
+  sumInOrder,
+} from '../../harness/analysis/columns.js';
 import type { CycleRow } from '../../harness/analysis/summary.js';
 
 const f64 = (...xs: number[]): Float64Array => Float64Array.from(xs);
@@ -56,7 +65,17 @@ describe('key ordering', () => {
 
 describe('cycle tables', () => {
   const row = (cycle: number, outcome: CycleRow['outcome'], downtimeMs: number | null): CycleRow => ({
-    cycle, phase: 'work', observedPhase: 'checkpoint', outcome, downtimeMs, killStep: 10, restoredSeq: null, restoredStep: 4, lostSteps: null, restoreKills: 1, violations: outcome === 'ok' ? '' : 'nonce',
+    cycle,
+    phase: 'work',
+    observedPhase: 'checkpoint',
+    outcome,
+    downtimeMs,
+    killStep: 10,
+    restoredSeq: null,
+    restoredStep: 4,
+    lostSteps: null,
+    restoreKills: 1,
+    violations: outcome === 'ok' ? '' : 'nonce',
   });
 
   it('rows go in and come out the same, nulls included', () => {
@@ -74,6 +93,11 @@ describe('cycle tables', () => {
     const b = new CycleTableBuilder();
     b.push(row(9, 'info', null));
     b.append(a.encode());
-    expect(cycleRows(b.build(null))).toEqual([row(9, 'info', null), row(3, 'ok', 1), row(1, 'fail', null), row(2, 'ok', 2)]);
+    expect(cycleRows(b.build(null))).toEqual([
+      row(9, 'info', null),
+      row(3, 'ok', 1),
+      row(1, 'fail', null),
+      row(2, 'ok', 2),
+    ]);
   });
 });

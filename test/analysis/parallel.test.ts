@@ -6,13 +6,23 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../harness/stats/random.js';
-import { fixtureJournals as fixtures, fixtureNames as names, outcomeOf, scratchRunFolders } from '../helpers/journals.js';
+import {
+  fixtureJournals as fixtures,
+  fixtureNames as names,
+  outcomeOf,
+  scratchRunFolders,
+} from '../helpers/journals.js';
 import { repoRoot as root } from '../helpers/paths.js';
 
 const dist = path.join(root, 'dist', 'harness');
-if (!existsSync(path.join(dist, 'analysis', 'worker.js'))) throw new Error(`${dist}/analysis/worker.js is missing: build first (npx tsc -p . or npm test)`);
-const { loadRuns } = (await import(pathToFileURL(path.join(dist, 'analysis', 'load-runs.js')).href)) as typeof import('../../harness/analysis/load-runs.js');
-const { splitAtNewlines } = (await import(pathToFileURL(path.join(dist, 'journal', 'reader.js')).href)) as typeof import('../../harness/journal/reader.js');
+if (!existsSync(path.join(dist, 'analysis', 'worker.js')))
+  throw new Error(`${dist}/analysis/worker.js is missing: build first (npx tsc -p . or npm test)`);
+const { loadRuns } = (await import(
+  pathToFileURL(path.join(dist, 'analysis', 'load-runs.js')).href
+)) as typeof import('../../harness/analysis/load-runs.js');
+const { splitAtNewlines } = (await import(
+  pathToFileURL(path.join(dist, 'journal', 'reader.js')).href
+)) as typeof import('../../harness/journal/reader.js');
 
 const runFolder = scratchRunFolders('soak-parallel-');
 
@@ -67,7 +77,10 @@ describe('bad lines on several threads (negative controls)', () => {
     const dir = runFolder(broken(n));
     const threads = await outcome([dir], parallel(2));
     expect(threads).toEqual(await outcome([dir], single));
-    expect(threads).toMatchObject({ error: 'JournalLineError', message: expect.stringContaining(`line ${n} is corrupt`) });
+    expect(threads).toMatchObject({
+      error: 'JournalLineError',
+      message: expect.stringContaining(`line ${n} is corrupt`),
+    });
   });
 
   it('a torn last line (in the last range) is dropped and reported, as on one thread', async () => {

@@ -10,7 +10,13 @@ const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
 const NONCE = '0123456789abcdef';
 
 /** A full heartbeat whose fs, mem and tool describe steps fsStep / memStep / toolStep with the model's digests. */
-function heartbeat(model: WorkloadModel, memStep: number, fsStep = memStep, toolStep = memStep, nonce = NONCE): Heartbeat {
+function heartbeat(
+  model: WorkloadModel,
+  memStep: number,
+  fsStep = memStep,
+  toolStep = memStep,
+  nonce = NONCE,
+): Heartbeat {
   return {
     step: memStep,
     nonce,
@@ -26,7 +32,8 @@ function observation(hb: Heartbeat, over: Partial<ResumeObservation> = {}): Resu
   return { heartbeat: hb, restored: { seq: 5, step: 32 }, killStep: 40, nonce: NONCE, latestCompleteSeq: 5, ...over };
 }
 
-const codes = (obs: ResumeObservation, model = new WorkloadModel()): string[] => checkResume(obs, model).map((v) => v.code);
+const codes = (obs: ResumeObservation, model = new WorkloadModel()): string[] =>
+  checkResume(obs, model).map((v) => v.code);
 
 describe('checkResume', () => {
   const model = new WorkloadModel();
@@ -36,7 +43,9 @@ describe('checkResume', () => {
   });
 
   it('skips the not-latest check when the runner did not look (latestCompleteSeq null)', () => {
-    expect(codes(observation(heartbeat(model, 32), { restored: { seq: 4, step: 32 }, latestCompleteSeq: null }))).toEqual([]);
+    expect(
+      codes(observation(heartbeat(model, 32), { restored: { seq: 4, step: 32 }, latestCompleteSeq: null })),
+    ).toEqual([]);
   });
 
   it('nonce: a changed boot nonce is a fresh boot passed off as a resume', () => {
@@ -53,7 +62,9 @@ describe('checkResume', () => {
   it('inconsistent: the 40 ms skew puts fs 8 steps behind memory and tool (each digest right for its own step)', () => {
     const v = checkResume(observation(heartbeat(model, 40, 32, 40)), model);
     expect(v.map((x) => x.code)).toEqual(['inconsistent']);
-    expect(v[0]!.message).toBe('inconsistent state: parts describe different steps (fs 32, mem 40, tool 40, heartbeat 40)');
+    expect(v[0]!.message).toBe(
+      'inconsistent state: parts describe different steps (fs 32, mem 40, tool 40, heartbeat 40)',
+    );
   });
 
   it('inconsistent: a tool one step ahead of memory', () => {
@@ -96,7 +107,14 @@ describe('checkResume', () => {
   });
 
   it('ahead: far beyond the kill step, with invented digests, is reported as ahead only', () => {
-    const hb: Heartbeat = { step: 90, nonce: NONCE, full: true, fs: { step: 90, digest: 'a' }, mem: { step: 90, digest: 'b' }, tool: { step: 90, digest: 'c' } };
+    const hb: Heartbeat = {
+      step: 90,
+      nonce: NONCE,
+      full: true,
+      fs: { step: 90, digest: 'a' },
+      mem: { step: 90, digest: 'b' },
+      tool: { step: 90, digest: 'c' },
+    };
     expect(codes(observation(hb))).toEqual(['ahead']);
   });
 
@@ -123,7 +141,12 @@ describe('checkResume', () => {
 
   it('reports every problem of a badly wrong resume at once', () => {
     const hb = heartbeat(model, 20, 18, 20, 'beefbeefbeefbeef');
-    expect(codes(observation(hb, { restored: { seq: 3, step: 24 } }))).toEqual(['nonce', 'inconsistent', 'regressed', 'not-latest']);
+    expect(codes(observation(hb, { restored: { seq: 3, step: 24 } }))).toEqual([
+      'nonce',
+      'inconsistent',
+      'regressed',
+      'not-latest',
+    ]);
   });
 });
 
@@ -138,7 +161,11 @@ describe('WorkloadModel against an independent recomputation', () => {
   const log3 = `step 1 ${m1.slice(0, 16)}\nstep 2 ${m2.slice(0, 16)}\nstep 3 ${m3.slice(0, 16)}\n`;
 
   it('step 0 is the seeds and the digest of an empty file', () => {
-    expect(new WorkloadModel().expected(0)).toEqual({ fs: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', mem: m0, tool: t0 });
+    expect(new WorkloadModel().expected(0)).toEqual({
+      fs: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      mem: m0,
+      tool: t0,
+    });
   });
 
   it('step 3 matches the chains and log computed by hand', () => {

@@ -1,7 +1,20 @@
 // End to end: the real `soak` CLI (dist/harness/cli.js) in a temp folder: a short run and its report, gates and store
 // verification; the --skew-ms 40 negative control; and bad input (exit 3 or 1, a message naming the file/field/line,
 // nothing written where the report would go); soak merge of journals bigger than its write pieces.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,15 +25,24 @@ import { readJournal } from '../../harness/journal/writer.js';
 import { mergeJournals } from '../../harness/journal/merge.js';
 import { cliPath as cli, repoRoot as root } from '../helpers/paths.js';
 
-
 let tmp: string;
 
 /** Run `soak ...args` in the temp folder; never rejects. */
 async function soak(...args: string[]): Promise<Result> {
-  return execaNode(cli, args, { cwd: tmp, reject: false, timeout: 120_000, stdin: 'ignore', env: { CI: '1' } }) as unknown as Promise<Result>;
+  return execaNode(cli, args, {
+    cwd: tmp,
+    reject: false,
+    timeout: 120_000,
+    stdin: 'ignore',
+    env: { CI: '1' },
+  }) as unknown as Promise<Result>;
 }
-const out = (r: Result): string => `exit ${r.exitCode}\n--- stdout\n${String(r.stdout)}\n--- stderr\n${String(r.stderr)}`;
-const lines = (text: unknown): string[] => String(text).split('\n').filter((l) => l.length > 0);
+const out = (r: Result): string =>
+  `exit ${r.exitCode}\n--- stdout\n${String(r.stdout)}\n--- stderr\n${String(r.stderr)}`;
+const lines = (text: unknown): string[] =>
+  String(text)
+    .split('\n')
+    .filter((l) => l.length > 0);
 const readJson = (file: string): Record<string, any> => JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
 /** The folder the run made under `runsDir` (ignoring the `latest` link). */
 const runFolder = (runsDir: string): string => {
@@ -46,7 +68,19 @@ describe('soak run, report, gates, store (process target)', () => {
   beforeAll(async () => {
     [good, skew] = await Promise.all([
       soak('run', '--cycles', '8', '--seed', '7', '--out', 'runs', '--report-dir', 'reports'),
-      soak('run', '--cycles', '4', '--seed', '3', '--skew-ms', '40', '--out', 'runs-skew', '--report-dir', 'reports-skew'),
+      soak(
+        'run',
+        '--cycles',
+        '4',
+        '--seed',
+        '3',
+        '--skew-ms',
+        '40',
+        '--out',
+        'runs-skew',
+        '--report-dir',
+        'reports-skew',
+      ),
     ]);
     runDir = runFolder(path.join(tmp, 'runs'));
     skewDir = runFolder(path.join(tmp, 'runs-skew'));
@@ -78,7 +112,15 @@ describe('soak run, report, gates, store (process target)', () => {
     expect(Object.keys(d).sort()).toEqual(['max', 'mean', 'min', 'n', 'p50', 'p90', 'p95', 'p99']);
     expect(d.n).toBe(8);
     expect(d.min).toBeGreaterThan(0);
-    expect([d.min <= d.p50, d.p50 <= d.p90, d.p90 <= d.p95, d.p95 <= d.p99, d.p99 <= d.max, d.min <= d.mean, d.mean <= d.max]).toEqual(Array(7).fill(true));
+    expect([
+      d.min <= d.p50,
+      d.p50 <= d.p90,
+      d.p90 <= d.p95,
+      d.p95 <= d.p99,
+      d.p99 <= d.max,
+      d.min <= d.mean,
+      d.mean <= d.max,
+    ]).toEqual(Array(7).fill(true));
     expect(summary.lostSteps.n).toBe(8);
     expect(summary.lostSteps.max).toBeGreaterThanOrEqual(summary.lostSteps.mean);
     expect(summary.lostSteps.mean).toBeGreaterThanOrEqual(0);
@@ -87,12 +129,18 @@ describe('soak run, report, gates, store (process target)', () => {
     expect(dd.logicalBytes).toBeGreaterThan(dd.storedBytes);
     expect(dd.storedBytes).toBeGreaterThan(0);
     expect(dd.ratio).toBeCloseTo(dd.logicalBytes / dd.storedBytes, 9);
-    expect(summary.environment).toMatchObject({ node: process.version, cores: os.cpus().length, target: { kind: 'process' } });
-    for (const k of ['os', 'arch', 'cpuModel', 'kernel', 'gitCommit', 'harnessVersion']) expect(typeof summary.environment[k], k).toBe('string');
+    expect(summary.environment).toMatchObject({
+      node: process.version,
+      cores: os.cpus().length,
+      target: { kind: 'process' },
+    });
+    for (const k of ['os', 'arch', 'cpuModel', 'kernel', 'gitCommit', 'harnessVersion'])
+      expect(typeof summary.environment[k], k).toBe('string');
   });
 
   it('the report folder holds the four files; cycles.csv has one row per cycle', () => {
-    for (const f of ['summary.json', 'summary.md', 'cycles.csv', 'index.html']) expect(existsSync(path.join(reportDir, f)), f).toBe(true);
+    for (const f of ['summary.json', 'summary.md', 'cycles.csv', 'index.html'])
+      expect(existsSync(path.join(reportDir, f)), f).toBe(true);
     const csv = lines(readFileSync(path.join(reportDir, 'cycles.csv'), 'utf8'));
     expect(csv[0]!.startsWith('cycle,phase,observedPhase,outcome,downtimeMs')).toBe(true);
     expect(csv.slice(1).map((l) => l.split(',').slice(0, 4)[0])).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
@@ -100,7 +148,9 @@ describe('soak run, report, gates, store (process target)', () => {
   });
 
   it('the journal is NDJSON with a schemaVersion on every event and 8 ok cycle outcomes', () => {
-    const events = lines(readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8')).map((l) => JSON.parse(l) as Record<string, any>);
+    const events = lines(readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8')).map(
+      (l) => JSON.parse(l) as Record<string, any>,
+    );
     expect(events.every((e) => e.schemaVersion === 1 && typeof e.t === 'number')).toBe(true);
     expect(events[0]!.type).toBe('run-start');
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'complete', cycles: 8 });
@@ -111,7 +161,12 @@ describe('soak run, report, gates, store (process target)', () => {
   it('`gates <run-dir> --json` parses and agrees with the run', async () => {
     const r = await soak('gates', runDir, '--json');
     expect(r.exitCode, out(r)).toBe(good.exitCode);
-    const j = JSON.parse(String(r.stdout)) as { schemaVersion: number; runDirs: string[]; verdict: string; gates: { id: number; verdict: string }[] };
+    const j = JSON.parse(String(r.stdout)) as {
+      schemaVersion: number;
+      runDirs: string[];
+      verdict: string;
+      gates: { id: number; verdict: string }[];
+    };
     expect(j.schemaVersion).toBe(1);
     expect(j.runDirs).toEqual([runDir]);
     expect(j.verdict).toBe(good.exitCode === 0 ? 'pass' : 'insufficient');
@@ -146,7 +201,9 @@ describe('soak run, report, gates, store (process target)', () => {
   it('store verify finds a flipped byte in a copy of the store (exit 1, names the checkpoint)', async () => {
     const copy = path.join(tmp, 'store-copy');
     cpSync(path.join(runDir, 'store'), copy, { recursive: true });
-    const packs = readdirSync(path.join(copy, 'packs')).filter((f) => f.endsWith('.pack')).sort();
+    const packs = readdirSync(path.join(copy, 'packs'))
+      .filter((f) => f.endsWith('.pack'))
+      .sort();
     const fd = openSync(path.join(copy, 'packs', packs[0]!), 'r+');
     const b = Buffer.alloc(1);
     readSync(fd, b, 0, 1, 100);
@@ -161,10 +218,17 @@ describe('soak run, report, gates, store (process target)', () => {
   it('store gc --keep 3 on a copy keeps the newest 3, which verify; --keep 0 is bad input (exit 3)', async () => {
     const copy = path.join(tmp, 'store-gc');
     cpSync(path.join(runDir, 'store'), copy, { recursive: true });
-    const before = JSON.parse(String((await soak('store', 'stats', copy, '--json')).stdout)) as { checkpoints: Array<{ seq: number }> };
+    const before = JSON.parse(String((await soak('store', 'stats', copy, '--json')).stdout)) as {
+      checkpoints: Array<{ seq: number }>;
+    };
     const r = await soak('store', 'gc', copy, '--keep', '3', '--json');
     expect(r.exitCode, out(r)).toBe(0);
-    const report = JSON.parse(String(r.stdout)) as { kept: number[]; removed: number[]; bytesAfter: number; bytesBefore: number };
+    const report = JSON.parse(String(r.stdout)) as {
+      kept: number[];
+      removed: number[];
+      bytesAfter: number;
+      bytesBefore: number;
+    };
     expect(report.kept).toEqual(before.checkpoints.slice(-3).map((c) => c.seq));
     expect(report.removed).toHaveLength(before.checkpoints.length - 3);
     expect(report.bytesAfter).toBeLessThan(report.bytesBefore);
@@ -193,7 +257,10 @@ describe('soak run, report, gates, store (process target)', () => {
   it('a torn last journal line is tolerated: gates gives the same verdict', async () => {
     const copy = path.join(tmp, 'torn-run');
     mkdirSync(copy);
-    writeFileSync(path.join(copy, 'journal.ndjson'), `${readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8')}{"schemaVersion":1,"t":9e9,"type":"cyc`);
+    writeFileSync(
+      path.join(copy, 'journal.ndjson'),
+      `${readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8')}{"schemaVersion":1,"t":9e9,"type":"cyc`,
+    );
     const r = await soak('gates', copy, '--json');
     expect(r.exitCode, out(r)).toBe(good.exitCode);
   });
@@ -241,7 +308,11 @@ describe('bad input: exit 3, a message naming the file/field, nothing written', 
     writeFileSync(file, 'name: bad\ncycles: 3\nkill: { workDelayMs: [5, 9]\nseed: 2\n');
     const r = await badRun('yaml', '--scenario', file);
     expect(r.exitCode, out(r)).toBe(3);
-    expect(String(r.stderr)).toMatch(new RegExp(`^soak: scenario ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(line [345]\\) is not valid YAML: `));
+    expect(String(r.stderr)).toMatch(
+      new RegExp(
+        `^soak: scenario ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(line [345]\\) is not valid YAML: `,
+      ),
+    );
     expect(existsSync(path.join(tmp, 'runs-yaml'))).toBe(false);
   });
 
@@ -269,7 +340,10 @@ describe('bad input: exit 3, a message naming the file/field, nothing written', 
     expect(r.exitCode, out(r)).toBe(3);
     expect(String(r.stderr)).toContain('targetOptions.heapKiB');
     const runs = path.join(tmp, 'runs-opts');
-    expect(existsSync(runs) ? readdirSync(runs) : [], 'a run folder (empty journal, scratch/, latest link) was left behind').toEqual([]);
+    expect(
+      existsSync(runs) ? readdirSync(runs) : [],
+      'a run folder (empty journal, scratch/, latest link) was left behind',
+    ).toEqual([]);
   });
 
   it('invalid targetOptions: the message names the scenario file', async () => {

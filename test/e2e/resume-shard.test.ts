@@ -13,13 +13,19 @@ import { hostGroups, orphanProcesses } from '../../harness/run/orphans.js';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
 import { cliPath as cli, repoRoot as root } from '../helpers/paths.js';
 
-
 let tmp: string;
 
 const soak = (...args: string[]): Promise<Result> =>
-  execaNode(cli, args, { cwd: tmp, reject: false, timeout: 180_000, stdin: 'ignore', env: { CI: '1' } }) as unknown as Promise<Result>;
+  execaNode(cli, args, {
+    cwd: tmp,
+    reject: false,
+    timeout: 180_000,
+    stdin: 'ignore',
+    env: { CI: '1' },
+  }) as unknown as Promise<Result>;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const journalOf = (dir: string): JournalEvent[] => parseJournal(readFileSync(path.join(dir, 'journal.ndjson'), 'utf8'), dir).events;
+const journalOf = (dir: string): JournalEvent[] =>
+  parseJournal(readFileSync(path.join(dir, 'journal.ndjson'), 'utf8'), dir).events;
 
 beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-ops-'));
@@ -38,13 +44,26 @@ function failedGates(output: string): number[] {
 describe('soak run --resume after the runner itself is SIGKILLed', () => {
   it('5 runner kills during a 40-cycle soak: exactly 40 cycles, each once, and no orphan processes', async () => {
     const runs = path.join(tmp, 'runs-resume');
-    const first = execaNode(cli, ['run', '--cycles', '40', '--seed', '5', '--out', runs, '--no-report'], { cwd: tmp, reject: false, stdin: 'ignore', env: { CI: '1' } });
+    const first = execaNode(cli, ['run', '--cycles', '40', '--seed', '5', '--out', runs, '--no-report'], {
+      cwd: tmp,
+      reject: false,
+      stdin: 'ignore',
+      env: { CI: '1' },
+    });
     await sleep(4000);
     first.kill('SIGKILL');
     await first;
-    const runDir = path.join(runs, readdirSync(runs).find((d) => d !== 'latest')!);
+    const runDir = path.join(
+      runs,
+      readdirSync(runs).find((d) => d !== 'latest')!,
+    );
     for (let k = 1; k < 5; k++) {
-      const again = execaNode(cli, ['run', '--resume', runDir, '--no-report'], { cwd: tmp, reject: false, stdin: 'ignore', env: { CI: '1' } });
+      const again = execaNode(cli, ['run', '--resume', runDir, '--no-report'], {
+        cwd: tmp,
+        reject: false,
+        stdin: 'ignore',
+        env: { CI: '1' },
+      });
       await sleep(3000 + 500 * k);
       again.kill('SIGKILL');
       await again;
@@ -83,11 +102,16 @@ describe('soak run --shard i/n + soak merge', () => {
       const r = await soak('run', '--cycles', '12', '--seed', '9', '--shard', `${i}/4`, '--out', runs, '--no-report');
       expect([0, 2], String(r.stderr)).toContain(r.exitCode);
     }
-    const shardDirs = readdirSync(runs).filter((d) => d.includes('-shard')).sort().map((d) => path.join(runs, d));
+    const shardDirs = readdirSync(runs)
+      .filter((d) => d.includes('-shard'))
+      .sort()
+      .map((d) => path.join(runs, d));
     expect(shardDirs).toHaveLength(4);
     // Disjoint cycle ids: shard i owns c with (c - 1) % 4 === i.
     shardDirs.forEach((dir, i) => {
-      const ids = journalOf(dir).filter((e) => e.type === 'cycle').map((e) => (e as { cycle: number }).cycle);
+      const ids = journalOf(dir)
+        .filter((e) => e.type === 'cycle')
+        .map((e) => (e as { cycle: number }).cycle);
       expect(ids).toEqual([i + 1, i + 5, i + 9]);
     });
     const merged = path.join(tmp, 'merged');

@@ -1,7 +1,13 @@
 // Verdicts: a healthy summary passes every shipped gate; one broken field fails exactly its gate; too little data is insufficient.
 import { describe, expect, it } from 'vitest';
 import type { GateEvidence, GateResult } from '../../harness/gates/types.js';
-import { evaluateGates, exitCodeFor, formatGateTable, loadGates, overallVerdict } from '../../harness/gates/evaluate.js';
+import {
+  evaluateGates,
+  exitCodeFor,
+  formatGateTable,
+  loadGates,
+  overallVerdict,
+} from '../../harness/gates/evaluate.js';
 import { downtimeQuantiles } from '../../harness/report/findings.js';
 import type { RunAnalysis, Summary } from '../../harness/analysis/summary.js';
 import { healthySummary } from './fixtures.js';
@@ -71,7 +77,16 @@ describe('evaluateGates on the shipped gates', () => {
     expect(verdicts(s)).toMatchObject({ 5: 'insufficient', 8: 'insufficient' });
     const { tornCheckpoint: _t, bootMs: _b, ...partial } = healthySummary();
     expect(verdicts(partial)).toMatchObject({ 1: 'insufficient', 8: 'insufficient' });
-    expect(verdicts({})).toEqual({ 1: 'insufficient', 2: 'insufficient', 3: 'insufficient', 4: 'insufficient', 5: 'insufficient', 6: 'insufficient', 7: 'insufficient', 8: 'insufficient' });
+    expect(verdicts({})).toEqual({
+      1: 'insufficient',
+      2: 'insufficient',
+      3: 'insufficient',
+      4: 'insufficient',
+      5: 'insufficient',
+      6: 'insufficient',
+      7: 'insufficient',
+      8: 'insufficient',
+    });
   });
 
   it('gate 7 without loss evidence: insufficient on a clean run, fail on a lost nonce', () => {
@@ -91,7 +106,10 @@ describe('evaluateGates on the shipped gates', () => {
     expect(a.interval).toEqual([278, 298]); // ranks 90 and 100 of 100 (binomial, distribution-free)
     expect(evaluateGates(gates, healthySummary(), clean)[3]?.interval).toBeNull();
     // 30 samples cannot bound a p95 from above at 95%: no interval, and the note says how many would.
-    const few = evaluateGates(gates, healthySummary(), { ...clean, samples: { downtimeMs: samples.slice(0, 30) } })[3] as GateResult;
+    const few = evaluateGates(gates, healthySummary(), {
+      ...clean,
+      samples: { downtimeMs: samples.slice(0, 30) },
+    })[3] as GateResult;
     expect(few.interval).toBeNull();
     expect(few.note).toMatch(/30 samples cannot bound p95 above at 95% \(needs n >= 72\)/);
   });
@@ -115,7 +133,9 @@ describe('formatGateTable', () => {
     const lines = table.split('\n');
     expect(lines).toHaveLength(10);
     expect(lines[0]).toMatch(/^#\s+gate\s+measured\s+interval\s+n\/minN\s+threshold\s+verdict\s+note$/);
-    expect(lines[7]).toMatch(/^06\s+Kill-and-resume success\s+0\.9630\s+\[0\.9630, 1\]\s+100\/73\s+wilson95\.lo >= 0\.95\s+PASS\s+n needed with zero failures: 73/);
+    expect(lines[7]).toMatch(
+      /^06\s+Kill-and-resume success\s+0\.9630\s+\[0\.9630, 1\]\s+100\/73\s+wilson95\.lo >= 0\.95\s+PASS\s+n needed with zero failures: 73/,
+    );
     expect(lines[5]).toMatch(/^04\s+Session resume latency p95\s+290\s+-\s+100\/30\s+p95 < 1000\s+PASS/);
   });
 });
@@ -124,7 +144,16 @@ describe('gateEvidenceFromAnalysis', () => {
   it('takes raw samples and the lost steps of every cycle that restored (failed ones too), and the lost-step limit from the cadence', async () => {
     const { gateEvidenceFromAnalysis } = await import('../../harness/gates/evaluate.js');
     const { cycleTable, checkpointTable } = await import('../../harness/analysis/tables.js');
-    const row = { phase: 'work', observedPhase: 'work', downtimeMs: 200, killStep: 50, restoredSeq: 2, restoredStep: 40, restoreKills: 0, violations: '' } as const;
+    const row = {
+      phase: 'work',
+      observedPhase: 'work',
+      downtimeMs: 200,
+      killStep: 50,
+      restoredSeq: 2,
+      restoredStep: 40,
+      restoreKills: 0,
+      violations: '',
+    } as const;
     const cp = { seq: 1, logicalBytes: 10, storedBytes: 5 };
     const evidence = gateEvidenceFromAnalysis(
       {
@@ -142,7 +171,11 @@ describe('gateEvidenceFromAnalysis', () => {
       },
       { stepMs: 5, checkpoint: { everyMs: 100 } },
     );
-    expect(evidence.samples).toEqual({ downtimeMs: [200, 210], checkpointPauseMs: Float64Array.of(4, 6), checkpointWriteMs: Float64Array.of(9, 12) });
+    expect(evidence.samples).toEqual({
+      downtimeMs: [200, 210],
+      checkpointPauseMs: Float64Array.of(4, 6),
+      checkpointWriteMs: Float64Array.of(9, 12),
+    });
     expect(evidence.lostStepsPerCycle).toEqual([10, 99]);
     expect(evidence.maxLostSteps).toBe(25); // ceil((100 + 6 + 12) / 5) + 1 = 24 + 1
   });

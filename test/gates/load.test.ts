@@ -53,7 +53,9 @@ describe('loadGates', () => {
     const lines = err.message.split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(new RegExp(`^${path.join(dir, '01-boot.yaml')}: threshold: cannot parse "p95 <"`));
-    expect(lines[1]).toBe(`${path.join(dir, '02-atomicity.yaml')}: id: is 3 but the file name says 02; make them equal`);
+    expect(lines[1]).toBe(
+      `${path.join(dir, '02-atomicity.yaml')}: id: is 3 but the file name says 02; make them equal`,
+    );
     expect(lines[2]).toMatch(new RegExp(`^${path.join(dir, '03-pause.yaml')}: minN: `));
     expect(err.exitCode).toBe(3);
   });
@@ -74,7 +76,9 @@ describe('loadGates', () => {
   });
 
   it('rejects bad file names, invalid YAML, duplicate ids and an empty folder', () => {
-    const msg = loadError(dirWith({ 'boot.yaml': good, '01-a.yaml': good, '01-b.yaml': good, '02-c.yaml': 'id: [2\n' })).message;
+    const msg = loadError(
+      dirWith({ 'boot.yaml': good, '01-a.yaml': good, '01-b.yaml': good, '02-c.yaml': 'id: [2\n' }),
+    ).message;
     expect(msg).toMatch(/boot\.yaml: \(file name\): must be NN-name\.yaml/);
     expect(msg).toMatch(/02-c\.yaml: \(top level\) \(line \d+\): not valid YAML/);
     expect(msg).toMatch(/01-b\.yaml: id: 1 is also used by .*01-a\.yaml/);

@@ -13,13 +13,22 @@ describe('parseThreshold', () => {
   ])('parses %s', (source, expected) => {
     expect(parseThreshold(source)).toMatchObject(expected);
   });
-  it.each(['p95 <', '< 5', 'p95 = 5', 'p95 < five', 'p95 < 5 ms', 'p95 < 5 && count == 0', ''])('rejects %j with a message', (source) => {
-    expect(parseThreshold(source)).toMatch(/^cannot parse/);
-  });
+  it.each(['p95 <', '< 5', 'p95 = 5', 'p95 < five', 'p95 < 5 ms', 'p95 < 5 && count == 0', ''])(
+    'rejects %j with a message',
+    (source) => {
+      expect(parseThreshold(source)).toMatch(/^cannot parse/);
+    },
+  );
 });
 
 describe('holds', () => {
   it('applies each operator, including the boundary', () => {
-    expect([holds(5, '<', 5), holds(5, '<=', 5), holds(5, '>', 5), holds(5, '>=', 5), holds(5, '==', 5)]).toEqual([false, true, false, true, true]);
+    expect([holds(5, '<', 5), holds(5, '<=', 5), holds(5, '>', 5), holds(5, '>=', 5), holds(5, '==', 5)]).toEqual([
+      false,
+      true,
+      false,
+      true,
+      true,
+    ]);
   });
 });

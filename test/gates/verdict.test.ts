@@ -5,14 +5,27 @@ import { makeAnalysis, makeGates } from '../report/fixtures.js';
 
 const summary = makeAnalysis().summary;
 const gate = (id: number, verdict: GateResult['verdict']): GateResult => ({
-  id, name: `g${id}`, title: `Gate ${id}`, metric: 'm', threshold: 't', value: 1, interval: null, n: 1, minN: 1, verdict, note: '',
+  id,
+  name: `g${id}`,
+  title: `Gate ${id}`,
+  metric: 'm',
+  threshold: 't',
+  value: 1,
+  interval: null,
+  n: 1,
+  minN: 1,
+  verdict,
+  note: '',
 });
 
 describe('reportVerdict', () => {
   test('fail outranks insufficient outranks pass', () => {
     expect(reportVerdict(summary, [gate(1, 'pass'), gate(2, 'insufficient'), gate(3, 'fail')]).level).toBe('fail');
     expect(reportVerdict(summary, [gate(1, 'pass'), gate(2, 'insufficient')]).level).toBe('insufficient');
-    expect(reportVerdict(summary, [gate(1, 'pass'), gate(2, 'pass')])).toMatchObject({ level: 'pass', headline: 'PASS: all 2 gates pass' });
+    expect(reportVerdict(summary, [gate(1, 'pass'), gate(2, 'pass')])).toMatchObject({
+      level: 'pass',
+      headline: 'PASS: all 2 gates pass',
+    });
     expect(reportVerdict(summary, []).level).toBe('none');
   });
   test('checker violations fail the run even when every gate passes', () => {

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 
 export function bytes(label: string, size: number): Buffer {
   const out = Buffer.alloc(size);
-  for (let off = 0, i = 0; off < size; off += 32, i++) createHash('sha256').update(`${label}:${i}`).digest().copy(out, off);
+  for (let off = 0, i = 0; off < size; off += 32, i++)
+    createHash('sha256').update(`${label}:${i}`).digest().copy(out, off);
   return out;
 }
 

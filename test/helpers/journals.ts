@@ -9,7 +9,8 @@ import { afterAll } from 'vitest';
 export const fixtureJournals = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'journals');
 /** The fixture run folders' names. */
 export const fixtureNames = readdirSync(fixtureJournals).filter((n) => !n.includes('.'));
-export const fixtureText = (name: string): string => readFileSync(path.join(fixtureJournals, name, 'journal.ndjson'), 'utf8');
+export const fixtureText = (name: string): string =>
+  readFileSync(path.join(fixtureJournals, name, 'journal.ndjson'), 'utf8');
 
 /** A maker of run folders in a temp folder removed after the test file; each holds the journal it is given. */
 export function scratchRunFolders(prefix: string): (journal: string | Buffer) => string {

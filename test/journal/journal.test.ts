@@ -22,7 +22,6 @@ const A = line({ type: 'cycle-start', cycle: 1, phase: 'work' });
 const B = line({ type: 'host-start', cycle: 1, pid: 42, mode: 'restore' });
 const C = line({ type: 'run-end', status: 'complete', cycles: 1 });
 
-
 describe('JournalWriter', () => {
   it('appends one JSON line per event with schemaVersion and t (ms, rounded to 3 decimals)', () => {
     const times = [0, 12.34567, 1500.0004];
@@ -31,10 +30,19 @@ describe('JournalWriter', () => {
     w.append({ type: 'host-start', cycle: 1, pid: 7, mode: 'boot' });
     w.append({ type: 'run-end', status: 'complete', cycles: 1 });
     w.close();
-    expect(first).toEqual({ schemaVersion: JOURNAL_SCHEMA_VERSION, t: 0, type: 'cycle-start', cycle: 1, phase: 'work' });
+    expect(first).toEqual({
+      schemaVersion: JOURNAL_SCHEMA_VERSION,
+      t: 0,
+      type: 'cycle-start',
+      cycle: 1,
+      phase: 'work',
+    });
     const text = readFileSync(file, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
-    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as { schemaVersion: number; t: number; type: string });
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { schemaVersion: number; t: number; type: string });
     expect(lines.map((l) => [l.schemaVersion, l.t, l.type])).toEqual([
       [1, 0, 'cycle-start'],
       [1, 12.346, 'host-start'],

@@ -66,18 +66,40 @@ describe('planMerge', () => {
   });
 
   it('names a source without a run-start event', () => {
-    expect(() => planMerge([{ start: undefined, cycleIds: new Set(), source: '/runs/x/journal.ndjson' }], 'm')).toThrow(InputError);
-    expect(() => planMerge([{ start: undefined, cycleIds: new Set(), source: '/runs/x/journal.ndjson' }], 'm')).toThrow(/\/runs\/x\/journal\.ndjson has no run-start/);
+    expect(() => planMerge([{ start: undefined, cycleIds: new Set(), source: '/runs/x/journal.ndjson' }], 'm')).toThrow(
+      InputError,
+    );
+    expect(() => planMerge([{ start: undefined, cycleIds: new Set(), source: '/runs/x/journal.ndjson' }], 'm')).toThrow(
+      /\/runs\/x\/journal\.ndjson has no run-start/,
+    );
     expect(() => planMerge([], 'm')).toThrow(/no run folder/);
   });
 
   it('mergeJournals (in memory) writes the planned run-start and the shifted cycle events, nothing else', () => {
-    const ev = (type: string, cycle: number): JournalEvent => ({ schemaVersion: 1, t: cycle, type, cycle }) as unknown as JournalEvent;
+    const ev = (type: string, cycle: number): JournalEvent =>
+      ({ schemaVersion: 1, t: cycle, type, cycle }) as unknown as JournalEvent;
     const a = [start('a', 2), ev('cycle-start', 1), ev('cycle', 1), ev('cycle-start', 2), ev('cycle', 2)];
-    const b = [start('b', 2), ev('cycle-start', 1), ev('cycle', 1), { schemaVersion: 1, t: 9, type: 'run-end' } as unknown as JournalEvent];
-    const merged = mergeJournals([{ events: a, source: 'a' }, { events: b, source: 'b' }], 'm');
+    const b = [
+      start('b', 2),
+      ev('cycle-start', 1),
+      ev('cycle', 1),
+      { schemaVersion: 1, t: 9, type: 'run-end' } as unknown as JournalEvent,
+    ];
+    const merged = mergeJournals(
+      [
+        { events: a, source: 'a' },
+        { events: b, source: 'b' },
+      ],
+      'm',
+    );
     expect(merged.map((e) => [e.type, (e as { cycle?: number }).cycle])).toEqual([
-      ['run-start', undefined], ['cycle-start', 1], ['cycle', 1], ['cycle-start', 2], ['cycle', 2], ['cycle-start', 3], ['cycle', 3],
+      ['run-start', undefined],
+      ['cycle-start', 1],
+      ['cycle', 1],
+      ['cycle-start', 2],
+      ['cycle', 2],
+      ['cycle-start', 3],
+      ['cycle', 3],
     ]);
   });
 });

@@ -12,9 +12,19 @@ import { makeAnalysis, makeGates } from './fixtures.js';
 const CHROMIUM = '/usr/bin/chromium';
 const HOSTILE = 'nightly <script>alert(1)</script> soak';
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'test-artifacts');
-const CHART_NAMES = ['downtime-histogram', 'downtime-ecdf', 'downtime-per-cycle', 'success-rates', 'checkpoint-pause', 'store-growth'];
+const CHART_NAMES = [
+  'downtime-histogram',
+  'downtime-ecdf',
+  'downtime-per-cycle',
+  'success-rates',
+  'checkpoint-pause',
+  'store-growth',
+];
 const present = existsSync(CHROMIUM);
-if (!present) console.warn(`skipping browser test: ${CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)`);
+if (!present)
+  console.warn(
+    `skipping browser test: ${CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)`,
+  );
 
 describe.skipIf(!present)('report page in headless Chromium', () => {
   let browser: Browser;
@@ -24,7 +34,16 @@ describe.skipIf(!present)('report page in headless Chromium', () => {
     reportsDir = await mkdtemp(path.join(os.tmpdir(), 'soak-browser-'));
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(async () => {
@@ -76,7 +95,13 @@ describe.skipIf(!present)('report page in headless Chromium', () => {
   });
 
   test('20,000-cycle report: the binned per-cycle chart is visible with its failed cycles crossed, no errors', async () => {
-    const analysis = makeAnalysis({ cycles: 20_000, seed: 3, scenario: 'large', failedCycles: [7_000, 13_001], downtimeOverrides: new Map([[9_999, 9_000]]) });
+    const analysis = makeAnalysis({
+      cycles: 20_000,
+      seed: 3,
+      scenario: 'large',
+      failedCycles: [7_000, 13_001],
+      downtimeOverrides: new Map([[9_999, 9_000]]),
+    });
     const ownDir = await mkdtemp(path.join(os.tmpdir(), 'soak-browser-large-')); // the index test below counts the shared folder's reports
     onTestFinished(() => rm(ownDir, { recursive: true, force: true }));
     const { dir } = await writeReport({ analysis, gates: makeGates(analysis), reportsDir: ownDir });
@@ -86,7 +111,9 @@ describe.skipIf(!present)('report page in headless Chromium', () => {
     expect(box!.width).toBeGreaterThan(600);
     expect(box!.height).toBeGreaterThan(100);
     await expect(svg.locator('text', { hasText: 'Downtime per cycle (binned)' }).count()).resolves.toBe(1);
-    const crosses = svg.locator('path[aria-label^="failedMaxCycle: 13001;"], path[aria-label="firstNeverResumedCycle: 7000"]');
+    const crosses = svg.locator(
+      'path[aria-label^="failedMaxCycle: 13001;"], path[aria-label="firstNeverResumedCycle: 7000"]',
+    );
     await expect(crosses.count()).resolves.toBe(2);
     for (const cross of await crosses.all()) expect(await cross.isVisible()).toBe(true);
     await mkdir(ARTIFACTS, { recursive: true });

@@ -29,7 +29,12 @@ export interface FixtureOptions {
 export function fixtureEnvironment(target: 'process' | 'microvm', overrides: Partial<Environment> = {}): Environment {
   const facts: Environment['target'] =
     target === 'microvm'
-      ? { accelerator: 'tcg', qemuVersion: '7.2.15 (Debian 1:7.2+dfsg-7+deb12u13)', imageHash: 'sha256:3f9a1c0e7b2d4a6f8e1c3b5d7f9a0c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f3a', guestMiB: 256 }
+      ? {
+          accelerator: 'tcg',
+          qemuVersion: '7.2.15 (Debian 1:7.2+dfsg-7+deb12u13)',
+          imageHash: 'sha256:3f9a1c0e7b2d4a6f8e1c3b5d7f9a0c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f3a',
+          guestMiB: 256,
+        }
       : { agent: 'node agent.js', toolProcess: 'cat-tool' };
   return {
     os: 'Linux 6.1.0-40-cloud-amd64',
@@ -70,7 +75,13 @@ export function makeAnalysis(options: FixtureOptions = {}): RunAnalysis {
       cumLogical += logical;
       cumStored += stored;
       lastStep = step;
-      checkpoints.push({ seq, pauseMs: 8 + rng.next() * 14, writeMs: 20 + rng.next() * 40, logicalBytes: logical, storedBytes: stored });
+      checkpoints.push({
+        seq,
+        pauseMs: 8 + rng.next() * 14,
+        writeMs: 20 + rng.next() * 40,
+        logicalBytes: logical,
+        storedBytes: stored,
+      });
     }
     const lost = rng.int(0, 9);
     const killStep = lastStep + lost;
@@ -118,9 +129,17 @@ export function makeAnalysis(options: FixtureOptions = {}): RunAnalysis {
       lostSteps: { n: lostSummary.n, max: lostSummary.max, mean: lostSummary.mean },
       tornCheckpoint: { trials: torn.length, previousRestored: torn.filter((c) => c.outcome === 'ok').length },
       noncePreserved: { trials: ok, preserved: ok },
-      dedup: { checkpoints: checkpoints.length, logicalBytes: cumLogical, storedBytes: cumStored, ratio: cumStored > 0 ? cumLogical / cumStored : null },
+      dedup: {
+        checkpoints: checkpoints.length,
+        logicalBytes: cumLogical,
+        storedBytes: cumStored,
+        ratio: cumStored > 0 ? cumLogical / cumStored : null,
+      },
       violations: cycles.filter((c) => c.violations !== '').length,
-      violationSamples: cycles.filter((c) => c.violations !== '').slice(0, 5).map((c) => `cycle ${c.cycle}: ${c.violations}`),
+      violationSamples: cycles
+        .filter((c) => c.violations !== '')
+        .slice(0, 5)
+        .map((c) => `cycle ${c.cycle}: ${c.violations}`),
       environment: fixtureEnvironment(target, options.environment),
     },
     cycles: cycleTable(cycles),
@@ -136,10 +155,70 @@ export function makeGates(analysis: RunAnalysis): GateResult[] {
   const lo = kr.wilson95?.[0] ?? null;
   const torn = wilson(s.tornCheckpoint.previousRestored, s.tornCheckpoint.trials);
   return [
-    { id: 1, name: 'kill-resume', title: 'Kill-and-resume success', metric: 'killResume.wilson95.lo', threshold: 'wilson95.lo >= 0.85', value: kr.trials ? kr.successes / kr.trials : null, interval: kr.wilson95, n: kr.trials, minN: 30, verdict: kr.trials < 30 ? 'insufficient' : (lo ?? 0) >= 0.85 ? 'pass' : 'fail', note: '' },
-    { id: 2, name: 'downtime-p95', title: 'Downtime p95', metric: 'downtimeMs.p95', threshold: 'p95 < 2000', value: s.downtimeMs.p95, interval: null, n: s.downtimeMs.n, minN: 20, verdict: (s.downtimeMs.p95 ?? Infinity) < 2000 ? 'pass' : 'fail', note: '' },
-    { id: 3, name: 'torn-checkpoint', title: 'Torn checkpoint falls back', metric: 'tornCheckpoint.rate', threshold: 'wilson95.lo >= 0.5', value: s.tornCheckpoint.trials ? s.tornCheckpoint.previousRestored / s.tornCheckpoint.trials : null, interval: torn, n: s.tornCheckpoint.trials, minN: 5, verdict: s.tornCheckpoint.trials >= 5 ? 'pass' : 'insufficient', note: '' },
-    { id: 4, name: 'no-violations', title: 'No checker violations', metric: 'violations', threshold: 'violations == 0', value: s.violations, interval: null, n: s.cycles.total, minN: 1, verdict: s.violations === 0 ? 'pass' : 'fail', note: '' },
-    { id: 5, name: 'resume-95', title: 'Resume success ≥ 95%', metric: 'killResume.wilson95.lo', threshold: 'wilson95.lo >= 0.95', value: kr.trials ? kr.successes / kr.trials : null, interval: kr.wilson95, n: kr.trials, minN: 73, verdict: kr.trials < 73 ? 'insufficient' : (lo ?? 0) >= 0.95 ? 'pass' : 'fail', note: 'n needed with zero failures: 73' },
+    {
+      id: 1,
+      name: 'kill-resume',
+      title: 'Kill-and-resume success',
+      metric: 'killResume.wilson95.lo',
+      threshold: 'wilson95.lo >= 0.85',
+      value: kr.trials ? kr.successes / kr.trials : null,
+      interval: kr.wilson95,
+      n: kr.trials,
+      minN: 30,
+      verdict: kr.trials < 30 ? 'insufficient' : (lo ?? 0) >= 0.85 ? 'pass' : 'fail',
+      note: '',
+    },
+    {
+      id: 2,
+      name: 'downtime-p95',
+      title: 'Downtime p95',
+      metric: 'downtimeMs.p95',
+      threshold: 'p95 < 2000',
+      value: s.downtimeMs.p95,
+      interval: null,
+      n: s.downtimeMs.n,
+      minN: 20,
+      verdict: (s.downtimeMs.p95 ?? Infinity) < 2000 ? 'pass' : 'fail',
+      note: '',
+    },
+    {
+      id: 3,
+      name: 'torn-checkpoint',
+      title: 'Torn checkpoint falls back',
+      metric: 'tornCheckpoint.rate',
+      threshold: 'wilson95.lo >= 0.5',
+      value: s.tornCheckpoint.trials ? s.tornCheckpoint.previousRestored / s.tornCheckpoint.trials : null,
+      interval: torn,
+      n: s.tornCheckpoint.trials,
+      minN: 5,
+      verdict: s.tornCheckpoint.trials >= 5 ? 'pass' : 'insufficient',
+      note: '',
+    },
+    {
+      id: 4,
+      name: 'no-violations',
+      title: 'No checker violations',
+      metric: 'violations',
+      threshold: 'violations == 0',
+      value: s.violations,
+      interval: null,
+      n: s.cycles.total,
+      minN: 1,
+      verdict: s.violations === 0 ? 'pass' : 'fail',
+      note: '',
+    },
+    {
+      id: 5,
+      name: 'resume-95',
+      title: 'Resume success ≥ 95%',
+      metric: 'killResume.wilson95.lo',
+      threshold: 'wilson95.lo >= 0.95',
+      value: kr.trials ? kr.successes / kr.trials : null,
+      interval: kr.wilson95,
+      n: kr.trials,
+      minN: 73,
+      verdict: kr.trials < 73 ? 'insufficient' : (lo ?? 0) >= 0.95 ? 'pass' : 'fail',
+      note: 'n needed with zero failures: 73',
+    },
   ];
 }

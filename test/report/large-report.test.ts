@@ -30,7 +30,11 @@ let reportsDir: string;
 let dir: string;
 
 beforeAll(async () => {
-  analysis = makeAnalysis({ cycles: CYCLES, failedCycles: [NEVER_RESUMED, FAILED_RESUMED], downtimeOverrides: new Map([[SPIKE_CYCLE, SPIKE_MS]]) });
+  analysis = makeAnalysis({
+    cycles: CYCLES,
+    failedCycles: [NEVER_RESUMED, FAILED_RESUMED],
+    downtimeOverrides: new Map([[SPIKE_CYCLE, SPIKE_MS]]),
+  });
   reportsDir = await mkdtemp(path.join(os.tmpdir(), 'soak-large-'));
   ({ dir } = await writeReport({ analysis, gates: makeGates(analysis), reportsDir }));
 });
@@ -42,9 +46,12 @@ describe(`report of ${CYCLES} cycles`, () => {
   test('index.html stays under 3 MiB and every chart draws a bounded number of points; cycles.csv stays a file', async () => {
     const html = await readFile(path.join(dir, 'index.html'), 'utf8');
     expect(Buffer.byteLength(html)).toBeLessThan(MAX_HTML_BYTES);
-    const perCycle = JSON.parse(await readFile(path.join(dir, 'charts', 'downtime-per-cycle.vl.json'), 'utf8')) as unknown;
+    const perCycle = JSON.parse(
+      await readFile(path.join(dir, 'charts', 'downtime-per-cycle.vl.json'), 'utf8'),
+    ) as unknown;
     expect(chartValues(perCycle).length).toBe(CYCLES / 100);
-    for (const svg of html.match(/<svg[\s\S]*?<\/svg>/g) ?? []) expect(svg.split('<path').length - 1).toBeLessThan(2 * MAX_CYCLE_BINS);
+    for (const svg of html.match(/<svg[\s\S]*?<\/svg>/g) ?? [])
+      expect(svg.split('<path').length - 1).toBeLessThan(2 * MAX_CYCLE_BINS);
     const csv = await readFile(path.join(dir, 'cycles.csv'), 'utf8');
     expect(csv.split('\n').length - 2).toBe(CYCLES); // header and final newline
     expect(Buffer.byteLength(csv)).toBeGreaterThan(MAX_HTML_BYTES); // so the page could not hold it inline
@@ -56,14 +63,20 @@ describe(`report of ${CYCLES} cycles`, () => {
 
   test('the chart says it is binned and what each mark is', async () => {
     const html = await readFile(path.join(dir, 'index.html'), 'utf8');
-    expect(html).toContain('100,000 cycles, binned: 100 consecutive cycles per point (1,000 bins); 2 failed (✕) in 2 bins'); // subtitle
-    expect(html).toContain('line = median, band = p5–p95, grey line and dots = max of each bin (dots coloured by where');
+    expect(html).toContain(
+      '100,000 cycles, binned: 100 consecutive cycles per point (1,000 bins); 2 failed (✕) in 2 bins',
+    ); // subtitle
+    expect(html).toContain(
+      'line = median, band = p5–p95, grey line and dots = max of each bin (dots coloured by where',
+    );
     expect(html).toContain('Cycles in order, binned: 100 consecutive cycles per point; line = median'); // caption
     expect(html).toContain('800 of them drawn, evenly spaced'); // store growth, over about 300,000 checkpoints
   });
 
-  test('a single spike in the middle of the run is its bin\'s max, and the chart\'s; the median alone would hide it', async () => {
-    const bins = chartValues(JSON.parse(await readFile(path.join(dir, 'charts', 'downtime-per-cycle.vl.json'), 'utf8'))) as CycleBin[];
+  test("a single spike in the middle of the run is its bin's max, and the chart's; the median alone would hide it", async () => {
+    const bins = chartValues(
+      JSON.parse(await readFile(path.join(dir, 'charts', 'downtime-per-cycle.vl.json'), 'utf8')),
+    ) as CycleBin[];
     const spike = bins.find((b) => b.cycleFrom <= SPIKE_CYCLE && SPIKE_CYCLE <= b.cycleTo);
     expect(spike).toMatchObject({ maxCycle: SPIKE_CYCLE, maxMs: SPIKE_MS });
     expect(spike!.medianMs).toBeLessThan(1000);
@@ -73,12 +86,21 @@ describe(`report of ${CYCLES} cycles`, () => {
   });
 
   test('failed cycles in the middle of the run are crossed at their own cycle: one resumed, one never', async () => {
-    const bins = chartValues(JSON.parse(await readFile(path.join(dir, 'charts', 'downtime-per-cycle.vl.json'), 'utf8'))) as CycleBin[];
+    const bins = chartValues(
+      JSON.parse(await readFile(path.join(dir, 'charts', 'downtime-per-cycle.vl.json'), 'utf8')),
+    ) as CycleBin[];
     const failed = bins.filter((b) => b.failed > 0);
     const resumedMs = analysis.cycles.downtimeMs[FAILED_RESUMED - 1]!;
     expect(failed).toMatchObject([
       { cycleFrom: 49_901, cycleTo: 50_000, failed: 1, failedNeverResumed: 1, firstNeverResumedCycle: NEVER_RESUMED },
-      { cycleFrom: 50_001, cycleTo: 50_100, failed: 1, failedResumed: 1, failedMaxCycle: FAILED_RESUMED, failedMaxMs: resumedMs },
+      {
+        cycleFrom: 50_001,
+        cycleTo: 50_100,
+        failed: 1,
+        failedResumed: 1,
+        failedMaxCycle: FAILED_RESUMED,
+        failedMaxMs: resumedMs,
+      },
     ]);
     const svg = await readFile(path.join(dir, 'charts', 'downtime-per-cycle.svg'), 'utf8');
     expect(svg.match(/aria-label="(failedMaxCycle|firstNeverResumedCycle)[^"]*"/g)).toEqual([
@@ -96,7 +118,9 @@ describe('the threshold', () => {
   test(`up to ${MAX_UNBINNED_CYCLES} cycles every cycle is drawn, as before`, () => {
     const chart = perCycle(MAX_UNBINNED_CYCLES);
     expect(chart.title).toBe('Downtime per cycle');
-    expect(chart.caption).toBe('Each cycle in order, coloured by the phase the kill actually landed in; red crosses are failed cycles.');
+    expect(chart.caption).toBe(
+      'Each cycle in order, coloured by the phase the kill actually landed in; red crosses are failed cycles.',
+    );
     expect(chartValues(chart.spec).length).toBe(MAX_UNBINNED_CYCLES);
   });
   test('one more cycle is binned', () => {

@@ -18,7 +18,8 @@ afterAll(async () => {
 async function allFiles(dir: string): Promise<Array<[string, string]>> {
   const out: Array<[string, string]> = [];
   for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (e.isFile()) out.push([path.join(e.parentPath, e.name), await readFile(path.join(e.parentPath, e.name), 'utf8')]);
+    if (e.isFile())
+      out.push([path.join(e.parentPath, e.name), await readFile(path.join(e.parentPath, e.name), 'utf8')]);
   }
   return out;
 }

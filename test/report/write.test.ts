@@ -8,7 +8,14 @@ import { publishReport } from '../../harness/report/publish.js';
 import { writeReport } from '../../harness/report/write.js';
 import { makeAnalysis, makeGates } from './fixtures.js';
 
-const CHARTS = ['checkpoint-pause', 'downtime-ecdf', 'downtime-histogram', 'downtime-per-cycle', 'store-growth', 'success-rates'];
+const CHARTS = [
+  'checkpoint-pause',
+  'downtime-ecdf',
+  'downtime-histogram',
+  'downtime-per-cycle',
+  'store-growth',
+  'success-rates',
+];
 let reportsDir: string;
 
 beforeEach(async () => {
@@ -23,7 +30,9 @@ async function tree(dir: string): Promise<Record<string, string>> {
   for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!e.isFile()) continue;
     const full = path.join(e.parentPath, e.name);
-    out[path.relative(dir, full)] = createHash('sha256').update(await readFile(full)).digest('hex');
+    out[path.relative(dir, full)] = createHash('sha256')
+      .update(await readFile(full))
+      .digest('hex');
   }
   return out;
 }
@@ -33,7 +42,13 @@ describe('writeReport', () => {
     const analysis = makeAnalysis({ scenario: 'Nightly Soak' });
     const { dir, files } = await writeReport({ analysis, gates: makeGates(analysis), reportsDir });
     expect(dir).toBe(path.join(reportsDir, '2025-06-01-nightly-soak'));
-    const expected = ['cycles.csv', 'index.html', 'summary.json', 'summary.md', ...CHARTS.flatMap((c) => [`charts/${c}.svg`, `charts/${c}.vl.json`])];
+    const expected = [
+      'cycles.csv',
+      'index.html',
+      'summary.json',
+      'summary.md',
+      ...CHARTS.flatMap((c) => [`charts/${c}.svg`, `charts/${c}.vl.json`]),
+    ];
     expect(files).toEqual(expected.map((f) => path.join(dir, f)).sort());
     expect(Object.keys(await tree(dir)).sort()).toEqual([...expected].sort());
 
@@ -44,14 +59,19 @@ describe('writeReport', () => {
     expect(await readFile(path.join(dir, 'summary.json'), 'utf8')).toContain('\n  "schemaVersion": 1,');
 
     const csv = (await readFile(path.join(dir, 'cycles.csv'), 'utf8')).trim().split('\n');
-    expect(csv[0]).toBe('cycle,phase,observedPhase,outcome,downtimeMs,killStep,restoredSeq,restoredStep,lostSteps,restoreKills,violations');
+    expect(csv[0]).toBe(
+      'cycle,phase,observedPhase,outcome,downtimeMs,killStep,restoredSeq,restoredStep,lostSteps,restoreKills,violations',
+    );
     expect(csv.length).toBe(31);
 
     const html = await readFile(path.join(dir, 'index.html'), 'utf8');
     for (const c of CHARTS) {
       const svg = await readFile(path.join(dir, 'charts', `${c}.svg`), 'utf8');
       expect(html).toContain(svg.trim());
-      const spec = JSON.parse(await readFile(path.join(dir, 'charts', `${c}.vl.json`), 'utf8')) as Record<string, unknown>;
+      const spec = JSON.parse(await readFile(path.join(dir, 'charts', `${c}.vl.json`), 'utf8')) as Record<
+        string,
+        unknown
+      >;
       expect(spec['$schema']).toMatch(/vega-lite\/v6/);
     }
     expect(html).not.toMatch(/<script|src="http|href="http/);
@@ -78,7 +98,10 @@ describe('writeReport', () => {
   });
 
   test('a failure while writing leaves no report folder and no temp folder', async () => {
-    const files = new Map([['a.txt', 'a'], ['../escape.txt', 'b']]);
+    const files = new Map([
+      ['a.txt', 'a'],
+      ['../escape.txt', 'b'],
+    ]);
     await expect(publishReport(reportsDir, '2025-06-01-x', files)).rejects.toThrow(/escapes the report folder/);
     expect(await readdir(reportsDir)).toEqual([]);
   });
@@ -97,7 +120,9 @@ describe('writeReport', () => {
     await writeReport({ analysis: newer, gates: makeGates(newer), reportsDir });
     await mkdir(path.join(reportsDir, '2025-06-05-broken'));
     const index = await readFile(path.join(reportsDir, 'index.html'), 'utf8');
-    const order = ['2025-06-05-broken', '2025-06-02-default-soak', '2025-05-20-a-script-alert-1-script-b'].map((d) => index.indexOf(`<code>${d}</code>`));
+    const order = ['2025-06-05-broken', '2025-06-02-default-soak', '2025-05-20-a-script-alert-1-script-b'].map((d) =>
+      index.indexOf(`<code>${d}</code>`),
+    );
     expect(order[0]).toBe(-1); // created after the last regeneration
     expect(order[1]).toBeGreaterThan(0);
     expect(order[1]).toBeLessThan(order[2] ?? 0);

@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest';
 import type { JournalEvent } from '../../harness/journal/events.js';
 import { hostGroups, killOrphans, orphanProcesses } from '../../harness/run/orphans.js';
 
-const hostStart = (pid: number): JournalEvent => ({ schemaVersion: 1, t: 0, type: 'host-start', cycle: 1, pid, mode: 'boot' });
+const hostStart = (pid: number): JournalEvent => ({
+  schemaVersion: 1,
+  t: 0,
+  type: 'host-start',
+  cycle: 1,
+  pid,
+  mode: 'boot',
+});
 const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
@@ -18,8 +25,14 @@ const alive = (pid: number): boolean => {
 describe('orphans', () => {
   it('kills the process group of a recorded host that names the run folder, and only that', async () => {
     const runDir = `/tmp/soak-orphan-test-${process.pid}`;
-    const ours = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', runDir], { detached: true, stdio: 'ignore' });
-    const theirs = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '/somewhere/else'], { detached: true, stdio: 'ignore' });
+    const ours = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', runDir], {
+      detached: true,
+      stdio: 'ignore',
+    });
+    const theirs = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '/somewhere/else'], {
+      detached: true,
+      stdio: 'ignore',
+    });
     const exited = new Promise((r) => ours.once('exit', r));
     try {
       const events = hostGroups([hostStart(ours.pid!), hostStart(theirs.pid!)]);

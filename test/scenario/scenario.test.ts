@@ -8,7 +8,6 @@ import { ConfigError } from '../../harness/core/errors.js';
 import { loadScenario, parseScenario, resolveScenarioPath } from '../../harness/scenario/scenario.js';
 import { thrown } from '../helpers/thrown.js';
 
-
 describe('parseScenario', () => {
   it('fills every default from a file holding only a name', () => {
     expect(parseScenario('name: tiny\n', 'tiny.yaml')).toEqual({
@@ -20,7 +19,12 @@ describe('parseScenario', () => {
       budgetS: 0,
       stepMs: 5,
       checkpoint: { everyMs: 100 },
-      kill: { phases: { work: 1, checkpoint: 0, restore: 0 }, workDelayMs: [150, 500], checkpointDelayMs: [0, 3], restoreDelayMs: [0, 30] },
+      kill: {
+        phases: { work: 1, checkpoint: 0, restore: 0 },
+        workDelayMs: [150, 500],
+        checkpointDelayMs: [0, 3],
+        restoreDelayMs: [0, 30],
+      },
       resumeTimeoutMs: 30_000,
       skewMs: 0,
       negativeControl: false,
@@ -32,7 +36,12 @@ describe('parseScenario', () => {
 
   it('fills nested defaults inside a partly given block', () => {
     const s = parseScenario('name: x\nkill:\n  phases: { checkpoint: 2 }\n  workDelayMs: [10, 20]\n', 'x.yaml');
-    expect(s.kill).toEqual({ phases: { work: 1, checkpoint: 2, restore: 0 }, workDelayMs: [10, 20], checkpointDelayMs: [0, 3], restoreDelayMs: [0, 30] });
+    expect(s.kill).toEqual({
+      phases: { work: 1, checkpoint: 2, restore: 0 },
+      workDelayMs: [10, 20],
+      checkpointDelayMs: [0, 3],
+      restoreDelayMs: [0, 30],
+    });
   });
 
   it('command-line overrides win over file values; undefined overrides leave them alone', () => {
@@ -49,7 +58,9 @@ describe('parseScenario', () => {
   });
 
   it('malformed YAML: ConfigError naming the file and the line, exit code 3, cause kept', () => {
-    const err = thrown(() => parseScenario('name: x\ncycles: 3\nkill:\n  workDelayMs: [1, 2\nseed: 2\n', '/s/bad.yaml'));
+    const err = thrown(() =>
+      parseScenario('name: x\ncycles: 3\nkill:\n  workDelayMs: [1, 2\nseed: 2\n', '/s/bad.yaml'),
+    );
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).exitCode).toBe(3);
     expect(err.message).toMatch(/^scenario \/s\/bad\.yaml \(line \d+\) is not valid YAML: /);
@@ -68,14 +79,33 @@ describe('parseScenario', () => {
   });
 
   it('reports ALL bad fields in one ConfigError, each line starting with file and dot-path', () => {
-    const text = ['name: x', 'cycles: -1', 'stepMs: fast', 'kill:', '  workDelayMs: [5, 1]', '  phases: { work: 0 }', '  bogusInKill: 2', 'checkpoint: { everyMs: 0 }', 'bogus: 1', ''].join('\n');
+    const text = [
+      'name: x',
+      'cycles: -1',
+      'stepMs: fast',
+      'kill:',
+      '  workDelayMs: [5, 1]',
+      '  phases: { work: 0 }',
+      '  bogusInKill: 2',
+      'checkpoint: { everyMs: 0 }',
+      'bogus: 1',
+      '',
+    ].join('\n');
     const err = thrown(() => parseScenario(text, 'many.yaml'));
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).exitCode).toBe(3);
     const lines = err.message.split('\n');
     expect(lines[0]).toBe('scenario many.yaml is invalid:');
     const fields = lines.slice(1).map((l) => /^ {2}many\.yaml: ([^:]+): /.exec(l)?.[1]);
-    expect(fields.sort()).toEqual(['bogus', 'checkpoint.everyMs', 'cycles', 'kill.bogusInKill', 'kill.phases', 'kill.workDelayMs', 'stepMs']);
+    expect(fields.sort()).toEqual([
+      'bogus',
+      'checkpoint.everyMs',
+      'cycles',
+      'kill.bogusInKill',
+      'kill.phases',
+      'kill.workDelayMs',
+      'stepMs',
+    ]);
     expect(err.message).toContain('kill.workDelayMs: expected [min, max] with min <= max');
     expect(err.message).toContain('kill.phases: at least one phase weight must be > 0');
     expect(err.message).toMatch(/: kill\.bogusInKill: unknown field/);
@@ -87,7 +117,9 @@ describe('parseScenario', () => {
   });
 
   it('a negative range bound is reported with its index in the dot-path', () => {
-    expect(() => parseScenario('name: x\nkill: { restoreDelayMs: [-1, 4] }\n', 'r.yaml')).toThrow(/r\.yaml: kill\.restoreDelayMs\.0: /);
+    expect(() => parseScenario('name: x\nkill: { restoreDelayMs: [-1, 4] }\n', 'r.yaml')).toThrow(
+      /r\.yaml: kill\.restoreDelayMs\.0: /,
+    );
   });
 });
 

@@ -13,7 +13,10 @@ describe('ecdfPoints', () => {
     expect(ecdfPoints([])).toEqual([]);
   });
   it('thins to maxPoints keeping the first and last step', () => {
-    const points = ecdfPoints(Array.from({ length: 1001 }, (_, i) => i), 11);
+    const points = ecdfPoints(
+      Array.from({ length: 1001 }, (_, i) => i),
+      11,
+    );
     expect(points).toHaveLength(11);
     expect(points[0]).toEqual({ x: 0, p: 1 / 1001 });
     expect(points[5]?.x).toBe(500);

@@ -20,7 +20,7 @@ describe('permutationTestMedians', () => {
   it('Monte Carlo agrees with the exact p within 4 sd and uses the +1 correction', () => {
     const r = permutationTestMedians([1, 2], [3, 4], { method: 'monte-carlo', resamples: 9999, seed: 3 });
     expect(r.method).toBe('monte-carlo');
-    expect(Math.abs(r.pValue - 1 / 3)).toBeLessThan(4 * Math.sqrt((1 / 3) * (2 / 3) / 9999));
+    expect(Math.abs(r.pValue - 1 / 3)).toBeLessThan(4 * Math.sqrt(((1 / 3) * (2 / 3)) / 9999));
     const count = r.pValue * 10000 - 1; // (count + 1) / (9999 + 1)
     expect(Math.abs(count - Math.round(count))).toBeLessThan(1e-6);
   });
@@ -36,7 +36,12 @@ describe('permutationTestMedians', () => {
       const m = s.length >> 1;
       return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
     };
-    for (const [nA, nB] of [[2, 3], [3, 4], [4, 4], [5, 3]] as const) {
+    for (const [nA, nB] of [
+      [2, 3],
+      [3, 4],
+      [4, 4],
+      [5, 3],
+    ] as const) {
       const a = Array.from({ length: nA }, () => rng.int(1, 6));
       const b = Array.from({ length: nB }, () => rng.int(2, 8));
       const pool = [...a, ...b];
@@ -88,11 +93,19 @@ describe('compareSamples', () => {
   });
   it('a significant but tiny shift is no change: 3 ms < 5 ms, and 20 ms on ~1000 ms is 2% < 10%', () => {
     const tight = Array.from({ length: 30 }, (_, i) => 100 + i * 0.01);
-    const c = compareSamples(tight, tight.map((x) => x + 3));
+    const c = compareSamples(
+      tight,
+      tight.map((x) => x + 3),
+    );
     expect(c.pValue).toBeLessThan(0.05);
     expect(c.verdict).toBe('no change');
     const big = tight.map((x) => x * 10);
-    expect(compareSamples(big, big.map((x) => x + 20)).verdict).toBe('no change');
+    expect(
+      compareSamples(
+        big,
+        big.map((x) => x + 20),
+      ).verdict,
+    ).toBe('no change');
   });
   it('same seed, same result', () => {
     const other = base.map((x, i) => x + (i % 3) * 10);

@@ -41,7 +41,16 @@ describe('summarize', () => {
     });
   });
   it('is all null for n = 0', () => {
-    expect(summarize([])).toEqual({ n: 0, min: null, p50: null, p90: null, p95: null, p99: null, max: null, mean: null });
+    expect(summarize([])).toEqual({
+      n: 0,
+      min: null,
+      p50: null,
+      p90: null,
+      p95: null,
+      p99: null,
+      max: null,
+      mean: null,
+    });
   });
   it('rejects NaN rather than sorting it somewhere', () => {
     expect(() => summarize([1, Number.NaN])).toThrow(/index 1/);

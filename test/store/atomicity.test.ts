@@ -20,7 +20,6 @@ const writerScript = fixturePath('store-writer.mjs');
 const KILLS = 20;
 const SEED = 20_261_201;
 
-
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 interface WriterLines {
@@ -44,7 +43,10 @@ function parseLines(text: string): WriterLines {
 const writerOptions = { buffer: false, reject: false, stdin: 'ignore', stderr: 'pipe', timeout: 60_000 } as const;
 
 /** Start the writer on `dir`; `firstBegin` resolves when it prints its first "begin". */
-function startWriter(dir: string, count?: number): { child: ResultPromise<typeof writerOptions>; output: () => string; firstBegin: Promise<void> } {
+function startWriter(
+  dir: string,
+  count?: number,
+): { child: ResultPromise<typeof writerOptions>; output: () => string; firstBegin: Promise<void> } {
   const child = execaNode(writerScript, count === undefined ? [dir] : [dir, String(count)], writerOptions);
   let text = '';
   let resolveBegin: () => void = () => {};
@@ -82,7 +84,9 @@ describe('store commit atomicity under SIGKILL', () => {
     expect(calResult.exitCode, cal.output()).toBe(0);
     const calLines = parseLines(cal.output());
     expect(calLines.committed).toEqual([1, 2, 3, 4]);
-    const durations = calLines.committed.map((s) => calLines.times.get(`committed ${s}`)! - calLines.times.get(`begin ${s}`)!).sort((a, b) => a - b);
+    const durations = calLines.committed
+      .map((s) => calLines.times.get(`committed ${s}`)! - calLines.times.get(`begin ${s}`)!)
+      .sort((a, b) => a - b);
     const writeMs = Math.min(Math.max(durations[1]!, 5), 500);
 
     const random = rng(SEED);
@@ -102,7 +106,9 @@ describe('store commit atomicity under SIGKILL', () => {
       w.child.kill('SIGKILL');
       const result = await w.child;
       const lines = parseLines(w.output());
-      expect(result.signal, `kill ${k}: the writer must die by our SIGKILL, not on its own:\n${w.output()}`).toBe('SIGKILL');
+      expect(result.signal, `kill ${k}: the writer must die by our SIGKILL, not on its own:\n${w.output()}`).toBe(
+        'SIGKILL',
+      );
       expect(w.output()).not.toContain('stderr:');
 
       const lastBegun = lines.begun.at(-1) ?? null;
@@ -134,7 +140,8 @@ describe('store commit atomicity under SIGKILL', () => {
         expect(reader.parts()).toEqual(['base', 'fresh', 'meta']);
         expect(latest.step).toBe(stepOf(latest.seq));
         const want = expectedDigests(latest.seq);
-        for (const part of reader.parts()) expect(sha(await reader.get(part)), `kill ${k}: seq ${latest.seq} part ${part}`).toBe(want[part]);
+        for (const part of reader.parts())
+          expect(sha(await reader.get(part)), `kill ${k}: seq ${latest.seq} part ${part}`).toBe(want[part]);
         expect(verifyStore(store).problems, `kill ${k}`).toEqual([]);
         maxCommitted = Math.max(maxCommitted, latest.seq);
         seen.push(`${k}:${tornSeq === null ? 'between' : 'mid'}:${latest.seq}`);
@@ -174,7 +181,10 @@ describe('store commit atomicity under SIGKILL', () => {
       // Written with its chunk list inline (as manifests before schema 3 were): the list itself is readable.
       const body = { ...top, seq: 2, parts: [{ name: 'ghost', size: 5000, chunks: ['0'.repeat(64)] }] };
       const { check: _c, chunkList: _l, ...rest } = body;
-      writeFileAtomic(path.join(own, 'checkpoints', manifestFileName(2)), JSON.stringify({ ...rest, check: manifestCheck(rest) }));
+      writeFileAtomic(
+        path.join(own, 'checkpoints', manifestFileName(2)),
+        JSON.stringify({ ...rest, check: manifestCheck(rest) }),
+      );
       store.close();
       const reopened = Store.open(own);
       expect(reopened.list().map((m) => m.seq)).toEqual([1, 2]);

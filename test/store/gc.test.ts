@@ -40,7 +40,8 @@ async function fill(store: Store, n: number): Promise<void> {
 async function expectRestores(store: Store, seq: number): Promise<void> {
   const m = store.list().find((x) => x.seq === seq)!;
   const r = store.reader(m);
-  for (const [name, data] of Object.entries(parts(seq))) expect(sha(await r.get(name)), `seq ${seq} ${name}`).toBe(sha(data));
+  for (const [name, data] of Object.entries(parts(seq)))
+    expect(sha(await r.get(name)), `seq ${seq} ${name}`).toBe(sha(data));
 }
 
 const packs = (ext: string): string[] => readdirSync(path.join(dir, 'packs')).filter((f) => f.endsWith(ext));
@@ -93,7 +94,9 @@ describe('gc --keep N', () => {
     const err = thrown(() => gcStore(store, 1));
     expect(err).toBeInstanceOf(IntegrityError);
     expect(err.message).toMatch(/checkpoint 3's chunk list cannot be read/);
-    expect([...readdirSync(path.join(dir, 'packs')), ...readdirSync(path.join(dir, 'checkpoints'))].sort()).toEqual(before);
+    expect([...readdirSync(path.join(dir, 'packs')), ...readdirSync(path.join(dir, 'checkpoints'))].sort()).toEqual(
+      before,
+    );
     store.close();
   });
 
@@ -139,13 +142,19 @@ describe('writer lock', () => {
       expect(busy.message).toContain(String(child.pid));
       expect(Store.open(dir).list()).toHaveLength(2);
       // Negative control: the same PID with another start time is a recycled PID, not the writer: the lock is stale.
-      writeFileSync(path.join(dir, 'lock'), JSON.stringify({ pid: child.pid, start: '1', purpose: 'writer', at: 'then' }));
+      writeFileSync(
+        path.join(dir, 'lock'),
+        JSON.stringify({ pid: child.pid, start: '1', purpose: 'writer', at: 'then' }),
+      );
       expect(gcStore(Store.open(dir), 1).removed).toEqual([1]);
     } finally {
       child.kill('SIGKILL');
     }
     // A dead holder's lock (a SIGKILLed host) does not stop the next writer, and the lock is released on close.
-    writeFileSync(path.join(dir, 'lock'), JSON.stringify({ pid: 2 ** 22 + 7, start: '5', purpose: 'writer', at: 'then' }));
+    writeFileSync(
+      path.join(dir, 'lock'),
+      JSON.stringify({ pid: 2 ** 22 + 7, start: '5', purpose: 'writer', at: 'then' }),
+    );
     const s = Store.open(dir);
     const w = s.begin(1);
     await w.put('x', Buffer.from('x'));
@@ -181,7 +190,10 @@ describe('compression', () => {
     const reopened = Store.open(path.join(dir, 'z'));
     // (The same block may also hold the checkpoint's chunk list: then the list is what verify names.)
     const problems = verifyStore(reopened).problems;
-    expect(problems.some((p) => p.seq === 1 && (p.chunk === textChunk || p.part === '(chunk list)')), JSON.stringify(problems)).toBe(true);
+    expect(
+      problems.some((p) => p.seq === 1 && (p.chunk === textChunk || p.part === '(chunk list)')),
+      JSON.stringify(problems),
+    ).toBe(true);
     for (const s of [z, raw, reopened]) s.close();
   });
 });

@@ -1,7 +1,18 @@
 // The content-addressed store: byte-identical roundtrip (buffers and streams), dedup accounting, what latest() refuses
 // (uncommitted, self-check failing, chunks behind a torn pack index), and verification of a flipped byte.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -21,7 +32,8 @@ const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('he
 /** Deterministic bytes (sha256 counter mode). */
 function bytes(label: string, size: number): Buffer {
   const out = Buffer.alloc(size);
-  for (let off = 0, i = 0; off < size; off += 32, i++) createHash('sha256').update(`${label}:${i}`).digest().copy(out, off);
+  for (let off = 0, i = 0; off < size; off += 32, i++)
+    createHash('sha256').update(`${label}:${i}`).digest().copy(out, off);
   return out;
 }
 
@@ -54,7 +66,14 @@ describe('Store roundtrip', () => {
     const m = await commitAB(s, 42);
     s.close();
     expect([m.seq, m.step, m.logicalBytes, m.chunks, m.parts.map((p) => [p.name, p.size, p.chunks.length])]).toEqual([
-      1, 42, 10_000 + B.length, 3 + 4, [['a', 10_000, 3], ['b', B.length, 4]],
+      1,
+      42,
+      10_000 + B.length,
+      3 + 4,
+      [
+        ['a', 10_000, 3],
+        ['b', B.length, 4],
+      ],
     ]);
     expect(m.meta).toEqual({ note: 'x' });
 
@@ -85,7 +104,7 @@ describe('Store roundtrip', () => {
     s.close();
   });
 
-  it('put() takes the bytes as they are at the call: reusing the caller\'s buffer before commit changes nothing', async () => {
+  it("put() takes the bytes as they are at the call: reusing the caller's buffer before commit changes nothing", async () => {
     // A target may refill one buffer per part (e.g. RAM pages) once put() has resolved. The PackWriter keeps a view of
     // the caller's buffer until it flushes (up to 1 MiB), so the chunk hashed at put() is not the one written.
     const s = Store.open(dir);
@@ -126,7 +145,10 @@ describe('dedup', () => {
     expect(packFiles('.pack')).toHaveLength(1);
     const stats = storeStats(s);
     expect(stats.ratio).toBe((2 * m1.logicalBytes) / m1.storedBytes);
-    expect(stats.checkpoints.map((r) => [r.seq, r.ratio === null])).toEqual([[1, false], [2, true]]);
+    expect(stats.checkpoints.map((r) => [r.seq, r.ratio === null])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
     expect(stats.checkpoints[1]!.cumRatio).toBe(stats.ratio);
     s.close();
   });

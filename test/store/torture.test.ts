@@ -24,7 +24,6 @@ const KILLS = 200;
 const SEED = 0x5eed_0006;
 const KEEP = 2;
 
-
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 const options = { buffer: false, reject: false, stdin: 'ignore', stderr: 'pipe', timeout: 60_000 } as const;
@@ -103,7 +102,8 @@ async function checkStore(dir: string, maxCommitted: number): Promise<{ problems
   try {
     for (const p of verifyStore(store).problems) problems.push(`verify: checkpoint ${p.seq} ${p.part}: ${p.problem}`);
     const listed = store.list().map((m) => m.seq);
-    for (let s = Math.max(1, maxCommitted - KEEP + 1); s <= maxCommitted; s++) if (!listed.includes(s)) problems.push(`checkpoint ${s} must survive`);
+    for (let s = Math.max(1, maxCommitted - KEEP + 1); s <= maxCommitted; s++)
+      if (!listed.includes(s)) problems.push(`checkpoint ${s} must survive`);
     const latest = store.latest();
     if (latest === null) {
       if (maxCommitted > 0) problems.push('no latest checkpoint');
@@ -145,7 +145,13 @@ interface Kill {
 }
 
 /** Start the writer, wait for the aimed operation, sleep a seeded fraction of its duration, SIGKILL it. */
-async function killOnce(dir: string, random: () => number, windows: { writeMs: number; gcMs: number }, aimAtGc: boolean, unsafe = false): Promise<Kill> {
+async function killOnce(
+  dir: string,
+  random: () => number,
+  windows: { writeMs: number; gcMs: number },
+  aimAtGc: boolean,
+  unsafe = false,
+): Promise<Kill> {
   const c = start(dir, 'inf', aimAtGc, unsafe);
   // A write-aimed kill lands in the child's first, second or third write, so the store grows and gc has work.
   await c.when(aimAtGc ? 'gc-begin' : 'begin', aimAtGc ? 1 : 1 + Math.floor(random() * 3));
@@ -167,59 +173,69 @@ describe('store torture: SIGKILL during put and gc', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it(`${KILLS} seeded kills: verify passes and the latest checkpoint restores byte-identical after each`, { timeout: 300_000 }, async () => {
-    const windows = await calibrate();
-    const random = rng(SEED);
-    let maxCommitted = 0;
-    const landed = { put: 0, gc: 0, between: 0 };
-    for (let k = 0; k < KILLS; k++) {
-      const kill = await killOnce(dir, random, windows, random() < 0.5);
-      landed[kill.landed]++;
-      maxCommitted = Math.max(maxCommitted, ...kill.committed);
-      const { problems, latestSeq } = await checkStore(dir, maxCommitted);
-      expect(problems, `kill ${k}`).toEqual([]);
-      maxCommitted = Math.max(maxCommitted, latestSeq);
-    }
-    const where = JSON.stringify(landed);
-    // The schedule must really have hit both operations, or this proved little.
-    expect(landed.gc, where).toBeGreaterThanOrEqual(40);
-    expect(landed.put, where).toBeGreaterThanOrEqual(40);
-    console.log(`torture: ${KILLS} kills (write ${windows.writeMs.toFixed(1)} ms, gc ${windows.gcMs.toFixed(1)} ms): ${where}; latest seq ${maxCommitted}`);
-
-    // Afterwards a clean gc leaves only the newest KEEP checkpoints, no torn packs, and a store that still verifies.
-    const store = Store.open(dir);
-    const report = gcStore(store, KEEP);
-    expect(store.list().map((m) => m.seq)).toEqual(report.kept);
-    expect(report.kept).toHaveLength(KEEP);
-    expect(verifyStore(store).problems).toEqual([]);
-    // The ram part's changed pages were stored as deltas, so kills also hit delta writes and gc's base rule.
-    const ram = store.latest()!.parts.find((p) => p.name === 'ram')!;
-    expect(ram.chunks.filter((h) => store.locate(h)?.base !== undefined).length).toBeGreaterThan(0);
-    store.close();
-    const packs = readdirSync(path.join(dir, 'packs'));
-    expect(packs.filter((f) => f.endsWith('.pack') && !packs.includes(f.replace(/\.pack$/, '.idx')))).toEqual([]);
-  });
-
-  it('negative control: a gc that deletes packs before the old manifests are gone is caught within 120 kills', { timeout: 180_000 }, async () => {
-    const own = mkdtempSync(path.join(os.tmpdir(), 'soak-torture-neg-'));
-    try {
-      const windows = await calibrate(true);
-      const random = rng(SEED + 1);
+  it(
+    `${KILLS} seeded kills: verify passes and the latest checkpoint restores byte-identical after each`,
+    { timeout: 300_000 },
+    async () => {
+      const windows = await calibrate();
+      const random = rng(SEED);
       let maxCommitted = 0;
-      let caught: { kill: number; problems: string[] } | null = null;
-      for (let k = 0; k < 120 && caught === null; k++) {
-        // Half the kills land in writes, so the store grows and gc has packs to drop.
-        const kill = await killOnce(own, random, windows, random() < 0.5, true);
+      const landed = { put: 0, gc: 0, between: 0 };
+      for (let k = 0; k < KILLS; k++) {
+        const kill = await killOnce(dir, random, windows, random() < 0.5);
+        landed[kill.landed]++;
         maxCommitted = Math.max(maxCommitted, ...kill.committed);
-        const { problems, latestSeq } = await checkStore(own, maxCommitted);
-        if (problems.length > 0) caught = { kill: k, problems };
+        const { problems, latestSeq } = await checkStore(dir, maxCommitted);
+        expect(problems, `kill ${k}`).toEqual([]);
         maxCommitted = Math.max(maxCommitted, latestSeq);
       }
-      expect(caught, 'the unsafe gc order was never caught').not.toBeNull();
-      expect(caught!.problems.join('\n')).toMatch(/verify: checkpoint \d+/);
-      console.log(`torture negative control: caught at kill ${caught!.kill}: ${caught!.problems[0]}`);
-    } finally {
-      rmSync(own, { recursive: true, force: true });
-    }
-  });
+      const where = JSON.stringify(landed);
+      // The schedule must really have hit both operations, or this proved little.
+      expect(landed.gc, where).toBeGreaterThanOrEqual(40);
+      expect(landed.put, where).toBeGreaterThanOrEqual(40);
+      console.log(
+        `torture: ${KILLS} kills (write ${windows.writeMs.toFixed(1)} ms, gc ${windows.gcMs.toFixed(1)} ms): ${where}; latest seq ${maxCommitted}`,
+      );
+
+      // Afterwards a clean gc leaves only the newest KEEP checkpoints, no torn packs, and a store that still verifies.
+      const store = Store.open(dir);
+      const report = gcStore(store, KEEP);
+      expect(store.list().map((m) => m.seq)).toEqual(report.kept);
+      expect(report.kept).toHaveLength(KEEP);
+      expect(verifyStore(store).problems).toEqual([]);
+      // The ram part's changed pages were stored as deltas, so kills also hit delta writes and gc's base rule.
+      const ram = store.latest()!.parts.find((p) => p.name === 'ram')!;
+      expect(ram.chunks.filter((h) => store.locate(h)?.base !== undefined).length).toBeGreaterThan(0);
+      store.close();
+      const packs = readdirSync(path.join(dir, 'packs'));
+      expect(packs.filter((f) => f.endsWith('.pack') && !packs.includes(f.replace(/\.pack$/, '.idx')))).toEqual([]);
+    },
+  );
+
+  it(
+    'negative control: a gc that deletes packs before the old manifests are gone is caught within 120 kills',
+    { timeout: 180_000 },
+    async () => {
+      const own = mkdtempSync(path.join(os.tmpdir(), 'soak-torture-neg-'));
+      try {
+        const windows = await calibrate(true);
+        const random = rng(SEED + 1);
+        let maxCommitted = 0;
+        let caught: { kill: number; problems: string[] } | null = null;
+        for (let k = 0; k < 120 && caught === null; k++) {
+          // Half the kills land in writes, so the store grows and gc has packs to drop.
+          const kill = await killOnce(own, random, windows, random() < 0.5, true);
+          maxCommitted = Math.max(maxCommitted, ...kill.committed);
+          const { problems, latestSeq } = await checkStore(own, maxCommitted);
+          if (problems.length > 0) caught = { kill: k, problems };
+          maxCommitted = Math.max(maxCommitted, latestSeq);
+        }
+        expect(caught, 'the unsafe gc order was never caught').not.toBeNull();
+        expect(caught!.problems.join('\n')).toMatch(/verify: checkpoint \d+/);
+        console.log(`torture negative control: caught at kill ${caught!.kill}: ${caught!.problems[0]}`);
+      } finally {
+        rmSync(own, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -84,7 +84,8 @@ export class JsonCursor {
       for (let k = 0; k < n; k++) if (this.bytes[pos + k] !== lit.bytes[k]) return false;
     } else {
       const { offsets, words } = lit;
-      for (let k = 0; k < offsets.length; k++) if (this.words.getInt32(pos + offsets[k]!, true) !== words[k]) return false;
+      for (let k = 0; k < offsets.length; k++)
+        if (this.words.getInt32(pos + offsets[k]!, true) !== words[k]) return false;
     }
     this.pos = pos + n;
     return true;

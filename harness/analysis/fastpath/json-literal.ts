@@ -16,7 +16,10 @@ export interface Literal {
 export function literal(text: string): Literal {
   const bytes = Uint8Array.from(text, (ch) => ch.charCodeAt(0));
   const view = new DataView(bytes.buffer);
-  const starts = bytes.length < 4 ? [] : [...Array.from({ length: Math.floor(bytes.length / 4) }, (_, k) => 4 * k), bytes.length - 4];
+  const starts =
+    bytes.length < 4
+      ? []
+      : [...Array.from({ length: Math.floor(bytes.length / 4) }, (_, k) => 4 * k), bytes.length - 4];
   const offsets = Int32Array.from(new Set(starts));
   return { bytes, offsets, words: offsets.map((o) => view.getInt32(o, true)) };
 }

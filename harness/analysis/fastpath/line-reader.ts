@@ -15,7 +15,15 @@ import type { CheckpointRow, CycleRow } from '../summary.js';
 const HEAD = literal('{"schemaVersion":1,"t":');
 const CLOSE = literal('}');
 const EMPTY_LIST = literal('[]');
-const TYPES = knownStrings<JournalEvent['type']>(['checkpoint', 'cycle-start', 'kill', 'host-start', 'restore', 'cycle', 'boot']);
+const TYPES = knownStrings<JournalEvent['type']>([
+  'checkpoint',
+  'cycle-start',
+  'kill',
+  'host-start',
+  'restore',
+  'cycle',
+  'boot',
+]);
 const PHASES = knownStrings<KillPhase>(['work', 'checkpoint', 'restore']);
 const OUTCOMES = knownStrings<Outcome>(['ok', 'fail', 'info']);
 
@@ -25,15 +33,54 @@ function keys<T extends string>(...names: T[]): Record<T, Literal> {
 }
 
 const K = keys(
-  'type', 'cycle', 'phase', 'observedPhase', 'outcome', 'downtimeMs', 'killStep', 'restoredSeq', 'restoredStep', 'lostSteps', 'restoreKills', 'violations',
-  'seq', 'step', 'pauseMs', 'writeMs', 'logicalBytes', 'storedBytes', 'chunks', 'newChunks', 'meta',
-  'atStep', 'nonce', 'lastCommittedSeq', 'lastCommittedStep', 'inFlightSeq', 'pid', 'mode', 'restoreMs', 'bootMs',
+  'type',
+  'cycle',
+  'phase',
+  'observedPhase',
+  'outcome',
+  'downtimeMs',
+  'killStep',
+  'restoredSeq',
+  'restoredStep',
+  'lostSteps',
+  'restoreKills',
+  'violations',
+  'seq',
+  'step',
+  'pauseMs',
+  'writeMs',
+  'logicalBytes',
+  'storedBytes',
+  'chunks',
+  'newChunks',
+  'meta',
+  'atStep',
+  'nonce',
+  'lastCommittedSeq',
+  'lastCommittedStep',
+  'inFlightSeq',
+  'pid',
+  'mode',
+  'restoreMs',
+  'bootMs',
 );
 
 /** Reads journal lines for one accumulator; one cursor and one row of each kind, reused for every line. */
 export class AnalysisLineReader {
   private readonly c = new JsonCursor();
-  private readonly cycle: CycleRow = { cycle: 0, phase: 'work', observedPhase: 'work', outcome: 'ok', downtimeMs: null, killStep: 0, restoredSeq: null, restoredStep: null, lostSteps: null, restoreKills: 0, violations: '' };
+  private readonly cycle: CycleRow = {
+    cycle: 0,
+    phase: 'work',
+    observedPhase: 'work',
+    outcome: 'ok',
+    downtimeMs: null,
+    killStep: 0,
+    restoredSeq: null,
+    restoredStep: null,
+    lostSteps: null,
+    restoreKills: 0,
+    violations: '',
+  };
   private readonly checkpoint: CheckpointRow = { seq: 0, pauseMs: 0, writeMs: 0, logicalBytes: 0, storedBytes: 0 };
 
   constructor(private readonly acc: RunAccumulator) {}

@@ -26,7 +26,12 @@ export function binnedDowntimeSpec(total: number, binning: CycleBinning): TopLev
   const { bins } = binning;
   const failed = bins.reduce((sum, b) => sum + b.failed, 0);
   const failedBins = bins.filter((b) => b.failed > 0).length;
-  const x = { field: 'cycleMid', type: 'quantitative', title: `Cycle (${fmtNum(binning.perBin)} per bin)`, scale: { zero: false } } as const;
+  const x = {
+    field: 'cycleMid',
+    type: 'quantitative',
+    title: `Cycle (${fmtNum(binning.perBin)} per bin)`,
+    scale: { zero: false },
+  } as const;
   const y = { type: 'quantitative', title: 'Downtime (ms)' } as const;
   const cross = { type: 'point', shape: 'cross', color: COLORS.bad, filled: true, size: 70, opacity: 1 } as const;
   return {
@@ -61,13 +66,22 @@ export function binnedDowntimeSpec(total: number, binning: CycleBinning): TopLev
         encoding: {
           x: { field: 'maxCycle', type: 'quantitative' },
           y: { ...y, field: 'maxMs' },
-          color: { field: 'maxPhase', type: 'nominal', title: 'Max dots: kill landed during', legend: { titleLimit: 300 }, scale: { domain: [...PHASE_DOMAIN], range: [...COLORS.phases] } },
+          color: {
+            field: 'maxPhase',
+            type: 'nominal',
+            title: 'Max dots: kill landed during',
+            legend: { titleLimit: 300 },
+            scale: { domain: [...PHASE_DOMAIN], range: [...COLORS.phases] },
+          },
         },
       },
       {
         transform: [{ filter: 'datum.failedResumed > 0' }],
         mark: cross,
-        encoding: { x: { field: 'failedMaxCycle', type: 'quantitative' }, y: { field: 'failedMaxMs', type: 'quantitative' } },
+        encoding: {
+          x: { field: 'failedMaxCycle', type: 'quantitative' },
+          y: { field: 'failedMaxMs', type: 'quantitative' },
+        },
       },
       {
         transform: [{ filter: 'datum.failedNeverResumed > 0' }],

@@ -27,7 +27,9 @@ export function histogramData(values: ArrayLike<number>): HistogramBin[] {
   const bins = Math.min(MAX_BINS, Math.max(binCount(sorted, MAX_BINS), Math.ceil(Math.log2(n)) + 1));
   const width = (max - min) / bins;
   const out: HistogramBin[] = [];
-  for (let b = 0; b < bins; b++) out.push({ x0: min + b * width, x1: b === bins - 1 ? max : min + (b + 1) * width, count: 0 });
-  for (let i = 0; i < n; i++) (out[Math.min(bins - 1, Math.floor(((sorted[i] as number) - min) / width))] as HistogramBin).count++;
+  for (let b = 0; b < bins; b++)
+    out.push({ x0: min + b * width, x1: b === bins - 1 ? max : min + (b + 1) * width, count: 0 });
+  for (let i = 0; i < n; i++)
+    (out[Math.min(bins - 1, Math.floor(((sorted[i] as number) - min) / width))] as HistogramBin).count++;
   return out;
 }

@@ -26,7 +26,15 @@ export const CHART_CONFIG: Config = {
   background: '#ffffff',
   padding: 8,
   view: { stroke: null },
-  title: { fontSize: 14, fontWeight: 600, anchor: 'start', color: '#111827', subtitleColor: COLORS.muted, subtitleFontSize: 11, offset: 10 },
+  title: {
+    fontSize: 14,
+    fontWeight: 600,
+    anchor: 'start',
+    color: '#111827',
+    subtitleColor: COLORS.muted,
+    subtitleFontSize: 11,
+    offset: 10,
+  },
   axis: {
     labelFontSize: 11,
     titleFontSize: 11,

@@ -13,11 +13,17 @@ import { checkpointPauseSpec, storeGrowthSpec } from './store-charts.js';
 function downtimePerCycleChart(cycles: CycleTable): ChartSpec {
   const name = 'downtime-per-cycle';
   if (cycles.length <= MAX_UNBINNED_CYCLES) {
-    const caption = 'Each cycle in order, coloured by the phase the kill actually landed in; red crosses are failed cycles.';
+    const caption =
+      'Each cycle in order, coloured by the phase the kill actually landed in; red crosses are failed cycles.';
     return { name, title: 'Downtime per cycle', caption, spec: downtimePerCycleSpec(cycles) };
   }
   const binning = binCycles(cycles);
-  return { name, title: 'Downtime per cycle (binned)', caption: binnedCaption(binning), spec: binnedDowntimeSpec(cycles.length, binning) };
+  return {
+    name,
+    title: 'Downtime per cycle (binned)',
+    caption: binnedCaption(binning),
+    spec: binnedDowntimeSpec(cycles.length, binning),
+  };
 }
 
 /** The report's chart specs, in page order. */

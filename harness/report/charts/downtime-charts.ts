@@ -45,7 +45,13 @@ export function downtimeEcdfSpec(downtimes: readonly number[], dist: Distributio
         mark: { type: 'line', interpolate: 'step-after', color: COLORS.primary, strokeWidth: 2 },
         encoding: {
           x: { field: 'x', type: 'quantitative', title: DOWNTIME_TITLE, scale: { zero: false } },
-          y: { field: 'p', type: 'quantitative', title: 'Cycles resumed (cumulative)', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
+          y: {
+            field: 'p',
+            type: 'quantitative',
+            title: 'Cycles resumed (cumulative)',
+            axis: { format: '.0%' },
+            scale: { domain: [0, 1] },
+          },
         },
       },
       {
@@ -56,7 +62,11 @@ export function downtimeEcdfSpec(downtimes: readonly number[], dist: Distributio
       {
         data: { values: marks },
         mark: { type: 'text', color: COLORS.threshold, align: 'left', dx: 4, fontSize: 10 },
-        encoding: { x: { field: 'value', type: 'quantitative' }, y: { field: 'at', type: 'quantitative' }, text: { field: 'text', type: 'nominal' } },
+        encoding: {
+          x: { field: 'value', type: 'quantitative' },
+          y: { field: 'at', type: 'quantitative' },
+          text: { field: 'text', type: 'nominal' },
+        },
       },
     ],
   };
@@ -81,7 +91,10 @@ export function downtimePerCycleSpec(cycles: CycleTable): TopLevelSpec {
     config: CHART_CONFIG,
     width: CHART_SIZE.width * 2 + 40,
     height: CHART_SIZE.height,
-    title: { text: 'Downtime per cycle', subtitle: `${cycles.length} cycles, coloured by where the kill landed; ${nFailed} failed (✕)` },
+    title: {
+      text: 'Downtime per cycle',
+      subtitle: `${cycles.length} cycles, coloured by where the kill landed; ${nFailed} failed (✕)`,
+    },
     layer: [
       {
         data: { values: resumed },
@@ -89,7 +102,12 @@ export function downtimePerCycleSpec(cycles: CycleTable): TopLevelSpec {
         encoding: {
           x: { field: 'cycle', type: 'quantitative', title: 'Cycle', scale: { zero: false } },
           y: { field: 'downtimeMs', type: 'quantitative', title: DOWNTIME_TITLE },
-          color: { field: 'phase', type: 'nominal', title: 'Kill landed during', scale: { domain: [...PHASE_DOMAIN], range: [...COLORS.phases] } },
+          color: {
+            field: 'phase',
+            type: 'nominal',
+            title: 'Kill landed during',
+            scale: { domain: [...PHASE_DOMAIN], range: [...COLORS.phases] },
+          },
         },
       },
       {

@@ -35,11 +35,25 @@ export function rateBar(threshold: string): number | null {
 export function rateRows(gates: readonly GateResult[], summary: Summary): RateRow[] {
   const rows: RateRow[] = gates.filter(isRateGate).map((g) => {
     const [lo, hi] = g.interval ?? [0, 0];
-    return { label: `${g.id}. ${g.title}`, value: g.value ?? (lo + hi) / 2, lo, hi, bar: rateBar(g.threshold), verdict: g.verdict };
+    return {
+      label: `${g.id}. ${g.title}`,
+      value: g.value ?? (lo + hi) / 2,
+      lo,
+      hi,
+      bar: rateBar(g.threshold),
+      verdict: g.verdict,
+    };
   });
   const kr = summary.killResume;
   if (rows.length === 0 && kr.wilson95 !== null && kr.trials > 0) {
-    rows.push({ label: 'kill-and-resume (no gate)', value: kr.successes / kr.trials, lo: kr.wilson95[0], hi: kr.wilson95[1], bar: null, verdict: 'n/a' });
+    rows.push({
+      label: 'kill-and-resume (no gate)',
+      value: kr.successes / kr.trials,
+      lo: kr.wilson95[0],
+      hi: kr.wilson95[1],
+      bar: null,
+      verdict: 'n/a',
+    });
   }
   return rows;
 }
@@ -56,18 +70,30 @@ export function wilsonGatesSpec(gates: readonly GateResult[], summary: Summary):
     config: CHART_CONFIG,
     width: CHART_SIZE.width * 2 - 220,
     height: { step: 34 },
-    title: { text: 'Success rates (Wilson 95%)', subtitle: 'point: measured; line: interval; purple tick: the gate bar' },
+    title: {
+      text: 'Success rates (Wilson 95%)',
+      subtitle: 'point: measured; line: interval; purple tick: the gate bar',
+    },
     data: { values: rows },
     layer: [
       {
         mark: { type: 'rule', color: COLORS.primary, strokeWidth: 3 },
         encoding: {
           y,
-          x: { field: 'lo', type: 'quantitative', title: 'Success rate', scale: { domain, clamp: true }, axis: { format: '.0%', tickCount: 6 } },
+          x: {
+            field: 'lo',
+            type: 'quantitative',
+            title: 'Success rate',
+            scale: { domain, clamp: true },
+            axis: { format: '.0%', tickCount: 6 },
+          },
           x2: { field: 'hi' },
         },
       },
-      { mark: { type: 'point', filled: true, size: 70, color: COLORS.primary }, encoding: { y, x: { field: 'value', type: 'quantitative' } } },
+      {
+        mark: { type: 'point', filled: true, size: 70, color: COLORS.primary },
+        encoding: { y, x: { field: 'value', type: 'quantitative' } },
+      },
       {
         transform: [{ filter: 'datum.bar != null' }],
         mark: { type: 'tick', color: COLORS.threshold, thickness: 2, size: 22 },

@@ -53,7 +53,10 @@ export function storeGrowthSpec(checkpoints: CheckpointTable): TopLevelSpec {
     $schema: VL_SCHEMA,
     config: CHART_CONFIG,
     ...CHART_SIZE,
-    title: { text: 'Store growth', subtitle: `cumulative bytes over ${fmtNum(checkpoints.length)} committed checkpoints${thinnedNote}` },
+    title: {
+      text: 'Store growth',
+      subtitle: `cumulative bytes over ${fmtNum(checkpoints.length)} committed checkpoints${thinnedNote}`,
+    },
     data: { values: rows },
     mark: { type: 'line', strokeWidth: 2, interpolate: 'linear' },
     encoding: {
@@ -64,7 +67,10 @@ export function storeGrowthSpec(checkpoints: CheckpointTable): TopLevelSpec {
         type: 'nominal',
         title: null,
         legend: { labelLimit: 300 },
-        scale: { domain: ['logical (before dedup)', 'stored (after dedup)'], range: [COLORS.secondary, COLORS.primary] },
+        scale: {
+          domain: ['logical (before dedup)', 'stored (after dedup)'],
+          range: [COLORS.secondary, COLORS.primary],
+        },
       },
     },
   };

@@ -1,8 +1,24 @@
 // Checks on SVG produced by vega before it is inlined in a public page: known elements only, no handlers or links; scoped ids.
 
 const ALLOWED_ELEMENTS = new Set([
-  'svg', 'g', 'path', 'rect', 'line', 'circle', 'ellipse', 'polyline', 'polygon', 'text', 'tspan',
-  'defs', 'clipPath', 'linearGradient', 'radialGradient', 'stop', 'title', 'desc',
+  'svg',
+  'g',
+  'path',
+  'rect',
+  'line',
+  'circle',
+  'ellipse',
+  'polyline',
+  'polygon',
+  'text',
+  'tspan',
+  'defs',
+  'clipPath',
+  'linearGradient',
+  'radialGradient',
+  'stop',
+  'title',
+  'desc',
 ]);
 
 /** The SVG contains something a static chart never needs (script, foreignObject, event handler, link): refuse to publish it. */
@@ -26,7 +42,8 @@ export function assertSafeSvg(svg: string): void {
     }
     tags++;
   }
-  if (tags === 0 || svg.split('<').length - 1 !== tags) throw new UnsafeSvgError('SVG contains a "<" that is not a well-formed tag');
+  if (tags === 0 || svg.split('<').length - 1 !== tags)
+    throw new UnsafeSvgError('SVG contains a "<" that is not a well-formed tag');
 }
 
 /** Prefix every id="..." and its url(#...) / href="#..." references, so inlined SVGs cannot collide. */

@@ -17,14 +17,18 @@ const VERDICT_TEXT: Record<ReportEntry['verdict'], string> = {
 function row(e: ReportEntry): string {
   const rate = e.successes !== null && e.trials !== null ? `${e.successes} / ${e.trials}` : 'n/a';
   const pill = e.verdict === 'unreadable' ? 'none' : e.verdict;
-  return `<tr><td class="num">${h(e.date)}</td><td><a href="${h(encodeURIComponent(e.dir))}/index.html">${h(e.scenario)}</a><br><code>${h(e.dir)}</code></td>` +
+  return (
+    `<tr><td class="num">${h(e.date)}</td><td><a href="${h(encodeURIComponent(e.dir))}/index.html">${h(e.scenario)}</a><br><code>${h(e.dir)}</code></td>` +
     `<td>${h(e.target)}</td><td class="num">${h(e.cycles ?? 'n/a')}</td><td class="num">${h(rate)}</td><td class="num">${h(fmtPct(e.wilsonLo, 'down'))}</td>` +
-    `<td class="num">${h(fmtMs(e.p95Ms))}</td><td><span class="pill ${h(pill)}">${h(VERDICT_TEXT[e.verdict])}</span></td></tr>`;
+    `<td class="num">${h(fmtMs(e.p95Ms))}</td><td><span class="pill ${h(pill)}">${h(VERDICT_TEXT[e.verdict])}</span></td></tr>`
+  );
 }
 
 /** Render the index page for `entries` (already sorted newest first). */
 export async function renderIndexPage(entries: readonly ReportEntry[]): Promise<string> {
-  const points = [...entries].reverse().map((e) => ({ date: e.date, report: e.dir, p95Ms: e.p95Ms, wilsonLo: e.wilsonLo }));
+  const points = [...entries]
+    .reverse()
+    .map((e) => ({ date: e.date, report: e.dir, p95Ms: e.p95Ms, wilsonLo: e.wilsonLo }));
   const trend = entries.length > 0 ? await renderSvg(trendSpec(points), 'trend') : '';
   const body = `<header>
 <h1>Kill-and-resume soak reports</h1>

@@ -50,7 +50,8 @@ ${card('Checker violations', String(s.violations), `${s.cycles.total} cycles`)}
 function gateTable(model: ReportModel): string {
   if (model.gates.length === 0) return '<p>No gate was judged for this report.</p>';
   const rows = model.gates.map(
-    (g) => `<tr><td class="num">${h(g.id)}</td><td class="wrap">${h(g.title)}<br><code>${h(g.metric)}</code></td><td><code>${h(g.threshold)}</code></td>` +
+    (g) =>
+      `<tr><td class="num">${h(g.id)}</td><td class="wrap">${h(g.title)}<br><code>${h(g.metric)}</code></td><td><code>${h(g.threshold)}</code></td>` +
       `<td class="num">${h(fmtGateValue(g))}</td><td class="num">${h(fmtGateInterval(g))}</td><td class="num">${h(g.n)} (min ${h(g.minN)})</td>` +
       `<td><span class="pill ${h(g.verdict)}">${h(g.verdict === 'insufficient' ? 'insufficient data' : g.verdict)}</span></td><td class="wrap">${h(g.note)}</td></tr>`,
   );
@@ -60,7 +61,8 @@ function gateTable(model: ReportModel): string {
 
 function quantileTable(model: ReportModel): string {
   const rows = model.quantiles.map(
-    (q) => `<tr><td>p${Math.round(q.q * 100)}</td><td class="num">${h(fmtMs(q.value))}</td>` +
+    (q) =>
+      `<tr><td>p${Math.round(q.q * 100)}</td><td class="num">${h(fmtMs(q.value))}</td>` +
       `<td class="num">${q.n === 0 ? 'n/a' : `${h(q.lo === null ? 'below sample' : fmtMs(q.lo))} – ${h(q.hi === null ? 'above sample max' : fmtMs(q.hi))}`}</td><td class="num">${h(q.n)}</td></tr>`,
   );
   return `<table><thead><tr><th>Quantile</th><th>Downtime</th><th>95% CI (order statistics)</th><th>n</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;

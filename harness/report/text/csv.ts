@@ -8,7 +8,17 @@ const SLICE_ROWS = 10_000;
 
 /** Column order of cycles.csv (the CycleRow fields). */
 export const CYCLE_COLUMNS: ReadonlyArray<keyof CycleRow> = [
-  'cycle', 'phase', 'observedPhase', 'outcome', 'downtimeMs', 'killStep', 'restoredSeq', 'restoredStep', 'lostSteps', 'restoreKills', 'violations',
+  'cycle',
+  'phase',
+  'observedPhase',
+  'outcome',
+  'downtimeMs',
+  'killStep',
+  'restoredSeq',
+  'restoredStep',
+  'lostSteps',
+  'restoreKills',
+  'violations',
 ];
 
 /** Render cycles.csv; nulls become empty cells. */

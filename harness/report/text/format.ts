@@ -16,7 +16,8 @@ export function fmtMs(ms: number | null): string {
 export function fmtPct(p: number | null, round: 'nearest' | 'down' | 'up' = 'nearest'): string {
   if (p === null || !Number.isFinite(p)) return 'n/a';
   const scaled = p * 1000;
-  const r = round === 'down' ? Math.floor(scaled + 1e-9) : round === 'up' ? Math.ceil(scaled - 1e-9) : Math.round(scaled);
+  const r =
+    round === 'down' ? Math.floor(scaled + 1e-9) : round === 'up' ? Math.ceil(scaled - 1e-9) : Math.round(scaled);
   const text = (r / 10).toFixed(1);
   return `${text.endsWith('.0') ? text.slice(0, -2) : text}%`;
 }

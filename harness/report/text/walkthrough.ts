@@ -6,7 +6,11 @@ import type { ReportModel } from '../model.js';
 import type { RenderedChart } from '../charts/chart-spec.js';
 
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => ' --- ').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ];
 }
 
 function bullets(items: readonly string[]): string[] {
@@ -14,7 +18,10 @@ function bullets(items: readonly string[]): string[] {
 }
 
 /** Render summary.md; `charts` are listed with their SVG and spec file names. */
-export function renderWalkthrough(model: ReportModel, charts: readonly Pick<RenderedChart, 'name' | 'title'>[]): string {
+export function renderWalkthrough(
+  model: ReportModel,
+  charts: readonly Pick<RenderedChart, 'name' | 'title'>[],
+): string {
   const s = model.summary;
   const lines: string[] = [
     `# Soak report: ${md(s.scenario)}, ${md(s.date)}`,
@@ -51,14 +58,22 @@ export function renderWalkthrough(model: ReportModel, charts: readonly Pick<Rend
       ),
     );
   }
-  lines.push('', '## Downtime quantiles', '', 'Kill to first verified heartbeat; 95% intervals from order statistics (distribution-free).', '');
+  lines.push(
+    '',
+    '## Downtime quantiles',
+    '',
+    'Kill to first verified heartbeat; 95% intervals from order statistics (distribution-free).',
+    '',
+  );
   lines.push(
     ...table(
       ['Quantile', 'Value', '95% CI', 'n'],
       model.quantiles.map((q) => [
         `p${Math.round(q.q * 100)}`,
         fmtMs(q.value),
-        q.n === 0 ? 'n/a' : `${q.lo === null ? '(below sample)' : fmtMs(q.lo)} – ${q.hi === null ? '(above sample max)' : fmtMs(q.hi)}`,
+        q.n === 0
+          ? 'n/a'
+          : `${q.lo === null ? '(below sample)' : fmtMs(q.lo)} – ${q.hi === null ? '(above sample max)' : fmtMs(q.hi)}`,
         String(q.n),
       ]),
     ),
@@ -67,7 +82,10 @@ export function renderWalkthrough(model: ReportModel, charts: readonly Pick<Rend
     '',
     '## Tested environment',
     '',
-    ...table(['', ''], model.environment.map(([label, value]) => [md(label), md(value)])),
+    ...table(
+      ['', ''],
+      model.environment.map(([label, value]) => [md(label), md(value)]),
+    ),
     '',
     '## Durability limits',
     '',

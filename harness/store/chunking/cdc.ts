@@ -14,9 +14,21 @@ export interface CdcParams {
 }
 
 /** ~4 KiB: masks of 15 and 11 bits. */
-export const CDC_4K: CdcParams = { min: 1024, avg: 4096, max: 16384, maskSmall: 0xfffe0000 >>> 0, maskLarge: 0xffe00000 >>> 0 };
+export const CDC_4K: CdcParams = {
+  min: 1024,
+  avg: 4096,
+  max: 16384,
+  maskSmall: 0xfffe0000 >>> 0,
+  maskLarge: 0xffe00000 >>> 0,
+};
 /** ~1 KiB: masks of 12 and 8 bits. */
-export const CDC_1K: CdcParams = { min: 256, avg: 1024, max: 4096, maskSmall: 0xfff00000 >>> 0, maskLarge: 0xff000000 >>> 0 };
+export const CDC_1K: CdcParams = {
+  min: 256,
+  avg: 1024,
+  max: 4096,
+  maskSmall: 0xfff00000 >>> 0,
+  maskLarge: 0xff000000 >>> 0,
+};
 
 export const CDC_MIN = CDC_4K.min;
 export const CDC_AVG = CDC_4K.avg;

@@ -40,8 +40,16 @@ const EOS = 0x10;
 const CONTINUE = 0x20;
 const MULTIFD_FLUSH = 0x200;
 const FLAG_NAMES: Array<[number, string]> = [
-  [0x01, 'FULL'], [ZERO, 'ZERO'], [MEM_SIZE, 'MEM_SIZE'], [PAGE, 'PAGE'], [EOS, 'EOS'], [CONTINUE, 'CONTINUE'],
-  [0x40, 'XBZRLE'], [0x80, 'HOOK'], [0x100, 'COMPRESS_PAGE'], [MULTIFD_FLUSH, 'MULTIFD_FLUSH'],
+  [0x01, 'FULL'],
+  [ZERO, 'ZERO'],
+  [MEM_SIZE, 'MEM_SIZE'],
+  [PAGE, 'PAGE'],
+  [EOS, 'EOS'],
+  [CONTINUE, 'CONTINUE'],
+  [0x40, 'XBZRLE'],
+  [0x80, 'HOOK'],
+  [0x100, 'COMPRESS_PAGE'],
+  [MULTIFD_FLUSH, 'MULTIFD_FLUSH'],
 ];
 /** The ram START section header is searched for (not parsed) within this many bytes after the magic. */
 const HEAD_LIMIT = 4 * 2 ** 20;
@@ -51,10 +59,23 @@ const RAM_TAG = Buffer.from('\x03ram', 'latin1');
 const MAX_BLOCKS = 4096;
 
 // Parser states: which field is expected next.
-const S_MAGIC = 0, S_HEAD = 1, S_RECORD = 2, S_BLOCK_LEN = 3, S_BLOCK_ID = 4, S_BLOCK_SIZE = 5, S_PAGE_LEN = 6;
-const S_PAGE_ID = 7, S_FILL = 8, S_PAGE = 9, S_AFTER_EOS = 10, S_FOOTER = 11, S_SECTION = 12, S_TAIL = 13;
+const S_MAGIC = 0,
+  S_HEAD = 1,
+  S_RECORD = 2,
+  S_BLOCK_LEN = 3,
+  S_BLOCK_ID = 4,
+  S_BLOCK_SIZE = 5,
+  S_PAGE_LEN = 6;
+const S_PAGE_ID = 7,
+  S_FILL = 8,
+  S_PAGE = 9,
+  S_AFTER_EOS = 10,
+  S_FOOTER = 11,
+  S_SECTION = 12,
+  S_TAIL = 13;
 
-const be32 = (b: Uint8Array, o: number): number => ((b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!) >>> 0;
+const be32 = (b: Uint8Array, o: number): number =>
+  ((b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!) >>> 0;
 
 function flagNames(flags: number): string {
   const names = FLAG_NAMES.filter(([bit]) => flags & bit).map(([, name]) => name);
@@ -191,11 +212,19 @@ export class MigrationSplitter {
     if (this.pageHeld > 0) {
       this.meta(this.pageBuf.subarray(0, this.pageHeld));
       this.giveUp(this.recAt, `stream ends inside a page (${this.pageHeld} of ${PAGE_SIZE} bytes)`);
-    } else if (this.state === S_MAGIC || this.state === S_HEAD) this.giveUp(this.state === S_MAGIC ? 0 : 8, 'stream ends before the ram START section');
+    } else if (this.state === S_MAGIC || this.state === S_HEAD)
+      this.giveUp(this.state === S_MAGIC ? 0 : 8, 'stream ends before the ram START section');
     else if (this.state !== S_TAIL) {
       // Offset of the incomplete record (or section header / footer), or the end if it stopped between two.
       const between = this.state === S_RECORD || this.state === S_SECTION || this.state === S_AFTER_EOS;
-      const at = this.state === S_FOOTER ? (this.held > 0 ? this.fieldAt : this.nStream) - 1 : !between ? this.recAt : this.held > 0 ? this.fieldAt : this.nStream;
+      const at =
+        this.state === S_FOOTER
+          ? (this.held > 0 ? this.fieldAt : this.nStream) - 1
+          : !between
+            ? this.recAt
+            : this.held > 0
+              ? this.fieldAt
+              : this.nStream;
       this.giveUp(at, 'stream ends before the ram END section');
     }
   }
@@ -269,9 +298,17 @@ export class MigrationSplitter {
         const hi = be32(this.fb, this.fo);
         const bytes = hi * 2 ** 32 + be32(this.fb, this.fo + 4);
         if (bytes === 0 || bytes > this.remaining || this.blockList.length >= MAX_BLOCKS) {
-          return this.giveUp(this.fieldAt, `RAM block "${this.pendingId}" size ${bytes} does not fit the ${this.remaining} bytes left of MEM_SIZE`);
+          return this.giveUp(
+            this.fieldAt,
+            `RAM block "${this.pendingId}" size ${bytes} does not fit the ${this.remaining} bytes left of MEM_SIZE`,
+          );
         }
-        this.blockList.push({ id: this.pendingId, idBytes: Buffer.from(this.pendingId, 'latin1'), bytes, index: this.blockList.length });
+        this.blockList.push({
+          id: this.pendingId,
+          idBytes: Buffer.from(this.pendingId, 'latin1'),
+          bytes,
+          index: this.blockList.length,
+        });
         this.remaining -= bytes;
         this.state = this.remaining > 0 ? S_BLOCK_LEN : S_RECORD;
         return;
@@ -279,7 +316,9 @@ export class MigrationSplitter {
       case S_PAGE_ID: {
         if (!this.need(d, this.idLen)) return;
         const { fb, fo, idLen } = this;
-        const block = this.blockList.find((b) => b.idBytes.length === idLen && b.idBytes.every((c, i) => c === fb[fo + i]));
+        const block = this.blockList.find(
+          (b) => b.idBytes.length === idLen && b.idBytes.every((c, i) => c === fb[fo + i]),
+        );
         if (block === undefined) {
           const id = Buffer.from(fb.subarray(fo, fo + idLen)).toString('latin1');
           return this.giveUp(this.recAt, `page of unknown RAM block "${id}"`);
@@ -301,7 +340,8 @@ export class MigrationSplitter {
       case S_FOOTER: {
         if (!this.need(d, 4)) return;
         const id = be32(this.fb, this.fo);
-        if (id !== this.ramId) return this.giveUp(this.fieldAt - 1, `section footer names section ${id}, expected ram (${this.ramId})`);
+        if (id !== this.ramId)
+          return this.giveUp(this.fieldAt - 1, `section footer names section ${id}, expected ram (${this.ramId})`);
         this.state = this.inEnd ? S_TAIL : S_SECTION;
         return;
       }
@@ -310,7 +350,10 @@ export class MigrationSplitter {
         const type = this.fb[this.fo]!;
         const id = be32(this.fb, this.fo + 1);
         if ((type !== SECTION_PART && type !== SECTION_END) || id !== this.ramId) {
-          return this.giveUp(this.fieldAt, `section type 0x${type.toString(16)} id ${id} before the ram END section (ram is ${this.ramId})`);
+          return this.giveUp(
+            this.fieldAt,
+            `section type 0x${type.toString(16)} id ${id} before the ram END section (ram is ${this.ramId})`,
+          );
         }
         this.inEnd = type === SECTION_END;
         this.state = S_RECORD;
@@ -333,7 +376,8 @@ export class MigrationSplitter {
         return;
       case PAGE | CONTINUE:
       case ZERO | CONTINUE:
-        if (this.block === null) return this.giveUp(this.recAt, 'CONTINUE page record with no RAM block named before it');
+        if (this.block === null)
+          return this.giveUp(this.recAt, 'CONTINUE page record with no RAM block named before it');
         this.addr = addr;
         this.kind = flags & ~CONTINUE;
         return this.pageFor();
@@ -356,7 +400,10 @@ export class MigrationSplitter {
   private pageFor(): void {
     const block = this.block!;
     if (this.addr + PAGE_SIZE > block.bytes) {
-      return this.giveUp(this.recAt, `page at 0x${this.addr.toString(16)} beyond RAM block "${block.id}" (${block.bytes} bytes)`);
+      return this.giveUp(
+        this.recAt,
+        `page at 0x${this.addr.toString(16)} beyond RAM block "${block.id}" (${block.bytes} bytes)`,
+      );
     }
     this.state = this.kind === PAGE ? S_PAGE : S_FILL;
   }
@@ -379,7 +426,8 @@ export class MigrationSplitter {
       this.pos += h + START_LEN - before;
       this.ramId = be32(this.head, h + 1);
       this.head = Buffer.alloc(0);
-      if (version !== RAM_VERSION) return this.giveUp(8 + h, `ram section version ${version} unsupported (expected ${RAM_VERSION})`);
+      if (version !== RAM_VERSION)
+        return this.giveUp(8 + h, `ram section version ${version} unsupported (expected ${RAM_VERSION})`);
       this.state = S_RECORD;
       return;
     }
@@ -408,7 +456,11 @@ export class MigrationSplitter {
 }
 
 /** Split a whole stream (e.g. a part being stored) with a MigrationSplitter; resolves to its statistics. */
-export async function splitMigrationStream(source: AsyncIterable<Uint8Array>, onMeta: PieceFn, onPage: PieceFn): Promise<MigrationSplitStats> {
+export async function splitMigrationStream(
+  source: AsyncIterable<Uint8Array>,
+  onMeta: PieceFn,
+  onPage: PieceFn,
+): Promise<MigrationSplitStats> {
   const splitter = new MigrationSplitter(onMeta, onPage);
   for await (const chunk of source) splitter.push(chunk);
   splitter.end();
@@ -416,6 +468,10 @@ export async function splitMigrationStream(source: AsyncIterable<Uint8Array>, on
 }
 
 /** Split a migration stream file (1 MiB reads); without callbacks it only measures (pages, zero pages, meta bytes). */
-export function splitMigrationFile(path: string, onMeta: PieceFn = () => {}, onPage: PieceFn = () => {}): Promise<MigrationSplitStats> {
+export function splitMigrationFile(
+  path: string,
+  onMeta: PieceFn = () => {},
+  onPage: PieceFn = () => {},
+): Promise<MigrationSplitStats> {
   return splitMigrationStream(createReadStream(path, { highWaterMark: 2 ** 20 }), onMeta, onPage);
 }

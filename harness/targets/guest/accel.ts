@@ -16,7 +16,9 @@ export async function qemuVersion(binary: string): Promise<string> {
   if (known !== undefined) return known;
   const r = await execa(binary, ['--version'], { reject: false, timeout: 10_000 });
   if (r.failed || r.exitCode !== 0) {
-    throw new TargetError(`cannot run ${binary} --version (${r.shortMessage ?? 'failed'}): install the Debian package qemu-system-x86`);
+    throw new TargetError(
+      `cannot run ${binary} --version (${r.shortMessage ?? 'failed'}): install the Debian package qemu-system-x86`,
+    );
   }
   const v = /version (\S+)/.exec(r.stdout)?.[1] ?? 'unknown';
   versions.set(binary, v);
@@ -34,12 +36,18 @@ export function qemuVersionSync(binary: string): string {
 }
 
 /** What resolveAccelerator would answer without probing (describe() before boot); undefined if a probe is needed. */
-export function peekAccelerator(requested: 'auto' | Accelerator, cacheFile: string, qemuVer: string, guestKernel: string): AccelDecision | undefined {
+export function peekAccelerator(
+  requested: 'auto' | Accelerator,
+  cacheFile: string,
+  qemuVer: string,
+  guestKernel: string,
+): AccelDecision | undefined {
   if (requested !== 'auto') return { accel: requested, reason: 'forced' };
   if (!kvmUsable()) return { accel: 'tcg', reason: 'no usable /dev/kvm' };
   try {
     const c = JSON.parse(readFileSync(cacheFile, 'utf8')) as ProbeCache;
-    if (c.key === `${qemuVer}|${guestKernel}|${os.release()}`) return { accel: c.kvmBoots ? 'kvm' : 'tcg', reason: `kvm probe ${c.kvmBoots ? 'ok' : 'failed'} (cached)` };
+    if (c.key === `${qemuVer}|${guestKernel}|${os.release()}`)
+      return { accel: c.kvmBoots ? 'kvm' : 'tcg', reason: `kvm probe ${c.kvmBoots ? 'ok' : 'failed'} (cached)` };
   } catch {
     // no cache yet
   }
@@ -82,7 +90,8 @@ export async function resolveAccelerator(
   if (existsSync(opts.cacheFile)) {
     try {
       const c = JSON.parse(readFileSync(opts.cacheFile, 'utf8')) as ProbeCache;
-      if (c.key === key) return { accel: c.kvmBoots ? 'kvm' : 'tcg', reason: `kvm probe ${c.kvmBoots ? 'ok' : 'failed'} (cached)` };
+      if (c.key === key)
+        return { accel: c.kvmBoots ? 'kvm' : 'tcg', reason: `kvm probe ${c.kvmBoots ? 'ok' : 'failed'} (cached)` };
     } catch {
       // unreadable cache: probe again
     }

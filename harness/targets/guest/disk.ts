@@ -16,12 +16,18 @@ export async function createDisk(file: string, sizeMiB: number, fastCommit = tru
     // (descriptor, inode table, bitmaps, commit), 1.3 MiB of new disk blocks and ~460 changed RAM pages per 2 s, which
     // every checkpoint must store. Fast commits log the inode change in one small block: 0.12 MiB and ~150 pages.
     const features = fastCommit ? ['-O', 'fast_commit'] : [];
-    await execa('mkfs.ext4', ['-q', '-F', '-L', 'soak', ...features, '-E', 'lazy_itable_init=0,lazy_journal_init=0', raw], { timeout: 60_000 });
+    await execa(
+      'mkfs.ext4',
+      ['-q', '-F', '-L', 'soak', ...features, '-E', 'lazy_itable_init=0,lazy_journal_init=0', raw],
+      { timeout: 60_000 },
+    );
     await execa('qemu-img', ['convert', '-f', 'raw', '-O', 'qcow2', raw, file], { timeout: 60_000 });
   } catch (err) {
     const e = err as { shortMessage?: string; code?: string };
     const hint = e.code === 'ENOENT' ? ' (install the Debian packages e2fsprogs and qemu-utils)' : '';
-    throw new TargetError(`creating the guest disk ${file} failed: ${e.shortMessage ?? String(err)}${hint}`, { cause: err });
+    throw new TargetError(`creating the guest disk ${file} failed: ${e.shortMessage ?? String(err)}${hint}`, {
+      cause: err,
+    });
   } finally {
     await rm(raw, { force: true });
   }

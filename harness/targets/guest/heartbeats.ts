@@ -22,12 +22,24 @@ export class HeartbeatHub {
    * Resolve with the next heartbeat matching `pred`. Rejects after `timeoutMs`, or as soon as `gone()` returns a reason
    * (QEMU exited); `diagnostics()` is appended to the error.
    */
-  next(pred: (hb: Heartbeat) => boolean, timeoutMs: number, what: string, gone: () => string | undefined, diagnostics: () => string): Promise<Heartbeat> {
+  next(
+    pred: (hb: Heartbeat) => boolean,
+    timeoutMs: number,
+    what: string,
+    gone: () => string | undefined,
+    diagnostics: () => string,
+  ): Promise<Heartbeat> {
     return new Promise<Heartbeat>((resolve, reject) => {
       const poll = setInterval(() => {
         if (gone() !== undefined) done(new TargetError(`${what}: ${diagnostics()}`));
       }, 50);
-      const timer = setTimeout(() => done(new TargetError(`${what}: none within ${timeoutMs} ms (${diagnostics() || 'no output from the guest'})`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          done(
+            new TargetError(`${what}: none within ${timeoutMs} ms (${diagnostics() || 'no output from the guest'})`),
+          ),
+        timeoutMs,
+      );
       const waiter = (hb: Heartbeat): void => {
         if (pred(hb)) done(undefined, hb);
       };

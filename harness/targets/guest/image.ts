@@ -1,6 +1,17 @@
 // Guest image build: Debian cloud kernel + busybox initramfs with init and the static C agent, cached by recipe hash.
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { TargetError } from '../../core/errors.js';
@@ -33,7 +44,9 @@ export interface GuestImage {
 /** The cached image for the current recipe, if built (synchronous: used by describe()). */
 export function cachedImage(): GuestImage | undefined {
   const manifest = path.join(vmImagesDir(), 'build', `image-${recipeHash()}`, 'image.json');
-  return existsSync(manifest) ? { ...(JSON.parse(readFileSync(manifest, 'utf8')) as GuestImage), cached: true } : undefined;
+  return existsSync(manifest)
+    ? { ...(JSON.parse(readFileSync(manifest, 'utf8')) as GuestImage), cached: true }
+    : undefined;
 }
 
 export function vmImagesDir(): string {
@@ -43,7 +56,9 @@ export function vmImagesDir(): string {
 /** Hash of everything that goes into the image except the kernel package (resolved at build time). */
 export function recipeHash(): string {
   const dir = vmImagesDir();
-  const h = createHash('sha256').update(`recipe:${RECIPE_VERSION}\n${KERNEL_METAPACKAGE}\n${GUEST_MODULES.join('\n')}\n`);
+  const h = createHash('sha256').update(
+    `recipe:${RECIPE_VERSION}\n${KERNEL_METAPACKAGE}\n${GUEST_MODULES.join('\n')}\n`,
+  );
   for (const f of ['init', ...AGENT_SOURCES.map((s) => `agent/${s}`)]) {
     h.update(`${f}\n`).update(readFileSync(path.join(dir, f)));
   }
@@ -71,7 +86,12 @@ export async function buildImage(opts: { force?: boolean } = {}): Promise<GuestI
     .update(await sha256File(path.join(tmp, 'vmlinuz')))
     .update(await sha256File(path.join(tmp, 'initramfs.cpio')))
     .digest('hex');
-  const image: GuestImage = { kernel: path.join(out, 'vmlinuz'), initramfs: path.join(out, 'initramfs.cpio'), hash, kernelPackage: kroot.pkg };
+  const image: GuestImage = {
+    kernel: path.join(out, 'vmlinuz'),
+    initramfs: path.join(out, 'initramfs.cpio'),
+    hash,
+    kernelPackage: kroot.pkg,
+  };
   writeFileSync(path.join(tmp, 'image.json'), `${JSON.stringify(image, null, 2)}\n`);
   if (opts.force) rmSync(out, { recursive: true, force: true });
   try {
@@ -80,7 +100,8 @@ export async function buildImage(opts: { force?: boolean } = {}): Promise<GuestI
     // Another process finished the same recipe first (concurrent hosts or shards): use its image.
     rmSync(tmp, { recursive: true, force: true });
     const theirs = cachedImage();
-    if (theirs === undefined) throw new TargetError(`cannot move the built image into ${out}: ${(err as Error).message}`, { cause: err });
+    if (theirs === undefined)
+      throw new TargetError(`cannot move the built image into ${out}: ${(err as Error).message}`, { cause: err });
     return theirs;
   }
   return { ...image, cached: false };
@@ -97,14 +118,18 @@ async function requireTools(): Promise<void> {
     const r = await execa('which', [tool], { reject: false, timeout: 5000 });
     if (r.exitCode !== 0) throw new TargetError(`image build needs "${tool}": install the Debian package(s) ${pkg}`);
   }
-  if (!existsSync(BUSYBOX)) throw new TargetError(`image build needs ${BUSYBOX}: install the Debian package busybox-static`);
+  if (!existsSync(BUSYBOX))
+    throw new TargetError(`image build needs ${BUSYBOX}: install the Debian package busybox-static`);
 }
 
 /** Resolve the real kernel package behind the metapackage, download and unpack it once into build/. */
 async function fetchKernel(build: string): Promise<{ pkg: string; vmlinuz: string; modulesDir: string }> {
   const deps = await execa('apt-cache', ['depends', KERNEL_METAPACKAGE], { timeout: 60_000 });
   const pkg = /Depends:\s*(linux-image-\S+-cloud-amd64)/.exec(deps.stdout)?.[1];
-  if (pkg === undefined) throw new TargetError(`apt-cache depends ${KERNEL_METAPACKAGE} named no linux-image-*-cloud-amd64 package (run apt-get update?)`);
+  if (pkg === undefined)
+    throw new TargetError(
+      `apt-cache depends ${KERNEL_METAPACKAGE} named no linux-image-*-cloud-amd64 package (run apt-get update?)`,
+    );
   const kroot = path.join(build, `kroot-${pkg}`);
   const version = pkg.replace(/^linux-image-/, '');
   const vmlinuz = path.join(kroot, 'boot', `vmlinuz-${version}`);
@@ -134,7 +159,8 @@ async function fetchKernel(build: string): Promise<{ pkg: string; vmlinuz: strin
 /** Stage busybox, init, the agent and the modules; pack them as a reproducible newc cpio. */
 async function buildInitramfs(modulesDir: string, outFile: string, tmp: string): Promise<void> {
   const root = path.join(tmp, 'root');
-  for (const d of ['bin', 'proc', 'sys', 'dev', 'lib/modules', 'work']) mkdirSync(path.join(root, d), { recursive: true });
+  for (const d of ['bin', 'proc', 'sys', 'dev', 'lib/modules', 'work'])
+    mkdirSync(path.join(root, d), { recursive: true });
   copyFileSync(BUSYBOX, path.join(root, 'bin', 'busybox'));
   copyFileSync(path.join(vmImagesDir(), 'init'), path.join(root, 'init'));
   chmodSync(path.join(root, 'init'), 0o755);
@@ -142,7 +168,15 @@ async function buildInitramfs(modulesDir: string, outFile: string, tmp: string):
   const agentDir = path.join(vmImagesDir(), 'agent');
   await execa(
     'gcc',
-    ['-O2', '-static', '-Wall', '-Wextra', '-o', path.join(root, 'bin', 'agent'), ...['agent.c', 'tool.c', 'sha256.c'].map((f) => path.join(agentDir, f))],
+    [
+      '-O2',
+      '-static',
+      '-Wall',
+      '-Wextra',
+      '-o',
+      path.join(root, 'bin', 'agent'),
+      ...['agent.c', 'tool.c', 'sha256.c'].map((f) => path.join(agentDir, f)),
+    ],
     { timeout: 120_000 },
   );
   for (const m of GUEST_MODULES) {
@@ -163,7 +197,9 @@ async function buildInitramfs(modulesDir: string, outFile: string, tmp: string):
 
 function listTree(root: string, rel = ''): string[] {
   const out: string[] = [];
-  for (const name of readdirSync(path.join(root, rel), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const name of readdirSync(path.join(root, rel), { withFileTypes: true }).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
     const p = rel === '' ? name.name : `${rel}/${name.name}`;
     out.push(p);
     if (name.isDirectory()) out.push(...listTree(root, p));

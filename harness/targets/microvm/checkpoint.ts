@@ -31,7 +31,12 @@ export function checkpointFiles(prefix: string): { prefix: string; diskCopy: str
 }
 
 /** Capture while frozen (stream mode: RAM into the store as it arrives), unfreeze, then write the rest. Throws on any failure; the caller cleans up and reports. */
-export async function takeCheckpoint(g: CheckpointGuest, prefix: string, sink: CheckpointSink, opts: CheckpointOptions): Promise<CheckpointResult> {
+export async function takeCheckpoint(
+  g: CheckpointGuest,
+  prefix: string,
+  sink: CheckpointSink,
+  opts: CheckpointOptions,
+): Promise<CheckpointResult> {
   const { qmp } = g;
   const diskCopy = g.diskPath === undefined ? undefined : checkpointFiles(prefix).diskCopy;
   const skew = opts.skewMs > 0 && diskCopy !== undefined;
@@ -74,7 +79,10 @@ export async function takeCheckpoint(g: CheckpointGuest, prefix: string, sink: C
   if (!inline) await sink.put(RECORD_PART, Buffer.from(JSON.stringify(g.record)));
   // A migration stream is parsed, one chunk per page (its pages sit off the 4 KiB grid behind 8-byte headers);
   // memfd mode's RAM image is page-aligned already, and its device-state stream has no pages.
-  for (const [name, file] of saved.parts) await sink.putFile(name, file, { chunking: name === 'ram' && g.opts.ramCapture === 'stream' ? 'qemu-pages' : 'fixed' });
+  for (const [name, file] of saved.parts)
+    await sink.putFile(name, file, {
+      chunking: name === 'ram' && g.opts.ramCapture === 'stream' ? 'qemu-pages' : 'fixed',
+    });
   if (diskCopy !== undefined) await sink.putFile('disk', diskCopy);
   // Store write time: after the pause, plus (stream mode) the RAM ingest that overlapped QEMU's write inside it.
   const storeWriteMs = Number(process.hrtime.bigint() - w + inlineNs) / 1e6;

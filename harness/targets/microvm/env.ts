@@ -1,6 +1,12 @@
 // What a microvm guest needs from this machine: the built image, QEMU's version, the accelerator, the host TSC rate.
 import path from 'node:path';
-import { type AccelDecision, peekAccelerator, qemuVersion, qemuVersionSync, resolveAccelerator } from '../guest/accel.js';
+import {
+  type AccelDecision,
+  peekAccelerator,
+  qemuVersion,
+  qemuVersionSync,
+  resolveAccelerator,
+} from '../guest/accel.js';
 import { buildImage, cachedImage, type GuestImage, vmImagesDir } from '../guest/image.js';
 import { hostTscKhz } from '../guest/tsc.js';
 
@@ -17,11 +23,25 @@ function probeCacheFile(): string {
 }
 
 /** Build the image if needed, resolve the accelerator (KVM probe with `probe` when auto and not cached). */
-export async function resolveGuestEnv(binary: string, accel: 'auto' | 'kvm' | 'tcg', probe: (image: GuestImage) => Promise<boolean>): Promise<GuestEnv> {
+export async function resolveGuestEnv(
+  binary: string,
+  accel: 'auto' | 'kvm' | 'tcg',
+  probe: (image: GuestImage) => Promise<boolean>,
+): Promise<GuestEnv> {
   const version = await qemuVersion(binary);
   const image = await buildImage();
-  const decision = await resolveAccelerator(accel, { cacheFile: probeCacheFile(), qemuVersion: version, guestKernel: image.kernelPackage, probe: () => probe(image) });
-  return { image, qemuVersion: version, accel: decision, tscKhz: decision.accel === 'tcg' ? await hostTscKhz() : undefined };
+  const decision = await resolveAccelerator(accel, {
+    cacheFile: probeCacheFile(),
+    qemuVersion: version,
+    guestKernel: image.kernelPackage,
+    probe: () => probe(image),
+  });
+  return {
+    image,
+    qemuVersion: version,
+    accel: decision,
+    tscKhz: decision.accel === 'tcg' ? await hostTscKhz() : undefined,
+  };
 }
 
 /** Best-effort, synchronous, never throws: what is known without building or probing (for describe() before boot). */
@@ -30,7 +50,11 @@ export function previewGuestEnv(binary: string, accel: 'auto' | 'kvm' | 'tcg'): 
     const version = qemuVersionSync(binary);
     const image = cachedImage();
     if (image === undefined) return { qemuVersion: version };
-    return { qemuVersion: version, image, accel: peekAccelerator(accel, probeCacheFile(), version, image.kernelPackage) };
+    return {
+      qemuVersion: version,
+      image,
+      accel: peekAccelerator(accel, probeCacheFile(), version, image.kernelPackage),
+    };
   } catch {
     return {};
   }

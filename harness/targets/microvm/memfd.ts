@@ -37,7 +37,8 @@ export async function loadMemfd(pid: number, data: AsyncIterable<Uint8Array>, ex
   };
   try {
     for await (const chunk of data) {
-      if (off + chunk.length > expectedBytes) throw new TargetError(`RAM image is larger than the guest's ${expectedBytes} bytes of RAM`);
+      if (off + chunk.length > expectedBytes)
+        throw new TargetError(`RAM image is larger than the guest's ${expectedBytes} bytes of RAM`);
       if (used + chunk.length > batch.length) await flush();
       if (chunk.length > batch.length) {
         await h.write(chunk, 0, chunk.length, off);
@@ -51,6 +52,9 @@ export async function loadMemfd(pid: number, data: AsyncIterable<Uint8Array>, ex
   } finally {
     await h.close();
   }
-  if (off !== expectedBytes) throw new TargetError(`RAM image has ${off} bytes, the guest has ${expectedBytes}: checkpoint from another machine shape?`);
+  if (off !== expectedBytes)
+    throw new TargetError(
+      `RAM image has ${off} bytes, the guest has ${expectedBytes}: checkpoint from another machine shape?`,
+    );
   return off;
 }

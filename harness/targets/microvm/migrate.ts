@@ -18,7 +18,12 @@ export async function raiseMigrationBandwidth(qmp: QmpClient): Promise<void> {
 }
 
 /** Poll query-migrate until completed; throws on failed/cancelled or timeout. */
-async function waitMigration(qmp: QmpClient, what: string, deadline: number, giveUp: () => string | undefined): Promise<void> {
+async function waitMigration(
+  qmp: QmpClient,
+  what: string,
+  deadline: number,
+  giveUp: () => string | undefined,
+): Promise<void> {
   for (;;) {
     const info = await qmp.execute<MigrationInfo>('query-migrate');
     if (info.status === 'completed') return;
@@ -27,7 +32,8 @@ async function waitMigration(qmp: QmpClient, what: string, deadline: number, giv
     }
     const reason = giveUp();
     if (reason !== undefined) throw new TargetError(`${what}: ${reason}`);
-    if (Date.now() > deadline) throw new TargetError(`${what}: migration not completed within the timeout (status ${info.status ?? 'none'})`);
+    if (Date.now() > deadline)
+      throw new TargetError(`${what}: migration not completed within the timeout (status ${info.status ?? 'none'})`);
     await sleep(5);
   }
 }
@@ -36,7 +42,12 @@ async function waitMigration(qmp: QmpClient, what: string, deadline: number, giv
  * Save the (paused) guest's RAM + device state: QEMU connects to our unix socket and we write the stream to `file`.
  * Returns the stream size in bytes. On any failure the partial file is removed and a TargetError thrown.
  */
-export async function migrateToFile(qmp: QmpClient, socketPath: string, file: string, timeoutMs: number): Promise<number> {
+export async function migrateToFile(
+  qmp: QmpClient,
+  socketPath: string,
+  file: string,
+  timeoutMs: number,
+): Promise<number> {
   try {
     return await migrateInto(qmp, socketPath, (conn) => pipeline(conn, createWriteStream(file)), timeoutMs);
   } catch (err) {
@@ -50,7 +61,12 @@ export async function migrateToFile(qmp: QmpClient, socketPath: string, file: st
  * inline: no file, no second read). Returns the stream size in bytes; throws a TargetError if the migration or the
  * consumer fails (a consumer's SoakError, such as a store error, keeps its class).
  */
-export async function migrateInto(qmp: QmpClient, socketPath: string, consume: (stream: AsyncIterable<Buffer>) => Promise<unknown>, timeoutMs: number): Promise<number> {
+export async function migrateInto(
+  qmp: QmpClient,
+  socketPath: string,
+  consume: (stream: AsyncIterable<Buffer>) => Promise<unknown>,
+  timeoutMs: number,
+): Promise<number> {
   rmSync(socketPath, { force: true });
   const server = net.createServer();
   let bytes = 0;
@@ -104,7 +120,12 @@ export async function migrateInto(qmp: QmpClient, socketPath: string, consume: (
 }
 
 /** Load RAM + device state into a QEMU started with `-incoming defer`: it listens, we connect and stream `data`. */
-export async function migrateFromStream(qmp: QmpClient, socketPath: string, data: AsyncIterable<Uint8Array>, timeoutMs: number): Promise<number> {
+export async function migrateFromStream(
+  qmp: QmpClient,
+  socketPath: string,
+  data: AsyncIterable<Uint8Array>,
+  timeoutMs: number,
+): Promise<number> {
   rmSync(socketPath, { force: true });
   const deadline = Date.now() + timeoutMs;
   await qmp.execute('migrate-incoming', { uri: `unix:${socketPath}` });
@@ -113,7 +134,9 @@ export async function migrateFromStream(qmp: QmpClient, socketPath: string, data
     s.once('connect', () => resolve(s));
     s.once('error', reject);
   }).catch((err: Error) => {
-    throw new TargetError(`loading RAM state: cannot connect to QEMU's incoming socket ${socketPath}: ${err.message}`, { cause: err });
+    throw new TargetError(`loading RAM state: cannot connect to QEMU's incoming socket ${socketPath}: ${err.message}`, {
+      cause: err,
+    });
   });
   let bytes = 0;
   let failure: string | undefined;

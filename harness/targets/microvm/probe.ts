@@ -8,7 +8,10 @@ export const KVM_PROBE_MS = 8_000;
 /** True if a KVM guest built from `base` (forced to 128 MiB, no disk) prints a heartbeat within `timeoutMs`. */
 export async function probeKvmBoot(base: QemuSpec, qmpSocket: string, timeoutMs = KVM_PROBE_MS): Promise<boolean> {
   let seen = false;
-  const probe = new QemuProcess({ ...base, accel: 'kvm', incoming: false, disk: undefined, memoryMiB: 128, qmpSocket }, () => (seen = true));
+  const probe = new QemuProcess(
+    { ...base, accel: 'kvm', incoming: false, disk: undefined, memoryMiB: 128, qmpSocket },
+    () => (seen = true),
+  );
   const deadline = Date.now() + timeoutMs;
   try {
     while (!seen && probe.exitReason() === undefined && Date.now() < deadline) await sleep(50);

@@ -5,7 +5,6 @@ import { ConsoleReader } from '../guest/console.js';
 import type { Heartbeat } from '../../check/heartbeat.js';
 import type { Accelerator } from '../guest/accel.js';
 
-
 export interface QemuSpec {
   binary: string;
   accel: Accelerator;
@@ -40,18 +39,32 @@ export function qemuArgs(spec: QemuSpec): string[] {
     `soak.disk=${spec.disk === undefined ? 0 : 1}`,
   ].join(' ');
   const args = [
-    '-M', spec.ramMemfd === true ? 'microvm,memory-backend=mem0' : 'microvm',
+    '-M',
+    spec.ramMemfd === true ? 'microvm,memory-backend=mem0' : 'microvm',
     ...(spec.ramMemfd === true ? ['-object', `memory-backend-memfd,id=mem0,size=${spec.memoryMiB}M,share=on`] : []),
-    '-accel', spec.accel,
-    '-m', `${spec.memoryMiB}M`,
-    '-smp', '1',
-    '-nodefaults', '-no-user-config', '-display', 'none', '-no-reboot',
-    '-kernel', spec.kernel,
-    '-initrd', spec.initramfs,
-    '-append', append,
-    '-chardev', 'stdio,id=ser0,signal=off',
-    '-serial', 'chardev:ser0',
-    '-qmp', `unix:${spec.qmpSocket},server=on,wait=off`,
+    '-accel',
+    spec.accel,
+    '-m',
+    `${spec.memoryMiB}M`,
+    '-smp',
+    '1',
+    '-nodefaults',
+    '-no-user-config',
+    '-display',
+    'none',
+    '-no-reboot',
+    '-kernel',
+    spec.kernel,
+    '-initrd',
+    spec.initramfs,
+    '-append',
+    append,
+    '-chardev',
+    'stdio,id=ser0,signal=off',
+    '-serial',
+    'chardev:ser0',
+    '-qmp',
+    `unix:${spec.qmpSocket},server=on,wait=off`,
   ];
   if (spec.disk !== undefined) {
     args.push('-drive', `id=disk0,file=${spec.disk},format=qcow2,if=none,cache=writeback`);
@@ -83,12 +96,15 @@ export class QemuProcess {
 
   constructor(spec: QemuSpec, onHeartbeat: (hb: Heartbeat) => void, onHold?: (step: number) => void) {
     if (spec.qmpSocket.length > 100) {
-      throw new TargetError(`QMP socket path ${spec.qmpSocket} is too long for a unix socket (max ~100 chars): use a shorter workDir`);
+      throw new TargetError(
+        `QMP socket path ${spec.qmpSocket} is too long for a unix socket (max ~100 chars): use a shorter workDir`,
+      );
     }
     this.console = new ConsoleReader(onHeartbeat, 20, onHold);
     // Not detached: QEMU stays in the host's process group, so a SIGKILL of the group kills it with the host.
     for (const p of [spec.kernel, spec.initramfs, spec.disk ?? '', spec.qmpSocket]) {
-      if (p.includes(',')) throw new TargetError(`path ${p} contains a comma, which QEMU option syntax cannot carry: use another workDir`);
+      if (p.includes(','))
+        throw new TargetError(`path ${p} contains a comma, which QEMU option syntax cannot carry: use another workDir`);
     }
     this.child = spawnQemu(spec);
     this.child.stdout.setEncoding('utf8');
@@ -103,7 +119,11 @@ export class QemuProcess {
         this.exitInfo = `exited with code ${r.exitCode}`;
       },
       (err: { exitCode?: number; signal?: string; timedOut?: boolean; shortMessage?: string }) => {
-        this.exitInfo = err.timedOut ? 'killed: lifetime timeout' : err.signal ? `killed by ${err.signal}` : `exited with code ${err.exitCode ?? '?'}`;
+        this.exitInfo = err.timedOut
+          ? 'killed: lifetime timeout'
+          : err.signal
+            ? `killed by ${err.signal}`
+            : `exited with code ${err.exitCode ?? '?'}`;
       },
     );
   }

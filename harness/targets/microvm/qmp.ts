@@ -32,7 +32,10 @@ export class QmpClient {
   private buffered = '';
   private closedReason: string | undefined;
 
-  private constructor(private readonly socket: net.Socket, readonly socketPath: string) {
+  private constructor(
+    private readonly socket: net.Socket,
+    readonly socketPath: string,
+  ) {
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => this.onData(chunk));
     socket.on('error', (err) => this.fail(`QMP socket error: ${err.message}`));
@@ -52,10 +55,12 @@ export class QmpClient {
           await client.handshake(Math.max(1000, deadline - Date.now()));
           return client;
         } catch (err) {
-          if (Date.now() > deadline) throw new TargetError(`QMP connect to ${socketPath} failed: ${(err as Error).message}`, { cause: err });
+          if (Date.now() > deadline)
+            throw new TargetError(`QMP connect to ${socketPath} failed: ${(err as Error).message}`, { cause: err });
         }
       }
-      if (Date.now() > deadline) throw new TargetError(`QMP socket ${socketPath} did not appear within ${opts.timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new TargetError(`QMP socket ${socketPath} did not appear within ${opts.timeoutMs} ms`);
       await sleep(10);
     }
   }
@@ -64,7 +69,10 @@ export class QmpClient {
 
   private async handshake(timeoutMs: number): Promise<void> {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new TargetError(`no QMP greeting on ${this.socketPath} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new TargetError(`no QMP greeting on ${this.socketPath} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       this.greeting = (ok) => {
         clearTimeout(timer);
         if (ok) resolve();

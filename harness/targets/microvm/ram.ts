@@ -23,7 +23,8 @@ export interface RamIo {
 
 /** Capabilities a QEMU needs before saving or loading in this mode (both sides must agree). */
 export async function setupRamCapture(mode: RamCaptureMode, qmp: QmpClient): Promise<void> {
-  if (mode === 'memfd') await qmp.execute('migrate-set-capabilities', { capabilities: [{ capability: 'x-ignore-shared', state: true }] });
+  if (mode === 'memfd')
+    await qmp.execute('migrate-set-capabilities', { capabilities: [{ capability: 'x-ignore-shared', state: true }] });
 }
 
 /**
@@ -35,14 +36,25 @@ export async function saveRamInto(io: RamIo, sink: CheckpointSink): Promise<numb
 }
 
 /** Save while paused into files under `prefix`; returns the parts to store, in order, and the bytes captured. */
-export async function saveRam(mode: RamCaptureMode, io: RamIo, prefix: string): Promise<{ parts: Array<[string, string]>; ramBytes: number; devBytes: number }> {
+export async function saveRam(
+  mode: RamCaptureMode,
+  io: RamIo,
+  prefix: string,
+): Promise<{ parts: Array<[string, string]>; ramBytes: number; devBytes: number }> {
   if (mode === 'stream') {
     const ramBytes = await migrateToFile(io.qmp, io.socket, `${prefix}.ram`, io.timeoutMs);
     return { parts: [['ram', `${prefix}.ram`]], ramBytes, devBytes: 0 };
   }
   const devBytes = await migrateToFile(io.qmp, io.socket, `${prefix}.dev`, io.timeoutMs);
   const ramBytes = await saveMemfd(io.qemuPid, `${prefix}.ram`);
-  return { parts: [['ram', `${prefix}.ram`], ['devstate', `${prefix}.dev`]], ramBytes, devBytes };
+  return {
+    parts: [
+      ['ram', `${prefix}.ram`],
+      ['devstate', `${prefix}.dev`],
+    ],
+    ramBytes,
+    devBytes,
+  };
 }
 
 /** Load into a QEMU started with -incoming defer (still paused afterwards). */

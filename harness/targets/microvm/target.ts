@@ -40,7 +40,10 @@ class MicrovmTarget implements Target {
   private socketDir: string | undefined;
   private onHold: (step: number) => void = () => {};
 
-  constructor(private readonly ctx: TargetContext, private readonly opts: MicrovmOptions) {}
+  constructor(
+    private readonly ctx: TargetContext,
+    private readonly opts: MicrovmOptions,
+  ) {}
 
   private file(name: string): string {
     return path.join(this.ctx.workDir, name);
@@ -150,7 +153,8 @@ class MicrovmTarget implements Target {
   }
 
   describe(): TargetInfo {
-    const env: Partial<GuestEnv> = this.env ?? (this.preview ??= previewGuestEnv(this.opts.qemuBinary, this.opts.accel));
+    const env: Partial<GuestEnv> =
+      this.env ?? (this.preview ??= previewGuestEnv(this.opts.qemuBinary, this.opts.accel));
     return {
       accelerator: env.accel?.accel ?? 'unresolved',
       acceleratorReason: env.accel?.reason ?? 'not booted yet',
@@ -218,7 +222,8 @@ class MicrovmTarget implements Target {
   }
 
   private async start(incoming: boolean): Promise<void> {
-    if (this.qemu !== undefined) throw new TargetError('microvm target already has a running guest: destroy() it first');
+    if (this.qemu !== undefined)
+      throw new TargetError('microvm target already has a running guest: destroy() it first');
     const qemu = new QemuProcess(
       this.spec(this.env!.image, this.env!.accel.accel, incoming),
       (hb) => this.hub.dispatch(hb),
@@ -226,7 +231,10 @@ class MicrovmTarget implements Target {
     );
     this.qemu = qemu;
     try {
-      this.qmp = await QmpClient.connect(this.sock('qmp.sock'), { timeoutMs: 15_000, abortReason: () => qemu.exitReason() });
+      this.qmp = await QmpClient.connect(this.sock('qmp.sock'), {
+        timeoutMs: 15_000,
+        abortReason: () => qemu.exitReason(),
+      });
       await raiseMigrationBandwidth(this.qmp);
       await setupRamCapture(this.opts.ramCapture, this.qmp);
     } catch (err) {
@@ -237,12 +245,19 @@ class MicrovmTarget implements Target {
   private ramIo(socket = 'migrate-out.sock'): RamIo {
     const { qemu, qmp } = this.running();
     if (qemu.pid === undefined) throw new TargetError('QEMU has no pid');
-    return { qmp, qemuPid: qemu.pid, socket: this.sock(socket), timeoutMs: this.opts.migrateTimeoutMs, guestRamBytes: this.opts.memoryMiB * 2 ** 20 };
+    return {
+      qmp,
+      qemuPid: qemu.pid,
+      socket: this.sock(socket),
+      timeoutMs: this.opts.migrateTimeoutMs,
+      guestRamBytes: this.opts.memoryMiB * 2 ** 20,
+    };
   }
 
   private running(): { qemu: QemuProcess; qmp: QmpClient } {
     const { qemu, qmp } = this;
-    if (qemu === undefined || qmp === undefined) throw new TargetError('microvm target has no guest: call boot() or restore() first');
+    if (qemu === undefined || qmp === undefined)
+      throw new TargetError('microvm target has no guest: call boot() or restore() first');
     const gone = qemu.exitReason();
     if (gone !== undefined) throw new TargetError(`the guest's QEMU is gone (${qemu.diagnostics()})`);
     return { qemu, qmp };
@@ -251,7 +266,10 @@ class MicrovmTarget implements Target {
   private wrap(what: string, err: unknown): Error {
     if (err instanceof SoakError && !(err instanceof TargetError)) return err; // store/config errors keep their class
     const diag = this.qemu?.diagnostics() ?? '';
-    if (err instanceof TargetError) return diag === '' ? err : new TargetError(`${err.message} [${diag}]`, { cause: err });
-    return new TargetError(`microvm ${what} failed: ${(err as Error).message}${diag === '' ? '' : ` [${diag}]`}`, { cause: err });
+    if (err instanceof TargetError)
+      return diag === '' ? err : new TargetError(`${err.message} [${diag}]`, { cause: err });
+    return new TargetError(`microvm ${what} failed: ${(err as Error).message}${diag === '' ? '' : ` [${diag}]`}`, {
+      cause: err,
+    });
   }
 }

@@ -55,8 +55,18 @@ function encodeMemory(m: Memory): Buffer {
 
 function decodeMemory(buf: Buffer): Memory {
   const nl = buf.indexOf(0x0a);
-  const h = JSON.parse(buf.subarray(0, nl).toString()) as { nonce: string; step: number; chain: string; heapBytes: number };
-  return { nonce: h.nonce, step: h.step, chain: h.chain, heap: Buffer.from(buf.subarray(nl + 1, nl + 1 + h.heapBytes)) };
+  const h = JSON.parse(buf.subarray(0, nl).toString()) as {
+    nonce: string;
+    step: number;
+    chain: string;
+    heapBytes: number;
+  };
+  return {
+    nonce: h.nonce,
+    step: h.step,
+    chain: h.chain,
+    heap: Buffer.from(buf.subarray(nl + 1, nl + 1 + h.heapBytes)),
+  };
 }
 
 const args = parseArgs(process.argv.slice(2));

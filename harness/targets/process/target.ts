@@ -69,7 +69,8 @@ class ProcessTarget implements Target {
     rmSync(fresh, { recursive: true, force: true });
     mkdirSync(fresh, { recursive: true });
     for (const name of source.parts()) {
-      if (name.startsWith('workspace/')) await source.writeFile(name, path.join(fresh, name.slice('workspace/'.length)));
+      if (name.startsWith('workspace/'))
+        await source.writeFile(name, path.join(fresh, name.slice('workspace/'.length)));
     }
     rmSync(this.workspace, { recursive: true, force: true });
     renameSync(fresh, this.workspace);
@@ -80,11 +81,23 @@ class ProcessTarget implements Target {
   }
 
   private async start(extra: string[], toolArgs: string[]): Promise<void> {
-    const args = ['--workspace', this.workspace, '--handoff', this.handoff, '--step-ms', String(this.ctx.stepMs), '--heap-bytes', String(this.heapBytes), ...extra];
+    const args = [
+      '--workspace',
+      this.workspace,
+      '--handoff',
+      this.handoff,
+      '--step-ms',
+      String(this.ctx.stepMs),
+      '--heap-bytes',
+      String(this.heapBytes),
+      ...extra,
+    ];
     // node:child_process rather than execa here: execa's import costs ~200 ms per host start, and this is the resume path.
     // The tool and the agent start side by side; the agent gets the tool's stdin and stdout as its fds 3 and 4.
     const tool = spawn(process.execPath, [toolScript, ...toolArgs], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const agent = spawn(process.execPath, [agentScript, ...args], { stdio: ['pipe', 'pipe', 'inherit', tool.stdin!, tool.stdout!] });
+    const agent = spawn(process.execPath, [agentScript, ...args], {
+      stdio: ['pipe', 'pipe', 'inherit', tool.stdin!, tool.stdout!],
+    });
     tool.stdin!.destroy();
     tool.stdout!.destroy();
     this.tool = tool;
@@ -93,7 +106,13 @@ class ProcessTarget implements Target {
     void readMessages(agent.stdout!, (msg) => this.onMessage(msg));
     this.agentExit = new Promise((resolve) => agent.once('exit', () => resolve()));
     const exited = new Promise<never>((_, reject) =>
-      agent.once('exit', (code, signal) => reject(new TargetError(`process target: agent exited during start (exit code ${String(code)}, signal ${String(signal)})`))),
+      agent.once('exit', (code, signal) =>
+        reject(
+          new TargetError(
+            `process target: agent exited during start (exit code ${String(code)}, signal ${String(signal)})`,
+          ),
+        ),
+      ),
     );
     exited.catch(() => {});
     await Promise.race([started, exited]);
@@ -163,6 +182,11 @@ class ProcessTarget implements Target {
   }
 
   describe(): Record<string, string | number | boolean> {
-    return { kind: 'process', checkpoint: 'cooperative (agent pauses at a step boundary)', stepMs: this.ctx.stepMs, heapBytes: this.heapBytes };
+    return {
+      kind: 'process',
+      checkpoint: 'cooperative (agent pauses at a step boundary)',
+      stepMs: this.ctx.stepMs,
+      heapBytes: this.heapBytes,
+    };
   }
 }

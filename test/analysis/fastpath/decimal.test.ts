@@ -50,7 +50,9 @@ function below(x: number): number {
 /** Whether the decimal lies exactly halfway between two doubles (Number() then rounds to even). */
 function isTie(digits: string, fraction: number): boolean {
   const x = Number(text(digits, fraction));
-  return [midpoint(x), midpoint(below(x))].some((m) => BigInt(digits) << m.shift === m.numerator * 10n ** BigInt(fraction));
+  return [midpoint(x), midpoint(below(x))].some(
+    (m) => BigInt(digits) << m.shift === m.numerator * 10n ** BigInt(fraction),
+  );
 }
 
 describe('decimalToDouble', () => {

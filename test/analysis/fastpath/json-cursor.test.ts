@@ -33,11 +33,40 @@ function randomNumbers(n: number): number[] {
 describe('JsonCursor.number', () => {
   it('gives exactly what JSON.parse gives, on edge cases', () => {
     const texts = [
-      '0', '-0', '1', '-1', '10', '0.5', '-0.5', '1.25', '123.456', '1e5', '1E-3', '2.5e+10', '-2.5E-10', '0.1', '0.30000000000000004',
-      '9007199254740991', '9007199254740992', '9007199254740993', '18014398509481985', '123456789012345678901234567890',
-      '445.43751499999996', '20.082622999999998', '6.845262222923338', '0.0000000000000000000001', '0.00000000000000000000001234',
-      '1.7976931348623157e308', '1e309', '5e-324', '2e-324', '4.9406564584124654e-324', '2.2250738585072011e-308',
-      '12345678901234567', '1234567890123456.7', '0.12345678901234567890123',
+      '0',
+      '-0',
+      '1',
+      '-1',
+      '10',
+      '0.5',
+      '-0.5',
+      '1.25',
+      '123.456',
+      '1e5',
+      '1E-3',
+      '2.5e+10',
+      '-2.5E-10',
+      '0.1',
+      '0.30000000000000004',
+      '9007199254740991',
+      '9007199254740992',
+      '9007199254740993',
+      '18014398509481985',
+      '123456789012345678901234567890',
+      '445.43751499999996',
+      '20.082622999999998',
+      '6.845262222923338',
+      '0.0000000000000000000001',
+      '0.00000000000000000000001234',
+      '1.7976931348623157e308',
+      '1e309',
+      '5e-324',
+      '2e-324',
+      '4.9406564584124654e-324',
+      '2.2250738585072011e-308',
+      '12345678901234567',
+      '1234567890123456.7',
+      '0.12345678901234567890123',
     ];
     for (const t of texts) expect(Object.is(number(t), JSON.parse(t)), t).toBe(true);
   });
@@ -50,7 +79,28 @@ describe('JsonCursor.number', () => {
   });
 
   it('refuses what is not a JSON number (negative control: JSON.parse refuses each too)', () => {
-    const bad = ['', '-', '+1', '01', '-01', '00', '1.', '.5', '-.5', '1e', '1e+', '1E-', '--1', '1.5.2', 'NaN', 'Infinity', '-Infinity', '0x10', '1_000', '١'];
+    const bad = [
+      '',
+      '-',
+      '+1',
+      '01',
+      '-01',
+      '00',
+      '1.',
+      '.5',
+      '-.5',
+      '1e',
+      '1e+',
+      '1E-',
+      '--1',
+      '1.5.2',
+      'NaN',
+      'Infinity',
+      '-Infinity',
+      '0x10',
+      '1_000',
+      '١',
+    ];
     for (const t of bad) {
       expect(() => JSON.parse(t), t).toThrow();
       expect(number(t), t).toBe('refused');
@@ -75,16 +125,46 @@ describe('JsonCursor.number', () => {
 
 describe('JsonCursor strings, objects and literals', () => {
   it('skipString takes plain strings (UTF-8 too) and refuses control characters, escapes (left to JSON.parse) and unterminated ones', () => {
-    for (const ok of ['""', '"0123456789abcdef"', '"déjà vu ✓"']) expect(readAll(ok, (c) => c.skipString()), ok).toBeUndefined();
-    for (const bad of ['"a\u0000b"', '"tab\there"', '"a\\"b"', '"a\\u0041"', '"open', 'bare', "'single'"]) expect(readAll(bad, (c) => c.skipString()), bad).toBe('refused');
+    for (const ok of ['""', '"0123456789abcdef"', '"déjà vu ✓"'])
+      expect(
+        readAll(ok, (c) => c.skipString()),
+        ok,
+      ).toBeUndefined();
+    for (const bad of ['"a\u0000b"', '"tab\there"', '"a\\"b"', '"a\\u0041"', '"open', 'bare', "'single'"])
+      expect(
+        readAll(bad, (c) => c.skipString()),
+        bad,
+      ).toBe('refused');
   });
 
   it('skipFlatObject takes {} and flat objects of scalars, refuses nesting and malformed objects', () => {
-    for (const ok of ['{}', '{"a":1}', '{"accelerator":"tcg","guestRamMiB":256,"x":null,"y":true,"z":false,"w":-1.5e3}']) {
-      expect(readAll(ok, (c) => c.skipFlatObject()), ok).toBeUndefined();
+    for (const ok of [
+      '{}',
+      '{"a":1}',
+      '{"accelerator":"tcg","guestRamMiB":256,"x":null,"y":true,"z":false,"w":-1.5e3}',
+    ]) {
+      expect(
+        readAll(ok, (c) => c.skipFlatObject()),
+        ok,
+      ).toBeUndefined();
     }
-    for (const bad of ['{"a":{}}', '{"a":[1]}', '{"a":1,}', '{,}', '{"a"1}', '{"a":}', '{a:1}', '{"a":1', '{ }', '{"a": 1}', '[]']) {
-      expect(readAll(bad, (c) => c.skipFlatObject()), bad).toBe('refused');
+    for (const bad of [
+      '{"a":{}}',
+      '{"a":[1]}',
+      '{"a":1,}',
+      '{,}',
+      '{"a"1}',
+      '{"a":}',
+      '{a:1}',
+      '{"a":1',
+      '{ }',
+      '{"a": 1}',
+      '[]',
+    ]) {
+      expect(
+        readAll(bad, (c) => c.skipFlatObject()),
+        bad,
+      ).toBe('refused');
     }
   });
 

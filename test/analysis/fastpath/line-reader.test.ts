@@ -9,7 +9,13 @@ import { IntegrityError } from '../../../harness/core/errors.js';
 import { streamJournal } from '../../../harness/journal/reader.js';
 import { loadRuns } from '../../../harness/analysis/load-runs.js';
 import { createRng } from '../../../harness/stats/random.js';
-import { fixtureJournals as fixtures, fixtureNames as names, fixtureText as journalOf, outcomeOf, scratchRunFolders } from '../../helpers/journals.js';
+import {
+  fixtureJournals as fixtures,
+  fixtureNames as names,
+  fixtureText as journalOf,
+  outcomeOf,
+  scratchRunFolders,
+} from '../../helpers/journals.js';
 
 const runFolder = scratchRunFolders('soak-fast-path-');
 /** The analysis (or the error) of `dirs` through one path. */
@@ -20,7 +26,11 @@ function declinedLines(text: string): string[] {
   const dir = runFolder(text);
   const reader = new AnalysisLineReader(new RunAccumulator());
   const declined: string[] = [];
-  streamJournal(path.join(dir, 'journal.ndjson'), () => {}, (bytes, start, end) => reader.read(bytes, start, end) || (declined.push(bytes.toString('utf8', start, end)), false));
+  streamJournal(
+    path.join(dir, 'journal.ndjson'),
+    () => {},
+    (bytes, start, end) => reader.read(bytes, start, end) || (declined.push(bytes.toString('utf8', start, end)), false),
+  );
   return declined;
 }
 
@@ -44,12 +54,21 @@ describe('fast path = JSON.parse path, on real journals', () => {
     expect(await loadRuns(dirs)).toEqual(await loadRuns(dirs, { fastPath: false }));
   });
 
-  it.each(names)('%s: only rare events go to JSON.parse (run-start, run-end, run-resume, target-info, cycles with violations)', (name) => {
-    const declined = declinedLines(journalOf(name)).map((l) => JSON.parse(l) as { type: string; violations?: unknown[] });
-    for (const e of declined) expect(['run-start', 'run-end', 'run-resume', 'target-info', 'cycle'], JSON.stringify(e).slice(0, 120)).toContain(e.type);
-    expect(declined.filter((e) => e.type === 'cycle' && e.violations!.length === 0)).toEqual([]);
-    expect(declined.length).toBeLessThan(journalOf(name).split('\n').length / 4);
-  });
+  it.each(names)(
+    '%s: only rare events go to JSON.parse (run-start, run-end, run-resume, target-info, cycles with violations)',
+    (name) => {
+      const declined = declinedLines(journalOf(name)).map(
+        (l) => JSON.parse(l) as { type: string; violations?: unknown[] },
+      );
+      for (const e of declined)
+        expect(
+          ['run-start', 'run-end', 'run-resume', 'target-info', 'cycle'],
+          JSON.stringify(e).slice(0, 120),
+        ).toContain(e.type);
+      expect(declined.filter((e) => e.type === 'cycle' && e.violations!.length === 0)).toEqual([]);
+      expect(declined.length).toBeLessThan(journalOf(name).split('\n').length / 4);
+    },
+  );
 });
 
 describe('fast path: corrupt lines are still caught and named (negative controls)', () => {
@@ -67,30 +86,44 @@ describe('fast path: corrupt lines are still caught and named (negative controls
   ];
 
   for (const type of ['checkpoint', 'cycle-start', 'kill', 'host-start', 'restore', 'cycle', 'boot']) {
-    it.each(corruptions)(`${type} line: %s -> IntegrityError naming the line, as JSON.parse's path names it`, async (_what, corrupt) => {
-      const n = lineOf(type);
-      expect(n).toBeGreaterThan(1);
-      const dir = runFolder(withLine(text, n, corrupt));
-      const fast = await outcome([dir], true);
-      expect(fast).toEqual(await outcome([dir], false));
-      if ((fast as { error?: string }).error === undefined) return; // the corruption left valid JSON (e.g. no "work" to break)
-      expect(fast).toMatchObject({ error: 'JournalLineError', message: expect.stringContaining(`line ${n} is corrupt`) });
-    });
+    it.each(corruptions)(
+      `${type} line: %s -> IntegrityError naming the line, as JSON.parse's path names it`,
+      async (_what, corrupt) => {
+        const n = lineOf(type);
+        expect(n).toBeGreaterThan(1);
+        const dir = runFolder(withLine(text, n, corrupt));
+        const fast = await outcome([dir], true);
+        expect(fast).toEqual(await outcome([dir], false));
+        if ((fast as { error?: string }).error === undefined) return; // the corruption left valid JSON (e.g. no "work" to break)
+        expect(fast).toMatchObject({
+          error: 'JournalLineError',
+          message: expect.stringContaining(`line ${n} is corrupt`),
+        });
+      },
+    );
   }
 
   it('a corrupt checkpoint line is an IntegrityError (exit code 1) with the file and line', async () => {
     const n = lineOf('checkpoint');
     const dir = runFolder(withLine(text, n, (l) => l.replace('"pauseMs":', '"pauseMs":+')));
-    const err = await loadRuns([dir]).then(() => null, (e: unknown) => e as IntegrityError);
+    const err = await loadRuns([dir]).then(
+      () => null,
+      (e: unknown) => e as IntegrityError,
+    );
     expect(err).toBeInstanceOf(IntegrityError);
     expect(err!.exitCode).toBe(1);
-    expect(err!.message).toContain(`journal ${path.join(dir, 'journal.ndjson')} line ${n} is corrupt (not a JSON event)`);
+    expect(err!.message).toContain(
+      `journal ${path.join(dir, 'journal.ndjson')} line ${n} is corrupt (not a JSON event)`,
+    );
   });
 
   it('an unsupported schemaVersion on a flat line is named as such, not read by the fast path', async () => {
     const n = lineOf('restore');
     const dir = runFolder(withLine(text, n, (l) => l.replace('"schemaVersion":1', '"schemaVersion":2')));
-    expect(await outcome([dir], true)).toEqual({ error: 'JournalLineError', message: `journal ${path.join(dir, 'journal.ndjson')} line ${n}: schemaVersion 2 is not supported (expected 1)` });
+    expect(await outcome([dir], true)).toEqual({
+      error: 'JournalLineError',
+      message: `journal ${path.join(dir, 'journal.ndjson')} line ${n}: schemaVersion 2 is not supported (expected 1)`,
+    });
   });
 
   it('a torn last line is dropped and reported either way', async () => {
@@ -102,7 +135,9 @@ describe('fast path: corrupt lines are still caught and named (negative controls
 
   it('valid JSON in another form (keys reordered, spaces) is left to JSON.parse and counted the same', async () => {
     const n = lineOf('checkpoint');
-    const reordered = withLine(text, n, (l) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(l) as object).reverse()), null, 1).replace(/\n/g, ''));
+    const reordered = withLine(text, n, (l) =>
+      JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(l) as object).reverse()), null, 1).replace(/\n/g, ''),
+    );
     expect(declinedLines(reordered).length).toBe(declinedLines(text).length + 1);
     expect((await loadRuns([runFolder(reordered)])).analysis).toEqual((await loadRuns([runFolder(text)])).analysis);
   });
@@ -114,9 +149,12 @@ describe('fast path: corrupt lines are still caught and named (negative controls
     for (let i = 0; i < 800; i++) {
       const at = rng.int(0, bytes.length - 2);
       const kind = rng.int(0, 2);
-      const mutated = kind === 0 ? Buffer.concat([bytes.subarray(0, at), Buffer.of(rng.int(0, 255)), bytes.subarray(at + 1)])
-        : kind === 1 ? Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + 1)])
-        : Buffer.concat([bytes.subarray(0, at), Buffer.of(rng.int(0, 255)), bytes.subarray(at)]);
+      const mutated =
+        kind === 0
+          ? Buffer.concat([bytes.subarray(0, at), Buffer.of(rng.int(0, 255)), bytes.subarray(at + 1)])
+          : kind === 1
+            ? Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + 1)])
+            : Buffer.concat([bytes.subarray(0, at), Buffer.of(rng.int(0, 255)), bytes.subarray(at)]);
       const dir = runFolder(mutated);
       const fast = await outcome([dir], true);
       expect(fast, `mutation ${i} at byte ${at}`).toEqual(await outcome([dir], false));

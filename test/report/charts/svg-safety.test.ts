@@ -9,7 +9,12 @@ describe('vega escapes text from data', () => {
   test('hostile title, axis title and category labels come out escaped', async () => {
     const spec: TopLevelSpec = {
       title: HOSTILE,
-      data: { values: [{ label: HOSTILE, v: 1 }, { label: 'plain', v: 2 }] },
+      data: {
+        values: [
+          { label: HOSTILE, v: 1 },
+          { label: 'plain', v: 2 },
+        ],
+      },
       mark: 'bar',
       encoding: { y: { field: 'label', type: 'nominal', title: HOSTILE }, x: { field: 'v', type: 'quantitative' } },
     };

@@ -21,11 +21,23 @@ describe('summary.md walkthrough', () => {
     expect(md).toMatch(/\| p50 \| \d+ ms \| \d+ ms – \d+ ms \| 30 \|/);
   });
   test('gate table with measured values and verdicts', () => {
-    expect(md).toContain('| 1 | Kill-and-resume success | wilson95.lo \\>= 0.85 | 100% | 88.6%–100% | 30 (30) | pass |');
-    expect(md).toContain('| 5 | Resume success ≥ 95% | wilson95.lo \\>= 0.95 | 100% | 88.6%–100% | 30 (73) | *insufficient data* | n needed with zero failures: 73 |');
+    expect(md).toContain(
+      '| 1 | Kill-and-resume success | wilson95.lo \\>= 0.85 | 100% | 88.6%–100% | 30 (30) | pass |',
+    );
+    expect(md).toContain(
+      '| 5 | Resume success ≥ 95% | wilson95.lo \\>= 0.95 | 100% | 88.6%–100% | 30 (73) | *insufficient data* | n needed with zero failures: 73 |',
+    );
   });
   test('tested environment: CPU, kernel, accelerator, QEMU, image hash, harness version, commit', () => {
-    for (const label of ['Host CPU | AMD EPYC 7B13 (2 cores, x64)', 'Kernel |', 'Accelerator | tcg', 'QEMU version | 7.2.15', 'Guest image hash | sha256:3f9a', 'Harness version | 0.1.0', 'Git commit | 0123456789abcdef']) {
+    for (const label of [
+      'Host CPU | AMD EPYC 7B13 (2 cores, x64)',
+      'Kernel |',
+      'Accelerator | tcg',
+      'QEMU version | 7.2.15',
+      'Guest image hash | sha256:3f9a',
+      'Harness version | 0.1.0',
+      'Git commit | 0123456789abcdef',
+    ]) {
       expect(md).toContain(`| ${label}`);
     }
   });
@@ -44,7 +56,12 @@ describe('summary.md walkthrough', () => {
     expect(md).toContain('Gate 5 (Resume success ≥ 95%) had n = 30, below its minimum of 73');
   });
   test('limitations that do not apply are left out', () => {
-    const kvm = walkthrough({ target: 'microvm', restoreKills: true, cycles: 200, environment: { target: { accelerator: 'kvm' } } });
+    const kvm = walkthrough({
+      target: 'microvm',
+      restoreKills: true,
+      cycles: 200,
+      environment: { target: { accelerator: 'kvm' } },
+    });
     expect(kvm).not.toContain('No kill landed during a restore');
     expect(kvm).not.toContain('KVM was not used');
     expect(kvm).not.toContain('failure-free cycles are needed');

@@ -69,9 +69,14 @@ describe('CdcCutter', () => {
     // QEMU 7.2 RAM records: an 8-byte header, then a 4 KiB page, or a single fill byte for a zero page. Snapshot b
     // dirties 4 pages and fills page 7, zero in a: every later record moves by 4095 bytes.
     const record = (i: number, v: number, zero: boolean): Buffer =>
-      Buffer.concat([Buffer.from(String(i).padStart(8, '0')), zero ? Buffer.from([0]) : randomBytes(4096, i * 1000 + v)]);
+      Buffer.concat([
+        Buffer.from(String(i).padStart(8, '0')),
+        zero ? Buffer.from([0]) : randomBytes(4096, i * 1000 + v),
+      ]);
     const snap = (dirty: Set<number>, filled: Set<number>): Buffer =>
-      Buffer.concat(Array.from({ length: 512 }, (_, i) => record(i, dirty.has(i) ? 1 : 0, i % 7 === 0 && !filled.has(i))));
+      Buffer.concat(
+        Array.from({ length: 512 }, (_, i) => record(i, dirty.has(i) ? 1 : 0, i % 7 === 0 && !filled.has(i))),
+      );
     const a = snap(new Set(), new Set());
     const b = snap(new Set([100, 200, 300, 511]), new Set([7]));
     const cdcShare = shared(cdc(b), cdc(a));

@@ -19,13 +19,11 @@ import { rng } from '../../helpers/rng.js';
 import { flipStoredByte } from '../../helpers/store.js';
 import { fixturePath } from '../../helpers/paths.js';
 
-
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'soak-delta-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
 
 async function put(store: Store, seq: number): Promise<Manifest> {
   const w = store.begin(seq);
@@ -43,7 +41,6 @@ function deltas(store: Store, m: Manifest): Array<{ hash: string; base: string }
   return out;
 }
 
-
 describe('PageKeys', () => {
   it('finds each key asked in ascending order, out of order, or missing; a stream out of order keeps its last copy', () => {
     const asc = PageKeys.of([0, 4096, 8192, 20480], ['a', 'b', 'c', 'd']);
@@ -52,7 +49,10 @@ describe('PageKeys', () => {
     expect([8192, 0, 8192, 4096].map(find)).toEqual(['c', 'a', 'c', 'b']); // backwards: binary search
     // Two iterations of one stream (a page sent twice, the second copy newer): sorted, the later hash wins.
     const twice = PageKeys.of([0, 8192, 4096, 0], ['old', 'c', 'b', 'new']);
-    expect([twice.keys, twice.hashes]).toEqual([[0, 4096, 8192], ['new', 'b', 'c']]);
+    expect([twice.keys, twice.hashes]).toEqual([
+      [0, 4096, 8192],
+      ['new', 'b', 'c'],
+    ]);
     expect([0, 4096, 8192].map(twice.lookup())).toEqual(['new', 'b', 'c']);
     expect(PageKeys.EMPTY.lookup()(0)).toBeUndefined();
   });
@@ -137,7 +137,8 @@ describe.each<Compression>(['none', 'deflate'])('deltas in the store (compressio
     const again = Store.open(dir, { compression });
     // warmPageKeys(m) takes the keys of the checkpoint it is given (a host passes the one it just restored).
     const [m1, m2] = again.list();
-    const pagesOf = (m: Manifest): string[] => m.parts[0]!.chunks.slice(m.parts[0]!.layout!.metaChunks + m.parts[0]!.layout!.mapChunks);
+    const pagesOf = (m: Manifest): string[] =>
+      m.parts[0]!.chunks.slice(m.parts[0]!.layout!.metaChunks + m.parts[0]!.layout!.mapChunks);
     const warmed = Store.open(dir, { compression });
     warmed.warmPageKeys(m1!);
     expect(warmed.previousPages('ram').hashes).toEqual(pagesOf(m1!));
@@ -163,7 +164,9 @@ describe.each<Compression>(['none', 'deflate'])('deltas in the store (compressio
     expect(named.has(base)).toBe(true);
     expect(named.has(delta)).toBe(true);
     expect(problems.find((p) => p.chunk === delta)!.seq).toBe(3);
-    expect(problems.find((p) => p.chunk === delta)!.problem).toMatch(new RegExp(`${delta} is a delta whose base cannot be read: .*${base}.* is corrupt`));
+    expect(problems.find((p) => p.chunk === delta)!.problem).toMatch(
+      new RegExp(`${delta} is a delta whose base cannot be read: .*${base}.* is corrupt`),
+    );
     expect(problems.some((p) => p.seq === 1)).toBe(true); // the base belongs to checkpoint 1's page list
     await expect(reopened.reader(ms[2]!).get('ram')).rejects.toThrow(/corrupt/);
     reopened.close();
@@ -207,7 +210,10 @@ describe('older stores', () => {
     cpSync(fixturePath('store-v3'), dir, { recursive: true });
     const store = Store.open(dir, { compression: 'none' });
     const old = store.list();
-    expect(old.map((m) => [m.seq, m.schemaVersion])).toEqual([[1, 3], [2, 3]]);
+    expect(old.map((m) => [m.seq, m.schemaVersion])).toEqual([
+      [1, 3],
+      [2, 3],
+    ]);
     expect(storeStats(store).checkpoints.map((r) => r.newDeltas)).toEqual([null, null]); // not recorded then
     for (const m of old) expect(sha(await store.reader(m).get('ram'))).toBe(sha(guestStream(m.seq, 16)));
     expect(sha(await store.reader(old[1]!).get('disk'))).toBe(sha(keystream('disk:0', 3 * 4096 + 5)));

@@ -14,7 +14,11 @@ import type { CheckpointSink, PartData } from '../../../harness/store/types.js';
 import { createMicrovmTarget } from '../../../harness/targets/microvm/target.js';
 import { fixturePath } from '../../helpers/paths.js';
 
-const ZERO = 0x02, MEM_SIZE = 0x04, PAGE = 0x08, EOS = 0x10, CONT = 0x20;
+const ZERO = 0x02,
+  MEM_SIZE = 0x04,
+  PAGE = 0x08,
+  EOS = 0x10,
+  CONT = 0x20;
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -115,7 +119,15 @@ class Builder {
 function lookalikePage(): Buffer {
   const b = new Builder();
   while (b.length < PAGE_SIZE) {
-    b.be64(0x1000, ZERO | CONT).u8(0).be64(0, EOS).u8(0x7e).be32(2).u8(0x02).be32(2).be64(0x2000, PAGE).str('pc.ram');
+    b.be64(0x1000, ZERO | CONT)
+      .u8(0)
+      .be64(0, EOS)
+      .u8(0x7e)
+      .be32(2)
+      .u8(0x02)
+      .be32(2)
+      .be64(0x2000, PAGE)
+      .str('pc.ram');
     b.u8(0x01).be32(2).str('ram').be32(0).be32(4).be64(0x12000, MEM_SIZE).bytes(Buffer.from('QEVM'));
   }
   return b.build().subarray(0, PAGE_SIZE);
@@ -164,9 +176,17 @@ function minimal(v: Variant = {}): Minimal {
   };
   b.bytes(Buffer.from('QEVM')).be32(3);
   b.u8(0x07).be32(11).bytes(Buffer.from('microvm\x03ram', 'latin1')); // configuration: machine name, with a "\x03ram" decoy
-  b.u8(0x01).be32(2).str('ram').be32(0).be32(v.ramVersion ?? 4);
+  b.u8(0x01)
+    .be32(2)
+    .str('ram')
+    .be32(0)
+    .be32(v.ramVersion ?? 4);
   const startEnd = b.length;
-  b.be64(0x12000, MEM_SIZE).str('pc.ram').be64(0x10000).str('rom').be64(v.romListed ?? 0x2000);
+  b.be64(0x12000, MEM_SIZE)
+    .str('pc.ram')
+    .be64(0x10000)
+    .str('rom')
+    .be64(v.romListed ?? 0x2000);
   b.be64(0, EOS);
   footer(v.startFooterId);
   const part = b.length;
@@ -195,7 +215,17 @@ function minimal(v: Variant = {}): Minimal {
   footer();
   const ramEnd = b.length;
   // A device section (not length-prefixed) whose bytes look like RAM records and a ram START header, then EOF + vmdesc.
-  b.u8(0x04).be32(3).str('timer').be32(0).be32(2).be64(0x4000, PAGE | CONT).u8(0x01).be32(2).str('ram').be32(0).be32(4);
+  b.u8(0x04)
+    .be32(3)
+    .str('timer')
+    .be32(0)
+    .be32(2)
+    .be64(0x4000, PAGE | CONT)
+    .u8(0x01)
+    .be32(2)
+    .str('ram')
+    .be32(0)
+    .be32(4);
   footer(3);
   const json = Buffer.from('{"page_size": 4096, "devices": []}');
   b.u8(0x00).u8(0x06).be32(json.length).bytes(json);
@@ -211,8 +241,18 @@ describe('MigrationSplitter on hand-built streams', () => {
     expect(r.lossless).toBe(true);
     expect(r.s.fallback).toBeNull();
     expect(r.pageHashes).toEqual(want);
-    expect(r.s.stats()).toEqual({ pages: 4, zeroPages: 3, metaBytes: m.buf.length - 4 * PAGE_SIZE, streamBytes: m.buf.length, ramBytes: 0x12000, fallback: null });
-    expect(r.s.blocks).toEqual([{ id: 'pc.ram', bytes: 0x10000 }, { id: 'rom', bytes: 0x2000 }]);
+    expect(r.s.stats()).toEqual({
+      pages: 4,
+      zeroPages: 3,
+      metaBytes: m.buf.length - 4 * PAGE_SIZE,
+      streamBytes: m.buf.length,
+      ramBytes: 0x12000,
+      fallback: null,
+    });
+    expect(r.s.blocks).toEqual([
+      { id: 'pc.ram', bytes: 0x10000 },
+      { id: 'rom', bytes: 0x2000 },
+    ]);
     expect(r.s.metaBytes).toBe(m.buf.length - 16_384);
   });
 
@@ -232,7 +272,10 @@ describe('MigrationSplitter on hand-built streams', () => {
 
   it('passes a page lying wholly inside one push as a view into it (no copy)', () => {
     const views: boolean[] = [];
-    const s = new MigrationSplitter(() => {}, (b) => views.push(b.buffer === m.buf.buffer));
+    const s = new MigrationSplitter(
+      () => {},
+      (b) => views.push(b.buffer === m.buf.buffer),
+    );
     s.push(m.buf);
     s.end();
     expect(views).toEqual([true, true, true, true]);
@@ -258,19 +301,28 @@ describe('MigrationSplitter on hand-built streams', () => {
     ['another section inside the RAM part', { partId: 9 }, (x) => x.part, /section type 0x2 id 9/, 0],
     ['a footer naming another section', { startFooterId: 7 }, (x) => x.part - 5, /footer names section 7/, 0],
     ['an unsupported ram section version', { ramVersion: 5 }, (x) => x.startEnd - 17, /version 5/, 0],
-    ['blocks overrunning MEM_SIZE', { romListed: 0x3000 }, (x) => x.startEnd + 8 + 7 + 8 + 4, /RAM block "rom" size 12288 does not fit/, 0],
+    [
+      'blocks overrunning MEM_SIZE',
+      { romListed: 0x3000 },
+      (x) => x.startEnd + 8 + 7 + 8 + 4,
+      /RAM block "rom" size 12288 does not fit/,
+      0,
+    ],
   ];
-  it.each(broken)('falls back at %s: reason and offset recorded, the rest is meta, still lossless', (_name, variant, at, reason, pages) => {
-    const x = minimal(variant);
-    const whole = split(x.buf);
-    expect(whole.lossless).toBe(true);
-    expect(whole.s.fallback).toEqual({ offset: at(x), reason: expect.stringMatching(reason) });
-    expect(whole.s.pages).toBe(pages);
-    expect(whole.s.metaBytes).toBe(x.buf.length - pages * PAGE_SIZE);
-    const r = split(x.buf, mixedSizes(createRng(pages + 1), 700));
-    expect(r.lossless).toBe(true);
-    expect(r.s.stats()).toEqual(whole.s.stats());
-  });
+  it.each(broken)(
+    'falls back at %s: reason and offset recorded, the rest is meta, still lossless',
+    (_name, variant, at, reason, pages) => {
+      const x = minimal(variant);
+      const whole = split(x.buf);
+      expect(whole.lossless).toBe(true);
+      expect(whole.s.fallback).toEqual({ offset: at(x), reason: expect.stringMatching(reason) });
+      expect(whole.s.pages).toBe(pages);
+      expect(whole.s.metaBytes).toBe(x.buf.length - pages * PAGE_SIZE);
+      const r = split(x.buf, mixedSizes(createRng(pages + 1), 700));
+      expect(r.lossless).toBe(true);
+      expect(r.s.stats()).toEqual(whole.s.stats());
+    },
+  );
 
   it('rejects a bad magic or version at its offset', () => {
     const bad = Buffer.from(m.buf);
@@ -328,11 +380,17 @@ describe('MigrationSplitter on hand-built streams', () => {
     const head = Buffer.concat([m.buf.subarray(0, 8), Buffer.alloc(4 * 2 ** 20 + 100)]);
     const r = split(head, () => 1 << 20);
     expect(r.lossless).toBe(true);
-    expect(r.s.fallback).toEqual({ offset: 8, reason: expect.stringMatching(/no ram START section in the first 4194304 bytes/) });
+    expect(r.s.fallback).toEqual({
+      offset: 8,
+      reason: expect.stringMatching(/no ram START section in the first 4194304 bytes/),
+    });
   });
 
   it('refuses a push after end()', () => {
-    const s = new MigrationSplitter(() => {}, () => {});
+    const s = new MigrationSplitter(
+      () => {},
+      () => {},
+    );
     s.end();
     expect(() => s.push(new Uint8Array(1))).toThrow(/after end/);
   });
@@ -342,13 +400,26 @@ const fixture = fixturePath('qemu-migration', 'microvm-7.2-spliced.bin');
 
 describe('MigrationSplitter on real QEMU 7.2 framing (fixture)', () => {
   const buf = readFileSync(fixture);
-  const stats = { pages: 5, zeroPages: 14, metaBytes: 19_918, streamBytes: 40_398, ramBytes: 268_513_280, fallback: null };
+  const stats = {
+    pages: 5,
+    zeroPages: 14,
+    metaBytes: 19_918,
+    streamBytes: 40_398,
+    ramBytes: 268_513_280,
+    fallback: null,
+  };
 
   it('splits the spliced real stream exactly, for any push segmentation', () => {
     const whole = split(buf);
     expect(whole.lossless).toBe(true);
     expect(whole.s.stats()).toEqual(stats);
-    expect(whole.s.blocks.map((b) => b.id)).toEqual(['microvm.ram', '/rom@etc/acpi/tables', 'pc.bios', '/rom@etc/table-loader', '/rom@etc/acpi/rsdp']);
+    expect(whole.s.blocks.map((b) => b.id)).toEqual([
+      'microvm.ram',
+      '/rom@etc/acpi/tables',
+      'pc.bios',
+      '/rom@etc/table-loader',
+      '/rom@etc/acpi/rsdp',
+    ]);
     expect(whole.s.blocks[0]!.bytes).toBe(256 * 2 ** 20);
     for (const sizes of [() => 1, mixedSizes(createRng(4), 9000), mixedSizes(createRng(6), 50_000)]) {
       const r = split(buf, sizes);
@@ -360,7 +431,13 @@ describe('MigrationSplitter on real QEMU 7.2 framing (fixture)', () => {
 
   it('splitMigrationFile reports the same statistics', async () => {
     let pieces = 0;
-    expect(await splitMigrationFile(fixture, () => pieces++, () => pieces++)).toEqual(stats);
+    expect(
+      await splitMigrationFile(
+        fixture,
+        () => pieces++,
+        () => pieces++,
+      ),
+    ).toEqual(stats);
     expect(pieces).toBeGreaterThanOrEqual(10);
   });
 });
@@ -392,7 +469,12 @@ describe.skipIf(!qemuPresent)('MigrationSplitter on real QEMU streams (TCG)', ()
     root = await mkdtemp(path.join(os.tmpdir(), 'qmig-'));
     const workDir = path.join(root, 'w');
     await mkdir(workDir, { mode: 0o700 });
-    const target = createMicrovmTarget({ workDir, sessionDir: path.join(root, 'session'), stepMs: 5, options: { accel: 'tcg', disk: false } });
+    const target = createMicrovmTarget({
+      workDir,
+      sessionDir: path.join(root, 'session'),
+      stepMs: 5,
+      options: { accel: 'tcg', disk: false },
+    });
     const streams: Buffer[] = [];
     try {
       await target.boot();

@@ -114,7 +114,14 @@ describe('qemu-pages chunking', () => {
     const page = Buffer.alloc(4096, 0x5a);
     async function* stream(): AsyncGenerator<Uint8Array> {
       yield Buffer.concat([Buffer.from('QEVM'), be32(3), Buffer.from([0x01]), be32(2), str('ram'), be32(0), be32(4)]);
-      yield Buffer.concat([be64(pages * 4096, 0x04), str('pc.ram'), be64(pages * 4096), be64(0, 0x10), Buffer.from([0x7e]), be32(2)]);
+      yield Buffer.concat([
+        be64(pages * 4096, 0x04),
+        str('pc.ram'),
+        be64(pages * 4096),
+        be64(0, 0x10),
+        Buffer.from([0x7e]),
+        be32(2),
+      ]);
       yield Buffer.concat([Buffer.from([0x03]), be32(2), be64(0, 0x08), str('pc.ram'), page]);
       const batch = Buffer.concat(Array.from({ length: 256 }, () => Buffer.concat([Buffer.alloc(8), page])));
       for (let first = 1; first < pages; first += 256) {
@@ -144,7 +151,9 @@ describe('qemu-pages chunking', () => {
     const r = store.reader({ ...m, parts: [bad] });
     await expect(r.get('ram')).rejects.toBeInstanceOf(IntegrityError);
     expect(verifyStore(store).problems).toEqual([]);
-    expect(layoutProblems(store, { ...m, parts: [bad] })).toEqual([expect.objectContaining({ part: 'ram', problem: expect.stringMatching(/page map lists 5 pages, the layout 6/) })]);
+    expect(layoutProblems(store, { ...m, parts: [bad] })).toEqual([
+      expect.objectContaining({ part: 'ram', problem: expect.stringMatching(/page map lists 5 pages, the layout 6/) }),
+    ]);
     store.close();
   });
 });

@@ -43,7 +43,11 @@ describe('ConsoleReader', () => {
 
   it('reports HOLD acknowledgements separately from heartbeats and noise', () => {
     const holds: number[] = [];
-    const r = new ConsoleReader(() => {}, 5, (step) => holds.push(step));
+    const r = new ConsoleReader(
+      () => {},
+      5,
+      (step) => holds.push(step),
+    );
     r.push('HOLD 17\nHOLD x\n');
     expect(holds).toEqual([17]);
     expect(r.recentNoise()).toEqual(['HOLD x']);

@@ -85,8 +85,8 @@ describe('QmpClient', () => {
   });
 
   it('gives up connecting when told the process is gone', async () => {
-    await expect(QmpClient.connect('/nonexistent/qmp.sock', { timeoutMs: 5000, abortReason: () => 'QEMU exited with code 1' })).rejects.toThrow(
-      /aborted: QEMU exited with code 1/,
-    );
+    await expect(
+      QmpClient.connect('/nonexistent/qmp.sock', { timeoutMs: 5000, abortReason: () => 'QEMU exited with code 1' }),
+    ).rejects.toThrow(/aborted: QEMU exited with code 1/);
   });
 });

@@ -14,13 +14,17 @@ import type { Target } from '../../../harness/targets/target.js';
 import { WorkloadModel } from '../../../harness/check/workload.js';
 
 const qemuPresent = hasQemu();
-if (!qemuPresent) console.warn('skipping microvm tests: qemu-system-x86_64 not found (apt-get install qemu-system-x86)');
+if (!qemuPresent)
+  console.warn('skipping microvm tests: qemu-system-x86_64 not found (apt-get install qemu-system-x86)');
 
 /** TEST DOUBLE for the content-addressed store: one directory per checkpoint, one file per part, no dedup, no commit. */
 class DirCheckpoint implements CheckpointSink, CheckpointSource {
   readonly order: string[] = [];
   step = -1;
-  constructor(readonly dir: string, readonly seq: number) {}
+  constructor(
+    readonly dir: string,
+    readonly seq: number,
+  ) {}
   private p(name: string): string {
     return path.join(this.dir, encodeURIComponent(name));
   }
@@ -58,10 +62,17 @@ let root = '';
 let n = 0;
 
 /** A microvm target on a fresh private workDir, collecting heartbeats. */
-async function makeTarget(options: Record<string, unknown> = {}): Promise<{ target: Target; hbs: Heartbeat[]; workDir: string }> {
+async function makeTarget(
+  options: Record<string, unknown> = {},
+): Promise<{ target: Target; hbs: Heartbeat[]; workDir: string }> {
   const workDir = path.join(root, `w${++n}`);
   await mkdir(workDir, { mode: 0o700 });
-  const target = createMicrovmTarget({ workDir, sessionDir: path.join(root, 'session'), stepMs: 5, options: { accel: 'tcg', ...options } });
+  const target = createMicrovmTarget({
+    workDir,
+    sessionDir: path.join(root, 'session'),
+    stepMs: 5,
+    options: { accel: 'tcg', ...options },
+  });
   const hbs: Heartbeat[] = [];
   target.onHeartbeat((hb) => hbs.push(hb));
   return { target, hbs, workDir };
@@ -84,8 +95,12 @@ const fullAfter = (hbs: Heartbeat[], from: number) => () => hbs.slice(from).find
 function consistent(hb: Heartbeat): boolean {
   const want = model.expected(hb.step);
   return (
-    hb.fs?.step === hb.step && hb.mem?.step === hb.step && hb.tool?.step === hb.step &&
-    hb.fs.digest === want.fs && hb.mem.digest === want.mem && hb.tool.digest === want.tool
+    hb.fs?.step === hb.step &&
+    hb.mem?.step === hb.step &&
+    hb.tool?.step === hb.step &&
+    hb.fs.digest === want.fs &&
+    hb.mem.digest === want.mem &&
+    hb.tool.digest === want.tool
   );
 }
 
@@ -106,7 +121,12 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
   });
 
   /** Restore `c` into a new target with `options`: same nonce, at the checkpoint step (or one past it), consistent. */
-  async function expectConsistentResume(options: Record<string, unknown>, c: CheckpointSource, nonce: string, step: number): Promise<void> {
+  async function expectConsistentResume(
+    options: Record<string, unknown>,
+    c: CheckpointSource,
+    nonce: string,
+    step: number,
+  ): Promise<void> {
     const b = await makeTarget(options);
     live.push(b.target);
     await b.target.restore(c);
@@ -130,7 +150,12 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
     expect(consistent(first)).toBe(true);
     nonce = first.nonce;
     expect(nonce).toMatch(/^[0-9a-f]{16}$/);
-    expect(a.target.describe()).toMatchObject({ accelerator: 'tcg', memoryMiB: 256, disk: true, qemuVersion: expect.stringMatching(/^\d+\.\d+/) });
+    expect(a.target.describe()).toMatchObject({
+      accelerator: 'tcg',
+      memoryMiB: 256,
+      disk: true,
+      qemuVersion: expect.stringMatching(/^\d+\.\d+/),
+    });
     expect(a.target.describe().imageHash).toMatch(/^[0-9a-f]{64}$/);
 
     await waitFor(reached(a.hbs, 20), 30_000, 'step 20');
@@ -206,9 +231,16 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
     const pending = a.target.checkpoint(sink, { skewMs: 0 });
     // Kill once the RAM stream has started arriving: the guest is paused and the migration is mid-way.
     const ramFile = path.join(a.workDir, 'ckpt-1.ram');
-    await waitFor(() => (existsSync(ramFile) && statSync(ramFile).size > 0 ? true : undefined), 30_000, 'migration under way');
+    await waitFor(
+      () => (existsSync(ramFile) && statSync(ramFile).size > 0 ? true : undefined),
+      30_000,
+      'migration under way',
+    );
     process.kill(qemuPid(a.target), 'SIGKILL');
-    const err = await pending.then(() => undefined, (e: unknown) => e);
+    const err = await pending.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TargetError);
     expect((err as Error).message).toMatch(/saving RAM state|QMP (migrate|query-migrate)/);
     expect((err as Error).message).toMatch(/SIGKILL/); // diagnostics name how QEMU died
@@ -276,8 +308,8 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
   });
 
   it('rejects invalid target options with every field path', () => {
-    expect(() => createMicrovmTarget({ workDir: root, sessionDir: root, stepMs: 5, options: { memoryMiB: 1, accel: 'hvf' } })).toThrow(
-      /targetOptions\.memoryMiB[\s\S]*targetOptions\.accel/,
-    );
+    expect(() =>
+      createMicrovmTarget({ workDir: root, sessionDir: root, stepMs: 5, options: { memoryMiB: 1, accel: 'hvf' } }),
+    ).toThrow(/targetOptions\.memoryMiB[\s\S]*targetOptions\.accel/);
   });
 });
