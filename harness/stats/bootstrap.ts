@@ -1,4 +1,5 @@
 // Seeded percentile bootstrap confidence interval of any statistic of one sample (Efron & Tibshirani 1993, ch. 13).
+// Hand-written: simple-statistics' sampleWithReplacement would need a sort per replicate; this resample comes out sorted.
 import { createRng, type Rng } from './random.js';
 import { quantileSorted } from './quantile.js';
 import { sortSample, type SortedSample } from './sorted.js';

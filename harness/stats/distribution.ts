@@ -1,4 +1,5 @@
 // Summary of one sample: n, min, type-7 quantiles p50/p90/p95/p99, max, mean; every field null when n = 0.
+import { mean as ssMean } from 'simple-statistics';
 import { quantileSorted } from './quantile.js';
 import { sortSample, type SortedSample } from './sorted.js';
 
@@ -14,19 +15,9 @@ export interface DistributionSummary {
   mean: number | null;
 }
 
-/** Arithmetic mean with Neumaier compensated summation; null for an empty sample. */
+/** Arithmetic mean by simple-statistics (Kahan–Babuška/Neumaier compensated sum / n); null for an empty sample. */
 export function mean(values: ArrayLike<number>): number | null {
-  const n = values.length;
-  if (n === 0) return null;
-  let sum = 0;
-  let compensation = 0;
-  for (let i = 0; i < n; i++) {
-    const x = values[i] as number;
-    const t = sum + x;
-    compensation += Math.abs(sum) >= Math.abs(x) ? sum - t + x : x - t + sum;
-    sum = t;
-  }
-  return (sum + compensation) / n;
+  return values.length === 0 ? null : ssMean(values as readonly number[]); // reads length and indices only
 }
 
 /** Summarise an ascending sample without copying it. */

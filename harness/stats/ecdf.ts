@@ -1,4 +1,5 @@
 // Empirical CDF chart data: one point per distinct value, F(x) = (number of values <= x) / n, optionally thinned.
+// Hand-written: simple-statistics has no ECDF.
 import type { SortedSample } from './sorted.js';
 
 /** One step of the ECDF: the fraction p of the sample is <= x. */

@@ -1,4 +1,5 @@
 // Inverse of the standard normal CDF (Wichura's AS 241, PPND16: about 1e-16 relative accuracy) and z for a confidence level.
+// Hand-written: simple-statistics' probit goes through Winitzki's inverse erf (about 1e-3 relative error), not AS 241.
 
 const A = [
   3.387132872796366608, 133.14166789178437745, 1971.5909503065514427, 13731.693765509461125, 45921.953931549871457,

@@ -1,4 +1,5 @@
 // Two-sided permutation test on the difference of medians: exact enumeration for small samples, seeded Monte Carlo otherwise.
+// Hand-written: simple-statistics' permutationTest compares means and only samples; this tests medians, exactly when small.
 import { createRng } from './random.js';
 import { sortSample } from './sorted.js';
 

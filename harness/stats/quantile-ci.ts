@@ -1,4 +1,5 @@
 // Distribution-free confidence interval for a population quantile from order statistics (binomial ranks). Pure.
+// Hand-written: simple-statistics has no order-statistic interval (nor a log-space binomial CDF that holds for large n).
 import { type SortedSample, sortSample } from './sorted.js';
 import { quantileSorted } from './quantile.js';
 

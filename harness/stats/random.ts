@@ -1,4 +1,5 @@
 // Seeded PRNG (sfc32, seeded through splitmix32) with uniform and integer helpers; the only randomness in the harness.
+// Hand-written: simple-statistics draws from Math.random (or a source you bring); reports need seeded, replayable streams.
 
 /** A deterministic random stream: same seed and stream, same numbers. */
 export interface Rng {

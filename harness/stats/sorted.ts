@@ -1,4 +1,5 @@
 // Sorting a sample once into a Float64Array (numeric order), rejecting values that are not finite numbers.
+// Hand-written: simple-statistics' numericSort checks nothing (NaN sorts anywhere) and is slower than a typed-array sort.
 
 /** A sample sorted ascending, as produced by sortSample (any numeric array-like in ascending order works). */
 export type SortedSample = ArrayLike<number>;

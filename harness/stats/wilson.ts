@@ -1,4 +1,5 @@
 // Wilson score interval for a binomial proportion (Wilson 1927), and the zero-failure trial count needed to clear a bar.
+// Hand-written: simple-statistics has no interval for a binomial proportion.
 import { zForLevel } from './normal.js';
 
 /** A closed interval [lo, hi]. */

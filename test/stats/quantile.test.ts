@@ -21,9 +21,17 @@ describe('quantileSorted (type 7)', () => {
     expect(quantileSorted([42], 0.95)).toBe(42);
     expect(medianSorted([1, 3, 100])).toBe(3);
   });
-  it('rejects empty samples and p outside [0, 1]', () => {
+  it('matches R type 7 off the grid, where other rules differ (type 2 gives 3, 8 and 15 here)', () => {
+    // R: quantile(c(3, 6, 7, 8, 8, 9, 10, 13, 15, 16, 20), c(0.05, 0.45, 0.77), type = 7) -> 4.5 8.5 14.4 (h = 10 p).
+    const x = [3, 6, 7, 8, 8, 9, 10, 13, 15, 16, 20];
+    expect(quantileSorted(x, 0.05)).toBe(4.5);
+    expect(quantileSorted(x, 0.45)).toBe(8.5);
+    expect(quantileSorted(x, 0.77)).toBeCloseTo(14.4, 12);
+  });
+  it('rejects empty samples and p outside [0, 1] (NaN included)', () => {
     expect(() => quantileSorted([], 0.5)).toThrow(RangeError);
     expect(() => quantileSorted([1], 1.5)).toThrow(RangeError);
+    expect(() => quantileSorted([1, 2], Number.NaN)).toThrow(RangeError);
   });
 });
 
