@@ -2,7 +2,7 @@
 // Hand-written: simple-statistics' sampleWithReplacement would need a sort per replicate; this resample comes out sorted.
 import { createRng, type Rng } from './random.js';
 import { quantileSorted } from './quantile.js';
-import { sortSample, type SortedSample } from './sorted.js';
+import type { SortedSample } from './sorted.js';
 
 /** Options shared by the bootstrap helpers. */
 export interface BootstrapOptions {
@@ -72,13 +72,4 @@ export function bootstrapCiSorted(
   for (let r = 0; r < resamples; r++) replicates[r] = statistic(resampleSorted(sorted, rng, counts, buffer));
   const [lo, hi] = percentileInterval(replicates, level);
   return { estimate: statistic(sorted), lo, hi, level, resamples };
-}
-
-/** Percentile bootstrap CI of `statistic` over a sample in any order (sorts a copy once). */
-export function bootstrapCi(
-  values: ArrayLike<number>,
-  statistic: SortedStatistic,
-  options: BootstrapOptions = {},
-): BootstrapCi | null {
-  return bootstrapCiSorted(sortSample(values), statistic, options);
 }
