@@ -1,4 +1,5 @@
-// Histogram chart data with the Freedman–Diaconis bin rule (width 2 IQR n^(-1/3)), bin count capped; Sturges when IQR = 0.
+// Histograms: the Freedman–Diaconis bin count (Sturges when IQR = 0), and the one equal-width binning the charts use.
+import { equalIntervalBreaks } from 'simple-statistics';
 import { quantileSorted } from './quantile.js';
 import type { SortedSample } from './sorted.js';
 
@@ -23,20 +24,25 @@ export function binCount(sorted: SortedSample, maxBins = 50): number {
   return Math.min(Math.max(raw, 1), maxBins);
 }
 
-/** Equal-width bins from min to max of an ascending sample; [] for an empty sample. */
-export function histogram(sorted: SortedSample, maxBins = 50): HistogramBin[] {
+/**
+ * `bins` equal-width bins from min to max of an ascending sample, counting every value; [] for an empty sample. Edges
+ * are simple-statistics' equalIntervalBreaks (min + b (max - min) / bins, the last exactly max); x goes to bin
+ * floor((x - min) / width), so an inner edge counts on its right, and max to the last bin. A constant sample puts every
+ * value in bin 0 (zero width).
+ */
+export function equalWidthBins(sorted: SortedSample, bins: number): HistogramBin[] {
+  if (!Number.isInteger(bins) || bins < 1)
+    throw new RangeError(`equalWidthBins: bins must be an integer >= 1, got ${bins}`);
   const n = sorted.length;
   if (n === 0) return [];
   const min = sorted[0] as number;
   const max = sorted[n - 1] as number;
-  const bins = binCount(sorted, maxBins);
-  const width = (max - min) / bins;
+  const edges = equalIntervalBreaks([min, max], bins);
   const result: HistogramBin[] = [];
-  for (let b = 0; b < bins; b++)
-    result.push({ x0: min + b * width, x1: b === bins - 1 ? max : min + (b + 1) * width, count: 0 });
+  for (let b = 0; b < bins; b++) result.push({ x0: edges[b] as number, x1: edges[b + 1] as number, count: 0 });
+  const width = (max - min) / bins;
   for (let i = 0; i < n; i++) {
-    const x = sorted[i] as number;
-    const b = width === 0 ? 0 : Math.min(bins - 1, Math.floor((x - min) / width));
+    const b = width === 0 ? 0 : Math.min(bins - 1, Math.floor(((sorted[i] as number) - min) / width));
     result[b]!.count++;
   }
   return result;

@@ -1,6 +1,6 @@
-// Chart rows for one sample, built on harness/stats (ecdf, histogram bin rule): ECDF thinned to 1000 points, histogram bins.
+// Chart rows for one sample, built on harness/stats (ecdf, histogram bins): ECDF thinned to 1000 points, histogram bins.
 import { ecdfPoints, type EcdfPoint } from '../../stats/ecdf.js';
-import { binCount, type HistogramBin } from '../../stats/histogram.js';
+import { binCount, equalWidthBins, type HistogramBin } from '../../stats/histogram.js';
 import { sortSample } from '../../stats/sorted.js';
 
 const MAX_ECDF_POINTS = 1000;
@@ -25,11 +25,5 @@ export function histogramData(values: ArrayLike<number>): HistogramBin[] {
   const max = sorted[n - 1] as number;
   if (max === min) return [{ x0: min - 0.5, x1: max + 0.5, count: n }];
   const bins = Math.min(MAX_BINS, Math.max(binCount(sorted, MAX_BINS), Math.ceil(Math.log2(n)) + 1));
-  const width = (max - min) / bins;
-  const out: HistogramBin[] = [];
-  for (let b = 0; b < bins; b++)
-    out.push({ x0: min + b * width, x1: b === bins - 1 ? max : min + (b + 1) * width, count: 0 });
-  for (let i = 0; i < n; i++)
-    (out[Math.min(bins - 1, Math.floor(((sorted[i] as number) - min) / width))] as HistogramBin).count++;
-  return out;
+  return equalWidthBins(sorted, bins);
 }
