@@ -74,11 +74,13 @@ describe('summarize', () => {
     const mixed = [2, -1, 0, -0, -1e-300, 5];
     expect([...sortSample(mixed)]).toEqual(reference(mixed));
   });
-  it('summarises 1e6 values in well under a second', () => {
+  it('summarises 1e6 values in well under a second of CPU time', () => {
     const values = Array.from({ length: 1_000_000 }, (_, i) => (i * 7919) % 1_000_000);
-    const t0 = performance.now();
+    // CPU time, not wall time: on a loaded machine the wall clock also counts other processes' turns.
+    const t0 = process.cpuUsage();
     const s = summarizeSorted(sortSample(values));
-    const ms = performance.now() - t0;
+    const used = process.cpuUsage(t0);
+    const ms = (used.user + used.system) / 1000;
     expect(s.n).toBe(1_000_000);
     expect(s.min).toBe(0);
     expect(s.max).toBe(999_999);
