@@ -8,7 +8,7 @@ import { scenarioSchema } from '../harness/scenario/scenario.js';
 import { createRng } from '../harness/stats/random.js';
 
 /** Yield the journal lines (with newline) of an N-cycle run: per cycle a cycle-start, kill, host-start, restore, cycle and two checkpoints. */
-export function* syntheticJournalLines(cycles: number, seed = 1): Generator<string> {
+export function* syntheticJournalLines(cycles: number, seed = 1, runId = 'synthetic'): Generator<string> {
   const rng = createRng(seed);
   const scenario = scenarioSchema.parse({ name: 'synthetic', cycles, seed });
   let t = 0;
@@ -18,7 +18,7 @@ export function* syntheticJournalLines(cycles: number, seed = 1): Generator<stri
     `${JSON.stringify({ schemaVersion: JOURNAL_SCHEMA_VERSION, t: (t += 1), ...e } as JournalEvent)}\n`;
   yield line({
     type: 'run-start',
-    runId: 'synthetic',
+    runId,
     startedAt: '2026-12-01T00:00:00.000Z',
     scenario,
     environment: captureEnvironment({ kind: 'synthetic' }),
@@ -82,7 +82,8 @@ export function writeSyntheticRun(cycles: number, prefix: string): { dir: string
   const file = path.join(dir, 'journal.ndjson');
   const fd = openSync(file, 'w');
   let batch: string[] = [];
-  for (const line of syntheticJournalLines(cycles)) {
+  for (const line of syntheticJournalLines(cycles, 1, path.basename(dir))) {
+    // its own run id: `soak merge` refuses one run twice
     batch.push(line);
     if (batch.length >= 10_000) {
       writeSync(fd, batch.join(''));

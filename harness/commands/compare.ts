@@ -1,7 +1,9 @@
 // `soak compare <run-a> <run-b>`: A/B on downtime and checkpoint pause (permutation test + bootstrap CI of the median difference).
+import { realpathSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { EXIT } from '../core/errors.js';
 import { loadRunsForCommand } from './load.js';
+import { comparisonWarnings, runProvenance } from '../analysis/provenance.js';
 import { compareSamples, COMPARE_DEFAULTS, type Comparison } from '../stats/compare.js';
 import { setExit } from './exit.js';
 
@@ -50,8 +52,15 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
       })
       .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<CompareArgs>,
   handler: async (argv: ArgumentsCamelCase<CompareArgs>) => {
-    const a = (await loadRunsForCommand([argv.runA])).analysis;
-    const b = (await loadRunsForCommand([argv.runB])).analysis;
+    const loadedA = await loadRunsForCommand([argv.runA]);
+    const loadedB = await loadRunsForCommand([argv.runB]);
+    const a = loadedA.analysis;
+    const b = loadedB.analysis;
+    const warnings = comparisonWarnings(
+      runProvenance(a.summary, realpathSync(loadedA.dirs[0]!)),
+      runProvenance(b.summary, realpathSync(loadedB.dirs[0]!)),
+    );
+    for (const w of warnings) process.stderr.write(`soak: warning: ${w}\n`);
     const opts = {
       seed: argv.seed,
       resamples: Math.max(9999, argv.resamples),
@@ -65,7 +74,7 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
     const results = { downtimeMs: downtime, checkpointPauseMs: pause };
     if (argv.json)
       process.stdout.write(
-        `${JSON.stringify({ schemaVersion: 1, runA: a.summary.runId, runB: b.summary.runId, ...results }, null, 2)}\n`,
+        `${JSON.stringify({ schemaVersion: 1, runA: a.summary.runId, runB: b.summary.runId, warnings, ...results }, null, 2)}\n`,
       );
     else process.stdout.write(`${fmt('downtime', downtime)}\n${fmt('checkpoint pause', pause)}\n`);
     const all = [downtime, pause];

@@ -1,5 +1,17 @@
 // `soak merge <run-dir...> --out DIR`: combine shards or nights into one run folder (journal only) for report and gates.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { InputError } from '../core/errors.js';
@@ -25,16 +37,20 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
       .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<MergeArgs>,
   handler: (argv: ArgumentsCamelCase<MergeArgs>) => {
     const out = path.resolve(argv.out);
-    if (existsSync(out)) throw new InputError(`--out ${out} already exists; merge never overwrites a run folder`);
-    const files = argv.runDirs.map((d) => path.join(resolveRunDir(d), JOURNAL_FILE));
-    // Pass 1: each source's run-start and cycle ids (the plan). Pass 2: stream every event into the new journal.
-    const inputs = files.map((source) => mergeInput(source, (onEvent) => streamJournal(source, onEvent)));
+    if (lstatSync(out, { throwIfNoEntry: false }))
+      throw new InputError(`--out ${out} already exists; merge never overwrites a run folder`);
+    const dirs = argv.runDirs.map(resolveRunDir);
+    const files = dirs.map((d) => path.join(d, JOURNAL_FILE));
+    // Pass 1: each source's run-start and cycle ids (the plan; overlapping sources are refused). Pass 2: stream every
+    // event into the new journal.
+    const inputs = dirs.map((d, i) => mergeInput(d, (onEvent) => streamJournal(files[i]!, onEvent), realpathSync(d)));
     const plan = planMerge(inputs, path.basename(out));
-    const tmp = `${out}.merging-${process.pid}`;
-    rmSync(tmp, { recursive: true, force: true });
-    mkdirSync(tmp, { recursive: true });
+    // A fresh, unguessable folder (mkdtemp: O_EXCL, never an existing one or a planted symlink), then the journal in it.
+    mkdirSync(path.dirname(out), { recursive: true });
+    const tmp = mkdtempSync(`${out}.merging-`);
+    chmodSync(tmp, 0o755);
     let cycles = 0;
-    const fd = openSync(path.join(tmp, JOURNAL_FILE), 'w', 0o644);
+    const fd = openSync(path.join(tmp, JOURNAL_FILE), 'wx', 0o644);
     let done = false;
     try {
       // Events keep their original schemaVersion and times; written in ~1 MiB pieces, fsynced once.

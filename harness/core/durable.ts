@@ -1,5 +1,6 @@
-// Durable file primitives: fsync a directory, write-temp-fsync-rename a small file atomically.
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+// Durable file primitives: fsync a directory, write-temp-fsync-rename a small file atomically, make a private temp name.
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /** fsync a directory so a rename or create inside it survives a crash. */
@@ -12,16 +13,33 @@ export function fsyncDir(dir: string): void {
   }
 }
 
-/** Write `data` to `file` atomically: temp name in the same dir, fsync, rename, fsync the dir. */
+/**
+ * A temp name beside `file` that nobody can guess (64 random bits), so nothing can be planted there in advance.
+ * Keeps the `.tmp-` marker `store gc` sweeps up after a crash.
+ */
+export function tempPathFor(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.tmp-${randomBytes(8).toString('hex')}`);
+}
+
+/**
+ * Write `data` to `file` atomically: a fresh temp file in the same dir (created with O_EXCL, so a symlink or file
+ * already at that name is never followed nor reused: the write fails instead), fsync, rename, fsync the dir.
+ * Renaming replaces a symlink at `file` itself rather than writing through it.
+ */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.tmp-${process.pid}`);
-  const fd = openSync(tmp, 'w', 0o644);
+  const tmp = tempPathFor(file);
+  const fd = openSync(tmp, 'wx', 0o644);
   try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true }); // removes the temp file (or whatever replaced it), never a symlink's target
+    throw err;
   }
-  renameSync(tmp, file);
   fsyncDir(path.dirname(file));
 }

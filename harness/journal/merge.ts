@@ -8,7 +8,10 @@ import type { JournalEvent, RunStartEvent } from './events.js';
 export interface MergeInput {
   start: RunStartEvent | undefined;
   cycleIds: ReadonlySet<number>;
+  /** The source as the user named it (errors quote it). */
   source: string;
+  /** The source folder with every symlink resolved, when it is on disk: the same folder twice is caught by it. */
+  realPath?: string;
 }
 
 export interface MergePlan {
@@ -22,14 +25,57 @@ export interface MergePlan {
  * What the plan needs of one source, gathered from its events as `forEach` hands them over (streamed from a journal
  * file by `soak merge`, from an array in tests).
  */
-export function mergeInput(source: string, forEach: (onEvent: (e: JournalEvent) => void) => void): MergeInput {
+export function mergeInput(
+  source: string,
+  forEach: (onEvent: (e: JournalEvent) => void) => void,
+  realPath?: string,
+): MergeInput {
   let start: RunStartEvent | undefined;
   const cycleIds = new Set<number>();
   forEach((e) => {
     if (e.type === 'run-start') start ??= e;
     else if (e.type === 'cycle-start') cycleIds.add(e.cycle);
   });
-  return { start, cycleIds, source };
+  return { start, cycleIds, source, ...(realPath === undefined ? {} : { realPath }) };
+}
+
+/** The run ids a run-start stands for: a merged run stands for every run it combines. */
+function constituents(start: RunStartEvent): readonly string[] {
+  return start.mergedFrom ?? [start.runId];
+}
+
+/** Why sources a and b overlap (the same cycles would count twice), or null when they are distinct runs. */
+function overlap(a: MergeInput, sa: RunStartEvent, b: MergeInput, sb: RunStartEvent): string | null {
+  if (a.realPath !== undefined && a.realPath === b.realPath) return `are the same run folder (${a.realPath})`;
+  const ids = new Set(constituents(sa));
+  const shared = constituents(sb).find((id) => ids.has(id));
+  if (shared !== undefined) return `both hold run ${shared}`;
+  if (
+    sa.shard &&
+    sb.shard &&
+    sa.shard.index === sb.shard.index &&
+    sa.shard.count === sb.shard.count &&
+    sa.scenario.seed === sb.scenario.seed &&
+    sa.scenario.name === sb.scenario.name
+  )
+    return `are both shard ${sa.shard.index + 1}/${sa.shard.count} of scenario ${sa.scenario.name} with seed ${sa.scenario.seed} (a retried shard?)`;
+  return null;
+}
+
+/**
+ * Refuse sources that overlap: the same folder (however it is named: relative, absolute, through a symlink such as
+ * `latest`), the same run id (a copy; a merged run counts as the runs it combines), or the same shard of the same
+ * seeded scenario twice. Merging them would count their cycles twice.
+ */
+function refuseOverlap(inputs: readonly MergeInput[], starts: readonly RunStartEvent[]): void {
+  for (let j = 1; j < inputs.length; j++)
+    for (let i = 0; i < j; i++) {
+      const why = overlap(inputs[i]!, starts[i]!, inputs[j]!, starts[j]!);
+      if (why !== null)
+        throw new InputError(
+          `merge: ${inputs[i]!.source} and ${inputs[j]!.source} ${why}; merging them would count the same cycles twice (pass each run once)`,
+        );
+    }
 }
 
 const CYCLE_KEYED = new Set([
@@ -45,7 +91,8 @@ const CYCLE_KEYED = new Set([
 
 /**
  * Shards keep their (disjoint) cycle ids; otherwise ids are offset so no two runs share one: each source is shifted
- * past the previous sources' largest id or declared cycle count, whichever is more.
+ * past the previous sources' largest id or declared cycle count, whichever is more. Overlapping sources (the same run
+ * twice, or one shard twice) are refused with an InputError naming both.
  */
 export function planMerge(inputs: readonly MergeInput[], mergedRunId: string): MergePlan {
   if (inputs.length === 0) throw new InputError('merge: no run folder given');
@@ -53,6 +100,7 @@ export function planMerge(inputs: readonly MergeInput[], mergedRunId: string): M
     if (!start) throw new InputError(`merge: ${source} has no run-start event`);
     return start;
   });
+  refuseOverlap(inputs, starts);
   const seen = new Set<number>();
   let disjoint = true;
   for (const { cycleIds } of inputs) {
@@ -74,14 +122,15 @@ export function planMerge(inputs: readonly MergeInput[], mergedRunId: string): M
     widest = Math.max(widest, starts[i]!.scenario.cycles);
   }
   const first = starts[0]!;
-  const { shard: _shard, ...base } = first;
+  const base: RunStartEvent = { ...first };
+  delete base.shard;
   const cycles = disjoint ? widest : total;
   return {
     start: {
       ...base,
       runId: mergedRunId,
       scenario: { ...first.scenario, cycles },
-      mergedFrom: starts.map((s) => s.runId),
+      mergedFrom: starts.flatMap(constituents), // a merge of merges still names every run it holds
     },
     shifts,
   };

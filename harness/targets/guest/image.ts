@@ -5,6 +5,7 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -77,9 +78,8 @@ export async function buildImage(opts: { force?: boolean } = {}): Promise<GuestI
   await requireTools();
   mkdirSync(build, { recursive: true });
   const kroot = await fetchKernel(build);
-  const tmp = `${out}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
+  const tmp = mkdtempSync(`${out}.tmp-`); // fresh and unguessable: never an existing folder or a planted symlink
+  chmodSync(tmp, 0o755);
   copyFileSync(kroot.vmlinuz, path.join(tmp, 'vmlinuz'));
   await buildInitramfs(kroot.modulesDir, path.join(tmp, 'initramfs.cpio'), tmp);
   const hash = createHash('sha256')
@@ -143,8 +143,8 @@ async function fetchKernel(build: string): Promise<{ pkg: string; vmlinuz: strin
       deb = readdirSync(debDir).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'));
     }
     if (deb === undefined) throw new TargetError(`apt-get download ${pkg} produced no .deb in ${debDir}`);
-    const unpack = `${kroot}.tmp-${process.pid}`;
-    rmSync(unpack, { recursive: true, force: true });
+    const unpack = mkdtempSync(`${kroot}.tmp-`);
+    chmodSync(unpack, 0o755);
     await execa('dpkg', ['-x', path.join(debDir, deb), unpack], { timeout: 120_000 });
     try {
       renameSync(unpack, kroot);

@@ -1,7 +1,8 @@
 // Host TSC frequency for TCG guests: a loaded host makes the guest's own PIT calibration fail or hang, so we pass it in.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
+import { tempPathFor, writeFileAtomic } from '../../core/durable.js';
 import { TargetError } from '../../core/errors.js';
 import { sha256File } from './files.js';
 import { vmImagesDir } from './image.js';
@@ -34,8 +35,9 @@ export async function hostTscKhz(): Promise<number> {
   const bin = path.join(vmImagesDir(), 'build', `tsc-khz-${(await sha256File(src)).slice(0, 12)}`);
   if (!existsSync(bin)) {
     mkdirSync(path.dirname(bin), { recursive: true });
-    await execa('gcc', ['-O2', '-o', `${bin}.tmp`, src], { timeout: 60_000 });
-    await execa('mv', ['-f', `${bin}.tmp`, bin], { timeout: 10_000 });
+    const tmpBin = tempPathFor(bin); // unguessable: nothing can be planted at the compiler's output path
+    await execa('gcc', ['-O2', '-o', tmpBin, src], { timeout: 60_000 });
+    await execa('mv', ['-f', tmpBin, bin], { timeout: 10_000 });
   }
   const r = await execa(bin, [], { timeout: 10_000 });
   const khz = Number(r.stdout.trim());
@@ -43,8 +45,6 @@ export async function hostTscKhz(): Promise<number> {
     throw new TargetError(`host TSC frequency measurement gave "${r.stdout.trim()}" kHz, which is not plausible`);
   }
   cached = Math.round(khz);
-  const tmp = `${cacheFile}.${process.pid}`;
-  writeFileSync(tmp, `${JSON.stringify({ bootId: id, khz: cached })}\n`);
-  renameSync(tmp, cacheFile);
+  writeFileAtomic(cacheFile, `${JSON.stringify({ bootId: id, khz: cached })}\n`);
   return cached;
 }
