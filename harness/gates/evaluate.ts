@@ -1,7 +1,6 @@
-// Numbered release gates: load gates/*.yaml, judge each on a run summary, combine verdicts, map to exit codes. A rate
-// is judged on its Wilson bound, a count on the count, a distribution statistic (p95, ...) on its point estimate, shown
-// with its distribution-free 95% interval (gate-metrics.ts).
-import { EXIT } from '../core/errors.js';
+// Numbered release gates: judge each gate on a run summary. A rate is judged on its Wilson bound, a count on the count,
+// a distribution statistic (p95, ...) on its point estimate, shown with its distribution-free 95% interval (metrics.ts).
+// Combining verdicts and exit codes live in verdict.ts, the one lattice.
 import { measure } from './metrics.js';
 import { holds, violationIsFinal } from './threshold.js';
 import type { Gate, GateEvidence, GateResult, Verdict } from './types.js';
@@ -10,10 +9,11 @@ import type { Summary } from '../analysis/summary.js';
 export { defaultGatesDir, loadGates, parseGate } from './load.js';
 export { formatGateTable } from './table.js';
 export { gateEvidenceFromAnalysis } from './evidence.js';
+export { exitCodeFor } from './verdict.js';
 
 /** Judge one gate: n < minN is insufficient (a count already over a "<", "<=" or "==" bar fails: counts only grow). */
 export function evaluateGate(base: Gate, summary: Partial<Summary>, evidence: GateEvidence = {}): GateResult {
-  const override = summary.target !== undefined ? base.byTarget?.[summary.target] : undefined;
+  const override = summary.target !== undefined ? base.byTarget[summary.target] : undefined;
   const gate = override ? { ...base, ...override } : base;
   const m = measure(gate.metric, gate.threshold, summary, evidence);
   const { op, bound } = gate.threshold;
@@ -55,16 +55,4 @@ export function evaluateGates(
   evidence: GateEvidence = {},
 ): GateResult[] {
   return gates.map((g) => evaluateGate(g, summary, evidence));
-}
-
-/** Combine verdicts: fail outranks insufficient outranks pass (no results: insufficient). */
-export function overallVerdict(results: readonly Pick<GateResult, 'verdict'>[]): Verdict {
-  if (results.some((r) => r.verdict === 'fail')) return 'fail';
-  if (results.length === 0 || results.some((r) => r.verdict === 'insufficient')) return 'insufficient';
-  return 'pass';
-}
-
-/** Exit code of a verdict: pass 0, fail 1, insufficient 2 (errors.ts EXIT). */
-export function exitCodeFor(verdict: Verdict): number {
-  return verdict === 'pass' ? EXIT.pass : verdict === 'fail' ? EXIT.fail : EXIT.insufficient;
 }

@@ -1,11 +1,15 @@
 // Judge an analysed run against the numbered gates (shared by `soak run`, `soak gates` and `soak report`).
-import { evaluateGates, gateEvidenceFromAnalysis, loadGates, overallVerdict } from './evaluate.js';
-import type { GateResult, Verdict } from './types.js';
+import { evaluateGates, gateEvidenceFromAnalysis, loadGates } from './evaluate.js';
+import type { GateResult } from './types.js';
+import { verdictFacts, verdictLevel, verdictOfLevel, type Verdict, type VerdictFacts } from './verdict.js';
 import type { RunAnalysis } from '../analysis/summary.js';
 
+/** The judged gates and the run's verdict from the lattice (verdict.ts). */
 export interface Judgement {
   gates: GateResult[];
   verdict: Verdict;
+  /** What the lattice read: gate verdicts, checker violations, negative control, trials. */
+  facts: VerdictFacts;
   /** Set for a negative-control run: its verdict comes from whether the checker caught the planted fault. */
   control?: string;
 }
@@ -14,26 +18,33 @@ export interface Judgement {
 export function judge(analysis: RunAnalysis, gatesDir?: string): Judgement {
   const s = analysis.summary;
   const gates = evaluateGates(loadGates(gatesDir), s, gateEvidenceFromAnalysis(analysis, analysis.cadence, s.seed));
-  if (!s.negativeControl) return { gates, verdict: overallVerdict(gates) };
-  const trials = s.killResume.trials;
-  const verdict: Verdict = s.violations > 0 ? 'pass' : trials === 0 ? 'insufficient' : 'fail';
+  const { violations, negativeControl, trials } = verdictFacts(s, gates);
+  return judgement(gates, { violations, negativeControl, trials });
+}
+
+/** The judgement of already evaluated gates on a run with these checker facts. */
+export function judgement(gates: GateResult[], run: Omit<VerdictFacts, 'gates'>): Judgement {
+  const facts: VerdictFacts = { ...run, gates };
+  const verdict = verdictOfLevel(verdictLevel(facts));
+  if (!facts.negativeControl) return { gates, verdict, facts };
+  const { violations, trials } = facts;
   const control =
     verdict === 'pass'
-      ? `negative control: the checker caught the planted fault (${s.violations} violations in ${trials} cycles)`
+      ? `negative control: the checker caught the planted fault (${violations} violations in ${trials} cycles)`
       : `negative control: the checker found NO violation in ${trials} cycles; it cannot be trusted to catch this fault`;
-  return { gates, verdict, control };
+  return { gates, verdict, facts, control };
 }
+
+const WORD: Record<Verdict, string> = { pass: 'PASS', fail: 'FAIL', insufficient: 'INSUFFICIENT DATA' };
 
 /** One line saying what the verdict means. */
 export function verdictLine(j: Judgement): string {
-  if (j.control)
-    return `verdict: ${j.verdict === 'pass' ? 'PASS' : j.verdict === 'fail' ? 'FAIL' : 'INSUFFICIENT DATA'} (${j.control})`;
+  if (j.control) return `verdict: ${WORD[j.verdict]} (${j.control})`;
   const count = (v: Verdict): number => j.gates.filter((g) => g.verdict === v).length;
   const parts = `${count('pass')} pass, ${count('fail')} fail, ${count('insufficient')} insufficient of ${j.gates.length} gates`;
-  if (j.verdict === 'pass') return `verdict: PASS (${parts})`;
-  if (j.verdict === 'fail') {
-    const failed = j.gates.filter((g) => g.verdict === 'fail').map((g) => `#${g.id} ${g.name}`);
-    return `verdict: FAIL (${parts}; failed: ${failed.join(', ')})`;
-  }
-  return `verdict: INSUFFICIENT DATA (${parts})`;
+  if (j.verdict !== 'fail') return `verdict: ${WORD[j.verdict]} (${parts})`;
+  const failed = j.gates.filter((g) => g.verdict === 'fail').map((g) => `#${g.id} ${g.name}`);
+  if (failed.length > 0) return `verdict: FAIL (${parts}; failed: ${failed.join(', ')})`;
+  const v = j.facts.violations;
+  return `verdict: FAIL (${parts}; the checker found ${v} consistency violation${v === 1 ? '' : 's'})`;
 }

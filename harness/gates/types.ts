@@ -1,6 +1,7 @@
 // What judging one numbered gate produces; shared by gates.ts (producer) and the report (consumer).
+import type { Verdict } from './verdict.js';
 
-export type Verdict = 'pass' | 'fail' | 'insufficient';
+export type { Verdict } from './verdict.js';
 
 export interface GateResult {
   /** Gate number, from the file name gates/NN-name.yaml. */

@@ -1,9 +1,14 @@
-// The one-line verdict for the banner: Jepsen-style, fail outranks insufficient outranks pass; checker violations fail the run.
+// The one verdict lattice (Jepsen-style): fail outranks insufficient outranks pass; checker violations fail a run; a
+// negative control passes only when caught. judge.ts, the CLI line, the report banner, summary.json and the index use it.
+import { EXIT } from '../core/errors.js';
 import type { GateResult } from './types.js';
 import type { Summary } from '../analysis/summary.js';
 
-/** Overall verdict level; "none" when no gate was judged and nothing failed. */
-export type VerdictLevel = 'pass' | 'fail' | 'insufficient' | 'none';
+/** A verdict: what a gate, or a whole run, comes to. */
+export type Verdict = 'pass' | 'fail' | 'insufficient';
+
+/** Overall verdict level; "none" when no gate was judged and nothing failed (its verdict is insufficient). */
+export type VerdictLevel = Verdict | 'none';
 
 /** The banner: level, a short headline, and one sentence of detail (plain text, escaped by the renderer). */
 export interface ReportVerdict {
@@ -12,68 +17,116 @@ export interface ReportVerdict {
   detail: string;
 }
 
+/** Everything the lattice reads about a run: its gate verdicts, the checker's violations and whether it was a control. */
+export interface VerdictFacts {
+  gates: readonly Pick<GateResult, 'verdict'>[];
+  violations: number;
+  /** A run that planted a fault on purpose: it passes only if the checker caught it. */
+  negativeControl: boolean;
+  /** Cycles that reached an outcome (kill-and-resume trials). */
+  trials: number;
+}
+
+/** The facts of an analysed run and its judged gates. */
+export function verdictFacts(summary: Summary, gates: readonly Pick<GateResult, 'verdict'>[]): VerdictFacts {
+  return {
+    gates,
+    violations: summary.violations,
+    negativeControl: summary.negativeControl === true,
+    trials: summary.killResume.trials,
+  };
+}
+
+/** Combine verdicts: fail outranks insufficient outranks pass (nothing to combine: insufficient). */
+export function combineVerdicts(verdicts: readonly Verdict[]): Verdict {
+  if (verdicts.includes('fail')) return 'fail';
+  if (verdicts.length === 0 || verdicts.includes('insufficient')) return 'insufficient';
+  return 'pass';
+}
+
+/** The run's level: a control by whether it was caught (0 trials: insufficient), else gates and violations combined. */
+export function verdictLevel(f: VerdictFacts): VerdictLevel {
+  if (f.negativeControl) return f.violations > 0 ? 'pass' : f.trials === 0 ? 'insufficient' : 'fail';
+  if (f.violations > 0) return 'fail';
+  return f.gates.length === 0 ? 'none' : combineVerdicts(f.gates.map((g) => g.verdict));
+}
+
+/** The verdict of a level: "none" (no gate judged) is not a pass, so it is insufficient. */
+export function verdictOfLevel(level: VerdictLevel): Verdict {
+  return level === 'none' ? 'insufficient' : level;
+}
+
+/** Exit code of a verdict: pass 0, fail 1, insufficient 2 (errors.ts EXIT). */
+export function exitCodeFor(verdict: Verdict): number {
+  return verdict === 'pass' ? EXIT.pass : verdict === 'fail' ? EXIT.fail : EXIT.insufficient;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 function gateList(gates: readonly GateResult[]): string {
   return gates.map((g) => `${g.id} (${g.title})`).join(', ');
 }
 
-/** Combine gate verdicts and checker violations into one verdict. */
+/** The banner for a run: its level from the lattice, with a headline and a sentence of detail. */
 export function reportVerdict(summary: Summary, gates: readonly GateResult[]): ReportVerdict {
-  if (summary.negativeControl) return negativeControlVerdict(summary);
+  const facts = verdictFacts(summary, gates);
+  const level = verdictLevel(facts);
+  if (facts.negativeControl) return negativeControlBanner(level, facts);
   const failed = gates.filter((g) => g.verdict === 'fail');
   const insufficient = gates.filter((g) => g.verdict === 'insufficient');
   const passed = gates.filter((g) => g.verdict === 'pass');
-  const violations =
-    summary.violations > 0
-      ? ` The checker found ${summary.violations} consistency violation${summary.violations === 1 ? '' : 's'}.`
-      : '';
-  if (failed.length > 0 || summary.violations > 0) {
-    const which = failed.length > 0 ? `Failed: gate${failed.length === 1 ? '' : 's'} ${gateList(failed)}.` : '';
-    return {
-      level: 'fail',
-      headline: `FAIL: ${failed.length} of ${gates.length} gates failed`,
-      detail: `${which}${violations}`.trim(),
-    };
+  switch (level) {
+    case 'fail': {
+      const which = failed.length > 0 ? `Failed: gate${failed.length === 1 ? '' : 's'} ${gateList(failed)}.` : '';
+      const violations =
+        facts.violations > 0 ? ` The checker found ${plural(facts.violations, 'consistency violation')}.` : '';
+      return {
+        level,
+        headline: `FAIL: ${failed.length} of ${gates.length} gates failed`,
+        detail: `${which}${violations}`.trim(),
+      };
+    }
+    case 'insufficient':
+      return {
+        level,
+        headline: `INSUFFICIENT DATA: ${passed.length} of ${gates.length} gates pass, ${insufficient.length} need more samples`,
+        detail: `Below their minimum sample size: gate${insufficient.length === 1 ? '' : 's'} ${gateList(insufficient)}. Insufficient data is never a pass.`,
+      };
+    case 'none':
+      return {
+        level,
+        headline: 'NO GATES JUDGED',
+        detail: 'This report states measurements only; no release gate was evaluated.',
+      };
+    case 'pass':
+      return {
+        level,
+        headline: `PASS: all ${gates.length} gates pass`,
+        detail: 'Every gate was judged on its interval and cleared its bar with at least its minimum sample size.',
+      };
   }
-  if (insufficient.length > 0) {
-    return {
-      level: 'insufficient',
-      headline: `INSUFFICIENT DATA: ${passed.length} of ${gates.length} gates pass, ${insufficient.length} need more samples`,
-      detail: `Below their minimum sample size: gate${insufficient.length === 1 ? '' : 's'} ${gateList(insufficient)}. Insufficient data is never a pass.`,
-    };
-  }
-  if (gates.length === 0) {
-    return {
-      level: 'none',
-      headline: 'NO GATES JUDGED',
-      detail: 'This report states measurements only; no release gate was evaluated.',
-    };
-  }
-  return {
-    level: 'pass',
-    headline: `PASS: all ${gates.length} gates pass`,
-    detail: 'Every gate was judged on its interval and cleared its bar with at least its minimum sample size.',
-  };
 }
 
-/** A negative-control run (a fault planted on purpose) passes only when the checker caught it. */
-function negativeControlVerdict(summary: Summary): ReportVerdict {
-  const n = summary.killResume.trials;
-  if (summary.violations > 0) {
+/** The banner of a negative-control run (a fault planted on purpose). */
+function negativeControlBanner(level: VerdictLevel, f: VerdictFacts): ReportVerdict {
+  if (level === 'pass') {
     return {
-      level: 'pass',
+      level,
       headline: 'PASS: the negative control was caught',
-      detail: `This run planted a fault on purpose; the checker reported ${summary.violations} violation${summary.violations === 1 ? '' : 's'} in ${n} cycles, so it can fail when it should. The gates below are expected to fail.`,
+      detail: `This run planted a fault on purpose; the checker reported ${plural(f.violations, 'violation')} in ${f.trials} cycles, so it can fail when it should. The gates below are expected to fail.`,
     };
   }
-  if (n === 0)
+  if (level === 'insufficient')
     return {
-      level: 'insufficient',
+      level,
       headline: 'INSUFFICIENT DATA: negative control with no cycles',
       detail: 'No cycle reached an outcome, so the control says nothing.',
     };
   return {
-    level: 'fail',
+    level,
     headline: 'FAIL: the negative control was NOT caught',
-    detail: `This run planted a fault on purpose, yet the checker found no violation in ${n} cycles: it cannot be trusted to catch this fault.`,
+    detail: `This run planted a fault on purpose, yet the checker found no violation in ${f.trials} cycles: it cannot be trusted to catch this fault.`,
   };
 }

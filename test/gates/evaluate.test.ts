@@ -1,13 +1,8 @@
 // Verdicts: a healthy summary passes every shipped gate; one broken field fails exactly its gate; too little data is insufficient.
 import { describe, expect, it } from 'vitest';
 import type { GateEvidence, GateResult } from '../../harness/gates/types.js';
-import {
-  evaluateGates,
-  exitCodeFor,
-  formatGateTable,
-  loadGates,
-  overallVerdict,
-} from '../../harness/gates/evaluate.js';
+import { evaluateGates, formatGateTable, loadGates } from '../../harness/gates/evaluate.js';
+import { combineVerdicts } from '../../harness/gates/verdict.js';
 import { downtimeQuantiles } from '../../harness/report/findings.js';
 import type { RunAnalysis, Summary } from '../../harness/analysis/summary.js';
 import { healthySummary } from './fixtures.js';
@@ -27,7 +22,7 @@ describe('evaluateGates on the shipped gates', () => {
   it('passes a healthy run on every gate', () => {
     const results = evaluateGates(gates, healthySummary(), clean);
     expect(results.map((r) => r.verdict)).toEqual(Array(8).fill('pass'));
-    expect(overallVerdict(results)).toBe('pass');
+    expect(combineVerdicts(results.map((r) => r.verdict))).toBe('pass');
     expect(results[5]?.note).toMatch(/^n needed with zero failures: 73; 100\/100 trials ok/);
     expect(results[5]?.value).toBeCloseTo(100 / (100 + 1.959963984540054 ** 2), 12);
   });
@@ -75,7 +70,9 @@ describe('evaluateGates on the shipped gates', () => {
     s.tornCheckpoint = { trials: 0, previousRestored: 0 };
     s.dedup = { checkpoints: 0, logicalBytes: 0, storedBytes: 0, ratio: null };
     expect(verdicts(s)).toMatchObject({ 5: 'insufficient', 8: 'insufficient' });
-    const { tornCheckpoint: _t, bootMs: _b, ...partial } = healthySummary();
+    const partial: Partial<Summary> = healthySummary();
+    delete partial.tornCheckpoint;
+    delete partial.bootMs;
     expect(verdicts(partial)).toMatchObject({ 1: 'insufficient', 8: 'insufficient' });
     expect(verdicts({})).toEqual({
       1: 'insufficient',
@@ -112,18 +109,6 @@ describe('evaluateGates on the shipped gates', () => {
     })[3] as GateResult;
     expect(few.interval).toBeNull();
     expect(few.note).toMatch(/30 samples cannot bound p95 above at 95% \(needs n >= 72\)/);
-  });
-});
-
-describe('overallVerdict and exitCodeFor', () => {
-  it('ranks fail over insufficient over pass', () => {
-    expect(overallVerdict([{ verdict: 'pass' }, { verdict: 'insufficient' }, { verdict: 'fail' }])).toBe('fail');
-    expect(overallVerdict([{ verdict: 'pass' }, { verdict: 'insufficient' }])).toBe('insufficient');
-    expect(overallVerdict([{ verdict: 'pass' }])).toBe('pass');
-    expect(overallVerdict([])).toBe('insufficient');
-  });
-  it('maps pass 0, fail 1, insufficient 2', () => {
-    expect([exitCodeFor('pass'), exitCodeFor('fail'), exitCodeFor('insufficient')]).toEqual([0, 1, 2]);
   });
 });
 

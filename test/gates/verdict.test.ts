@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import type { GateResult } from '../../harness/gates/types.js';
-import { reportVerdict } from '../../harness/gates/verdict.js';
+import {
+  combineVerdicts,
+  exitCodeFor,
+  reportVerdict,
+  verdictLevel,
+  verdictOfLevel,
+  type VerdictFacts,
+} from '../../harness/gates/verdict.js';
+import { judgement, verdictLine } from '../../harness/gates/judge.js';
 import { makeAnalysis, makeGates } from '../report/fixtures.js';
 
 const summary = makeAnalysis().summary;
@@ -52,5 +60,83 @@ describe('reportVerdict on a negative-control run', () => {
     const missed = reportVerdict({ ...a.summary, negativeControl: true, violations: 0 }, gates);
     expect(missed.level).toBe('fail');
     expect(missed.headline).toMatch(/NOT caught/);
+  });
+});
+
+describe('combineVerdicts and exitCodeFor', () => {
+  test('ranks fail over insufficient over pass; nothing to combine is insufficient', () => {
+    expect(combineVerdicts(['pass', 'insufficient', 'fail'])).toBe('fail');
+    expect(combineVerdicts(['pass', 'insufficient'])).toBe('insufficient');
+    expect(combineVerdicts(['pass'])).toBe('pass');
+    expect(combineVerdicts([])).toBe('insufficient');
+  });
+  test('maps pass 0, fail 1, insufficient 2; no gates judged is insufficient, not a pass', () => {
+    expect([exitCodeFor('pass'), exitCodeFor('fail'), exitCodeFor('insufficient')]).toEqual([0, 1, 2]);
+    expect(verdictOfLevel('none')).toBe('insufficient');
+    expect(verdictOfLevel('pass')).toBe('pass');
+  });
+});
+
+describe('verdictLevel: the lattice', () => {
+  const facts = (over: Partial<VerdictFacts>): VerdictFacts => ({
+    gates: [{ verdict: 'pass' }],
+    violations: 0,
+    negativeControl: false,
+    trials: 10,
+    ...over,
+  });
+  test('a normal run: gates combined, any checker violation fails it, no gates is none', () => {
+    expect(verdictLevel(facts({}))).toBe('pass');
+    expect(verdictLevel(facts({ gates: [{ verdict: 'pass' }, { verdict: 'insufficient' }] }))).toBe('insufficient');
+    expect(verdictLevel(facts({ gates: [{ verdict: 'insufficient' }, { verdict: 'fail' }] }))).toBe('fail');
+    expect(verdictLevel(facts({ violations: 1 }))).toBe('fail');
+    expect(verdictLevel(facts({ gates: [{ verdict: 'insufficient' }], violations: 2 }))).toBe('fail');
+    expect(verdictLevel(facts({ gates: [] }))).toBe('none');
+    expect(verdictLevel(facts({ gates: [], violations: 1 }))).toBe('fail');
+  });
+  test('a negative control passes only when caught, whatever its gates say; 0 trials is insufficient', () => {
+    const control = { negativeControl: true, gates: [{ verdict: 'fail' as const }] };
+    expect(verdictLevel(facts({ ...control, violations: 3 }))).toBe('pass');
+    expect(verdictLevel(facts({ ...control, violations: 0 }))).toBe('fail');
+    expect(verdictLevel(facts({ ...control, violations: 0, trials: 0 }))).toBe('insufficient');
+    expect(verdictLevel(facts({ ...control, violations: 0, trials: 0, gates: [] }))).toBe('insufficient');
+  });
+});
+
+describe('verdictLine (the CLI line) from the lattice', () => {
+  const gates = [gate(2, 'fail'), gate(4, 'pass'), gate(6, 'insufficient')];
+  const facts = { violations: 0, negativeControl: false, trials: 6 };
+  test('the lines printed today', () => {
+    expect(verdictLine(judgement(gates, facts))).toBe(
+      'verdict: FAIL (1 pass, 1 fail, 1 insufficient of 3 gates; failed: #2 g2)',
+    );
+    expect(verdictLine(judgement(gates.slice(1), facts))).toBe(
+      'verdict: INSUFFICIENT DATA (1 pass, 0 fail, 1 insufficient of 2 gates)',
+    );
+    expect(verdictLine(judgement([gate(4, 'pass')], facts))).toBe(
+      'verdict: PASS (1 pass, 0 fail, 0 insufficient of 1 gates)',
+    );
+    expect(verdictLine(judgement([], facts))).toBe(
+      'verdict: INSUFFICIENT DATA (0 pass, 0 fail, 0 insufficient of 0 gates)',
+    );
+    const caught = judgement(gates, { ...facts, negativeControl: true, violations: 23, trials: 12 });
+    expect(caught.verdict).toBe('pass');
+    expect(verdictLine(caught)).toBe(
+      'verdict: PASS (negative control: the checker caught the planted fault (23 violations in 12 cycles))',
+    );
+    const missed = judgement(gates, { ...facts, negativeControl: true });
+    expect(verdictLine(missed)).toBe(
+      'verdict: FAIL (negative control: the checker found NO violation in 6 cycles; it cannot be trusted to catch this fault)',
+    );
+  });
+  test('checker violations fail a run whose gates all pass, as the report banner says', () => {
+    const j = judgement([gate(4, 'pass')], { ...facts, violations: 1 });
+    expect(j.verdict).toBe('fail');
+    expect(exitCodeFor(j.verdict)).toBe(1);
+    expect(verdictLine(j)).toBe(
+      'verdict: FAIL (1 pass, 0 fail, 0 insufficient of 1 gates; the checker found 1 consistency violation)',
+    );
+    const bad = makeAnalysis({ failedCycles: [3] }).summary;
+    expect(reportVerdict(bad, [gate(4, 'pass')]).level).toBe(j.verdict);
   });
 });
