@@ -1,6 +1,7 @@
 // Read the dated reports in a reports folder (each one's summary.json) for the index; unreadable ones are listed, not fatal.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { verdictLevel, type VerdictLevel } from '../gates/verdict.js';
 
 /** Folder names the index considers: <yyyy-mm-dd>-<slug>[-k]. */
 export const REPORT_DIR_PATTERN = /^(\d{4}-\d{2}-\d{2})-[a-z0-9-]+$/;
@@ -17,8 +18,10 @@ export interface ReportEntry {
   trials: number | null;
   wilsonLo: number | null;
   p95Ms: number | null;
-  verdict: 'pass' | 'fail' | 'insufficient' | 'none' | 'unreadable';
+  verdict: VerdictLevel | 'unreadable';
 }
+
+const LEVELS: readonly string[] = ['pass', 'fail', 'insufficient', 'none'] satisfies VerdictLevel[];
 
 function obj(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -30,21 +33,26 @@ function str(value: unknown, fallback: string): string {
   return typeof value === 'string' ? value : fallback;
 }
 
-/** Interpret one parsed summary.json (summary fields plus `gates`) defensively: wrong types become nulls. */
+/** The verdict summary.json stored; for an older one without it, the lattice over its stored fields. */
+export function storedVerdict(s: Record<string, unknown>): VerdictLevel {
+  const level = obj(s['verdict'])['level'];
+  if (typeof level === 'string' && LEVELS.includes(level)) return level as VerdictLevel;
+  const gates = Array.isArray(s['gates']) ? s['gates'].map((g) => obj(g)['verdict']) : [];
+  return verdictLevel({
+    // an unknown gate verdict counts as insufficient: never read a gate as passing that did not say so
+    gates: gates.map((v) => ({ verdict: v === 'pass' || v === 'fail' ? v : 'insufficient' })),
+    violations: num(s['violations']) ?? 0,
+    negativeControl: s['negativeControl'] === true,
+    trials: num(obj(s['killResume'])['trials']) ?? 0,
+  });
+}
+
+/** Interpret one parsed summary.json (summary fields plus `verdict` and `gates`) defensively: wrong types become nulls. */
 export function entryFromSummary(dir: string, dirDate: string, json: unknown): ReportEntry {
   const s = obj(json);
   const kr = obj(s['killResume']);
   const wilson = Array.isArray(kr['wilson95']) ? kr['wilson95'] : [];
-  const gates = Array.isArray(s['gates']) ? s['gates'].map((g) => str(obj(g)['verdict'], '')) : [];
-  const violations = num(s['violations']) ?? 0;
-  const verdict =
-    gates.includes('fail') || violations > 0
-      ? 'fail'
-      : gates.includes('insufficient')
-        ? 'insufficient'
-        : gates.length > 0
-          ? 'pass'
-          : 'none';
+  const verdict = storedVerdict(s);
   return {
     dir,
     date: /^\d{4}-\d{2}-\d{2}$/.test(str(s['date'], '')) ? str(s['date'], '') : dirDate,

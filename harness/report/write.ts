@@ -43,7 +43,7 @@ export async function writeReport(input: WriteReportInput): Promise<WrittenRepor
   const files = new Map<string, string>([
     ['index.html', renderPage(model, charts)],
     ['summary.md', renderWalkthrough(model, charts)],
-    ['summary.json', `${JSON.stringify({ ...model.summary, gates: model.gates }, null, 2)}\n`],
+    ['summary.json', `${JSON.stringify({ ...model.summary, verdict: model.verdict, gates: model.gates }, null, 2)}\n`],
     ['cycles.csv', cyclesCsv(analysis.cycles)],
   ]);
   for (const chart of charts) {

@@ -1,8 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { entryFromSummary, listReports } from '../../harness/report/report-list.js';
+import { writeReport } from '../../harness/report/write.js';
+import { makeAnalysis, makeGates } from './fixtures.js';
 
 describe('entryFromSummary', () => {
   test('reads the fields the index needs and derives the verdict', () => {
@@ -46,6 +48,50 @@ describe('entryFromSummary', () => {
       verdict: 'fail',
     });
     expect(entryFromSummary('d', '2025-01-01', null).verdict).toBe('none');
+  });
+});
+
+describe('the verdict on the index', () => {
+  const control = {
+    date: '2025-06-01',
+    negativeControl: true,
+    killResume: { successes: 0, trials: 12 },
+    violations: 23,
+    gates: [{ verdict: 'pass' }, { verdict: 'fail' }, { verdict: 'insufficient' }],
+  };
+  test('a caught negative control in an old summary.json (no verdict field) is a pass, as on its own page', () => {
+    expect(entryFromSummary('2025-06-01-c', '2025-06-01', control).verdict).toBe('pass');
+    expect(entryFromSummary('2025-06-01-c', '2025-06-01', { ...control, violations: 0 }).verdict).toBe('fail');
+    const none = { ...control, violations: 0, killResume: { trials: 0 } };
+    expect(entryFromSummary('2025-06-01-c', '2025-06-01', none).verdict).toBe('insufficient');
+  });
+  test('the stored verdict wins over the stored fields; an unknown level falls back to the lattice', () => {
+    const stored = { ...control, verdict: { level: 'insufficient', headline: 'INSUFFICIENT DATA: ...', detail: '' } };
+    expect(entryFromSummary('d', '2025-06-01', stored).verdict).toBe('insufficient');
+    expect(entryFromSummary('d', '2025-06-01', { ...control, verdict: { level: 'maybe' } }).verdict).toBe('pass');
+    expect(entryFromSummary('d', '2025-06-01', { gates: [{ verdict: 'pass' }, { verdict: '?' }] }).verdict).toBe(
+      'insufficient',
+    );
+  });
+  test('the index page of a report written for a caught negative control says pass', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'soak-index-'));
+    try {
+      const a = makeAnalysis({ cycles: 10 });
+      const analysis = { ...a, summary: { ...a.summary, negativeControl: true, violations: 4 } };
+      const { dir: report } = await writeReport({ analysis, gates: makeGates(analysis), reportsDir: dir });
+      const json = JSON.parse(await readFile(path.join(report, 'summary.json'), 'utf8')) as Record<string, unknown>;
+      expect(json['verdict']).toEqual({
+        level: 'pass',
+        headline: 'PASS: the negative control was caught',
+        detail:
+          'This run planted a fault on purpose; the checker reported 4 violations in 10 cycles, so it can fail when it should. The gates below are expected to fail.',
+      });
+      const index = await readFile(path.join(dir, 'index.html'), 'utf8');
+      expect(index).toContain('<span class="pill pass">pass</span>');
+      expect(index).not.toContain('<span class="pill fail">');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
