@@ -38,6 +38,8 @@ export function evaluateGate(base: Gate, summary: Partial<Summary>, evidence: Ga
     name: gate.name,
     title: gate.title,
     metric: gate.metric,
+    kind: m.kind,
+    unit: m.unit,
     threshold: gate.threshold.source,
     value: m.value,
     interval: m.interval,

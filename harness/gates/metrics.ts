@@ -1,36 +1,40 @@
 // The one table of gate metrics: how each metric name reads the summary (and optional evidence), and what a stat of it measures.
-import type { GateEvidence, Threshold } from './types.js';
-import { bootstrapCiSorted } from '../stats/bootstrap.js';
-import { mean } from '../stats/distribution.js';
+import type { GateEvidence, MetricKind, Threshold } from './types.js';
+import { DIST_STATS, distributionInterval, type DistStat } from './distribution-interval.js';
 import { countLostBeyond } from '../stats/lost-work.js';
-import { quantileRanks, quantileWithCiSorted } from '../stats/quantile-ci.js';
-import { sortSample } from '../stats/sorted.js';
 import { wilson, zeroFailureTrialsNeeded } from '../stats/wilson.js';
 import type { Distribution, Summary } from '../analysis/summary.js';
 
-/** The shape of a metric, which decides the stats a threshold may name. */
-export type MetricKind = 'distribution' | 'rate' | 'count' | 'ratio';
+export type { MetricKind } from './types.js';
 
+/** What a metric reads off a summary; `of` names what a rate's trials or a count's n are (for notes). */
 type Reading =
   | { kind: 'distribution'; dist: Distribution | undefined; samples: ArrayLike<number> | undefined }
-  | { kind: 'rate'; successes: number; trials: number; unit: string }
-  | { kind: 'count'; count: number | null; n: number; unit: string; lowerBoundOnly: boolean; note: string }
+  | { kind: 'rate'; successes: number; trials: number; of: string }
+  | { kind: 'count'; count: number | null; n: number; of: string; lowerBoundOnly: boolean; note: string }
   | { kind: 'ratio'; ratio: number | null; n: number };
 
+/** One row of the metrics table: the metric's kind, the unit of its values, and how to read it. */
 interface MetricDef {
   kind: MetricKind;
+  /** "ms" for durations, "%" for a rate's proportion, "x" for a ratio, for a count what it counts. */
+  unit: string;
   read(s: Partial<Summary>, e: GateEvidence): Reading;
 }
 
 function dist(key: 'bootMs' | 'downtimeMs' | 'checkpointPauseMs' | 'checkpointWriteMs' | 'restoreMs'): MetricDef {
-  return { kind: 'distribution', read: (s, e) => ({ kind: 'distribution', dist: s[key], samples: e.samples?.[key] }) };
+  return {
+    kind: 'distribution',
+    unit: 'ms',
+    read: (s, e) => ({ kind: 'distribution', dist: s[key], samples: e.samples?.[key] }),
+  };
 }
 
 /** Cycles that lost work beyond the last complete checkpoint or lost the session nonce; a lower bound when loss was not measured. */
 function lossBeyondCheckpoint(s: Partial<Summary>, e: GateEvidence): Reading {
   const n = s.killResume?.trials ?? 0;
   const nonceLost = s.noncePreserved ? s.noncePreserved.trials - s.noncePreserved.preserved : 0;
-  const base = { kind: 'count' as const, n, unit: 'checked cycles' };
+  const base = { kind: 'count' as const, n, of: 'checked cycles' };
   if (e.lostBeyondCheckpoint !== undefined) {
     return {
       ...base,
@@ -78,40 +82,44 @@ export const METRICS: Record<string, MetricDef> = {
   restoreMs: dist('restoreMs'),
   killResume: {
     kind: 'rate',
+    unit: '%',
     read: (s) => ({
       kind: 'rate',
       successes: s.killResume?.successes ?? 0,
       trials: s.killResume?.trials ?? 0,
-      unit: 'trials',
+      of: 'trials',
     }),
   },
   noncePreserved: {
     kind: 'rate',
+    unit: '%',
     read: (s) => ({
       kind: 'rate',
       successes: s.noncePreserved?.preserved ?? 0,
       trials: s.noncePreserved?.trials ?? 0,
-      unit: 'trials',
+      of: 'trials',
     }),
   },
   tornCheckpoint: {
     kind: 'rate',
+    unit: '%',
     read: (s) => ({
       kind: 'rate',
       successes: s.tornCheckpoint?.previousRestored ?? 0,
       trials: s.tornCheckpoint?.trials ?? 0,
-      unit: 'torn-write kills',
+      of: 'torn-write kills',
     }),
   },
   tornCheckpointUnsafe: {
     kind: 'count',
+    unit: 'torn-write kills',
     read: (s) => {
       const t = s.tornCheckpoint;
       return {
         kind: 'count',
         count: t ? t.trials - t.previousRestored : null,
         n: t?.trials ?? 0,
-        unit: 'torn-write kills',
+        of: 'torn-write kills',
         lowerBoundOnly: false,
         note: '',
       };
@@ -119,23 +127,24 @@ export const METRICS: Record<string, MetricDef> = {
   },
   violations: {
     kind: 'count',
+    unit: 'violations',
     read: (s) => ({
       kind: 'count',
       count: s.violations ?? null,
       n: s.killResume?.trials ?? 0,
-      unit: 'checked cycles',
+      of: 'checked cycles',
       lowerBoundOnly: false,
       note: '',
     }),
   },
-  lossBeyondCheckpoint: { kind: 'count', read: lossBeyondCheckpoint },
+  lossBeyondCheckpoint: { kind: 'count', unit: 'cycles', read: lossBeyondCheckpoint },
   dedup: {
     kind: 'ratio',
+    unit: 'x',
     read: (s) => ({ kind: 'ratio', ratio: s.dedup?.ratio ?? null, n: s.dedup?.checkpoints ?? 0 }),
   },
 };
 
-const DIST_STATS = ['p50', 'p90', 'p95', 'p99', 'min', 'max', 'mean'] as const;
 const WILSON = /^wilson([1-9]\d)\.(lo|hi)$/; // two-digit confidence level: wilson90, wilson95, wilson99
 const STATS: Record<MetricKind, string> = {
   distribution: DIST_STATS.join(', '),
@@ -161,6 +170,10 @@ export function checkStat(metric: string, stat: string): string | null {
 
 /** What one gate measured: the judged value, its interval, the sample size and how to judge it. */
 export interface Measurement {
+  /** The metric's kind. */
+  kind: MetricKind;
+  /** Unit of value and interval: the metric's, except a rate's failures or successes, which count its trials. */
+  unit: string;
   value: number | null;
   interval: [number, number] | null;
   n: number;
@@ -175,43 +188,6 @@ function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
 }
 
-/**
- * The 95% interval shown beside a distribution statistic. A quantile gets the distribution-free order-statistic
- * interval, the same one the report's quantile table gives for it (a bootstrap interval here used to disagree with
- * that table, and cannot reach past the sample's extremes); a side too few samples can bound leaves no interval and
- * says so. The mean keeps a bootstrap interval; a minimum or maximum has none.
- */
-function distributionInterval(
-  key: (typeof DIST_STATS)[number],
-  samples: ArrayLike<number> | undefined,
-  seed: number,
-): { interval: [number, number] | null; note: string } {
-  if (samples === undefined || samples.length === 0) return { interval: null, note: 'no raw samples: no interval' };
-  if (key === 'min' || key === 'max')
-    return { interval: null, note: `no interval for a ${key === 'min' ? 'minimum' : 'maximum'}` };
-  const sorted = sortSample(samples);
-  if (key === 'mean') {
-    const ci = bootstrapCiSorted(sorted, (s) => mean(s) ?? Number.NaN, { seed });
-    return ci === null ? { interval: null, note: '' } : { interval: [ci.lo, ci.hi], note: 'bootstrap 95% interval' };
-  }
-  const q = Number(key.slice(1)) / 100;
-  const e = quantileWithCiSorted(sorted, q);
-  if (e.lo !== null && e.hi !== null) return { interval: [e.lo, e.hi], note: '' };
-  const side = e.lo === null && e.hi === null ? 'either side' : e.lo === null ? 'below' : 'above';
-  return {
-    interval: null,
-    note: `${sorted.length} samples cannot bound ${key} ${side} at 95% (needs n >= ${minNForQuantileCi(q)})`,
-  };
-}
-
-/** Smallest n whose order-statistic 95% interval of quantile q is bounded on both sides. */
-function minNForQuantileCi(q: number): number {
-  for (let n = 1; ; n++) {
-    const [l, u] = quantileRanks(n, q);
-    if (l >= 1 && u <= n) return n;
-  }
-}
-
 /** Measure `threshold.stat` of `metric` on a summary (plus optional evidence). */
 export function measure(
   metric: string,
@@ -223,10 +199,10 @@ export function measure(
   if (def === undefined) throw new RangeError(`unknown gate metric "${metric}"`);
   const r = def.read(summary, evidence);
   const stat = threshold.stat;
-  const none = { interval: null, note: '', lowerBoundOnly: false, growsOnly: false };
+  const none = { kind: def.kind, unit: def.unit, interval: null, note: '', lowerBoundOnly: false, growsOnly: false };
   switch (r.kind) {
     case 'distribution': {
-      const key = stat as (typeof DIST_STATS)[number];
+      const key = stat as DistStat;
       const value = r.dist?.[key] ?? null;
       const { interval, note } =
         value === null ? { interval: null, note: '' } : distributionInterval(key, r.samples, evidence.seed ?? 1);
@@ -239,11 +215,12 @@ export function measure(
         const value = stat === 'failures' ? failures : r.successes;
         return {
           ...none,
+          unit: r.of,
           value: r.trials > 0 ? value : null,
           interval: wilson(r.successes, r.trials),
           n: r.trials,
           growsOnly: stat === 'failures',
-          note: `${failures} failed of ${r.trials} ${r.unit}`,
+          note: `${failures} failed of ${r.trials} ${r.of}`,
         };
       }
       const level = Number(w[1]) / 100;
@@ -252,15 +229,15 @@ export function measure(
       const needs =
         w[2] === 'lo' && (threshold.op === '>=' || threshold.op === '>') && threshold.bound > 0 && threshold.bound < 1;
       const prefix = needs ? `n needed with zero failures: ${zeroFailureTrialsNeeded(threshold.bound, level)}; ` : '';
-      return { ...none, value, interval, n: r.trials, note: `${prefix}${r.successes}/${r.trials} ${r.unit} ok` };
+      return { ...none, value, interval, n: r.trials, note: `${prefix}${r.successes}/${r.trials} ${r.of} ok` };
     }
     case 'count': {
       let note = r.note;
       if (r.count === 0 && r.n > 0 && !r.lowerBoundOnly) {
         const hi = wilson(0, r.n)?.[1] ?? 1;
-        note = [note, `0 in ${r.n} ${r.unit}: rate < ${pct(hi)} (95% upper bound)`].filter(Boolean).join('; ');
+        note = [note, `0 in ${r.n} ${r.of}: rate < ${pct(hi)} (95% upper bound)`].filter(Boolean).join('; ');
       } else if (r.count !== null && r.count > 0) {
-        note = [`${r.count}${r.lowerBoundOnly ? '+' : ''} in ${r.n} ${r.unit}`, note].filter(Boolean).join('; ');
+        note = [`${r.count}${r.lowerBoundOnly ? '+' : ''} in ${r.n} ${r.of}`, note].filter(Boolean).join('; ');
       }
       const value = r.n === 0 && !(r.count !== null && r.count > 0) ? null : r.count; // nothing observed: no value, not 0
       return { ...none, value, n: r.n, note, lowerBoundOnly: r.lowerBoundOnly, growsOnly: true };

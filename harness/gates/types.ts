@@ -3,12 +3,19 @@ import type { Verdict } from './verdict.js';
 
 export type { Verdict } from './verdict.js';
 
+/** The shape of a metric, which decides the stats a threshold may name and how its value reads. */
+export type MetricKind = 'rate' | 'count' | 'ratio' | 'distribution';
+
 export interface GateResult {
   /** Gate number, from the file name gates/NN-name.yaml. */
   id: number;
   name: string;
   title: string;
   metric: string;
+  /** The metric's kind, from the metrics table (metrics.ts). */
+  kind: MetricKind;
+  /** Unit of `value` and `interval`: "ms", "%" (a proportion 0..1, shown as a percentage), "x", or what a count counts. */
+  unit: string;
   /** The threshold expression as written, e.g. "p95 < 2000" or "wilson95.lo >= 0.95". */
   threshold: string;
   /** The measured value the threshold was judged on (null when nothing was measured). */

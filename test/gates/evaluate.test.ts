@@ -1,7 +1,7 @@
 // Verdicts: a healthy summary passes every shipped gate; one broken field fails exactly its gate; too little data is insufficient.
 import { describe, expect, it } from 'vitest';
 import type { GateEvidence, GateResult } from '../../harness/gates/types.js';
-import { evaluateGates, formatGateTable, loadGates } from '../../harness/gates/evaluate.js';
+import { evaluateGates, formatGateTable, loadGates, parseGate } from '../../harness/gates/evaluate.js';
 import { combineVerdicts } from '../../harness/gates/verdict.js';
 import { downtimeQuantiles } from '../../harness/report/findings.js';
 import type { RunAnalysis, Summary } from '../../harness/analysis/summary.js';
@@ -109,6 +109,31 @@ describe('evaluateGates on the shipped gates', () => {
     })[3] as GateResult;
     expect(few.interval).toBeNull();
     expect(few.note).toMatch(/30 samples cannot bound p95 above at 95% \(needs n >= 72\)/);
+  });
+});
+
+describe('metric kind and unit on each result', () => {
+  it('come from the metrics table; a rate judged on failures counts its trials', () => {
+    const results = evaluateGates(gates, healthySummary(), clean);
+    expect(results.map((r) => [r.metric, r.kind, r.unit])).toEqual([
+      ['bootMs', 'distribution', 'ms'],
+      ['violations', 'count', 'violations'],
+      ['checkpointPauseMs', 'distribution', 'ms'],
+      ['downtimeMs', 'distribution', 'ms'],
+      ['dedup', 'ratio', 'x'],
+      ['killResume', 'rate', '%'],
+      ['lossBeyondCheckpoint', 'count', 'cycles'],
+      ['tornCheckpointUnsafe', 'count', 'torn-write kills'],
+    ]);
+    const problems: string[] = [];
+    const failures = parseGate(
+      'id: 9\ntitle: t\nmetric: killResume\nthreshold: failures == 0\nminN: 1\n',
+      '09-failures.yaml',
+      problems,
+    );
+    expect(problems).toEqual([]);
+    if (failures === null) throw new Error('gate did not parse');
+    expect(evaluateGates([failures], healthySummary())[0]).toMatchObject({ kind: 'rate', unit: 'trials', value: 0 });
   });
 });
 

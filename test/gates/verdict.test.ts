@@ -17,6 +17,8 @@ const gate = (id: number, verdict: GateResult['verdict']): GateResult => ({
   name: `g${id}`,
   title: `Gate ${id}`,
   metric: 'm',
+  kind: 'count',
+  unit: '',
   threshold: 't',
   value: 1,
   interval: null,

@@ -15,12 +15,9 @@ export interface RateRow {
   verdict: string;
 }
 
-/** A success-rate gate: its interval is a proportion (Wilson) rather than, say, a latency interval in ms. */
-export function isRateGate(gate: GateResult): boolean {
-  if (gate.interval === null) return false;
-  const [lo, hi] = gate.interval;
-  const inUnit = lo >= 0 && hi <= 1 && (gate.value === null || (gate.value >= 0 && gate.value <= 1));
-  return inUnit && /wilson|rate|success|ratio/i.test(`${gate.metric} ${gate.threshold}`);
+/** A success-rate gate: a rate metric judged on a proportion (unit "%") with its Wilson interval. */
+export function isRateGate(gate: Pick<GateResult, 'kind' | 'unit' | 'interval'>): boolean {
+  return gate.kind === 'rate' && gate.unit === '%' && gate.interval !== null;
 }
 
 /** The bar a rate gate must clear, read from a threshold like "wilson95.lo >= 0.95"; null when it has no such number. */

@@ -1,0 +1,22 @@
+// The success-rate chart takes the gates whose result says they are a rate judged on a proportion.
+import { describe, expect, test } from 'vitest';
+import { isRateGate, rateRows } from '../../../harness/report/charts/gate-chart.js';
+import { makeAnalysis, makeGates } from '../fixtures.js';
+
+describe('isRateGate', () => {
+  test('a rate metric with unit "%" and an interval', () => {
+    expect(isRateGate({ kind: 'rate', unit: '%', interval: [0.9, 1] })).toBe(true);
+    expect(isRateGate({ kind: 'rate', unit: '%', interval: null })).toBe(false);
+    expect(isRateGate({ kind: 'rate', unit: 'trials', interval: [0, 1] })).toBe(false); // judged on failures
+    expect(isRateGate({ kind: 'ratio', unit: 'x', interval: [0.2, 0.9] })).toBe(false);
+    expect(isRateGate({ kind: 'count', unit: 'violations', interval: [0, 1] })).toBe(false);
+  });
+  test('the fixture gates give one row per rate gate, in gate order', () => {
+    const a = makeAnalysis();
+    expect(rateRows(makeGates(a), a.summary).map((r) => [r.label, r.bar, r.verdict])).toEqual([
+      ['1. Kill-and-resume success', 0.85, 'pass'],
+      ['3. Torn checkpoint falls back', 0.5, 'pass'],
+      ['5. Resume success ≥ 95%', 0.95, 'insufficient'],
+    ]);
+  });
+});
