@@ -16,8 +16,17 @@ export default tseslint.config(
       // noUncheckedIndexedAccess types every indexed read as possibly undefined; the hot loops index typed arrays and
       // sorted samples inside their bounds, where `!` states what the loop guarantees.
       '@typescript-eslint/no-non-null-assertion': 'off',
-      // `() => void x` and `(v) => set.add(v)` shorthand arrows are clear; a void expression elsewhere is still flagged.
-      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      // `() => void x` and `(v) => set.add(v)` shorthand arrows are clear, and so is `return this.fail()` in a void method
+      // (the byte parsers' way to stop at a mismatch); a void expression elsewhere is still flagged.
+      '@typescript-eslint/no-confusing-void-expression': [
+        'error',
+        { ignoreArrowShorthand: true, ignoreVoidReturningFunctions: true },
+      ],
+      // `const { t: _t, ...rest } = e` is how a field is dropped from a copy; a leading `_` marks a name kept unused on purpose.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { ignoreRestSiblings: true, varsIgnorePattern: '^_', argsIgnorePattern: '^_' },
+      ],
     },
   },
   // AS 241's coefficients are printed to more digits than a double holds, as published; rounding them would hide that.
