@@ -24,7 +24,7 @@ async function main(): Promise<number> {
   ] as unknown as CommandModule[];
   try {
     const { imageCommand } = await import('./commands/image.js');
-    commands.push(imageCommand as unknown as CommandModule);
+    commands.push(imageCommand);
   } catch {
     // the micro-VM image builder is optional
   }
@@ -38,8 +38,8 @@ async function main(): Promise<number> {
     .help()
     .alias('h', 'help')
     .version()
-    .wrap(Math.min(110, process.stdout.columns ?? 100))
-    .fail((msg, err) => {
+    .wrap(Math.min(110, process.stdout.isTTY ? process.stdout.columns : 100))
+    .fail((msg: string, err: Error | undefined) => {
       // Throwing here stops yargs before any handler runs.
       throw err ?? new InputError(`${msg}\nRun "soak --help" for usage.`);
     });

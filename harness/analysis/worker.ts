@@ -9,11 +9,7 @@ import { JournalLineError } from '../core/errors.js';
 function buffersOf(fold: PartialFold): ArrayBuffer[] {
   const outcomes = Object.values(fold.outcomes).map((c) => (c instanceof Float64Array ? c : c.codes));
   const columns = [...outcomes, ...Object.values(fold.checkpoints), fold.startedCycles, fold.boots, fold.restores];
-  return [
-    ...new Set(
-      columns.filter((c) => ArrayBuffer.isView(c)).map((c) => (c as Float64Array | Uint32Array).buffer as ArrayBuffer),
-    ),
-  ];
+  return [...new Set(columns.filter((c) => ArrayBuffer.isView(c)).map((c) => c.buffer as ArrayBuffer))];
 }
 
 function fold(task: RangeTask): RangeResult {

@@ -17,7 +17,7 @@ const buildCommand: CommandModule<object, ImageBuildArgs> = {
         default: false,
         describe: 'Rebuild even if the cached image matches the recipe',
       })
-      .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<ImageBuildArgs>,
+      .option('json', { type: 'boolean', default: false, describe: 'JSON output' }),
   handler: async (argv: ArgumentsCamelCase<ImageBuildArgs>) => {
     const started = process.hrtime.bigint();
     const image = await buildImage({ force: argv.force });

@@ -27,7 +27,7 @@ const mib = (b: number): string => `${(b / 2 ** 20).toFixed(2)} MiB`;
 const positional = (y: Argv): Argv<StoreArgs> =>
   y
     .positional('dir', { type: 'string', demandOption: true, describe: 'Run folder or store folder' })
-    .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<StoreArgs>;
+    .option('json', { type: 'boolean', default: false, describe: 'JSON output' });
 
 const statsCommand: CommandModule<object, StoreArgs> = {
   command: 'stats <dir>',
@@ -92,7 +92,7 @@ const gcCommand: CommandModule<object, GcArgs> = {
       type: 'number',
       demandOption: true,
       describe: 'How many of the newest checkpoints to keep (>= 1)',
-    }) as unknown as Argv<GcArgs>,
+    }),
   handler: (argv: ArgumentsCamelCase<GcArgs>) => {
     const store = openExisting(argv.dir);
     let report;

@@ -1,7 +1,6 @@
 // Load gates/NN-name.yaml: zod schema, id = NN, threshold parsed once; every problem in every file reported in one ConfigError.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';

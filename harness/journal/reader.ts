@@ -53,15 +53,15 @@ class LineParser {
       this.pending = { line, lineNo: this.lines };
       return;
     }
-    const ev = parsed as JournalEvent;
-    if (ev.schemaVersion !== JOURNAL_SCHEMA_VERSION) {
+    const version = (parsed as { schemaVersion?: unknown }).schemaVersion;
+    if (version !== JOURNAL_SCHEMA_VERSION) {
       throw new JournalLineError(
         this.file,
         this.lines,
-        `: schemaVersion ${String(ev.schemaVersion)} is not supported (expected ${JOURNAL_SCHEMA_VERSION})`,
+        `: schemaVersion ${String(version)} is not supported (expected ${JOURNAL_SCHEMA_VERSION})`,
       );
     }
-    this.onEvent(ev);
+    this.onEvent(parsed as JournalEvent);
   }
 
   private corrupt(): JournalLineError {

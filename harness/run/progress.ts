@@ -30,7 +30,7 @@ export function streamProgress(stream: NodeJS.WriteStream = process.stderr): Pro
   let lastLine = 0;
   let lastPct = -1;
   const downtimes: number[] = [];
-  const tty = stream.isTTY === true;
+  const tty = stream.isTTY;
 
   const line = (): string => {
     const sorted = Float64Array.from(downtimes).sort();

@@ -8,7 +8,7 @@ import { repoRoot } from '../core/repo-root.js';
 
 const range = z
   .tuple([z.number().nonnegative(), z.number().nonnegative()])
-  .refine(([lo, hi]) => lo <= hi, { message: 'expected [min, max] with min <= max' });
+  .refine(([lo, hi]) => lo <= hi, { error: 'expected [min, max] with min <= max' });
 
 export const scenarioSchema = z
   .object({
@@ -47,7 +47,7 @@ export const scenarioSchema = z
             restore: z.number().nonnegative().default(0),
           })
           .strict()
-          .refine((p) => p.work + p.checkpoint + p.restore > 0, { message: 'at least one phase weight must be > 0' })
+          .refine((p) => p.work + p.checkpoint + p.restore > 0, { error: 'at least one phase weight must be > 0' })
           .default({ work: 1, checkpoint: 0, restore: 0 }),
         /** Kill this long after the session became ready (work phase), uniform in [min, max] ms. */
         workDelayMs: range.default([150, 500]),
@@ -128,7 +128,8 @@ export function parseScenario(text: string, file: string, overrides: ScenarioOve
     throw new ConfigError(`scenario ${file} must be a YAML mapping with at least a "name" field`);
   }
   const merged: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
-  for (const [key, value] of Object.entries(overrides)) if (value !== undefined) merged[key] = value;
+  for (const [key, value] of Object.entries(overrides) as [string, unknown][])
+    if (value !== undefined) merged[key] = value;
   const result = scenarioSchema.safeParse(merged);
   if (!result.success) {
     throw new ConfigError(`scenario ${file} is invalid:\n${formatIssues(file, result.error)}`);

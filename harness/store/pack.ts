@@ -203,7 +203,7 @@ export function encodePackIndex(pack: string, entries: readonly IndexEntry[]): B
     out.append(flags);
     out.appendVarint(e[1]);
     out.appendVarint(e[2]);
-    if (flags[0]! & BLOCK) {
+    if (flags[0] & BLOCK) {
       out.appendVarint(e[4]!);
       out.appendVarint(e[5]!);
     }

@@ -63,6 +63,11 @@ export class JsonCursor {
     this.ok = false;
   }
 
+  /** True once a read has failed; a call, so TypeScript does not keep an earlier `this.ok` check's narrowing. */
+  private failed(): boolean {
+    return !this.ok;
+  }
+
   /** Match exact bytes (punctuation, a key with its quotes and colon). */
   literal(lit: Literal): void {
     if (this.ok && !this.skipIfAt(lit)) this.fail();
@@ -144,7 +149,7 @@ export class JsonCursor {
       if (this.bytes[this.pos] !== COLON) return this.fail();
       this.pos++;
       this.skipScalar();
-      if (!this.ok) return;
+      if (this.failed()) return;
       const next = this.bytes[this.pos];
       this.pos++;
       if (next === CLOSE_BRACE) return;

@@ -22,7 +22,7 @@ function collectingLogger(warnings: string[]): vega.LoggerInterface {
     },
     info: () => logger,
     debug: () => logger,
-  } as vega.LoggerInterface;
+  };
   return logger;
 }
 

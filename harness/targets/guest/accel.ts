@@ -30,7 +30,7 @@ export function qemuVersionSync(binary: string): string {
   const known = versions.get(binary);
   if (known !== undefined) return known;
   const r = execaSync(binary, ['--version'], { reject: false, timeout: 10_000 });
-  const v = r.exitCode === 0 ? (/version (\S+)/.exec(String(r.stdout))?.[1] ?? 'unknown') : 'unknown';
+  const v = r.exitCode === 0 ? (/version (\S+)/.exec(r.stdout)?.[1] ?? 'unknown') : 'unknown';
   if (v !== 'unknown') versions.set(binary, v);
   return v;
 }

@@ -43,7 +43,7 @@ export async function takeCheckpoint(
   let pausedNs = 0n;
   let diskStep = -1;
   let held = false;
-  if (skew && g.diskPath !== undefined && diskCopy !== undefined) {
+  if (skew && g.diskPath !== undefined) {
     // Negative control: the filesystem at t (copied during a brief pause), memory and tool state at t + skewMs.
     const t = process.hrtime.bigint();
     await qmp.execute('stop');

@@ -83,10 +83,10 @@ export async function migrateInto(
       })();
       consume(counted).then(
         () => resolve(),
-        (err: Error) => {
+        (err: unknown) => {
           conn.destroy();
           consumerError = err;
-          failure = `migration stream broke: ${err.message}`;
+          failure = `migration stream broke: ${err instanceof Error ? err.message : String(err)}`;
           reject(err instanceof SoakError ? err : new TargetError(`saving RAM state: ${failure}`, { cause: err }));
         },
       );
@@ -133,8 +133,9 @@ export async function migrateFromStream(
     const s = net.createConnection({ path: socketPath });
     s.once('connect', () => resolve(s));
     s.once('error', reject);
-  }).catch((err: Error) => {
-    throw new TargetError(`loading RAM state: cannot connect to QEMU's incoming socket ${socketPath}: ${err.message}`, {
+  }).catch((err: unknown) => {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new TargetError(`loading RAM state: cannot connect to QEMU's incoming socket ${socketPath}: ${why}`, {
       cause: err,
     });
   });
@@ -149,9 +150,9 @@ export async function migrateFromStream(
     })(),
   );
   let cause: unknown;
-  const sent = pipeline(counted, conn).catch((err: Error) => {
+  const sent = pipeline(counted, conn).catch((err: unknown) => {
     cause = err;
-    failure = `stream to QEMU broke: ${err.message}`;
+    failure = `stream to QEMU broke: ${err instanceof Error ? err.message : String(err)}`;
   });
   try {
     await waitMigration(qmp, 'loading RAM state', deadline, () => failure);

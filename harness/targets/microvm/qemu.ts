@@ -118,7 +118,8 @@ export class QemuProcess {
       (r) => {
         this.exitInfo = `exited with code ${r.exitCode}`;
       },
-      (err: { exitCode?: number; signal?: string; timedOut?: boolean; shortMessage?: string }) => {
+      (reason: unknown) => {
+        const err = reason as { exitCode?: number; signal?: string; timedOut?: boolean };
         this.exitInfo = err.timedOut
           ? 'killed: lifetime timeout'
           : err.signal

@@ -96,10 +96,10 @@ class ProcessTarget implements Target {
     // The tool and the agent start side by side; the agent gets the tool's stdin and stdout as its fds 3 and 4.
     const tool = spawn(process.execPath, [toolScript, ...toolArgs], { stdio: ['pipe', 'pipe', 'inherit'] });
     const agent = spawn(process.execPath, [agentScript, ...args], {
-      stdio: ['pipe', 'pipe', 'inherit', tool.stdin!, tool.stdout!],
+      stdio: ['pipe', 'pipe', 'inherit', tool.stdin, tool.stdout],
     });
-    tool.stdin!.destroy();
-    tool.stdout!.destroy();
+    tool.stdin.destroy();
+    tool.stdout.destroy();
     this.tool = tool;
     this.agent = agent;
     const started = new Promise<void>((resolve) => (this.startedWaiter = resolve));
