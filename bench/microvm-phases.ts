@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { Store } from '../harness/store/store.js';
 import { createMicrovmTarget } from '../harness/targets/microvm/target.js';
 import type { Heartbeat } from '../harness/check/heartbeat.js';
-import type { Target } from '../harness/targets/target.js';
+import type { Target, TargetInfo } from '../harness/targets/target.js';
 import { WorkloadModel } from '../harness/check/workload.js';
 
 const { values } = parseArgs({
@@ -129,7 +129,7 @@ const phases: Record<string, number[]> = {
   ramMiB: [],
 };
 let verified = 0;
-let describe: Record<string, unknown> = {};
+let describe: TargetInfo = {};
 try {
   for (let c = 1; c <= cycles; c++) {
     const a = make();
@@ -185,7 +185,7 @@ try {
         .padStart(8)}   n ${v.length}`,
   );
   console.log(
-    `microvm phases (ms; ramMiB in MiB), ${describe.accelerator} QEMU ${describe.qemuVersion}, ${describe.memoryMiB} MiB guest, disk ${describe.disk}, ramCapture ${options.ramCapture}`,
+    `microvm phases (ms; ramMiB in MiB), ${String(describe.accelerator)} QEMU ${String(describe.qemuVersion)}, ${String(describe.memoryMiB)} MiB guest, disk ${String(describe.disk)}, ramCapture ${options.ramCapture}`,
   );
   console.log(rows.join('\n'));
   console.log(`resumes verified: ${verified}/${cycles}`);

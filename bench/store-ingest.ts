@@ -58,7 +58,7 @@ const rows: Array<[string, string, Awaited<ReturnType<typeof ingest>>]> = [];
 const synthetic = path.join(tmp, 'random.bin');
 writeFileSync(synthetic, randomBytes(Number(values.mib) << 20));
 rows.push([`${values.mib} MiB random file`, 'fixed', await ingest(synthetic, 'fixed')]);
-const series = values.series!;
+const series = values.series;
 if (existsSync(series)) {
   const last = readdirSync(series)
     .filter((d) => /^\d{4}$/.test(d))

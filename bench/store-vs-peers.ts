@@ -237,9 +237,11 @@ function ours(chunking: Chunking, compression: Compression, whole = false): Syst
   return {
     id: `ours-${label}-${compression}`,
     tool: null,
-    settings: async () =>
-      `ram ${CHUNKING_LABEL[label] ?? label}, rest fixed 4 KiB; ${compression === 'deflate' ? 'deflate-raw level 1 (default)' : 'no compression'}`,
-    init: async () => {},
+    settings: () =>
+      Promise.resolve(
+        `ram ${CHUNKING_LABEL[label] ?? label}, rest fixed 4 KiB; ${compression === 'deflate' ? 'deflate-raw level 1 (default)' : 'no compression'}`,
+      ),
+    init: () => Promise.resolve(),
     ingest: async (c, ck) => {
       store ??= Store.open(c.repo, { compression, deltas: !whole });
       const writer = store.begin(ck.step);
@@ -247,11 +249,12 @@ function ours(chunking: Chunking, compression: Compression, whole = false): Syst
         await writer.putFile(p.name, path.join(c.seriesDir, ck.dir, p.name), {
           chunking: p.name === 'ram' ? chunking : 'fixed',
         });
-      await writer.commit({ series: ck.dir });
+      writer.commit({ series: ck.dir });
     },
-    done: async () => {
+    done: () => {
       store?.close();
       store = undefined;
+      return Promise.resolve();
     },
     restore: async (c, ck, out) => {
       const store = Store.open(c.repo);
@@ -283,16 +286,20 @@ const restic: System = {
     const cfg = JSON.parse(await run('restic', ['cat', 'config'], { env: resticEnv(c) })) as { version?: number };
     return `repo v${cfg.version}, compression auto (zstd, default); CDC 512 KiB-8 MiB (~1 MiB); AES-256 always on`;
   },
-  init: async (c) => void (await run('restic', ['init'], { env: resticEnv(c) })),
-  ingest: async (c, ck) =>
-    void (await run('restic', ['backup', '--quiet', '--tag', `ckpt-${ck.dir}`, '.'], {
+  init: async (c) => {
+    await run('restic', ['init'], { env: resticEnv(c) });
+  },
+  ingest: async (c, ck) => {
+    await run('restic', ['backup', '--quiet', '--tag', `ckpt-${ck.dir}`, '.'], {
       cwd: path.join(c.seriesDir, ck.dir),
       env: resticEnv(c),
-    })),
-  restore: async (c, ck, out) =>
-    void (await run('restic', ['restore', 'latest', '--tag', `ckpt-${ck.dir}`, '--target', out], {
+    });
+  },
+  restore: async (c, ck, out) => {
+    await run('restic', ['restore', 'latest', '--tag', `ckpt-${ck.dir}`, '--target', out], {
       env: resticEnv(c),
-    })),
+    });
+  },
 };
 
 function borg(compression: 'lz4' | 'none'): System {
@@ -304,16 +311,22 @@ function borg(compression: 'lz4' | 'none'): System {
   return {
     id: `borg-${compression}`,
     tool: 'borg',
-    settings: async () =>
-      `--compression ${compression}${compression === 'lz4' ? ' (default)' : ''}; buzhash CDC 19,23,21 (~2 MiB, default); --encryption none`,
-    init: async (c) => void (await run('borg', ['init', '--encryption', 'none', c.repo], { env: env(c) })),
-    ingest: async (c, ck) =>
-      void (await run('borg', ['create', '--compression', compression, `${c.repo}::ckpt-${ck.dir}`, '.'], {
+    settings: () =>
+      Promise.resolve(
+        `--compression ${compression}${compression === 'lz4' ? ' (default)' : ''}; buzhash CDC 19,23,21 (~2 MiB, default); --encryption none`,
+      ),
+    init: async (c) => {
+      await run('borg', ['init', '--encryption', 'none', c.repo], { env: env(c) });
+    },
+    ingest: async (c, ck) => {
+      await run('borg', ['create', '--compression', compression, `${c.repo}::ckpt-${ck.dir}`, '.'], {
         cwd: path.join(c.seriesDir, ck.dir),
         env: env(c),
-      })),
-    restore: async (c, ck, out) =>
-      void (await run('borg', ['extract', `${c.repo}::ckpt-${ck.dir}`], { cwd: out, env: env(c) })),
+      });
+    },
+    restore: async (c, ck, out) => {
+      await run('borg', ['extract', `${c.repo}::ckpt-${ck.dir}`], { cwd: out, env: env(c) });
+    },
   };
 }
 
@@ -322,8 +335,11 @@ const casyncIndex = (c: Ctx, ck: SeriesCheckpoint, p: PartFile): string =>
 const casync: System = {
   id: 'casync',
   tool: 'casync',
-  settings: async () => 'one blob index per part; --chunk-size 4096 (1-16 KiB); zstd (default); sha512-256',
-  init: async (c) => void mkdirSync(path.join(c.repo, 'indexes'), { recursive: true }),
+  settings: () => Promise.resolve('one blob index per part; --chunk-size 4096 (1-16 KiB); zstd (default); sha512-256'),
+  init: (c) => {
+    mkdirSync(path.join(c.repo, 'indexes'), { recursive: true });
+    return Promise.resolve();
+  },
   ingest: async (c, ck) => {
     mkdirSync(path.join(c.repo, 'indexes', ck.dir), { recursive: true });
     for (const p of ck.parts)
@@ -589,9 +605,9 @@ async function main(): Promise<number> {
     throw new BenchError(`--every-ms must be a non-negative integer, got "${values['every-ms']}"`, 3);
   let targetOptions: Record<string, unknown>;
   try {
-    targetOptions = JSON.parse(values['target-options']) as Record<string, unknown>;
-    if (typeof targetOptions !== 'object' || targetOptions === null || Array.isArray(targetOptions))
-      throw new Error('not an object');
+    const parsed = JSON.parse(values['target-options']) as unknown;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+    targetOptions = parsed as Record<string, unknown>;
   } catch (err) {
     throw new BenchError(
       `--target-options must be a JSON object of microvm target options (e.g. '{"diskFastCommit":false}'): ${(err as Error).message}`,
