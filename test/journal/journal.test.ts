@@ -94,7 +94,7 @@ describe('parseJournal', () => {
     const err = thrown(() => parseJournal(`${A}${B}{"schemaVersion":1,"t":garbage\n${C}`, '/runs/x/journal.ndjson'));
     expect(err).toBeInstanceOf(IntegrityError);
     expect(err.message).toContain('journal /runs/x/journal.ndjson line 3 is corrupt');
-    expect((err as IntegrityError).exitCode).toBe(1);
+    expect(err).toHaveProperty('exitCode', 1);
   });
 
   it('a JSON line that is not an event (no type) in the middle is corrupt too', () => {
@@ -121,7 +121,7 @@ describe('readJournal', () => {
     const missing = path.join(dir, 'nope.ndjson');
     const err = thrown(() => readJournal(missing));
     expect(err).toBeInstanceOf(InputError);
-    expect((err as InputError).exitCode).toBe(3);
+    expect(err).toHaveProperty('exitCode', 3);
     expect(err.message).toContain(missing);
   });
 

@@ -27,7 +27,7 @@ if (!present)
   );
 
 describe.skipIf(!present)('report page in headless Chromium', () => {
-  let browser: Browser;
+  let browser: Browser | undefined; // unset if the launch failed
   let reportsDir: string;
 
   beforeAll(async () => {
@@ -52,7 +52,7 @@ describe.skipIf(!present)('report page in headless Chromium', () => {
   });
 
   async function open(file: string) {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const page = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
     const problems: string[] = [];
     const dialogs: string[] = [];
     page.on('console', (m) => {

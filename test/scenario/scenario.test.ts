@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../harness/core/errors.js';
 import { loadScenario, parseScenario, resolveScenarioPath } from '../../harness/scenario/scenario.js';
 import { thrown } from '../helpers/thrown.js';
+import { withFields } from '../helpers/match.js';
 
 describe('parseScenario', () => {
   it('fills every default from a file holding only a name', () => {
@@ -62,7 +63,7 @@ describe('parseScenario', () => {
       parseScenario('name: x\ncycles: 3\nkill:\n  workDelayMs: [1, 2\nseed: 2\n', '/s/bad.yaml'),
     );
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).exitCode).toBe(3);
+    expect(err).toHaveProperty('exitCode', 3);
     expect(err.message).toMatch(/^scenario \/s\/bad\.yaml \(line \d+\) is not valid YAML: /);
     const line = Number(/\(line (\d+)\)/.exec(err.message)![1]);
     expect(line).toBeGreaterThanOrEqual(4);
@@ -93,7 +94,7 @@ describe('parseScenario', () => {
     ].join('\n');
     const err = thrown(() => parseScenario(text, 'many.yaml'));
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).exitCode).toBe(3);
+    expect(err).toHaveProperty('exitCode', 3);
     const lines = err.message.split('\n');
     expect(lines[0]).toBe('scenario many.yaml is invalid:');
     const fields = lines.slice(1).map((l) => /^ {2}many\.yaml: ([^:]+): /.exec(l)?.[1]);
@@ -140,7 +141,7 @@ describe('resolveScenarioPath and loadScenario', () => {
   it('a missing name is a ConfigError (exit 3) naming it and where it looked', () => {
     const err = thrown(() => resolveScenarioPath('no-such-scenario'));
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).exitCode).toBe(3);
+    expect(err).toHaveProperty('exitCode', 3);
     expect(err.message).toContain('no scenario named "no-such-scenario"');
     expect(err.message).toContain(`scenarios${path.sep}no-such-scenario.yaml`);
   });
@@ -153,7 +154,7 @@ describe('resolveScenarioPath and loadScenario', () => {
   it('loads a file by path and names it in errors', () => {
     const good = path.join(dir, 'good.yaml');
     writeFileSync(good, 'name: mine\ncycles: 5\n');
-    expect(loadScenario(good)).toEqual({ scenario: expect.objectContaining({ name: 'mine', cycles: 5 }), file: good });
+    expect(loadScenario(good)).toEqual({ scenario: withFields({ name: 'mine', cycles: 5 }), file: good });
     const bad = path.join(dir, 'bad.yaml');
     writeFileSync(bad, 'name: mine\ncycles: 1.5\n');
     expect(() => loadScenario(bad)).toThrow(`${bad}: cycles:`);

@@ -44,8 +44,6 @@ async function expectRestores(store: Store, seq: number): Promise<void> {
     expect(sha(await r.get(name)), `seq ${seq} ${name}`).toBe(sha(data));
 }
 
-const packs = (ext: string): string[] => readdirSync(path.join(dir, 'packs')).filter((f) => f.endsWith(ext));
-
 describe('gc --keep N', () => {
   it('keeps exactly the newest N, reclaims the rest, and the kept ones verify and restore byte-identical', async () => {
     const store = Store.open(dir);
@@ -109,7 +107,7 @@ describe('gc --keep N', () => {
     const manifestsBefore = readdirSync(path.join(dir, 'checkpoints')).sort();
     const err = thrown(() => gcStore(store, 1));
     expect(err).toBeInstanceOf(IntegrityError);
-    expect((err as IntegrityError).exitCode).toBe(EXIT.fail);
+    expect(err).toHaveProperty('exitCode', EXIT.fail);
     expect(err.message).toMatch(/corrupt/);
     expect(readdirSync(path.join(dir, 'checkpoints')).sort()).toEqual(manifestsBefore);
     store.close();
@@ -138,7 +136,7 @@ describe('writer lock', () => {
       writeFileSync(path.join(dir, 'lock'), JSON.stringify({ pid: child.pid, start, purpose: 'writer', at: 'now' }));
       const busy = thrown(() => gcStore(Store.open(dir), 1));
       expect(busy).toBeInstanceOf(StoreBusyError);
-      expect((busy as StoreBusyError).exitCode).toBe(EXIT.badInput);
+      expect(busy).toHaveProperty('exitCode', EXIT.badInput);
       expect(busy.message).toContain(String(child.pid));
       expect(Store.open(dir).list()).toHaveLength(2);
       // Negative control: the same PID with another start time is a recycled PID, not the writer: the lock is stale.
@@ -159,7 +157,7 @@ describe('writer lock', () => {
     const w = s.begin(1);
     await w.put('x', Buffer.from('x'));
     w.commit();
-    expect(JSON.parse(readFileSync(path.join(dir, 'lock'), 'utf8')).pid).toBe(process.pid);
+    expect((JSON.parse(readFileSync(path.join(dir, 'lock'), 'utf8')) as { pid?: unknown }).pid).toBe(process.pid);
     s.close();
     expect(readdirSync(dir)).not.toContain('lock');
   });

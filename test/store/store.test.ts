@@ -20,6 +20,7 @@ import { IntegrityError } from '../../harness/core/errors.js';
 import { manifestFileName, type Manifest } from '../../harness/store/manifest.js';
 import { Store } from '../../harness/store/store.js';
 import { storeStats, verifyStore } from '../../harness/store/verify.js';
+import { slices, streamOf } from '../helpers/stream.js';
 
 let dir: string;
 beforeEach(() => {
@@ -38,9 +39,8 @@ function bytes(label: string, size: number): Buffer {
 }
 
 /** An async stream of `data` in awkward piece sizes, so chunk boundaries never line up with pieces. */
-async function* pieces(data: Buffer, size = 1000): AsyncGenerator<Uint8Array> {
-  for (let off = 0; off < data.length; off += size) yield new Uint8Array(data.subarray(off, off + size));
-}
+const pieces = (data: Buffer, size = 1000): AsyncIterable<Uint8Array> =>
+  streamOf(Array.from(slices(data, size), (piece) => new Uint8Array(piece)));
 
 async function collect(it: AsyncIterable<Buffer>): Promise<Buffer> {
   const out: Buffer[] = [];

@@ -9,7 +9,6 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execaNode, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gcStore } from '../../harness/store/gc.js';
@@ -47,13 +46,13 @@ function start(dir: string, rounds: number | 'inf', gcFirst = false, unsafe = fa
       }
     }
   };
-  child.stdout!.setEncoding('utf8');
-  child.stdout!.on('data', (d: string) => {
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => {
     text += d;
     check();
   });
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (d: string) => (text += `stderr: ${d}`));
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d: string) => (text += `stderr: ${d}`));
   const when = (prefix: string, count = 1): Promise<void> =>
     Promise.race([
       new Promise<void>((resolve) => {

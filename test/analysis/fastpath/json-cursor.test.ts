@@ -102,7 +102,9 @@ describe('JsonCursor.number', () => {
       '١',
     ];
     for (const t of bad) {
-      expect(() => JSON.parse(t), t).toThrow();
+      expect(() => {
+        JSON.parse(t);
+      }, t).toThrow();
       expect(number(t), t).toBe('refused');
     }
   });

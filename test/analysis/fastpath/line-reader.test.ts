@@ -16,6 +16,7 @@ import {
   outcomeOf,
   scratchRunFolders,
 } from '../../helpers/journals.js';
+import { containing } from '../../helpers/match.js';
 
 const runFolder = scratchRunFolders('soak-fast-path-');
 /** The analysis (or the error) of `dirs` through one path. */
@@ -97,7 +98,7 @@ describe('fast path: corrupt lines are still caught and named (negative controls
         if ((fast as { error?: string }).error === undefined) return; // the corruption left valid JSON (e.g. no "work" to break)
         expect(fast).toMatchObject({
           error: 'JournalLineError',
-          message: expect.stringContaining(`line ${n} is corrupt`),
+          message: containing(`line ${n} is corrupt`),
         });
       },
     );

@@ -4,7 +4,6 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyDelta, DELTA_BLOCK, encodeDelta } from '../../../harness/store/chunking/delta.js';
 import { gcStore } from '../../../harness/store/gc.js';
@@ -140,7 +139,7 @@ describe.each<Compression>(['none', 'deflate'])('deltas in the store (compressio
     const pagesOf = (m: Manifest): string[] =>
       m.parts[0]!.chunks.slice(m.parts[0]!.layout!.metaChunks + m.parts[0]!.layout!.mapChunks);
     const warmed = Store.open(dir, { compression });
-    warmed.warmPageKeys(m1!);
+    warmed.warmPageKeys(m1);
     expect(warmed.previousPages('ram').hashes).toEqual(pagesOf(m1!));
     warmed.close();
     expect(again.previousPages('ram').hashes).toEqual(pagesOf(m2!)); // not warmed: rebuilt from latest()

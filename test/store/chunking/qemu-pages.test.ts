@@ -5,13 +5,14 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IntegrityError } from '../../../harness/core/errors.js';
 import { Store } from '../../../harness/store/store.js';
 import type { Chunking } from '../../../harness/store/types.js';
 import { layoutProblems, storeStats, verifyStore } from '../../../harness/store/verify.js';
 import { fixturePath } from '../../helpers/paths.js';
+import { matching, withFields } from '../../helpers/match.js';
+import { slices, streamOf } from '../../helpers/stream.js';
 
 const real = readFileSync(fixturePath('qemu-migration', 'microvm-7.2-spliced.bin'));
 
@@ -22,9 +23,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
-async function* pieces(data: Buffer, size: number): AsyncGenerator<Uint8Array> {
-  for (let off = 0; off < data.length; off += size) yield data.subarray(off, off + size);
-}
+const pieces = (data: Buffer, size: number): AsyncIterable<Uint8Array> => streamOf(slices(data, size));
 async function collect(it: AsyncIterable<Buffer>): Promise<Buffer> {
   const out: Buffer[] = [];
   for await (const b of it) out.push(b);
@@ -112,7 +111,7 @@ describe('qemu-pages chunking', () => {
       return b;
     };
     const page = Buffer.alloc(4096, 0x5a);
-    async function* stream(): AsyncGenerator<Uint8Array> {
+    function* records(): Generator<Uint8Array> {
       yield Buffer.concat([Buffer.from('QEVM'), be32(3), Buffer.from([0x01]), be32(2), str('ram'), be32(0), be32(4)]);
       yield Buffer.concat([
         be64(pages * 4096, 0x04),
@@ -133,7 +132,7 @@ describe('qemu-pages chunking', () => {
     }
     const store = Store.open(dir);
     const w = store.begin(1);
-    await w.put('ram', stream(), { chunking: 'qemu-pages' });
+    await w.put('ram', streamOf(records()), { chunking: 'qemu-pages' });
     const m = w.commit();
     const part = m.parts[0]!;
     expect(part.layout).toMatchObject({ pages, zeroPages: 0, fallback: null, ramBytes: pages * 4096 });
@@ -152,7 +151,7 @@ describe('qemu-pages chunking', () => {
     await expect(r.get('ram')).rejects.toBeInstanceOf(IntegrityError);
     expect(verifyStore(store).problems).toEqual([]);
     expect(layoutProblems(store, { ...m, parts: [bad] })).toEqual([
-      expect.objectContaining({ part: 'ram', problem: expect.stringMatching(/page map lists 5 pages, the layout 6/) }),
+      withFields({ part: 'ram', problem: matching(/page map lists 5 pages, the layout 6/) }),
     ]);
     store.close();
   });

@@ -12,6 +12,7 @@ import { createMicrovmTarget } from '../../../harness/targets/microvm/target.js'
 import type { Heartbeat } from '../../../harness/check/heartbeat.js';
 import type { Target } from '../../../harness/targets/target.js';
 import { WorkloadModel } from '../../../harness/check/workload.js';
+import { matching } from '../../helpers/match.js';
 
 const qemuPresent = hasQemu();
 if (!qemuPresent)
@@ -154,7 +155,7 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
       accelerator: 'tcg',
       memoryMiB: 256,
       disk: true,
-      qemuVersion: expect.stringMatching(/^\d+\.\d+/),
+      qemuVersion: matching(/^\d+\.\d+/),
     });
     expect(a.target.describe().imageHash).toMatch(/^[0-9a-f]{64}$/);
 
