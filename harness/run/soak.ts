@@ -1,12 +1,15 @@
-// Start a new soak: create the run folder, journal run-start (with the environment and the target's facts, asked of
-// a describing session host), then run every cycle this run or shard owns.
+// Start a new soak: ask a describing session host for the target's facts, create the run folder, journal run-start
+// with the environment, then run every cycle this run or shard owns.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { nowMs } from '../core/clock.js';
-import { captureEnvironment } from '../core/environment.js';
+import { captureEnvironment, type Environment } from '../core/environment.js';
 import { JournalWriter } from '../journal/writer.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { describeTarget } from '../session/describe.js';
 import { hostConfig } from './host-journal.js';
-import { createRunFolder, resetScratch } from './run-folder.js';
+import { createRunFolder, resetScratch, runPaths } from './run-folder.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { cycleIds, type Shard } from './shard.js';
 
@@ -21,11 +24,10 @@ export interface RunOptions extends RunControl {
 /** Start a new run folder and run every cycle this run (or shard) owns. */
 export async function runSoak(opts: RunOptions): Promise<RunResult> {
   const { scenario, shard } = opts;
+  // Everything slow comes first, so the folder, its journal and run-start appear together: a runner killed before
+  // leaves no run folder that cannot be resumed for lack of a run-start.
+  const environment = captureEnvironment(await describeScenarioTarget(scenario));
   const { id, paths } = createRunFolder(opts.runsDir, scenario, shard);
-  resetScratch(paths);
-  // The host owns the target: a short-lived host in 'describe' mode reports its facts (no boot), so run-start,
-  // journaled before anything acts, carries the environment. The run's clock starts after it.
-  const targetInfo = await describeTarget(hostConfig(scenario, paths), paths.hostLog, scenario.resumeTimeoutMs);
   const runStart = nowMs();
   const journal = new JournalWriter(paths.journal, () => nowMs() - runStart);
   journal.append({
@@ -33,8 +35,23 @@ export async function runSoak(opts: RunOptions): Promise<RunResult> {
     runId: id,
     startedAt: new Date().toISOString(),
     scenario,
-    environment: captureEnvironment(targetInfo),
+    environment,
     ...(shard ? { shard } : {}),
   });
+  resetScratch(paths);
   return runCycles(opts, paths, journal, scenario, cycleIds(scenario.cycles, shard), 'boot');
+}
+
+/**
+ * The host owns the target: a short-lived host in 'describe' mode reports the target's facts without booting it, so
+ * run-start, journaled before anything acts, carries the environment. It works in a temporary folder of its own.
+ */
+async function describeScenarioTarget(scenario: Scenario): Promise<Environment['target']> {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-describe-'));
+  try {
+    const paths = runPaths(tmp);
+    return await describeTarget(hostConfig(scenario, paths), paths.hostLog, scenario.resumeTimeoutMs);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
