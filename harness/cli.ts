@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The `soak` command line: parses arguments, runs one command, and is the only place that exits the process.
-import yargs, { type CommandModule } from 'yargs';
+import yargs, { type Argv, type CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { EXIT, InputError, SoakError } from './core/errors.js';
-import { requestedExit } from './commands/exit.js';
+import type { CommandContext, SoakCommand } from './commands/command.js';
 import { compareCommand } from './commands/compare.js';
 import { gatesCommand } from './commands/gates.js';
 import { mergeCommand } from './commands/merge.js';
@@ -13,15 +13,33 @@ import { storeCommand } from './commands/store.js';
 
 const EPILOG = `Exit codes: 0 pass, 1 a gate failed or a check found a violation, 2 unknown / insufficient data, 3 bad input or usage, 4 internal error.`;
 
+const context: CommandContext = { abort: (code) => process.exit(code) };
+
+/** Adapt a verb to yargs; the exit code the verb returns lands in `exit.code`. */
+function toYargs(c: SoakCommand, exit: { code: number }): CommandModule {
+  if ('subcommands' in c) {
+    return {
+      command: c.command,
+      describe: c.describe,
+      builder: (y: Argv) => {
+        for (const s of c.subcommands) y.command(toYargs(s, exit));
+        return y.demandCommand(1);
+      },
+      handler: () => {},
+    };
+  }
+  return {
+    command: c.command,
+    describe: c.describe,
+    builder: (y: Argv) => c.builder(y),
+    handler: async (argv) => {
+      exit.code = await c.run(argv, context);
+    },
+  };
+}
+
 async function main(): Promise<number> {
-  const commands: CommandModule[] = [
-    runCommand,
-    reportCommand,
-    gatesCommand,
-    compareCommand,
-    mergeCommand,
-    storeCommand,
-  ] as unknown as CommandModule[];
+  const commands: SoakCommand[] = [runCommand, reportCommand, gatesCommand, compareCommand, mergeCommand, storeCommand];
   try {
     const { imageCommand } = await import('./commands/image.js');
     commands.push(imageCommand);
@@ -43,13 +61,14 @@ async function main(): Promise<number> {
       // Throwing here stops yargs before any handler runs.
       throw err ?? new InputError(`${msg}\nRun "soak --help" for usage.`);
     });
-  for (const c of commands) cli.command(c);
+  const exit: { code: number } = { code: EXIT.pass };
+  for (const c of commands) cli.command(toYargs(c, exit));
   try {
     await cli.parseAsync();
   } catch (err) {
     return report(err);
   }
-  return requestedExit();
+  return exit.code;
 }
 
 function report(err: unknown): number {

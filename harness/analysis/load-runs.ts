@@ -43,3 +43,18 @@ export async function loadRuns(dirs: string[], options: Partial<FoldOptions> = {
   }
   return { dirs: abs, analysis: acc.finish(previous), tornTails };
 }
+
+/** The line telling the user a journal's torn last line was dropped. */
+export function tornTailNote(file: string): string {
+  return `soak: note: ${file} ended in a torn line (a writer died mid-append); it was dropped`;
+}
+
+/** Tell the user (stderr by default) about each torn journal tail loadRuns dropped; returns `loaded` for chaining. */
+export function noteTornTails(loaded: LoadedRuns, write: (line: string) => void = writeStderr): LoadedRuns {
+  for (const file of loaded.tornTails) write(`${tornTailNote(file)}\n`);
+  return loaded;
+}
+
+function writeStderr(line: string): void {
+  process.stderr.write(line);
+}

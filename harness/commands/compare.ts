@@ -1,11 +1,11 @@
 // `soak compare <run-a> <run-b>`: A/B on downtime and checkpoint pause (permutation test + bootstrap CI of the median difference).
 import { realpathSync } from 'node:fs';
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
 import { EXIT } from '../core/errors.js';
-import { loadRunsForCommand } from './load.js';
+import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import { comparisonWarnings, runProvenance } from '../analysis/provenance.js';
 import { compareSamples, COMPARE_DEFAULTS, type Comparison } from '../stats/compare.js';
-import { setExit } from './exit.js';
+import { defineCommand } from './command.js';
 
 interface CompareArgs {
   runA: string;
@@ -23,7 +23,7 @@ function fmt(name: string, c: Comparison | null): string {
   return `${name}: median ${c.medianA.toFixed(1)} ms (n=${c.nA}) -> ${c.medianB.toFixed(1)} ms (n=${c.nB}), diff ${c.diff.toFixed(1)} ms${pct}, 95% CI [${c.ci[0].toFixed(1)}, ${c.ci[1].toFixed(1)}], p = ${c.pValue.toPrecision(3)} (${c.method}, ${c.permutations} permutations): ${c.verdict.toUpperCase()}`;
 }
 
-export const compareCommand: CommandModule<object, CompareArgs> = {
+export const compareCommand = defineCommand<CompareArgs>({
   command: 'compare <run-a> <run-b>',
   describe: 'A/B test run B against baseline run A on downtime and checkpoint pause; exit 1 on a regression',
   builder: (y: Argv) =>
@@ -51,9 +51,9 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
         describe: 'Smallest median difference that counts, fraction of the baseline median',
       })
       .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<CompareArgs>,
-  handler: async (argv: ArgumentsCamelCase<CompareArgs>) => {
-    const loadedA = await loadRunsForCommand([argv.runA]);
-    const loadedB = await loadRunsForCommand([argv.runB]);
+  run: async (argv) => {
+    const loadedA = noteTornTails(await loadRuns([argv.runA]));
+    const loadedB = noteTornTails(await loadRuns([argv.runB]));
     const a = loadedA.analysis;
     const b = loadedB.analysis;
     const warnings = comparisonWarnings(
@@ -78,12 +78,10 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
       );
     else process.stdout.write(`${fmt('downtime', downtime)}\n${fmt('checkpoint pause', pause)}\n`);
     const all = [downtime, pause];
-    setExit(
-      all.some((c) => c?.verdict === 'regression')
-        ? EXIT.fail
-        : all.some((c) => c === null)
-          ? EXIT.insufficient
-          : EXIT.pass,
-    );
+    return all.some((c) => c?.verdict === 'regression')
+      ? EXIT.fail
+      : all.some((c) => c === null)
+        ? EXIT.insufficient
+        : EXIT.pass;
   },
-};
+});

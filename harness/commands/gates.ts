@@ -1,8 +1,8 @@
 // `soak gates <run-dir...>`: judge one run (or several as one sample) against the numbered gates.
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
 import { exitCodeFor, formatGateTable } from '../gates/evaluate.js';
-import { loadRunsForCommand } from './load.js';
-import { setExit } from './exit.js';
+import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
+import { defineCommand } from './command.js';
 import { judge, verdictLine } from '../gates/judge.js';
 
 interface GatesArgs {
@@ -11,7 +11,7 @@ interface GatesArgs {
   json: boolean;
 }
 
-export const gatesCommand: CommandModule<object, GatesArgs> = {
+export const gatesCommand = defineCommand<GatesArgs>({
   command: 'gates <run-dirs..>',
   describe:
     'Judge run folders against gates/NN-*.yaml; exit 0 all pass, 1 any fail, 2 any insufficient data, 3 bad input',
@@ -28,8 +28,8 @@ export const gatesCommand: CommandModule<object, GatesArgs> = {
         default: false,
         describe: 'Print the gate results as JSON',
       }) as unknown as Argv<GatesArgs>,
-  handler: async (argv: ArgumentsCamelCase<GatesArgs>) => {
-    const { analysis, dirs } = await loadRunsForCommand(argv.runDirs);
+  run: async (argv) => {
+    const { analysis, dirs } = noteTornTails(await loadRuns(argv.runDirs));
     const j = judge(analysis, argv.gatesDir);
     if (argv.json) {
       process.stdout.write(
@@ -38,6 +38,6 @@ export const gatesCommand: CommandModule<object, GatesArgs> = {
     } else {
       process.stdout.write(`${formatGateTable(j.gates)}\n${verdictLine(j)}\n`);
     }
-    setExit(exitCodeFor(j.verdict));
+    return exitCodeFor(j.verdict);
   },
-};
+});

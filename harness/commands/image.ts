@@ -1,13 +1,15 @@
 // `soak image build [--force]`: build (or show the cached) guest image of the microvm target.
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import { EXIT } from '../core/errors.js';
 import { buildImage } from '../targets/guest/image.js';
+import { defineCommand, type SoakCommand } from './command.js';
 
 interface ImageBuildArgs {
   force: boolean;
   json: boolean;
 }
 
-const buildCommand: CommandModule<object, ImageBuildArgs> = {
+const buildCommand = defineCommand<ImageBuildArgs>({
   command: 'build',
   describe: 'Build the micro-VM guest image (Debian cloud kernel + busybox initramfs + agent), cached by recipe hash',
   builder: (y: Argv) =>
@@ -18,13 +20,13 @@ const buildCommand: CommandModule<object, ImageBuildArgs> = {
         describe: 'Rebuild even if the cached image matches the recipe',
       })
       .option('json', { type: 'boolean', default: false, describe: 'JSON output' }),
-  handler: async (argv: ArgumentsCamelCase<ImageBuildArgs>) => {
+  run: async (argv) => {
     const started = process.hrtime.bigint();
     const image = await buildImage({ force: argv.force });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (argv.json) {
       process.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...image, buildMs: Math.round(ms) }, null, 2)}\n`);
-      return;
+      return EXIT.pass;
     }
     process.stdout.write(
       [
@@ -34,12 +36,12 @@ const buildCommand: CommandModule<object, ImageBuildArgs> = {
         `  ${image.cached === true ? 'cached (pass --force to rebuild)' : `built in ${(ms / 1000).toFixed(1)} s`}`,
       ].join('\n') + '\n',
     );
+    return EXIT.pass;
   },
-};
+});
 
-export const imageCommand: CommandModule = {
+export const imageCommand: SoakCommand = {
   command: 'image <command>',
   describe: 'Guest image of the microvm target: build',
-  builder: (y: Argv) => y.command(buildCommand as unknown as CommandModule).demandCommand(1),
-  handler: () => {},
+  subcommands: [buildCommand],
 };

@@ -13,12 +13,13 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { InputError } from '../core/errors.js';
+import type { Argv } from 'yargs';
+import { EXIT, InputError } from '../core/errors.js';
 import { streamJournal } from '../journal/writer.js';
 import { fsyncDir } from '../core/durable.js';
 import { mergeEvent, mergeInput, planMerge } from '../journal/merge.js';
 import { JOURNAL_FILE, resolveRunDir } from '../analysis/load-runs.js';
+import { defineCommand } from './command.js';
 
 interface MergeArgs {
   runDirs: string[];
@@ -26,7 +27,7 @@ interface MergeArgs {
   json: boolean;
 }
 
-export const mergeCommand: CommandModule<object, MergeArgs> = {
+export const mergeCommand = defineCommand<MergeArgs>({
   command: 'merge <run-dirs..>',
   describe:
     'Combine run folders (shards of one soak, or several nights) into one run folder; its statistics equal one run over the union',
@@ -35,7 +36,7 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
       .positional('run-dirs', { type: 'string', array: true, describe: 'Run folders to combine' })
       .option('out', { type: 'string', demandOption: true, describe: 'New run folder to create (must not exist)' })
       .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<MergeArgs>,
-  handler: (argv: ArgumentsCamelCase<MergeArgs>) => {
+  run: (argv) => {
     const out = path.resolve(argv.out);
     if (lstatSync(out, { throwIfNoEntry: false }))
       throw new InputError(`--out ${out} already exists; merge never overwrites a run folder`);
@@ -79,5 +80,6 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
     fsyncDir(path.dirname(out));
     if (argv.json) process.stdout.write(`${JSON.stringify({ runDir: out, sources: files.length, cycles })}\n`);
     else process.stdout.write(`merged ${files.length} runs (${cycles} cycles) into ${out}\n`);
+    return EXIT.pass;
   },
-};
+});

@@ -1,9 +1,11 @@
 // `soak report <run-dir...>`: write the dated report (index.html, summary.md, summary.json, cycles.csv, charts).
 import path from 'node:path';
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import { EXIT } from '../core/errors.js';
 import type { GateResult } from '../gates/types.js';
 import { writeReport } from '../report/write.js';
-import { loadRunsForCommand } from './load.js';
+import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
+import { defineCommand } from './command.js';
 import type { RunAnalysis } from '../analysis/summary.js';
 import { judge, verdictLine } from '../gates/judge.js';
 
@@ -22,7 +24,7 @@ export function writeReportFor(
   return writeReport({ analysis, gates, reportsDir: path.resolve(reportsDir) });
 }
 
-export const reportCommand: CommandModule<object, ReportArgs> = {
+export const reportCommand = defineCommand<ReportArgs>({
   command: 'report <run-dirs..>',
   describe:
     'Write the dated report reports/<yyyy-mm-dd>-<scenario>/ for run folders (several are reported as one sample)',
@@ -35,11 +37,12 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
         default: false,
         describe: 'Print the report folder and files as JSON',
       }) as unknown as Argv<ReportArgs>,
-  handler: async (argv: ArgumentsCamelCase<ReportArgs>) => {
-    const { analysis } = await loadRunsForCommand(argv.runDirs);
+  run: async (argv) => {
+    const { analysis } = noteTornTails(await loadRuns(argv.runDirs));
     const j = judge(analysis);
     const written = await writeReportFor(analysis, j.gates, argv.out);
     if (argv.json) process.stdout.write(`${JSON.stringify({ ...written, verdict: j.verdict }, null, 2)}\n`);
     else process.stdout.write(`report: ${path.join(written.dir, 'index.html')}\n${verdictLine(j)}\n`);
+    return EXIT.pass;
   },
-};
+});

@@ -1,16 +1,19 @@
 // `soak run`: run a soak from a scenario, then analyse, judge and write the dated report.
 import path from 'node:path';
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
 import { EXIT, InputError } from '../core/errors.js';
 import { exitCodeFor, formatGateTable } from '../gates/evaluate.js';
 import { streamProgress, quietProgress } from '../run/progress.js';
-import { loadRunsForCommand } from './load.js';
-import { resumeSoak, runSoak, type RunResult, type Shard } from '../run/runner.js';
+import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
+import type { RunResult } from '../run/runner.js';
+import { resumeSoak } from '../run/resume.js';
+import type { Shard } from '../run/shard.js';
+import { runSoak } from '../run/soak.js';
 import { loadScenario } from '../scenario/scenario.js';
 import { assertTargetName, validateTarget } from '../targets/registry.js';
 import { judge, verdictLine } from '../gates/judge.js';
 import { writeReportFor } from './report.js';
-import { setExit } from './exit.js';
+import { defineCommand } from './command.js';
 
 interface RunArgs {
   scenario?: string;
@@ -39,7 +42,7 @@ export function parseShard(text: string): Shard {
   return { index, count };
 }
 
-export const runCommand: CommandModule<object, RunArgs> = {
+export const runCommand = defineCommand<RunArgs>({
   command: 'run',
   describe:
     'Run a soak: boot a session, SIGKILL it at seeded random points, resume, verify; then report and judge the gates',
@@ -83,10 +86,10 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe:
           'Run one shard i/n of the cycles (0-based i; cycle c belongs to shard (c-1) mod n); combine with "soak merge"',
       }) as unknown as Argv<RunArgs>,
-  handler: async (argv: ArgumentsCamelCase<RunArgs>) => {
+  run: async (argv, ctx) => {
     const stop = { requested: false };
     const onSigint = (): void => {
-      if (stop.requested) process.exit(EXIT.insufficient);
+      if (stop.requested) ctx.abort(EXIT.insufficient);
       stop.requested = true;
       process.stderr.write('\nstopping after the current cycle (Ctrl-C again to abort now)\n');
     };
@@ -129,7 +132,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       process.off('SIGINT', onSigint);
     }
 
-    const { analysis } = await loadRunsForCommand([result.runDir]);
+    const { analysis } = noteTornTails(await loadRuns([result.runDir]));
     const judgement = judge(analysis);
     const reportDir = argv.report ? (await writeReportFor(analysis, judgement.gates, argv.reportDir)).dir : null;
     if (argv.json) {
@@ -146,6 +149,6 @@ export const runCommand: CommandModule<object, RunArgs> = {
       if (reportDir) process.stdout.write(`report: ${path.join(reportDir, 'index.html')}\n`);
       process.stdout.write(`${verdictLine(judgement)}\n`);
     }
-    setExit(exitCodeFor(judgement.verdict));
+    return exitCodeFor(judgement.verdict);
   },
-};
+});

@@ -1,12 +1,12 @@
 // `soak store stats|verify <dir>`: accounting and integrity of a run's checkpoint store.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
 import { EXIT, InputError } from '../core/errors.js';
 import { gcStore } from '../store/gc.js';
 import { isStore, Store } from '../store/store.js';
 import { storeStats, verifyStore } from '../store/verify.js';
-import { setExit } from './exit.js';
+import { defineCommand, type SoakCommand } from './command.js';
 
 interface StoreArgs {
   dir: string;
@@ -29,17 +29,17 @@ const positional = (y: Argv): Argv<StoreArgs> =>
     .positional('dir', { type: 'string', demandOption: true, describe: 'Run folder or store folder' })
     .option('json', { type: 'boolean', default: false, describe: 'JSON output' });
 
-const statsCommand: CommandModule<object, StoreArgs> = {
+const statsCommand = defineCommand<StoreArgs>({
   command: 'stats <dir>',
   describe: 'Logical vs stored bytes and dedup ratio, per checkpoint and cumulative',
   builder: positional,
-  handler: (argv: ArgumentsCamelCase<StoreArgs>) => {
+  run: (argv) => {
     const store = openExisting(argv.dir);
     const stats = storeStats(store);
     store.close();
     if (argv.json) {
       process.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...stats }, null, 2)}\n`);
-      return;
+      return EXIT.pass;
     }
     const lines = ['  seq      step     logical      stored  new chunks  (deltas)    ratio   cum.ratio'];
     for (const r of stats.checkpoints) {
@@ -57,14 +57,15 @@ const statsCommand: CommandModule<object, StoreArgs> = {
       );
     }
     process.stdout.write(`${lines.join('\n')}\n`);
+    return EXIT.pass;
   },
-};
+});
 
-const verifyCommand: CommandModule<object, StoreArgs> = {
+const verifyCommand = defineCommand<StoreArgs>({
   command: 'verify <dir>',
   describe: 'Re-hash every chunk of every committed checkpoint; exit 1 if any is corrupt or missing',
   builder: positional,
-  handler: (argv: ArgumentsCamelCase<StoreArgs>) => {
+  run: (argv) => {
     const store = openExisting(argv.dir);
     const report = verifyStore(store);
     store.close();
@@ -75,15 +76,15 @@ const verifyCommand: CommandModule<object, StoreArgs> = {
         `${report.checkpoints} checkpoints, ${report.chunksChecked} chunk references checked: ${report.problems.length === 0 ? 'OK' : `${report.problems.length} problems`}\n`,
       );
     }
-    setExit(report.problems.length === 0 ? EXIT.pass : EXIT.fail);
+    return report.problems.length === 0 ? EXIT.pass : EXIT.fail;
   },
-};
+});
 
 interface GcArgs extends StoreArgs {
   keep: number;
 }
 
-const gcCommand: CommandModule<object, GcArgs> = {
+const gcCommand = defineCommand<GcArgs>({
   command: 'gc <dir>',
   describe:
     'Keep the newest N checkpoints, delete the rest and reclaim the chunks only they used (safe to kill at any moment)',
@@ -93,7 +94,7 @@ const gcCommand: CommandModule<object, GcArgs> = {
       demandOption: true,
       describe: 'How many of the newest checkpoints to keep (>= 1)',
     }),
-  handler: (argv: ArgumentsCamelCase<GcArgs>) => {
+  run: (argv) => {
     const store = openExisting(argv.dir);
     let report;
     try {
@@ -119,18 +120,12 @@ const gcCommand: CommandModule<object, GcArgs> = {
         );
       process.stdout.write(`${lines.join('\n')}\n`);
     }
-    setExit(report.missingChunks === 0 ? EXIT.pass : EXIT.fail);
+    return report.missingChunks === 0 ? EXIT.pass : EXIT.fail;
   },
-};
+});
 
-export const storeCommand: CommandModule = {
+export const storeCommand: SoakCommand = {
   command: 'store <command>',
   describe: 'Inspect and maintain a checkpoint store: stats | verify | gc',
-  builder: (y: Argv) =>
-    y
-      .command(statsCommand as unknown as CommandModule)
-      .command(verifyCommand as unknown as CommandModule)
-      .command(gcCommand as unknown as CommandModule)
-      .demandCommand(1),
-  handler: () => {},
+  subcommands: [statsCommand, verifyCommand, gcCommand],
 };

@@ -2,6 +2,7 @@
 // its own process group: agent, tool, QEMU), confirmed against /proc so a recycled PID is never touched.
 import { readdirSync, readFileSync } from 'node:fs';
 import type { JournalEvent } from '../journal/events.js';
+import { readProcStat } from '../core/proc.js';
 
 /** Processes of this harness a host group may hold, besides those that name the run folder in their argv. */
 const HARNESS_SCRIPTS = ['session/host-main.js', 'targets/process/agent.js', 'targets/process/tool.js', 'qemu-system'];
@@ -16,12 +17,11 @@ function listProcs(): Proc[] {
   const out: Proc[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
+    const stat = readProcStat(name);
+    if (stat === null) continue; // exited while we looked
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // pid (comm) state ppid pgrp ...: comm may contain spaces, so split after the last ')'.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      out.push({ pid: Number(name), pgid: Number(fields[2]), cmdline });
+      out.push({ pid: Number(name), pgid: stat.pgrp, cmdline });
     } catch {
       // exited while we looked
     }

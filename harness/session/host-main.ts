@@ -37,11 +37,28 @@ async function checkpointLoop(cfg: HostConfig, store: Store, target: Target): Pr
   }
 }
 
+/** 'describe' mode: build the target (no boot), report what it is, destroy it; touches neither store nor session. */
+async function describeOnly(cfg: HostConfig, workDir: string): Promise<void> {
+  const target = await createTarget(cfg.target, {
+    workDir,
+    sessionDir: workDir,
+    stepMs: cfg.stepMs,
+    options: cfg.targetOptions,
+  });
+  send({ ev: 'target', info: target.describe(), live: false });
+  await target.destroy();
+  rmSync(workDir, { recursive: true, force: true });
+}
+
 async function main(): Promise<void> {
   const cfg = JSON.parse(process.argv[2] ?? '{}') as HostConfig;
   mkdirSync(cfg.scratchDir, { recursive: true, mode: 0o700 });
-  mkdirSync(cfg.sessionDir, { recursive: true });
   const workDir = mkdtempSync(path.join(cfg.scratchDir, `host-${process.pid}-`));
+  if (cfg.mode === 'describe') {
+    await describeOnly(cfg, workDir);
+    process.exit(0);
+  }
+  mkdirSync(cfg.sessionDir, { recursive: true });
   const store = Store.open(cfg.storeDir);
   const target = await createTarget(cfg.target, {
     workDir,

@@ -2,7 +2,8 @@
 import type { Heartbeat } from '../check/heartbeat.js';
 
 export interface HostConfig {
-  mode: 'boot' | 'restore';
+  /** Boot a new session, restore the newest checkpoint, or only report the target's facts (no boot) and exit. */
+  mode: 'boot' | 'restore' | 'describe';
   target: string;
   targetOptions: Record<string, unknown>;
   storeDir: string;

@@ -5,6 +5,7 @@ import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from
 import path from 'node:path';
 import { InputError } from '../core/errors.js';
 import { fsyncDir } from '../core/durable.js';
+import { readProcStat } from '../core/proc.js';
 
 export const LOCK_FILE = 'lock';
 
@@ -18,13 +19,8 @@ interface LockBody {
 
 /** Start time of a running process; null when it does not exist or is a zombie (dead, not yet reaped). */
 function processStart(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields[0] is field 3 (state)
-    return fields[0] === 'Z' || fields[0] === 'X' ? null : (fields[19] ?? null);
-  } catch {
-    return null;
-  }
+  const stat = readProcStat(pid);
+  return stat === null || stat.state === 'Z' || stat.state === 'X' ? null : stat.startTime;
 }
 
 const hasProc = processStart(process.pid) !== null;

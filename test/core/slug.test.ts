@@ -21,4 +21,10 @@ describe('slug', () => {
     expect(long.length).toBeLessThanOrEqual(60);
     expect(long.endsWith('-')).toBe(false);
   });
+  test('a shorter cap (run ids use 40) cuts there, again without a trailing dash', () => {
+    expect(slug(`${'x'.repeat(39)} yz`, 40)).toBe('x'.repeat(39));
+    expect(slug('Ünïcode Scenario Name That Goes On And On For Ever', 40)).toBe(
+      'unicode-scenario-name-that-goes-on-and-o',
+    );
+  });
 });

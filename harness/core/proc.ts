@@ -1,0 +1,34 @@
+// Read a process's /proc/<pid>/stat: the one parser for the fields the harness uses (state, process group, start time).
+import { readFileSync } from 'node:fs';
+
+/** The fields of /proc/<pid>/stat the harness reads. */
+export interface ProcStat {
+  /** Field 3: R, S, D, Z (zombie), X (dead), T... */
+  state: string;
+  /** Field 5: process group id. */
+  pgrp: number;
+  /** Field 22: start time in clock ticks since boot (a string: it is compared, never computed with). */
+  startTime: string;
+}
+
+/** Parse the text of a /proc/<pid>/stat file; null if it is not one. */
+export function parseProcStat(text: string): ProcStat | null {
+  // pid (comm) state ppid pgrp ...: comm may contain spaces and ')', so split after the last ')'.
+  const close = text.lastIndexOf(')');
+  if (close < 0) return null;
+  const fields = text.slice(close + 2).split(' '); // fields[0] is field 3 (state)
+  const state = fields[0];
+  const pgrp = Number(fields[2]);
+  const startTime = fields[19];
+  if (state === undefined || state === '' || !Number.isInteger(pgrp) || startTime === undefined) return null;
+  return { state, pgrp, startTime };
+}
+
+/** Read and parse /proc/<pid>/stat; null when the process does not exist (or /proc is not there). */
+export function readProcStat(pid: number | string): ProcStat | null {
+  try {
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}

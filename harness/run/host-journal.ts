@@ -1,0 +1,66 @@
+// Connect session hosts to the journal: spawn a host and journal host-start, turn the messages it sends into journal
+// events (checkpoint, target-info), and start a session (boot or restore) journaling when it is up.
+import { HostHandle, isEv, isFullHeartbeat } from '../session/host-handle.js';
+import type { HostConfig, HostMessage } from '../session/protocol.js';
+import type { JournalWriter } from '../journal/writer.js';
+import type { Scenario } from '../scenario/scenario.js';
+import type { RunPaths } from './run-folder.js';
+
+/** What every host of this run is told (all but its mode): the scenario's target and cadence, the run's folders. */
+export function hostConfig(scenario: Scenario, paths: RunPaths): Omit<HostConfig, 'mode'> {
+  return {
+    target: scenario.target,
+    targetOptions: scenario.targetOptions,
+    storeDir: paths.store,
+    sessionDir: paths.session,
+    scratchDir: paths.scratch,
+    stepMs: scenario.stepMs,
+    checkpointEveryMs: scenario.checkpoint.everyMs,
+    skewMs: scenario.skewMs,
+    injectRestoreDelayMs: scenario.injectRestoreDelayMs,
+  };
+}
+
+/** Start a session host for `cycle`; what cycle.ts and the runner call. */
+export type SpawnHost = (mode: 'boot' | 'restore', cycle: number) => HostHandle;
+
+/** A SpawnHost that journals host-start, each committed checkpoint, and the first live target facts of the run. */
+export function journaledHosts(journal: JournalWriter, config: Omit<HostConfig, 'mode'>, hostLog: string): SpawnHost {
+  let targetInfoJournaled = false;
+  return (mode, cycle) => {
+    const h = new HostHandle({ ...config, mode }, hostLog);
+    journal.append({ type: 'host-start', cycle, pid: h.pid, mode });
+    h.on('msg', (msg) => {
+      if (msg.ev === 'ckpt-commit') {
+        const { ev: _ev, ...rest } = msg; // drop the protocol tag, keep every field
+        journal.append({ type: 'checkpoint', cycle, ...rest });
+      } else if (msg.ev === 'target' && msg.live && !targetInfoJournaled) {
+        // What only a running target knows (accelerator chosen, image hash, QEMU version) completes the environment.
+        targetInfoJournaled = true;
+        journal.append({ type: 'target-info', cycle, info: msg.info });
+      }
+    });
+    return h;
+  };
+}
+
+/** Start the session and wait until it is up (journaling boot or restore) and has a committed checkpoint. */
+export async function startSession(
+  spawnHost: SpawnHost,
+  journal: JournalWriter,
+  mode: 'boot' | 'restore',
+  cycle: number,
+  timeoutMs: number,
+): Promise<HostHandle> {
+  const h = spawnHost(mode, cycle);
+  const first = (ev: HostMessage['ev']) => h.waitFor(isEv(ev), timeoutMs);
+  const [{ msg: up }, { msg: hb }] = await Promise.all([
+    first(mode === 'boot' ? 'booted' : 'restore-end'),
+    h.waitFor(isFullHeartbeat, timeoutMs),
+    first('ckpt-commit'),
+  ]);
+  if (up.ev === 'booted') journal.append({ type: 'boot', cycle, bootMs: up.bootMs, nonce: hb.nonce });
+  else if (up.ev === 'restore-end')
+    journal.append({ type: 'restore', cycle, seq: up.seq, step: up.step, restoreMs: up.restoreMs });
+  return h;
+}

@@ -1,0 +1,60 @@
+// Pick up a run whose runner died: one streamed pass over its journal says which cycles remain and which host groups
+// it started; those still alive are killed, and the session restores from the newest checkpoint.
+import { InputError } from '../core/errors.js';
+import { nowMs } from '../core/clock.js';
+import type { HostStartEvent, RunStartEvent } from '../journal/events.js';
+import { JournalWriter, streamJournal } from '../journal/writer.js';
+import { resolveRunDir } from '../analysis/load-runs.js';
+import { Store } from '../store/store.js';
+import { hostGroups, killOrphans } from './orphans.js';
+import { resetScratch, runPaths } from './run-folder.js';
+import { runCycles, type RunControl, type RunResult } from './runner.js';
+import { cycleIds } from './shard.js';
+
+/** Which run folder to pick up. */
+export interface ResumeOptions extends RunControl {
+  runDir: string;
+}
+
+/** What resuming needs of a journal. */
+export interface ResumeScan {
+  start: RunStartEvent;
+  /** Cycle ids still to run, in order. */
+  remaining: number[];
+  /** Every host-start event: the process groups a dead runner may have left alive. */
+  hosts: HostStartEvent[];
+  /** Time of the last event, so the resumed journal's times carry on from it. */
+  lastT: number;
+}
+
+/** One streamed pass over `file` (a long soak's journal need not fit in memory); bad input when it has no run-start. */
+export function scanForResume(file: string): ResumeScan {
+  let start: RunStartEvent | undefined;
+  const finished = new Set<number>();
+  const hosts: HostStartEvent[] = [];
+  let lastT = 0;
+  streamJournal(file, (e) => {
+    if (e.type === 'run-start') start ??= e;
+    else if (e.type === 'cycle') finished.add(e.cycle);
+    else if (e.type === 'host-start') hosts.push(e);
+    lastT = e.t;
+  });
+  if (!start) throw new InputError(`${file} has no run-start event: nothing to resume`);
+  const remaining = cycleIds(start.scenario.cycles, start.shard).filter((c) => !finished.has(c));
+  return { start, remaining, hosts, lastT };
+}
+
+/** Pick up a run whose runner died: kill its orphaned hosts, restore the session, run the cycles not yet finished. */
+export async function resumeSoak(opts: ResumeOptions): Promise<RunResult> {
+  const paths = runPaths(resolveRunDir(opts.runDir));
+  const { start, remaining, hosts, lastT } = scanForResume(paths.journal);
+  const killedGroups = killOrphans(hostGroups(hosts), paths.dir);
+  const resumedAt = nowMs();
+  const journal = new JournalWriter(paths.journal, () => lastT + (nowMs() - resumedAt));
+  journal.append({ type: 'run-resume', killedGroups, remaining: remaining.length });
+  resetScratch(paths);
+  const store = Store.open(paths.store);
+  const hasCheckpoint = store.latest() !== null;
+  store.close();
+  return runCycles(opts, paths, journal, start.scenario, remaining, hasCheckpoint ? 'restore' : 'boot');
+}

@@ -1,0 +1,57 @@
+// Start a new soak: ask a describing session host for the target's facts, create the run folder, journal run-start
+// with the environment, then run every cycle this run or shard owns.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { nowMs } from '../core/clock.js';
+import { captureEnvironment, type Environment } from '../core/environment.js';
+import { JournalWriter } from '../journal/writer.js';
+import type { Scenario } from '../scenario/scenario.js';
+import { describeTarget } from '../session/describe.js';
+import { hostConfig } from './host-journal.js';
+import { createRunFolder, resetScratch, runPaths } from './run-folder.js';
+import { runCycles, type RunControl, type RunResult } from './runner.js';
+import { cycleIds, type Shard } from './shard.js';
+
+/** A new run: its scenario, where run folders go, and which shard (if any) of the cycles it runs. */
+export interface RunOptions extends RunControl {
+  scenario: Scenario;
+  /** Parent folder of run folders (default runs/). */
+  runsDir: string;
+  shard?: Shard;
+}
+
+/** Start a new run folder and run every cycle this run (or shard) owns. */
+export async function runSoak(opts: RunOptions): Promise<RunResult> {
+  const { scenario, shard } = opts;
+  // Everything slow comes first, so the folder, its journal and run-start appear together: a runner killed before
+  // leaves no run folder that cannot be resumed for lack of a run-start.
+  const environment = captureEnvironment(await describeScenarioTarget(scenario));
+  const { id, paths } = createRunFolder(opts.runsDir, scenario, shard);
+  const runStart = nowMs();
+  const journal = new JournalWriter(paths.journal, () => nowMs() - runStart);
+  journal.append({
+    type: 'run-start',
+    runId: id,
+    startedAt: new Date().toISOString(),
+    scenario,
+    environment,
+    ...(shard ? { shard } : {}),
+  });
+  resetScratch(paths);
+  return runCycles(opts, paths, journal, scenario, cycleIds(scenario.cycles, shard), 'boot');
+}
+
+/**
+ * The host owns the target: a short-lived host in 'describe' mode reports the target's facts without booting it, so
+ * run-start, journaled before anything acts, carries the environment. It works in a temporary folder of its own.
+ */
+async function describeScenarioTarget(scenario: Scenario): Promise<Environment['target']> {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-describe-'));
+  try {
+    const paths = runPaths(tmp);
+    return await describeTarget(hostConfig(scenario, paths), paths.hostLog, scenario.resumeTimeoutMs);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,35 @@
+// parseProcStat reads state, process group and start time from /proc/<pid>/stat text, even when comm holds ") ".
+import { describe, expect, it } from 'vitest';
+import { parseProcStat, readProcStat } from '../../harness/core/proc.js';
+
+/** A stat line: fields 1..52, with the given comm, state, pgrp (field 5) and start time (field 22). */
+function statLine(comm: string, state: string, pgrp: number, start: number): string {
+  const rest = Array.from({ length: 50 }, (_, i) => String(i + 3)); // fields 3..52, each its own number
+  rest[0] = state;
+  rest[2] = String(pgrp);
+  rest[19] = String(start);
+  return `4242 (${comm}) ${rest.join(' ')}\n`;
+}
+
+describe('parseProcStat', () => {
+  it('splits after the last ")" so a comm with spaces and parentheses does not shift fields', () => {
+    expect(parseProcStat(statLine('a b) S 9 9', 'S', 777, 123456))).toEqual({
+      state: 'S',
+      pgrp: 777,
+      startTime: '123456',
+    });
+  });
+
+  it('rejects text that is not a stat line (negative control)', () => {
+    expect(parseProcStat('')).toBeNull();
+    expect(parseProcStat('4242 (x) S 1')).toBeNull();
+  });
+
+  it('reads this process: running, a numeric group, a start time that does not change', () => {
+    const a = readProcStat(process.pid);
+    expect(a).not.toBeNull();
+    expect(a!.pgrp).toBeGreaterThan(0);
+    expect(readProcStat(process.pid)!.startTime).toBe(a!.startTime);
+    expect(readProcStat(2 ** 30)).toBeNull();
+  });
+});

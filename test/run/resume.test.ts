@@ -1,0 +1,54 @@
+// scanForResume: from a dead runner's journal, the cycles still to run (a shard's share only), the hosts it started
+// and the last event time; a journal without run-start is bad input.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InputError } from '../../harness/core/errors.js';
+import { captureEnvironment } from '../../harness/core/environment.js';
+import { JournalWriter } from '../../harness/journal/writer.js';
+import { scanForResume } from '../../harness/run/resume.js';
+import { loadScenario } from '../../harness/scenario/scenario.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function journalFile(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'soak-resume-'));
+  dirs.push(dir);
+  return path.join(dir, 'journal.ndjson');
+}
+
+describe('scanForResume', () => {
+  it('lists the unfinished cycles of the shard, the started hosts and the last time', () => {
+    const file = journalFile();
+    let t = 0;
+    const j = new JournalWriter(file, () => (t += 10));
+    const { scenario } = loadScenario('default', { cycles: 9 });
+    const shard = { index: 1, count: 3 }; // owns cycles 2, 5, 8
+    j.append({ type: 'run-start', runId: 'r', startedAt: '', scenario, environment: captureEnvironment({}), shard });
+    j.append({ type: 'host-start', cycle: 2, pid: 111, mode: 'boot' });
+    j.append({ type: 'cycle-start', cycle: 2, phase: 'work' });
+    j.append({ type: 'host-start', cycle: 2, pid: 222, mode: 'restore' });
+    // cycle 2 finished; cycle 5 started but never finished
+    const done = JSON.parse('{"type":"cycle","cycle":2,"phase":"work","outcome":"ok"}') as Parameters<
+      JournalWriter['append']
+    >[0];
+    j.append(done);
+    j.append({ type: 'cycle-start', cycle: 5, phase: 'work' });
+    j.close();
+    const scan = scanForResume(file);
+    expect(scan.remaining).toEqual([5, 8]);
+    expect(scan.hosts.map((h) => h.pid)).toEqual([111, 222]);
+    expect(scan.lastT).toBe(60);
+    expect(scan.start.runId).toBe('r');
+  });
+
+  it('rejects a journal without run-start (negative control)', () => {
+    const file = journalFile();
+    writeFileSync(file, '{"schemaVersion":1,"t":1,"type":"run-end","status":"complete","cycles":0}\n');
+    expect(() => scanForResume(file)).toThrow(InputError);
+  });
+});
