@@ -1,6 +1,6 @@
 // The fast path of journal analysis: the flat events the runner writes many times a cycle (cycle-start, checkpoint,
-// kill, host-start, restore, boot, and cycle outcomes without violations) read straight from their bytes into a
-// RunAccumulator, without JSON.parse or an object per line. A line is taken only in the exact compact form
+// kill, host-start, restore, observation, boot, and cycle outcomes without violations) read straight from their
+// bytes into a RunAccumulator, without JSON.parse or an object per line. A line is taken only in the exact compact form
 // JournalWriter writes; any other line (other event types, violations, escapes, another key order, another
 // schemaVersion, corruption) is left to JSON.parse, which reads it the same way or names it as corrupt.
 import type { RunAccumulator } from '../accumulator.js';
@@ -16,12 +16,21 @@ import type { CheckpointRow, CycleRow } from '../summary.js';
 const HEAD = literal('{"schemaVersion":1,"t":');
 const CLOSE = literal('}');
 const EMPTY_LIST = literal('[]');
-const TYPES = knownStrings<FastType>(['checkpoint', 'cycle-start', 'kill', 'host-start', 'restore', 'cycle', 'boot']);
+/** The event types the fast path reads. */
+const FAST_TYPES = [
+  'checkpoint',
+  'cycle-start',
+  'kill',
+  'host-start',
+  'restore',
+  'observation',
+  'cycle',
+  'boot',
+] as const;
+type FastType = (typeof FAST_TYPES)[number];
+const TYPES = knownStrings<FastType>(FAST_TYPES);
 const PHASES = knownStrings<KillPhase>(['work', 'checkpoint', 'restore']);
 const OUTCOMES = knownStrings<Outcome>(['ok', 'fail', 'info']);
-
-/** The event types the fast path reads. */
-type FastType = 'checkpoint' | 'cycle-start' | 'kill' | 'host-start' | 'restore' | 'cycle' | 'boot';
 
 /** How to read one field's value at the cursor (after its key has matched). */
 type ReadValue = () => void;
@@ -66,6 +75,7 @@ export class AnalysisLineReader {
     const skipNumber: ReadValue = () => c.skipNumber();
     const skipString: ReadValue = () => c.skipString();
     const skipNumberOrNull: ReadValue = () => void c.numberOrNull();
+    const skipPart: ReadValue = () => c.skipFlatObject();
     this.steps = {
       checkpoint: steps('checkpoint', {
         cycle: skipNumber,
@@ -97,6 +107,22 @@ export class AnalysisLineReader {
         seq: skipNumber,
         step: skipNumber,
         restoreMs: () => (this.ms = c.number()),
+      }),
+      // What the checker looked at matters to `soak check`, not to analysis: checked, not kept. One from a heartbeat
+      // that was not full lacks its parts: JSON.parse reads it.
+      observation: steps('observation', {
+        cycle: skipNumber,
+        restoredSeq: skipNumber,
+        restoredStep: skipNumber,
+        killStep: skipNumber,
+        nonce: skipString,
+        latestCompleteSeq: skipNumberOrNull,
+        step: skipNumber,
+        heartbeatNonce: skipString,
+        full: () => c.skipScalar(),
+        fs: skipPart,
+        mem: skipPart,
+        tool: skipPart,
       }),
       boot: steps('boot', { cycle: skipNumber, bootMs: () => (this.ms = c.number()), nonce: skipString }),
       // A cycle outcome with no violations (one with violations needs their messages: JSON.parse reads it).
