@@ -4,6 +4,7 @@ import yargs, { type CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { EXIT, InputError, SoakError } from './core/errors.js';
 import { requestedExit } from './commands/exit.js';
+import { checkCommand } from './commands/check.js';
 import { compareCommand } from './commands/compare.js';
 import { gatesCommand } from './commands/gates.js';
 import { mergeCommand } from './commands/merge.js';
@@ -21,6 +22,7 @@ async function main(): Promise<number> {
     compareCommand,
     mergeCommand,
     storeCommand,
+    checkCommand,
   ] as unknown as CommandModule[];
   try {
     const { imageCommand } = await import('./commands/image.js');
