@@ -2,7 +2,8 @@
 import { closeSync, mkdtempSync, openSync, statSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { JOURNAL_SCHEMA_VERSION } from '../harness/journal/events.js';
+import { encodeEvent } from '../harness/journal/codec.js';
+import { JOURNAL_SCHEMA_VERSION, type EventInput } from '../harness/journal/events.js';
 import { captureEnvironment } from '../harness/core/environment.js';
 import { scenarioSchema } from '../harness/scenario/scenario.js';
 import { createRng } from '../harness/stats/random.js';
@@ -14,8 +15,8 @@ export function* syntheticJournalLines(cycles: number, seed = 1, runId = 'synthe
   let t = 0;
   let step = 0;
   let seq = 0;
-  const line = (e: Record<string, unknown>): string =>
-    `${JSON.stringify({ schemaVersion: JOURNAL_SCHEMA_VERSION, t: (t += 1), ...e })}\n`;
+  const line = (e: EventInput): string =>
+    `${encodeEvent({ schemaVersion: JOURNAL_SCHEMA_VERSION, t: (t += 1), ...e })}\n`;
   yield line({
     type: 'run-start',
     runId,

@@ -3,6 +3,7 @@
 import yargs, { type Argv, type CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { EXIT, InputError, SoakError } from './core/errors.js';
+import { checkCommand } from './commands/check.js';
 import type { CommandContext, SoakCommand } from './commands/command.js';
 import { compareCommand } from './commands/compare.js';
 import { gatesCommand } from './commands/gates.js';
@@ -39,7 +40,15 @@ function toYargs(c: SoakCommand, exit: { code: number }): CommandModule {
 }
 
 async function main(): Promise<number> {
-  const commands: SoakCommand[] = [runCommand, reportCommand, gatesCommand, compareCommand, mergeCommand, storeCommand];
+  const commands: SoakCommand[] = [
+    runCommand,
+    reportCommand,
+    gatesCommand,
+    checkCommand,
+    compareCommand,
+    mergeCommand,
+    storeCommand,
+  ];
   try {
     const { imageCommand } = await import('./commands/image.js');
     commands.push(imageCommand);

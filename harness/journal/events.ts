@@ -1,5 +1,5 @@
 // Journal event types: every line of runs/<id>/journal.ndjson is one of these, with a schemaVersion.
-import type { Violation } from '../check/heartbeat.js';
+import type { PartState, Violation } from '../check/heartbeat.js';
 import type { Environment } from '../core/environment.js';
 
 export type { Violation, ViolationCode } from '../check/heartbeat.js';
@@ -104,6 +104,31 @@ export interface RestoreEvent extends Base {
   restoreMs: number;
 }
 
+/**
+ * What the checker looked at after a restore (check/checker.ts's ResumeObservation, flat), journaled just before the
+ * cycle's outcome so a stored run can be re-judged (`soak check`). Absent when the session never sent a heartbeat.
+ */
+export interface ObservationEvent extends Base {
+  type: 'observation';
+  cycle: number;
+  /** The checkpoint the host said it restored. */
+  restoredSeq: number;
+  restoredStep: number;
+  /** Highest step the killed session reported, over all of the cycle's kills. */
+  killStep: number;
+  /** The session's boot nonce before the kill. */
+  nonce: string;
+  /** The newest complete checkpoint in the store after the kill, as the runner saw it (null: not checked). */
+  latestCompleteSeq: number | null;
+  /** The first full heartbeat after the restore: its step, nonce and parts (parts absent when it was not full). */
+  step: number;
+  heartbeatNonce: string;
+  full: boolean;
+  fs?: PartState;
+  mem?: PartState;
+  tool?: PartState;
+}
+
 /** The outcome of one kill-and-resume cycle. */
 export interface CycleEvent extends Base {
   type: 'cycle';
@@ -139,6 +164,7 @@ export type JournalEvent =
   | CycleStartEvent
   | KillEvent
   | RestoreEvent
+  | ObservationEvent
   | CycleEvent
   | RunEndEvent;
 

@@ -84,6 +84,7 @@ const CYCLE_KEYED = new Set([
   'checkpoint',
   'cycle-start',
   'kill',
+  'observation',
   'restore',
   'cycle',
   'target-info',

@@ -1,5 +1,6 @@
-// The run journal's writer: append-only NDJSON, one fsync per event (the reader is journal-read.ts).
+// The run journal's writer: append-only NDJSON, one fsync per event, each line in its codec field order (reader.ts reads).
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { encodeEvent } from './codec.js';
 import { JOURNAL_SCHEMA_VERSION, type EventInput, type JournalEvent } from './events.js';
 
 /** Appends events durably: each line is written and fsynced before append() returns. */
@@ -15,9 +16,10 @@ export class JournalWriter {
     this.fd = openSync(file, 'a', 0o644);
   }
 
+  /** Write `event` (stamped with schemaVersion and t, fields in codec order), fsync, and return it as written. */
   append(event: EventInput): JournalEvent {
     const full = { schemaVersion: JOURNAL_SCHEMA_VERSION, t: round3(this.clock()), ...event } as JournalEvent;
-    writeSync(this.fd, `${JSON.stringify(full)}\n`);
+    writeSync(this.fd, `${encodeEvent(full)}\n`);
     fsyncSync(this.fd);
     return full;
   }

@@ -1,10 +1,12 @@
 // One kill-and-resume cycle: aim a SIGKILL per the nemesis plan, restore in a fresh host, check the first full
-// heartbeat, and record the outcome. The runner only connects the roles; this file holds the cycle's order of events.
+// heartbeat, and journal what the checker observed and the outcome. The runner only connects the roles; this file
+// holds the cycle's order of events.
 import { sleep } from '../core/clock.js';
-import { checkResume } from '../check/checker.js';
+import { checkResume, type ResumeObservation } from '../check/checker.js';
 import type { CycleEvent, KillPhase, Violation } from '../journal/events.js';
 import { isEv, isFullHeartbeat, type HostHandle } from '../session/host-handle.js';
 import type { JournalWriter } from '../journal/writer.js';
+import { observationEvent } from '../journal/observation.js';
 import type { Logger } from '../core/logger.js';
 import { planKill } from './nemesis.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -99,7 +101,16 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
       restoredSeq = end.seq;
       restoredStep = end.step;
       journal.append({ type: 'restore', cycle, seq: end.seq, step: end.step, restoreMs: end.restoreMs });
-      violations = checkResume({ heartbeat: hb, restored: end, killStep, nonce, latestCompleteSeq: latest }, ctx.model);
+      const observed: ResumeObservation = {
+        heartbeat: hb,
+        restored: { seq: end.seq, step: end.step },
+        killStep,
+        nonce,
+        latestCompleteSeq: latest,
+      };
+      // What the checker looks at is journaled before its verdict, so `soak check` can re-judge the stored run.
+      journal.append(observationEvent(cycle, observed));
+      violations = checkResume(observed, ctx.model);
       downtimeMs = t - tKill;
     } catch (err) {
       violations = [{ code: 'no-resume', message: `session did not resume: ${(err as Error).message}` }];

@@ -157,7 +157,8 @@ export class JsonCursor {
     }
   }
 
-  private skipScalar(): void {
+  /** Check one string, number, true, false or null without building it. */
+  skipScalar(): void {
     if (!this.ok) return;
     const b = this.bytes[this.pos];
     if (b === QUOTE) this.skipString();

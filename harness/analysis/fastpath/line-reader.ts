@@ -1,10 +1,11 @@
 // The fast path of journal analysis: the flat events the runner writes many times a cycle (cycle-start, checkpoint,
-// kill, host-start, restore, boot, and cycle outcomes without violations) read straight from their bytes into a
-// RunAccumulator, without JSON.parse or an object per line. A line is taken only in the exact compact form
+// kill, host-start, restore, observation, boot, and cycle outcomes without violations) read straight from their
+// bytes into a RunAccumulator, without JSON.parse or an object per line. A line is taken only in the exact compact form
 // JournalWriter writes; any other line (other event types, violations, escapes, another key order, another
 // schemaVersion, corruption) is left to JSON.parse, which reads it the same way or names it as corrupt.
 import type { RunAccumulator } from '../accumulator.js';
-import type { JournalEvent, KillPhase, Outcome } from '../../journal/events.js';
+import type { KillPhase, Outcome } from '../../journal/events.js';
+import { fieldOrder, type FieldOf } from '../../journal/codec.js';
 import { orNull } from '../columns.js';
 import { JsonCursor } from './json-cursor.js';
 import { knownStrings, literal, type Literal } from './json-literal.js';
@@ -15,55 +16,37 @@ import type { CheckpointRow, CycleRow } from '../summary.js';
 const HEAD = literal('{"schemaVersion":1,"t":');
 const CLOSE = literal('}');
 const EMPTY_LIST = literal('[]');
-const TYPES = knownStrings<JournalEvent['type']>([
+/** The event types the fast path reads. */
+const FAST_TYPES = [
   'checkpoint',
   'cycle-start',
   'kill',
   'host-start',
   'restore',
+  'observation',
   'cycle',
   'boot',
-]);
+] as const;
+type FastType = (typeof FAST_TYPES)[number];
+const TYPES = knownStrings<FastType>(FAST_TYPES);
 const PHASES = knownStrings<KillPhase>(['work', 'checkpoint', 'restore']);
 const OUTCOMES = knownStrings<Outcome>(['ok', 'fail', 'info']);
 
-/** `,"name":` for each field name, in the form JSON.stringify writes it. */
-function keys<T extends string>(...names: T[]): Record<T, Literal> {
-  return Object.fromEntries(names.map((n) => [n, literal(`,${JSON.stringify(n)}:`)])) as Record<T, Literal>;
+/** How to read one field's value at the cursor (after its key has matched). */
+type ReadValue = () => void;
+
+/** One field to match: its key as JSON.stringify writes it (`,"name":`) and how to read its value. */
+interface FieldStep {
+  key: Literal;
+  read: ReadValue;
 }
 
-const K = keys(
-  'type',
-  'cycle',
-  'phase',
-  'observedPhase',
-  'outcome',
-  'downtimeMs',
-  'killStep',
-  'restoredSeq',
-  'restoredStep',
-  'lostSteps',
-  'restoreKills',
-  'violations',
-  'seq',
-  'step',
-  'pauseMs',
-  'writeMs',
-  'logicalBytes',
-  'storedBytes',
-  'chunks',
-  'newChunks',
-  'meta',
-  'atStep',
-  'nonce',
-  'lastCommittedSeq',
-  'lastCommittedStep',
-  'inFlightSeq',
-  'pid',
-  'mode',
-  'restoreMs',
-  'bootMs',
-);
+/** The steps for event type `type`: its keys in the codec's order (FIELD_ORDER), each with its value reader. */
+function steps<T extends FastType>(type: T, readers: { [F in FieldOf<T>]: ReadValue }): FieldStep[] {
+  return fieldOrder(type).map((name) => ({ key: literal(`,${JSON.stringify(name)}:`), read: readers[name] }));
+}
+
+const TYPE_KEY = literal(',"type":');
 
 /** Reads journal lines for one accumulator; one cursor and one row of each kind, reused for every line. */
 export class AnalysisLineReader {
@@ -82,8 +65,82 @@ export class AnalysisLineReader {
     violations: '',
   };
   private readonly checkpoint: CheckpointRow = { seq: 0, pauseMs: 0, writeMs: 0, logicalBytes: 0, storedBytes: 0 };
+  /** Values kept from the line being read for the accumulator calls that are not rows. */
+  private cycleId = 0;
+  private ms = 0;
+  private readonly steps: Record<FastType, FieldStep[]>;
 
-  constructor(private readonly acc: RunAccumulator) {}
+  constructor(private readonly acc: RunAccumulator) {
+    const { c, cycle: r, checkpoint: k } = this;
+    const skipNumber: ReadValue = () => c.skipNumber();
+    const skipString: ReadValue = () => c.skipString();
+    const skipNumberOrNull: ReadValue = () => void c.numberOrNull();
+    const skipPart: ReadValue = () => c.skipFlatObject();
+    this.steps = {
+      checkpoint: steps('checkpoint', {
+        cycle: skipNumber,
+        seq: () => (k.seq = c.number()),
+        step: skipNumber,
+        pauseMs: () => (k.pauseMs = c.number()),
+        writeMs: () => (k.writeMs = c.number()),
+        logicalBytes: () => (k.logicalBytes = c.number()),
+        storedBytes: () => (k.storedBytes = c.number()),
+        chunks: skipNumber,
+        newChunks: skipNumber,
+        meta: () => c.skipFlatObject(),
+      }),
+      'cycle-start': steps('cycle-start', { cycle: () => (this.cycleId = c.number()), phase: skipString }),
+      // Kills and host starts matter to the runner, not to analysis: checked, not kept.
+      kill: steps('kill', {
+        cycle: skipNumber,
+        phase: skipString,
+        observedPhase: skipString,
+        atStep: skipNumber,
+        nonce: skipString,
+        lastCommittedSeq: skipNumber,
+        lastCommittedStep: skipNumber,
+        inFlightSeq: skipNumberOrNull,
+      }),
+      'host-start': steps('host-start', { cycle: skipNumber, pid: skipNumber, mode: skipString }),
+      restore: steps('restore', {
+        cycle: skipNumber,
+        seq: skipNumber,
+        step: skipNumber,
+        restoreMs: () => (this.ms = c.number()),
+      }),
+      // What the checker looked at matters to `soak check`, not to analysis: checked, not kept. One from a heartbeat
+      // that was not full lacks its parts: JSON.parse reads it.
+      observation: steps('observation', {
+        cycle: skipNumber,
+        restoredSeq: skipNumber,
+        restoredStep: skipNumber,
+        killStep: skipNumber,
+        nonce: skipString,
+        latestCompleteSeq: skipNumberOrNull,
+        step: skipNumber,
+        heartbeatNonce: skipString,
+        full: () => c.skipScalar(),
+        fs: skipPart,
+        mem: skipPart,
+        tool: skipPart,
+      }),
+      boot: steps('boot', { cycle: skipNumber, bootMs: () => (this.ms = c.number()), nonce: skipString }),
+      // A cycle outcome with no violations (one with violations needs their messages: JSON.parse reads it).
+      cycle: steps('cycle', {
+        cycle: () => (r.cycle = c.number()),
+        phase: () => (r.phase = c.oneOf(PHASES)),
+        observedPhase: () => (r.observedPhase = c.oneOf(PHASES)),
+        outcome: () => (r.outcome = c.oneOf(OUTCOMES)),
+        downtimeMs: () => (r.downtimeMs = orNull(c.numberOrNull())),
+        killStep: () => (r.killStep = c.number()),
+        restoredSeq: () => (r.restoredSeq = orNull(c.numberOrNull())),
+        restoredStep: () => (r.restoredStep = orNull(c.numberOrNull())),
+        lostSteps: () => (r.lostSteps = orNull(c.numberOrNull())),
+        restoreKills: () => (r.restoreKills = c.number()),
+        violations: () => c.literal(EMPTY_LIST),
+      }),
+    };
+  }
 
   /** This reader as streamJournal's fast path. */
   get fastLine(): FastLine {
@@ -96,161 +153,39 @@ export class AnalysisLineReader {
     c.reset(bytes, start, end);
     c.literal(HEAD);
     c.skipNumber();
-    c.literal(K.type);
-    switch (c.oneOf(TYPES)) {
+    c.literal(TYPE_KEY);
+    const type = c.oneOf(TYPES);
+    if (!this.fields(type)) return false;
+    switch (type) {
       case 'checkpoint':
-        return this.readCheckpoint();
+        this.acc.checkpointCommitted(this.checkpoint);
+        return true;
       case 'cycle-start':
-        return this.readCycleStart();
-      case 'kill':
-        return this.readKill();
-      case 'host-start':
-        return this.readHostStart();
+        this.acc.cycleStarted(this.cycleId);
+        return true;
       case 'restore':
-        return this.readRestore();
-      case 'cycle':
-        return this.readCycle();
+        this.acc.restored(this.ms);
+        return true;
       case 'boot':
-        return this.readBoot();
+        this.acc.booted(this.ms);
+        return true;
+      case 'cycle':
+        this.acc.cycleEnded(this.cycle, NO_VIOLATIONS);
+        return true;
       default:
-        return false;
+        return true;
     }
   }
 
-  /** The closing brace, and nothing after it. */
-  private closed(): boolean {
-    this.c.literal(CLOSE);
-    return this.c.done();
-  }
-
-  private readCheckpoint(): boolean {
-    const { c, checkpoint: r } = this;
-    c.literal(K.cycle);
-    c.skipNumber();
-    c.literal(K.seq);
-    r.seq = c.number();
-    c.literal(K.step);
-    c.skipNumber();
-    c.literal(K.pauseMs);
-    r.pauseMs = c.number();
-    c.literal(K.writeMs);
-    r.writeMs = c.number();
-    c.literal(K.logicalBytes);
-    r.logicalBytes = c.number();
-    c.literal(K.storedBytes);
-    r.storedBytes = c.number();
-    c.literal(K.chunks);
-    c.skipNumber();
-    c.literal(K.newChunks);
-    c.skipNumber();
-    c.literal(K.meta);
-    c.skipFlatObject();
-    if (!this.closed()) return false;
-    this.acc.checkpointCommitted(r);
-    return true;
-  }
-
-  private readCycleStart(): boolean {
+  /** Match `type`'s fields in codec order, then the closing brace and nothing after it; false on any mismatch. */
+  private fields(type: FastType): boolean {
     const c = this.c;
-    c.literal(K.cycle);
-    const cycle = c.number();
-    c.literal(K.phase);
-    c.skipString();
-    if (!this.closed()) return false;
-    this.acc.cycleStarted(cycle);
-    return true;
-  }
-
-  /** Kills matter to the runner, not to analysis: checked, not kept. */
-  private readKill(): boolean {
-    const c = this.c;
-    c.literal(K.cycle);
-    c.skipNumber();
-    c.literal(K.phase);
-    c.skipString();
-    c.literal(K.observedPhase);
-    c.skipString();
-    c.literal(K.atStep);
-    c.skipNumber();
-    c.literal(K.nonce);
-    c.skipString();
-    c.literal(K.lastCommittedSeq);
-    c.skipNumber();
-    c.literal(K.lastCommittedStep);
-    c.skipNumber();
-    c.literal(K.inFlightSeq);
-    c.numberOrNull();
-    return this.closed();
-  }
-
-  /** Host starts matter to the runner, not to analysis: checked, not kept. */
-  private readHostStart(): boolean {
-    const c = this.c;
-    c.literal(K.cycle);
-    c.skipNumber();
-    c.literal(K.pid);
-    c.skipNumber();
-    c.literal(K.mode);
-    c.skipString();
-    return this.closed();
-  }
-
-  private readRestore(): boolean {
-    const c = this.c;
-    c.literal(K.cycle);
-    c.skipNumber();
-    c.literal(K.seq);
-    c.skipNumber();
-    c.literal(K.step);
-    c.skipNumber();
-    c.literal(K.restoreMs);
-    const restoreMs = c.number();
-    if (!this.closed()) return false;
-    this.acc.restored(restoreMs);
-    return true;
-  }
-
-  private readBoot(): boolean {
-    const c = this.c;
-    c.literal(K.cycle);
-    c.skipNumber();
-    c.literal(K.bootMs);
-    const bootMs = c.number();
-    c.literal(K.nonce);
-    c.skipString();
-    if (!this.closed()) return false;
-    this.acc.booted(bootMs);
-    return true;
-  }
-
-  /** A cycle outcome with no violations (one with violations needs their messages: JSON.parse reads it). */
-  private readCycle(): boolean {
-    const { c, cycle: r } = this;
-    c.literal(K.cycle);
-    r.cycle = c.number();
-    c.literal(K.phase);
-    r.phase = c.oneOf(PHASES);
-    c.literal(K.observedPhase);
-    r.observedPhase = c.oneOf(PHASES);
-    c.literal(K.outcome);
-    r.outcome = c.oneOf(OUTCOMES);
-    c.literal(K.downtimeMs);
-    r.downtimeMs = orNull(c.numberOrNull());
-    c.literal(K.killStep);
-    r.killStep = c.number();
-    c.literal(K.restoredSeq);
-    r.restoredSeq = orNull(c.numberOrNull());
-    c.literal(K.restoredStep);
-    r.restoredStep = orNull(c.numberOrNull());
-    c.literal(K.lostSteps);
-    r.lostSteps = orNull(c.numberOrNull());
-    c.literal(K.restoreKills);
-    r.restoreKills = c.number();
-    c.literal(K.violations);
-    c.literal(EMPTY_LIST);
-    if (!this.closed()) return false;
-    this.acc.cycleEnded(r, NO_VIOLATIONS);
-    return true;
+    for (const step of this.steps[type]) {
+      c.literal(step.key);
+      step.read();
+    }
+    c.literal(CLOSE);
+    return c.done();
   }
 }
 

@@ -1,0 +1,61 @@
+// `soak check <run-dir>`: run the checker again over every observation a run journaled and report each cycle whose
+// verdict differs from the journaled one.
+import path from 'node:path';
+import type { Argv } from 'yargs';
+import { JOURNAL_FILE, resolveRunDir } from '../analysis/load-runs.js';
+import { Rechecker, recheckExitCode, type RecheckResult } from '../journal/recheck.js';
+import { streamJournal } from '../journal/reader.js';
+import { defineCommand } from './command.js';
+
+interface CheckArgs {
+  runDir: string;
+  json: boolean;
+}
+
+/** The human-readable report of a re-check. */
+function formatRecheck(r: RecheckResult): string {
+  const lines: string[] = [];
+  if (r.rechecked === 0) {
+    lines.push(
+      `no observations recorded: none of the ${r.cycles} cycles has one (a journal written before observations were journaled, or no session resumed); nothing to re-check`,
+    );
+  } else {
+    lines.push(
+      `re-checked ${r.rechecked} of ${r.cycles} cycles from their journaled observations: ${r.agreed} agree, ${r.changed.length} changed` +
+        (r.unobserved > 0 ? ` (${r.unobserved} without an observation: the session never resumed)` : ''),
+    );
+  }
+  for (const c of r.changed) {
+    const now = c.rechecked.violations.map((v) => `${v.code}: ${v.message}`).join('; ');
+    const was = c.journaled.codes.length > 0 ? ` [${c.journaled.codes.join(' ')}]` : '';
+    lines.push(
+      `cycle ${c.cycle}: verdict changed: journaled ${c.journaled.outcome}${was}, re-check ${c.rechecked.outcome}${now ? ` (${now})` : ''}`,
+    );
+  }
+  if (r.journaledFailures > 0) lines.push(`the run journaled ${r.journaledFailures} failed cycles (violations)`);
+  const code = recheckExitCode(r);
+  lines.push(`verdict: ${code === 0 ? 'PASS' : code === 1 ? 'FAIL' : 'NO OBSERVATIONS'}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export const checkCommand = defineCommand<CheckArgs>({
+  command: 'check <run-dir>',
+  describe:
+    'Re-run the checker over the observations a run journaled; exit 0 all verdicts agree and none failed, 1 a verdict changed or the run has violations (these outrank the next), 2 no observations recorded (a journal older than observations), 3 bad input',
+  builder: (y: Argv) =>
+    y
+      .positional('run-dir', { type: 'string', describe: 'Run folder (made by "soak run" or "soak merge")' })
+      .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<CheckArgs>,
+  run: (argv) => {
+    const dir = resolveRunDir(argv.runDir);
+    const checker = new Rechecker();
+    const { tornTail } = streamJournal(path.join(dir, JOURNAL_FILE), (e) => checker.add(e));
+    const r = checker.result();
+    const code = recheckExitCode(r);
+    if (argv.json)
+      process.stdout.write(`${JSON.stringify({ schemaVersion: 1, runDir: dir, exitCode: code, ...r }, null, 2)}\n`);
+    else process.stdout.write(formatRecheck(r));
+    if (tornTail !== null) process.stderr.write(`soak: the journal's torn last line was dropped\n`);
+    return code;
+  },
+});

@@ -1,0 +1,91 @@
+// Re-judging a stored run: the checker run again over every journaled observation, each verdict compared with the one
+// the run journaled (as Jepsen checks the stored history after the run, so a changed checker can re-judge an old run).
+import { checkResume } from '../check/checker.js';
+import type { Violation } from '../check/heartbeat.js';
+import { EXIT } from '../core/errors.js';
+import { WorkloadModel } from '../check/workload.js';
+import type { JournalEvent, ObservationEvent, Outcome } from './events.js';
+import { resumeObservation } from './observation.js';
+
+/** One cycle whose re-checked verdict (outcome or violation codes) differs from the journaled one. */
+export interface ChangedVerdict {
+  cycle: number;
+  journaled: { outcome: Outcome; codes: string[] };
+  rechecked: { outcome: Outcome; violations: Violation[] };
+}
+
+/** What re-checking a journal found. */
+export interface RecheckResult {
+  /** Cycle outcomes in the journal. */
+  cycles: number;
+  /** Of those, re-checked from their journaled observation. */
+  rechecked: number;
+  /** Re-checked cycles whose verdict is the journaled one. */
+  agreed: number;
+  changed: ChangedVerdict[];
+  /** Cycles with no observation: the session never resumed, or the journal predates observations. */
+  unobserved: number;
+  /** Cycles the run journaled as failed. */
+  journaledFailures: number;
+  /** Re-checked cycles in which the checker, run again, finds violations. */
+  recheckedFailures: number;
+}
+
+/** The distinct violation codes of a list, sorted: what a verdict comparison looks at (messages are for people). */
+const codesOf = (vs: readonly Violation[]): string[] => [...new Set(vs.map((v) => v.code))].sort();
+
+/** Fed a journal's events in order, re-checks each cycle's observation when its outcome arrives. */
+export class Rechecker {
+  private readonly model = new WorkloadModel();
+  /** Observations waiting for their cycle's outcome (a later one for the same id, after a resume, replaces it). */
+  private readonly pending = new Map<number, ObservationEvent>();
+  private readonly r: RecheckResult = {
+    cycles: 0,
+    rechecked: 0,
+    agreed: 0,
+    changed: [],
+    unobserved: 0,
+    journaledFailures: 0,
+    recheckedFailures: 0,
+  };
+
+  /** One journal event. */
+  add(e: JournalEvent): void {
+    if (e.type === 'observation') {
+      this.pending.set(e.cycle, e);
+      return;
+    }
+    if (e.type !== 'cycle') return;
+    const r = this.r;
+    r.cycles++;
+    if (e.outcome === 'fail') r.journaledFailures++;
+    const obs = this.pending.get(e.cycle);
+    this.pending.delete(e.cycle);
+    if (!obs) {
+      r.unobserved++;
+      return;
+    }
+    r.rechecked++;
+    const violations = checkResume(resumeObservation(obs), this.model);
+    const outcome: Outcome = violations.length === 0 ? 'ok' : 'fail';
+    if (outcome === 'fail') r.recheckedFailures++;
+    const journaled = { outcome: e.outcome, codes: codesOf(e.violations) };
+    if (outcome === e.outcome && codesOf(violations).join(' ') === journaled.codes.join(' ')) r.agreed++;
+    else r.changed.push({ cycle: e.cycle, journaled, rechecked: { outcome, violations } });
+  }
+
+  /** What was found so far. */
+  result(): RecheckResult {
+    return { ...this.r, changed: [...this.r.changed] };
+  }
+}
+
+/**
+ * The exit code of a re-check: 2 when nothing could be re-checked (no observations recorded: an older journal), else
+ * 1 when a verdict changed or the run has violations (journaled or found again), else 0.
+ */
+export function recheckExitCode(r: RecheckResult): number {
+  // Jepsen's order: a violation (journaled or found again) outranks "nothing to re-check", which outranks a pass.
+  if (r.changed.length > 0 || r.journaledFailures > 0 || r.recheckedFailures > 0) return EXIT.fail;
+  return r.rechecked === 0 ? EXIT.insufficient : EXIT.pass;
+}
