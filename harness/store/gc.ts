@@ -6,8 +6,10 @@ import path from 'node:path';
 import { ConfigError, IntegrityError } from '../core/errors.js';
 import { fsyncDir } from '../core/durable.js';
 import { manifestFileName } from './manifest.js';
-import { entryLocation, PackWriter, readPackIndex, type PackIndexFile } from './pack.js';
-import type { Store } from './store.js';
+import { PackWriter } from './pack.js';
+import { entryLocation, readPackIndex, type PackIndexFile } from './pack-index.js';
+import { MANIFEST_FILE } from './paths.js';
+import type { Store } from './repository.js';
 
 export interface GcReport {
   keep: number;
@@ -59,8 +61,7 @@ export function gcStore(store: Store, keep: number, onStep: (step: GcStep, plan:
 }
 
 function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) => void): GcReport {
-  const packDir = store.packDirPath();
-  const manifestDir = store.manifestDirPath();
+  const { packs: packDir, checkpoints: manifestDir } = store.internals.paths;
   const bytesBefore = dirBytes(packDir) + dirBytes(manifestDir);
   store.reload();
 
@@ -68,7 +69,7 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
   const readable = store.list().map((m) => ({ file: manifestFileName(m.seq), m }));
   const listed = new Set(readable.map((r) => r.file));
   const unreadable = readdirSync(manifestDir)
-    .filter((f) => /^\d{10}\.json$/.test(f) && !listed.has(f))
+    .filter((f) => MANIFEST_FILE.test(f) && !listed.has(f))
     .sort();
   const kept = readable.slice(-keep);
   const removed = readable.slice(0, Math.max(0, readable.length - keep));
@@ -129,7 +130,7 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
           continue;
         }
         // Hash-checked on the way (never carry a corrupt chunk over silently: gc stops before deleting anything).
-        const { stored, base } = store.readStoredChunk(h);
+        const { stored, base } = store.internals.packs.readStoredChunk(h);
         fresh.add(h, stored, base);
         chunksCopied++;
       }

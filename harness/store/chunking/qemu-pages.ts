@@ -2,7 +2,8 @@
 // so a page dedups wherever it sits in the stream) and meta bytes (content-defined chunks), plus a map of where each
 // page goes. The part's PartEntry gets chunks = meta, map, pages and a layout that says how many of each.
 import { CDC_1K } from './cdc.js';
-import { CdcCutter, GrowBuffer, type Cutter } from './ingest.js';
+import { GrowBuffer } from '../../core/bytes.js';
+import { CdcCutter, type Cutter } from './ingest.js';
 import type { PartEntry } from '../manifest.js';
 import { MigrationSplitter } from './qemu-migration.js';
 
