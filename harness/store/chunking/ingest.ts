@@ -1,5 +1,5 @@
-// Ingest: cut a part's bytes into chunks as they arrive, synchronously (no await per chunk: at ~1 GB/s of SHA-256
-// an await per 4 KiB chunk would cost a fifth of the budget), and hand each chunk to a sink that hashes and dedups it.
+// Ingest: cut a part's bytes into chunks as they arrive, synchronously (no await per chunk: hashing is the budget),
+// and hand each chunk to a sink that hashes and dedups it.
 import { GrowBuffer } from '../../core/bytes.js';
 import { CDC_4K, type CdcParams, cutPoint } from './cdc.js';
 
