@@ -1,10 +1,10 @@
 // Retention: keep the newest N checkpoints, drop the rest, and reclaim the chunks only they needed. Every step leaves
 // a store that verifies, whenever the process is killed: live chunks are copied into a new sealed pack before any old
 // manifest goes, old manifests go before the pack indexes that list their chunks, indexes before their packs.
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, IntegrityError } from '../core/errors.js';
-import { fsyncDir } from '../core/durable.js';
+import { removeDurably } from '../core/durable.js';
 import { manifestFileName } from './manifest.js';
 import { PackWriter } from './pack.js';
 import { entryLocation, readPackIndex, type PackIndexFile } from './pack-index.js';
@@ -46,12 +46,6 @@ export interface GcPlan {
 
 function dirBytes(dir: string): number {
   return readdirSync(dir).reduce((s, f) => s + statSync(path.join(dir, f)).size, 0);
-}
-
-function removeAll(dir: string, files: string[]): void {
-  if (files.length === 0) return;
-  for (const f of files) rmSync(path.join(dir, f), { force: true });
-  fsyncDir(dir);
 }
 
 /** Remove every checkpoint but the newest `keep` and the chunks only they used. Takes the store's writer lock. */
@@ -144,14 +138,14 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
   onStep('copied');
 
   // 2. Old checkpoints go, oldest first; until their manifests are gone, every chunk they name still exists.
-  removeAll(
+  removeDurably(
     manifestDir,
     removed.map((r) => r.file),
   );
   onStep('manifests-removed');
 
   // 3. Indexes of rewritten packs go (their live chunks are now listed by the new pack's index), then the packs.
-  removeAll(
+  removeDurably(
     packDir,
     rewrite.map((i) => `${i.pack}.idx`),
   );
@@ -160,8 +154,8 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
     (f) => f.endsWith('.pack') && !indexed.has(f.slice(0, -5)) && f !== `${fresh.id}.pack`,
   );
   const temps = readdirSync(packDir).filter((f) => f.includes('.tmp-'));
-  removeAll(packDir, [...rewrite.map((i) => `${i.pack}.pack`), ...tornPacks, ...temps]);
-  removeAll(
+  removeDurably(packDir, [...rewrite.map((i) => `${i.pack}.pack`), ...tornPacks, ...temps]);
+  removeDurably(
     manifestDir,
     readdirSync(manifestDir).filter((f) => f.includes('.tmp-')),
   );
