@@ -1,5 +1,4 @@
-// Durable file primitives: fsync a directory, write a small file atomically under a private temp name, remove
-// files durably.
+// Durable file primitives: fsync a directory, write a small file atomically (private temp name), remove files.
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
