@@ -1,4 +1,4 @@
-// Durable file primitives: fsync a directory, write-temp-fsync-rename a small file atomically, make a private temp name.
+// Durable file primitives: fsync a directory, write a small file atomically (private temp name), remove files.
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
@@ -42,4 +42,11 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
     throw err;
   }
   fsyncDir(path.dirname(file));
+}
+
+/** Remove `names` from `dir` (missing ones are fine), then fsync `dir` so the removals survive a crash. */
+export function removeDurably(dir: string, names: readonly string[]): void {
+  if (names.length === 0) return;
+  for (const f of names) rmSync(path.join(dir, f), { force: true });
+  fsyncDir(dir);
 }

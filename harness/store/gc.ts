@@ -1,13 +1,15 @@
 // Retention: keep the newest N checkpoints, drop the rest, and reclaim the chunks only they needed. Every step leaves
 // a store that verifies, whenever the process is killed: live chunks are copied into a new sealed pack before any old
 // manifest goes, old manifests go before the pack indexes that list their chunks, indexes before their packs.
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, IntegrityError } from '../core/errors.js';
-import { fsyncDir } from '../core/durable.js';
+import { removeDurably } from '../core/durable.js';
 import { manifestFileName } from './manifest.js';
-import { entryLocation, PackWriter, readPackIndex, type PackIndexFile } from './pack.js';
-import type { Store } from './store.js';
+import { PackWriter } from './pack.js';
+import { entryLocation, readPackIndex, type PackIndexFile } from './pack-index.js';
+import { MANIFEST_FILE } from './paths.js';
+import type { Store } from './repository.js';
 
 export interface GcReport {
   keep: number;
@@ -46,12 +48,6 @@ function dirBytes(dir: string): number {
   return readdirSync(dir).reduce((s, f) => s + statSync(path.join(dir, f)).size, 0);
 }
 
-function removeAll(dir: string, files: string[]): void {
-  if (files.length === 0) return;
-  for (const f of files) rmSync(path.join(dir, f), { force: true });
-  fsyncDir(dir);
-}
-
 /** Remove every checkpoint but the newest `keep` and the chunks only they used. Takes the store's writer lock. */
 export function gcStore(store: Store, keep: number, onStep: (step: GcStep, plan: GcPlan) => void = () => {}): GcReport {
   if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`--keep must be a whole number >= 1 (got ${keep})`);
@@ -59,8 +55,7 @@ export function gcStore(store: Store, keep: number, onStep: (step: GcStep, plan:
 }
 
 function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) => void): GcReport {
-  const packDir = store.packDirPath();
-  const manifestDir = store.manifestDirPath();
+  const { packs: packDir, checkpoints: manifestDir } = store.internals.paths;
   const bytesBefore = dirBytes(packDir) + dirBytes(manifestDir);
   store.reload();
 
@@ -68,7 +63,7 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
   const readable = store.list().map((m) => ({ file: manifestFileName(m.seq), m }));
   const listed = new Set(readable.map((r) => r.file));
   const unreadable = readdirSync(manifestDir)
-    .filter((f) => /^\d{10}\.json$/.test(f) && !listed.has(f))
+    .filter((f) => MANIFEST_FILE.test(f) && !listed.has(f))
     .sort();
   const kept = readable.slice(-keep);
   const removed = readable.slice(0, Math.max(0, readable.length - keep));
@@ -129,7 +124,7 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
           continue;
         }
         // Hash-checked on the way (never carry a corrupt chunk over silently: gc stops before deleting anything).
-        const { stored, base } = store.readStoredChunk(h);
+        const { stored, base } = store.internals.packs.readStoredChunk(h);
         fresh.add(h, stored, base);
         chunksCopied++;
       }
@@ -143,14 +138,14 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
   onStep('copied');
 
   // 2. Old checkpoints go, oldest first; until their manifests are gone, every chunk they name still exists.
-  removeAll(
+  removeDurably(
     manifestDir,
     removed.map((r) => r.file),
   );
   onStep('manifests-removed');
 
   // 3. Indexes of rewritten packs go (their live chunks are now listed by the new pack's index), then the packs.
-  removeAll(
+  removeDurably(
     packDir,
     rewrite.map((i) => `${i.pack}.idx`),
   );
@@ -159,8 +154,8 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
     (f) => f.endsWith('.pack') && !indexed.has(f.slice(0, -5)) && f !== `${fresh.id}.pack`,
   );
   const temps = readdirSync(packDir).filter((f) => f.includes('.tmp-'));
-  removeAll(packDir, [...rewrite.map((i) => `${i.pack}.pack`), ...tornPacks, ...temps]);
-  removeAll(
+  removeDurably(packDir, [...rewrite.map((i) => `${i.pack}.pack`), ...tornPacks, ...temps]);
+  removeDurably(
     manifestDir,
     readdirSync(manifestDir).filter((f) => f.includes('.tmp-')),
   );

@@ -1,7 +1,7 @@
 // Reading a stored part back as bytes, in ~1 MiB pieces: plain parts are their chunks concatenated; a `qemu-pages`
 // part is rebuilt byte for byte by interleaving its meta stream and page chunks as its map says.
 import { IntegrityError } from '../core/errors.js';
-import { decodeVarints } from './chunking/ingest.js';
+import { decodeVarints } from '../core/bytes.js';
 import type { PartEntry } from './manifest.js';
 import { PageKeys } from './chunking/qemu-pages.js';
 import { MigrationSplitter, PAGE_SIZE } from './chunking/qemu-migration.js';

@@ -2,7 +2,7 @@
 import { IntegrityError } from '../core/errors.js';
 import type { Manifest } from './manifest.js';
 import { pageMap } from './part-reader.js';
-import type { Store } from './store.js';
+import type { Store } from './repository.js';
 
 export interface VerifyProblem {
   seq: number;

@@ -1,5 +1,6 @@
-// Ingest: cut a part's bytes into chunks as they arrive, synchronously (no await per chunk: at ~1 GB/s of SHA-256
-// an await per 4 KiB chunk would cost a fifth of the budget), and hand each chunk to a sink that hashes and dedups it.
+// Ingest: cut a part's bytes into chunks as they arrive, synchronously (no await per chunk: hashing is the budget),
+// and hand each chunk to a sink that hashes and dedups it.
+import { GrowBuffer } from '../../core/bytes.js';
 import { CDC_4K, type CdcParams, cutPoint } from './cdc.js';
 
 /** Fixed chunk size: a page, so disk and RAM images dedup page by page. */
@@ -51,51 +52,6 @@ export class FixedCutter implements Cutter {
   }
 }
 
-/** A byte buffer that grows by doubling; used to collect small pieces (page headers, map varints) without concats. */
-export class GrowBuffer {
-  buf: Buffer;
-  length = 0;
-
-  constructor(initial = 64 * 1024) {
-    this.buf = Buffer.allocUnsafe(initial);
-  }
-
-  private reserve(extra: number): void {
-    if (this.length + extra <= this.buf.length) return;
-    let cap = this.buf.length * 2;
-    while (cap < this.length + extra) cap *= 2;
-    const next = Buffer.allocUnsafe(cap);
-    this.buf.copy(next, 0, 0, this.length);
-    this.buf = next;
-  }
-
-  append(data: Uint8Array): void {
-    this.reserve(data.length);
-    this.buf.set(data, this.length);
-    this.length += data.length;
-  }
-
-  /** Append an unsigned LEB128 varint. */
-  appendVarint(n: number): void {
-    this.reserve(10);
-    while (n >= 0x80) {
-      this.buf[this.length++] = (n % 0x80) | 0x80;
-      n = Math.floor(n / 0x80);
-    }
-    this.buf[this.length++] = n;
-  }
-
-  /** Drop the first `n` bytes. */
-  consume(n: number): void {
-    this.buf.copy(this.buf, 0, n, this.length);
-    this.length -= n;
-  }
-
-  view(): Buffer {
-    return this.buf.subarray(0, this.length);
-  }
-}
-
 /** Content-defined chunks (harness/store/cdc.ts): a boundary is cut only once `max` bytes follow it or input ends. */
 export class CdcCutter implements Cutter {
   private readonly pending: GrowBuffer;
@@ -131,22 +87,4 @@ export class CdcCutter implements Cutter {
     }
     this.pending.length = 0;
   }
-}
-
-/** Decode the unsigned LEB128 varints of `buf`. Throws on a truncated varint. */
-export function decodeVarints(buf: Uint8Array): number[] {
-  const out: number[] = [];
-  let n = 0;
-  let mul = 1;
-  for (const b of buf) {
-    n += (b & 0x7f) * mul;
-    if (b & 0x80) mul *= 0x80;
-    else {
-      out.push(n);
-      n = 0;
-      mul = 1;
-    }
-  }
-  if (mul !== 1) throw new Error('truncated varint');
-  return out;
 }

@@ -1,0 +1,123 @@
+// Pack indexes: where each chunk of a pack lives (offset, length, block slice, delta base), as a self-checking file
+// written once the pack's data is durable. A pack without an intact index is torn and ignored.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { ByteCursor, GrowBuffer } from '../core/bytes.js';
+
+/** 0: the chunk's bytes as they are. 2: a slice of a deflate-raw block. */
+export type Codec = 0 | 2;
+
+/** Where a chunk lives: pack id, byte offset and length in the pack (of its block, for codec 2), and its slice. */
+export interface ChunkLocation {
+  pack: string;
+  offset: number;
+  length: number;
+  codec: Codec;
+  /** Codec 2: where the chunk starts in the inflated block, and its length. Codec 0: 0 and `length`. */
+  inner: number;
+  rawLength: number;
+  /** Set when the stored bytes are a delta against this chunk (chunking/delta.ts), not the chunk itself. */
+  base?: string;
+}
+
+/**
+ * An index entry: raw chunks [hash, offset, length]; block chunks [hash, blockOffset, blockLength, 2, inner, rawLength];
+ * a delta adds its base: [hash, offset, length, codec, inner, rawLength, base].
+ */
+export type IndexEntry =
+  | [hash: string, offset: number, length: number]
+  | [hash: string, offset: number, length: number, codec: Codec, inner: number, rawLength: number]
+  | [hash: string, offset: number, length: number, codec: Codec, inner: number, rawLength: number, base: string];
+
+export interface PackIndexFile {
+  pack: string;
+  entries: IndexEntry[];
+  check: string;
+}
+
+/** The location an index entry describes. */
+export function entryLocation(pack: string, e: IndexEntry): ChunkLocation {
+  if (e.length === 3) return { pack, offset: e[1], length: e[2], codec: 0, inner: 0, rawLength: e[2] };
+  const loc: ChunkLocation = { pack, offset: e[1], length: e[2], codec: e[3], inner: e[4], rawLength: e[5] };
+  if (e.length === 7) loc.base = e[6];
+  return loc;
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+// Binary index (version 2): MAGIC, the pack id (8 bytes), u32le entry count, entries, then the SHA-256 of all bytes
+// before it. An entry: 32-byte hash, a flags byte (BLOCK: codec 2, then inner and rawLength follow; DELTA: a 32-byte
+// base hash ends the entry), LEB128 offset and length: ~39 bytes a chunk. The JSON index (version 1) is still read.
+const MAGIC = Buffer.from('SOAKIDX\x02', 'latin1');
+const BLOCK = 1;
+const DELTA = 2;
+
+/** The bytes of a version-2 index for `pack` (a 16-hex-digit id). */
+export function encodePackIndex(pack: string, entries: readonly IndexEntry[]): Buffer {
+  const out = new GrowBuffer(64 + entries.length * 48);
+  out.append(MAGIC);
+  out.append(Buffer.from(pack, 'hex'));
+  const count = Buffer.allocUnsafe(4);
+  count.writeUInt32LE(entries.length);
+  out.append(count);
+  const flags = Buffer.allocUnsafe(1);
+  for (const e of entries) {
+    out.append(Buffer.from(e[0], 'hex'));
+    flags[0] = (e.length > 3 && e[3] === 2 ? BLOCK : 0) | (e.length === 7 ? DELTA : 0);
+    out.append(flags);
+    out.appendVarint(e[1]);
+    out.appendVarint(e[2]);
+    if (flags[0] & BLOCK) {
+      out.appendVarint(e[4]!);
+      out.appendVarint(e[5]!);
+    }
+    if (e.length === 7) out.append(Buffer.from(e[6], 'hex'));
+  }
+  const body = out.view();
+  return Buffer.concat([body, createHash('sha256').update(body).digest()]);
+}
+
+/** Parse a version-2 index; throws on any inconsistency (the caller treats that as a torn index). */
+function decodePackIndex(buf: Buffer): PackIndexFile {
+  if (buf.length < MAGIC.length + 8 + 4 + 32) throw new Error('short');
+  const body = buf.subarray(0, buf.length - 32);
+  const check = buf.subarray(buf.length - 32);
+  if (!createHash('sha256').update(body).digest().equals(check)) throw new Error('check');
+  const cur = new ByteCursor(body, MAGIC.length);
+  const pack = body.toString('hex', cur.at, (cur.at += 8));
+  const n = body.readUInt32LE(cur.at);
+  cur.at += 4;
+  const entries: IndexEntry[] = new Array<IndexEntry>(n);
+  for (let i = 0; i < n; i++) {
+    if (cur.left < 33) throw new Error('truncated');
+    const hash = body.toString('hex', cur.at, cur.at + 32);
+    const flags = body[cur.at + 32]!;
+    cur.at += 33;
+    const offset = cur.varint();
+    const length = cur.varint();
+    const codec: Codec = flags & BLOCK ? 2 : 0;
+    const inner = codec === 2 ? cur.varint() : 0;
+    const rawLength = codec === 2 ? cur.varint() : length;
+    if (flags & DELTA) {
+      if (cur.left < 32) throw new Error('truncated');
+      entries[i] = [hash, offset, length, codec, inner, rawLength, body.toString('hex', cur.at, (cur.at += 32))];
+    } else entries[i] = codec === 2 ? [hash, offset, length, 2, inner, rawLength] : [hash, offset, length];
+  }
+  if (cur.left !== 0) throw new Error('trailing bytes');
+  return { pack, entries, check: check.toString('hex') };
+}
+
+/** Read a pack index (binary version 2, or JSON version 1); null when it is torn or fails its check (its pack is then ignored). */
+export function readPackIndex(file: string): PackIndexFile | null {
+  try {
+    const buf = readFileSync(file);
+    if (buf.subarray(0, MAGIC.length).equals(MAGIC)) return decodePackIndex(buf);
+    const idx = JSON.parse(buf.toString('utf8')) as PackIndexFile;
+    const { check, ...body } = idx;
+    return digest(JSON.stringify(body)) === check ? idx : null;
+  } catch {
+    return null;
+  }
+}
