@@ -1,7 +1,6 @@
 // The one verdict lattice (Jepsen-style): fail outranks insufficient outranks pass; checker violations fail a run; a
 // negative control passes only when caught. judge.ts, the CLI line, the report banner, summary.json and the index use it.
 import { EXIT } from '../core/errors.js';
-import type { GateResult } from './types.js';
 import type { Summary } from '../analysis/summary.js';
 
 /** A verdict: what a gate, or a whole run, comes to. */
@@ -9,6 +8,13 @@ export type Verdict = 'pass' | 'fail' | 'insufficient';
 
 /** Overall verdict level; "none" when no gate was judged and nothing failed (its verdict is insufficient). */
 export type VerdictLevel = Verdict | 'none';
+
+/** What the lattice reads of a judged gate (a GateResult has these and more; types.ts depends on this file, not back). */
+interface JudgedGate {
+  id: number;
+  title: string;
+  verdict: Verdict;
+}
 
 /** The banner: level, a short headline, and one sentence of detail (plain text, escaped by the renderer). */
 export interface ReportVerdict {
@@ -19,7 +25,7 @@ export interface ReportVerdict {
 
 /** Everything the lattice reads about a run: its gate verdicts, the checker's violations and whether it was a control. */
 export interface VerdictFacts {
-  gates: readonly Pick<GateResult, 'verdict'>[];
+  gates: readonly Pick<JudgedGate, 'verdict'>[];
   violations: number;
   /** A run that planted a fault on purpose: it passes only if the checker caught it. */
   negativeControl: boolean;
@@ -28,7 +34,7 @@ export interface VerdictFacts {
 }
 
 /** The facts of an analysed run and its judged gates. */
-export function verdictFacts(summary: Summary, gates: readonly Pick<GateResult, 'verdict'>[]): VerdictFacts {
+export function verdictFacts(summary: Summary, gates: readonly Pick<JudgedGate, 'verdict'>[]): VerdictFacts {
   return {
     gates,
     violations: summary.violations,
@@ -65,12 +71,12 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function gateList(gates: readonly GateResult[]): string {
+function gateList(gates: readonly JudgedGate[]): string {
   return gates.map((g) => `${g.id} (${g.title})`).join(', ');
 }
 
 /** The banner for a run: its level from the lattice, with a headline and a sentence of detail. */
-export function reportVerdict(summary: Summary, gates: readonly GateResult[]): ReportVerdict {
+export function reportVerdict(summary: Summary, gates: readonly JudgedGate[]): ReportVerdict {
   const facts = verdictFacts(summary, gates);
   const level = verdictLevel(facts);
   if (facts.negativeControl) return negativeControlBanner(level, facts);

@@ -4,7 +4,8 @@ import { IntegrityError } from '../core/errors.js';
 import { decodeVarints } from '../core/bytes.js';
 import type { PartEntry } from './manifest.js';
 import { PageKeys } from './chunking/qemu-pages.js';
-import { MigrationSplitter, PAGE_SIZE } from './chunking/qemu-migration.js';
+import { PAGE_SIZE } from './chunking/qemu-format.js';
+import { MigrationSplitter } from './chunking/qemu-migration.js';
 
 /** What reading needs from the store: a hash-checked chunk by hash. */
 export interface ChunkReader {

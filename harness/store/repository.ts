@@ -11,8 +11,9 @@ import { type Manifest, parseManifest } from './manifest.js';
 import type { Compression } from './pack.js';
 import type { ChunkLocation } from './pack-index.js';
 import { PackReader } from './pack-reader.js';
-import { manifestFiles, type StorePaths, storePaths } from './paths.js';
+import { manifestFiles, storePaths } from './paths.js';
 import { CheckpointReader } from './reader.js';
+import type { StoreInternals } from './internals.js';
 import { CheckpointWriter } from './writer.js';
 
 /** How a store writes new chunks. */
@@ -20,16 +21,6 @@ export interface StoreOptions {
   compression?: Compression;
   /** Store a changed page as a delta against its previous version when that pays (default true; false: pages whole). */
   deltas?: boolean;
-}
-
-/** What the writer and gc (modules of this folder) work with beneath the repository's public methods. */
-export interface StoreInternals {
-  readonly paths: StorePaths;
-  readonly compression: Compression;
-  readonly deltas: boolean;
-  readonly index: ChunkIndex;
-  readonly packs: PackReader;
-  readonly bases: DeltaBases;
 }
 
 /** An open store directory. One writer at a time (the session host); any number of readers. */

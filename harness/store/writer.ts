@@ -16,7 +16,7 @@ import {
 } from './manifest.js';
 import { PackWriter } from './pack.js';
 import { readAhead } from './read-ahead.js';
-import type { StoreInternals } from './repository.js';
+import type { StoreInternals } from './internals.js';
 import { sha256 } from './sha256.js';
 import type { CheckpointSink, PartData, PutOptions } from './types.js';
 

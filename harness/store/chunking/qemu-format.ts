@@ -61,3 +61,6 @@ export function flagNames(flags: number): string {
   if (unknown !== 0) names.push(`0x${unknown.toString(16)}`);
   return names.join('|');
 }
+
+/** Receives one piece; the buffer may be a view into the pushed data or an internal buffer, valid during the call only. */
+export type PieceFn = (bytes: Uint8Array) => void;

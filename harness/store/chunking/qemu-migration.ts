@@ -1,6 +1,5 @@
-// Page-aware splitter of a QEMU migration stream (format: qemu-format.ts): 4 KiB RAM page payloads apart, every
-// other byte as "meta". Records are parsed only where the grammar says one starts, so page payload bytes are never
-// read as structure.
+// Page-aware splitter of a QEMU migration stream (format: qemu-format.ts): 4 KiB RAM page payloads apart, every other
+// byte as "meta". Records are parsed only where the grammar says one starts: payload bytes are never read as structure.
 
 import {
   be32,
@@ -15,6 +14,7 @@ import {
   MULTIFD_FLUSH,
   PAGE,
   PAGE_SIZE,
+  type PieceFn,
   RAM_VERSION,
   SECTION_END,
   SECTION_PART,
@@ -24,11 +24,6 @@ import {
 import { type Block, SplitCounters } from './qemu-split-counters.js';
 import { RamStartFinder } from './qemu-ram-start.js';
 
-export { PAGE_SIZE };
-
-/** Receives one piece; the buffer may be a view into the pushed data or an internal buffer, valid during the call only. */
-export type PieceFn = (bytes: Uint8Array) => void;
-
 // Parser states: which field is expected next.
 const S_MAGIC = 0,
   S_HEAD = 1,
@@ -36,8 +31,8 @@ const S_MAGIC = 0,
   S_BLOCK_LEN = 3,
   S_BLOCK_ID = 4,
   S_BLOCK_SIZE = 5,
-  S_PAGE_LEN = 6;
-const S_PAGE_ID = 7,
+  S_PAGE_LEN = 6,
+  S_PAGE_ID = 7,
   S_FILL = 8,
   S_PAGE = 9,
   S_AFTER_EOS = 10,
@@ -72,11 +67,7 @@ export class MigrationSplitter extends SplitCounters {
     super();
   }
 
-  /**
-   * Where the page being handed to onPage sits in the guest: its RAM block's position in the block list times 2^44,
-   * plus its address in the block. Valid during the onPage call; the same page of the same machine has the same key
-   * in every stream.
-   */
+  /** The page onPage has now, as its RAM block's index x 2^44 + its address: the same in every stream of a machine. */
   get pageKey(): number {
     return (this.block?.index ?? 0) * 2 ** 44 + this.addr;
   }
