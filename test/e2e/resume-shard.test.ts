@@ -1,17 +1,19 @@
 // Soak operations end to end: a runner SIGKILLed mid-soak and resumed again and again ends with exactly the planned
 // cycles, none lost, none counted twice, and no process of the run left behind; shards merged equal their union.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// Each runner kill is timed from a cycle outcome seen in the journal, never from a sleep; a gate on measured time may
+// fail on a loaded machine (checked with `soak gates --json`), no other gate may.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { execaNode, type Result } from 'execa';
+import { execaNode, type Result, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../harness/analysis/accumulator.js';
 import type { JournalEvent } from '../../harness/journal/events.js';
 import { parseJournal } from '../../harness/journal/writer.js';
 import { hostGroups, orphanProcesses } from '../../harness/run/orphans.js';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
-import { cliPath as cli, repoRoot as root } from '../helpers/paths.js';
+import { expectOnlyTimingFailures } from '../helpers/gates.js';
+import { cliPath as cli } from '../helpers/paths.js';
 
 let tmp: string;
 
@@ -19,115 +21,133 @@ const soak = (...args: string[]): Promise<Result> =>
   execaNode(cli, args, {
     cwd: tmp,
     reject: false,
-    timeout: 180_000,
+    timeout: 600_000,
     stdin: 'ignore',
     env: { CI: '1' },
-  }) as unknown as Promise<Result>;
+  });
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Room for a soak of tens of cycles on a 2-core machine shared with other work (cycles slow down 5-10x under load). */
+const SOAK_TEST_MS = 900_000;
 const journalOf = (dir: string): JournalEvent[] =>
   parseJournal(readFileSync(path.join(dir, 'journal.ndjson'), 'utf8'), dir).events;
+/** Cycle outcomes journaled so far in `dir` (0 before its journal exists). */
+const cyclesIn = (dir: string): number =>
+  existsSync(path.join(dir, 'journal.ndjson')) ? journalOf(dir).filter((e) => e.type === 'cycle').length : 0;
+/** The run folder `soak run --out runs` made (null before it exists). */
+const runIn = (runs: string): string | null => {
+  const d = existsSync(runs) ? readdirSync(runs).find((x) => x !== 'latest') : undefined;
+  return d === undefined ? null : path.join(runs, d);
+};
+
+/** Poll (every 50 ms) until `seen()` holds; false if `child` exits first. */
+async function until(seen: () => boolean, child: ResultPromise): Promise<boolean> {
+  const state = { exited: false };
+  void child.finally(() => (state.exited = true));
+  while (!seen()) {
+    if (state.exited) return false;
+    await sleep(50);
+  }
+  return true;
+}
+
+/** Start `soak ...args`; SIGKILL it as soon as the run in `runDir()` has journaled more than `after` cycle outcomes. */
+async function killAfterCycle(args: string[], runDir: () => string | null, after: number): Promise<void> {
+  const runner = execaNode(cli, args, { cwd: tmp, reject: false, stdin: 'ignore', env: { CI: '1' }, timeout: 600_000 });
+  const seen = await until(() => {
+    const dir = runDir();
+    return dir !== null && cyclesIn(dir) > after;
+  }, runner);
+  runner.kill('SIGKILL');
+  const r = await runner;
+  expect(seen, `the runner exited before a new cycle was journaled:\n${r.stdout}\n${r.stderr}`).toBe(true);
+}
 
 beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-ops-'));
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Gates on measured times (boot, checkpoint pause, resume latency): the ones machine load can fail. */
-const TIMING_GATES = [1, 3, 4];
-
-/** Gate numbers listed after "failed:" in a verdict line, e.g. "failed: #4 resume-latency". */
-function failedGates(output: string): number[] {
-  const m = /failed: ([^)]*)\)/.exec(output);
-  return m ? [...m[1]!.matchAll(/#(\d+)/g)].map((x) => Number(x[1])) : [];
-}
-
 describe('soak run --resume after the runner itself is SIGKILLed', () => {
-  it('5 runner kills during a 40-cycle soak: exactly 40 cycles, each once, and no orphan processes', async () => {
-    const runs = path.join(tmp, 'runs-resume');
-    const first = execaNode(cli, ['run', '--cycles', '40', '--seed', '5', '--out', runs, '--no-report'], {
-      cwd: tmp,
-      reject: false,
-      stdin: 'ignore',
-      env: { CI: '1' },
-    });
-    await sleep(4000);
-    first.kill('SIGKILL');
-    await first;
-    const runDir = path.join(
-      runs,
-      readdirSync(runs).find((d) => d !== 'latest')!,
-    );
-    for (let k = 1; k < 5; k++) {
-      const again = execaNode(cli, ['run', '--resume', runDir, '--no-report'], {
-        cwd: tmp,
-        reject: false,
-        stdin: 'ignore',
-        env: { CI: '1' },
-      });
-      await sleep(3000 + 500 * k);
-      again.kill('SIGKILL');
-      await again;
-    }
-    const before = journalOf(runDir).filter((e) => e.type === 'cycle').length;
-    expect(before).toBeGreaterThan(0);
-    expect(before).toBeLessThan(40);
-    const last = await soak('run', '--resume', runDir, '--no-report');
-    // Exit 1 is accepted only when timing gates alone failed (a loaded CI machine can push resume latency over its
-    // bar); what this test is about, counts and violations, is asserted below from the journal itself.
-    const said = `${String(last.stdout)}\n${String(last.stderr)}`;
-    expect([0, 1, 2], said).toContain(last.exitCode);
-    if (last.exitCode === 1) {
-      const failed = failedGates(said);
-      expect(failed.length > 0 && failed.every((g) => TIMING_GATES.includes(g)), said).toBe(true);
-    }
+  it(
+    '5 runner kills during a 40-cycle soak: exactly 40 cycles, each once, and no orphan processes',
+    async () => {
+      const runs = path.join(tmp, 'runs-resume');
+      await killAfterCycle(
+        ['run', '--cycles', '40', '--seed', '5', '--out', runs, '--no-report'],
+        () => runIn(runs),
+        0,
+      );
+      const runDir = runIn(runs)!;
+      for (let k = 1; k < 5; k++) {
+        // Each resumed runner is killed right after it journals a cycle of its own.
+        const done = cyclesIn(runDir);
+        await killAfterCycle(['run', '--resume', runDir, '--no-report'], () => runDir, done);
+      }
+      const before = cyclesIn(runDir);
+      expect(before).toBeGreaterThanOrEqual(5);
+      expect(before).toBeLessThan(40);
+      const last = await soak('run', '--resume', runDir, '--no-report');
+      // Exit 1 is accepted only when timing gates alone failed (a loaded machine can push resume latency over its bar);
+      // what this test is about, counts and violations, is asserted below from the journal itself.
+      await expectOnlyTimingFailures(last.exitCode, runDir, `${String(last.stdout)}\n${String(last.stderr)}`);
 
-    const events = journalOf(runDir);
-    expect(events.filter((e) => e.type === 'run-resume')).toHaveLength(5);
-    const outcomes = events.filter((e) => e.type === 'cycle').map((e) => (e as { cycle: number }).cycle);
-    expect(outcomes).toHaveLength(40);
-    expect(new Set(outcomes).size).toBe(40);
-    expect([...outcomes].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-    const { summary } = analyze(events);
-    expect(summary.cycles).toEqual({ total: 40, resumed: 40, failed: 0, indeterminate: 0 });
-    expect(summary.violations).toBe(0);
-    await sleep(300);
-    expect(orphanProcesses(hostGroups(events), runDir)).toEqual([]);
-  });
+      const events = journalOf(runDir);
+      expect(events.filter((e) => e.type === 'run-resume')).toHaveLength(5);
+      const outcomes = events.filter((e) => e.type === 'cycle').map((e) => (e as { cycle: number }).cycle);
+      expect(outcomes).toHaveLength(40);
+      expect(new Set(outcomes).size).toBe(40);
+      expect([...outcomes].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      const { summary } = analyze(events);
+      expect(summary.cycles).toEqual({ total: 40, resumed: 40, failed: 0, indeterminate: 0 });
+      expect(summary.violations).toBe(0);
+      // The last runner has exited; its hosts' groups may take a moment to be reaped: poll (bounded), then assert.
+      const groups = hostGroups(events);
+      for (let i = 0; i < 100 && orphanProcesses(groups, runDir).length > 0; i++) await sleep(50);
+      expect(orphanProcesses(groups, runDir)).toEqual([]);
+    },
+    SOAK_TEST_MS,
+  );
 });
 
 describe('soak run --shard i/n + soak merge', () => {
-  it('four shards merged give the same counts and Wilson interval as the union of their cycles', async () => {
-    const runs = path.join(tmp, 'runs-shards');
-    for (let i = 0; i < 4; i++) {
-      const r = await soak('run', '--cycles', '12', '--seed', '9', '--shard', `${i}/4`, '--out', runs, '--no-report');
-      expect([0, 2], String(r.stderr)).toContain(r.exitCode);
-    }
-    const shardDirs = readdirSync(runs)
-      .filter((d) => d.includes('-shard'))
-      .sort()
-      .map((d) => path.join(runs, d));
-    expect(shardDirs).toHaveLength(4);
-    // Disjoint cycle ids: shard i owns c with (c - 1) % 4 === i.
-    shardDirs.forEach((dir, i) => {
-      const ids = journalOf(dir)
-        .filter((e) => e.type === 'cycle')
-        .map((e) => (e as { cycle: number }).cycle);
-      expect(ids).toEqual([i + 1, i + 5, i + 9]);
-    });
-    const merged = path.join(tmp, 'merged');
-    const m = await soak('merge', ...shardDirs, '--out', merged);
-    expect(m.exitCode, String(m.stderr)).toBe(0);
-    const one = (await loadRuns([merged])).analysis.summary;
-    const union = (await loadRuns(shardDirs)).analysis.summary;
-    expect(one.cycles).toEqual(union.cycles);
-    expect(one.cycles.total).toBe(12);
-    expect(one.killResume).toEqual(union.killResume);
-    expect(one.downtimeMs).toEqual(union.downtimeMs);
-    expect(one.dedup).toEqual(union.dedup);
-    // merge refuses to overwrite
-    const again = await soak('merge', ...shardDirs, '--out', merged);
-    expect(again.exitCode).toBe(3);
-  });
+  it(
+    'four shards merged give the same counts and Wilson interval as the union of their cycles',
+    async () => {
+      const runs = path.join(tmp, 'runs-shards');
+      for (let i = 0; i < 4; i++) {
+        const r = await soak('run', '--cycles', '12', '--seed', '9', '--shard', `${i}/4`, '--out', runs, '--no-report');
+        const dir = readdirSync(runs).find((d) => d.endsWith(`-shard${i}of4`));
+        expect(dir, String(r.stderr)).toBeDefined();
+        await expectOnlyTimingFailures(r.exitCode, path.join(runs, dir!), `${String(r.stdout)}\n${String(r.stderr)}`);
+      }
+      const shardDirs = readdirSync(runs)
+        .filter((d) => d.includes('-shard'))
+        .sort()
+        .map((d) => path.join(runs, d));
+      expect(shardDirs).toHaveLength(4);
+      // Disjoint cycle ids: shard i owns c with (c - 1) % 4 === i.
+      shardDirs.forEach((dir, i) => {
+        const ids = journalOf(dir)
+          .filter((e) => e.type === 'cycle')
+          .map((e) => (e as { cycle: number }).cycle);
+        expect(ids).toEqual([i + 1, i + 5, i + 9]);
+      });
+      const merged = path.join(tmp, 'merged');
+      const m = await soak('merge', ...shardDirs, '--out', merged);
+      expect(m.exitCode, String(m.stderr)).toBe(0);
+      const one = (await loadRuns([merged])).analysis.summary;
+      const union = (await loadRuns(shardDirs)).analysis.summary;
+      expect(one.cycles).toEqual(union.cycles);
+      expect(one.cycles.total).toBe(12);
+      expect(one.killResume).toEqual(union.killResume);
+      expect(one.downtimeMs).toEqual(union.downtimeMs);
+      expect(one.dedup).toEqual(union.dedup);
+      // merge refuses to overwrite
+      const again = await soak('merge', ...shardDirs, '--out', merged);
+      expect(again.exitCode).toBe(3);
+    },
+    SOAK_TEST_MS,
+  );
 
   it('rejects a malformed --shard', async () => {
     const r = await soak('run', '--shard', '4/4', '--out', path.join(tmp, 'never'));

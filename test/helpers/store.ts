@@ -1,6 +1,8 @@
-// Corrupting a stored chunk on purpose: flip bits of one byte where the store keeps it (negative controls of verify and gc).
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+// Corrupting a stored chunk on purpose (negative controls of verify and gc): find a chunk through the store's own
+// manifests and pack indexes, know every chunk and checkpoint a flip of its stored bytes damages, flip one byte there.
+import { closeSync, openSync, readdirSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { readPackIndex } from '../../harness/store/pack.js';
 import type { Store } from '../../harness/store/store.js';
 
 /** XOR `mask` into the byte `at` bytes into chunk `h`'s stored bytes (its deflated block, if compressed) in its pack file. */
@@ -16,4 +18,63 @@ export function flipStoredByte(store: Store, h: string, at = 0, mask = 0x40): vo
   } finally {
     closeSync(fd);
   }
+}
+
+/** Who uses which chunk and where each is stored, read once from a store's manifests and pack indexes. */
+export interface ChunkMap {
+  /** Every chunk a flip in `h`'s stored bytes damages: those stored in the same bytes (its block) and deltas on them. */
+  damagedWith(h: string): Set<string>;
+  /** Who `chunks` serve: "<seq> <part>" of each part holding one of them; seqs of the chunk lists holding one. */
+  usersOf(chunks: ReadonlySet<string>): { parts: Set<string>; lists: Set<number> };
+}
+
+/** Map the store as it is now (every checkpoint intact). */
+export function chunkMap(store: Store): ChunkMap {
+  const where = new Map<string, string>(); // chunk -> "<pack> <offset>" of its stored bytes
+  const stored = new Map<string, string[]>(); // "<pack> <offset>" -> chunks
+  const deltasOn = new Map<string, string[]>(); // base -> deltas
+  for (const f of readdirSync(path.join(store.dir, 'packs')).filter((x) => x.endsWith('.idx'))) {
+    for (const e of readPackIndex(path.join(store.dir, 'packs', f))?.entries ?? []) {
+      const key = `${f} ${e[1]}`;
+      where.set(e[0], key);
+      stored.set(key, [...(stored.get(key) ?? []), e[0]]);
+      if (e.length === 7) deltasOn.set(e[6], [...(deltasOn.get(e[6]) ?? []), e[0]]);
+    }
+  }
+  const manifests = store.list();
+  for (const m of manifests) if (m.broken) throw new Error(`checkpoint ${m.seq} is already broken: ${m.broken}`);
+  return {
+    damagedWith(h) {
+      const key = where.get(h);
+      if (key === undefined) throw new Error(`chunk ${h} is not in the store`);
+      const damaged = new Set(stored.get(key));
+      for (const c of [...damaged]) for (const d of deltasOn.get(c) ?? []) damaged.add(d);
+      return damaged;
+    },
+    usersOf(chunks) {
+      const parts = new Set<string>();
+      const lists = new Set<number>();
+      for (const m of manifests) {
+        for (const p of m.parts) if (p.chunks.some((c) => chunks.has(c))) parts.add(`${m.seq} ${p.name}`);
+        if ((m.listChunks ?? []).some((c) => chunks.has(c))) lists.add(m.seq);
+      }
+      return { parts, lists };
+    },
+  };
+}
+
+/**
+ * A chunk of part `part` (of the oldest checkpoint that has one) whose stored bytes serve nothing but that part of
+ * that checkpoint (no other part or checkpoint, no chunk list): corrupting them names that checkpoint and part alone.
+ */
+export function chunkStoredAlone(store: Store, part: string): { seq: number; hash: string } | null {
+  const map = chunkMap(store);
+  for (const m of store.list()) {
+    for (const hash of m.parts.find((p) => p.name === part)?.chunks ?? []) {
+      const users = map.usersOf(map.damagedWith(hash));
+      if (users.lists.size === 0 && users.parts.size === 1 && users.parts.has(`${m.seq} ${part}`))
+        return { seq: m.seq, hash };
+    }
+  }
+  return null;
 }
