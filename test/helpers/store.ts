@@ -2,7 +2,7 @@
 // manifests and pack indexes, know every chunk and checkpoint a flip of its stored bytes damages, flip one byte there.
 import { closeSync, openSync, readdirSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { readPackIndex } from '../../harness/store/pack.js';
+import { readPackIndex } from '../../harness/store/pack-index.js';
 import type { Store } from '../../harness/store/store.js';
 
 /** XOR `mask` into the byte `at` bytes into chunk `h`'s stored bytes (its deflated block, if compressed) in its pack file. */
