@@ -62,9 +62,8 @@ export interface BootEvent extends Base {
   nonce: string;
 }
 
-export interface CheckpointEvent extends Base {
-  type: 'checkpoint';
-  cycle: number;
+/** What a session host reports of one committed checkpoint (the host protocol's ckpt-commit carries the same). */
+export interface CheckpointFacts {
   seq: number;
   step: number;
   pauseMs: number;
@@ -74,6 +73,11 @@ export interface CheckpointEvent extends Base {
   chunks: number;
   newChunks: number;
   meta: Record<string, number | string>;
+}
+
+export interface CheckpointEvent extends Base, CheckpointFacts {
+  type: 'checkpoint';
+  cycle: number;
 }
 
 export interface CycleStartEvent extends Base {

@@ -1,5 +1,6 @@
 // Messages between the runner and a session host: the host's config (argv) and the NDJSON lines it writes to stdout.
 import type { Heartbeat } from '../check/heartbeat.js';
+import type { CheckpointFacts } from '../journal/events.js';
 
 export interface HostConfig {
   /** Boot a new session, restore the newest checkpoint, or only report the target's facts (no boot) and exit. */
@@ -22,18 +23,7 @@ export type HostMessage =
   | { ev: 'restore-begin'; seq: number; step: number }
   | { ev: 'restore-end'; seq: number; step: number; restoreMs: number }
   | { ev: 'ckpt-begin'; seq: number }
-  | {
-      ev: 'ckpt-commit';
-      seq: number;
-      step: number;
-      pauseMs: number;
-      writeMs: number;
-      logicalBytes: number;
-      storedBytes: number;
-      chunks: number;
-      newChunks: number;
-      meta: Record<string, number | string>;
-    }
+  | ({ ev: 'ckpt-commit' } & CheckpointFacts)
   /** Target facts; `live` once the target has booted or restored (facts only a running target knows). */
   | { ev: 'target'; info: Record<string, string | number | boolean>; live: boolean }
   | { ev: 'error'; message: string };

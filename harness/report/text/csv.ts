@@ -2,24 +2,13 @@
 import { stringify } from 'csv-stringify/sync';
 import { cycleRow } from '../../analysis/tables.js';
 import type { CycleRow, CycleTable } from '../../analysis/summary.js';
+import { FIELD_ORDER } from '../../journal/codec.js';
 
 /** Rows per csv-stringify call: a million cycles become CSV a slice at a time, never a million row objects at once. */
 const SLICE_ROWS = 10_000;
 
-/** Column order of cycles.csv (the CycleRow fields). */
-export const CYCLE_COLUMNS: ReadonlyArray<keyof CycleRow> = [
-  'cycle',
-  'phase',
-  'observedPhase',
-  'outcome',
-  'downtimeMs',
-  'killStep',
-  'restoredSeq',
-  'restoredStep',
-  'lostSteps',
-  'restoreKills',
-  'violations',
-];
+/** Column order of cycles.csv: the journal's cycle event fields, in the order the journal codec writes them. */
+export const CYCLE_COLUMNS: readonly (keyof CycleRow)[] = FIELD_ORDER.cycle;
 
 /** Render cycles.csv; nulls become empty cells. */
 export function cyclesCsv(cycles: CycleTable): string {
