@@ -1,4 +1,4 @@
-// Vega-Lite spec for success-rate gates: Wilson 95% interval per gate as a rule, the measured rate as a point, the bar as a tick.
+// Vega-Lite spec for success-rate gates: Wilson 95% interval per gate as a rule, the observed rate as a point, the bar as a tick.
 import type { TopLevelSpec } from 'vega-lite';
 import type { GateResult } from '../../gates/types.js';
 import type { Summary } from '../../analysis/summary.js';
@@ -8,6 +8,7 @@ import { VL_SCHEMA } from './chart-spec.js';
 /** One row of the Wilson chart. */
 export interface RateRow {
   label: string;
+  /** The observed rate (successes / trials), not the bound the gate is judged on. */
   value: number;
   lo: number;
   hi: number;
@@ -34,7 +35,7 @@ export function rateRows(gates: readonly GateResult[], summary: Summary): RateRo
     const [lo, hi] = g.interval ?? [0, 0];
     return {
       label: `${g.id}. ${g.title}`,
-      value: g.value ?? (lo + hi) / 2,
+      value: g.observed ?? (lo + hi) / 2,
       lo,
       hi,
       bar: rateBar(g.threshold),
@@ -69,7 +70,8 @@ export function wilsonGatesSpec(gates: readonly GateResult[], summary: Summary):
     height: { step: 34 },
     title: {
       text: 'Success rates (Wilson 95%)',
-      subtitle: 'point: measured; line: interval; purple tick: the gate bar',
+      subtitle:
+        'point: observed rate; line: Wilson 95% interval; purple tick: the gate bar (judged on an interval end)',
     },
     data: { values: rows },
     layer: [
