@@ -37,6 +37,11 @@ describe('summary.md walkthrough', () => {
     expect(md).toContain('### How the gates are judged');
     expect(md).toContain('p95 needs n \\>= 59');
   });
+  test('bidirectional control characters are neutralised', () => {
+    const md3 = walkthrough({ scenario: 'nightly\u202Egnp.exe' });
+    expect(md3).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/);
+    expect(md3).toContain('nightly\\[U+202E\\]gnp.exe');
+  });
   test('tested environment: CPU, kernel, accelerator, QEMU, image hash, harness version, commit', () => {
     for (const label of [
       'Host CPU | AMD EPYC 7B13 (2 cores, x64)',
