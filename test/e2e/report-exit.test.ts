@@ -16,7 +16,7 @@ async function soak(...args: string[]): Promise<Result> {
     timeout: 120_000,
     stdin: 'ignore',
     env: { CI: '1' },
-  }) as unknown as Promise<Result>;
+  });
 }
 const out = (r: Result): string =>
   `exit ${r.exitCode}\n--- stdout\n${String(r.stdout)}\n--- stderr\n${String(r.stderr)}`;
