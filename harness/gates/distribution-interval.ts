@@ -62,7 +62,7 @@ export function distributionInterval(
 function cannotBound(key: string, n: number, [l, u]: [number, number]): string {
   const side = l < 1 && u > n ? 'either side' : l < 1 ? 'below' : 'above';
   const q = Number(key.slice(1)) / 100;
-  return `${n} sample${n === 1 ? '' : 's'} cannot bound ${key} ${side} at 95% (needs n >= ${minNForQuantileCi(q)})`;
+  return `${n} sample${n === 1 ? '' : 's'} cannot bound ${key} ${side} at 95% (a two-sided interval needs n >= ${minNForQuantileCi(q)})`;
 }
 
 /** Smallest n whose order-statistic 95% interval of quantile q is bounded on both sides. */

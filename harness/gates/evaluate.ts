@@ -49,7 +49,7 @@ function judgeDistribution(
   if (m.ends === null) return { verdict: point, solid: false }; // a minimum or maximum: the sample's own extreme
   const says = intervalSays(m.ends, t);
   if (m.n < fileMinN) {
-    notes.push(`needs n >= ${fileMinN}`);
+    notes.push(`needs n >= ${minN}`);
     return { verdict: 'insufficient' as const, solid: false };
   }
   if (m.n < minN) {

@@ -122,7 +122,7 @@ describe('evaluateGates on the shipped gates', () => {
       samples: { downtimeMs: samples.slice(0, 30) },
     })[3] as GateResult;
     expect(few.interval).toBeNull();
-    expect(few.note).toMatch(/30 samples cannot bound p95 above at 95% \(needs n >= 72\)/);
+    expect(few.note).toMatch(/30 samples cannot bound p95 above at 95% \(a two-sided interval needs n >= 72\)/);
   });
 });
 
@@ -249,7 +249,7 @@ describe('point verdicts checked against their 95% bounds, and the minimum n of 
     const r = evaluateGates([bootGate!], oneBoot)[0]!;
     expect(r).toMatchObject({ verdict: 'insufficient', n: 1, minN: 59 });
     expect(r.note).not.toContain('no raw samples');
-    expect(r.note).toContain('1 sample cannot bound p95 either side at 95% (needs n >= 72)');
+    expect(r.note).toContain('1 sample cannot bound p95 either side at 95% (a two-sided interval needs n >= 72)');
     // 58 fast pauses are still too few for a p95 even though gate 3's file says minN 30; 59 are enough
     const few = spread(58, 2, 20);
     const r58 = evaluateGates([pauseGate!], summaryWith('checkpointPauseMs', few), {
@@ -257,6 +257,12 @@ describe('point verdicts checked against their 95% bounds, and the minimum n of 
     })[0]!;
     expect(r58).toMatchObject({ verdict: 'insufficient', minN: 59 });
     expect(r58.note).toContain('p95 needs n >= 59');
+    const fifteen = spread(15, 2, 20); // under the file's minN 30 too: the note names the n the table shows
+    const r15 = evaluateGates([pauseGate!], summaryWith('checkpointPauseMs', fifteen), {
+      samples: { checkpointPauseMs: fifteen },
+    })[0]!;
+    expect(r15).toMatchObject({ verdict: 'insufficient', minN: 59 });
+    expect(r15.note).toMatch(/needs n >= 59$/);
     const enough = spread(59, 2, 20);
     const r59 = evaluateGates([pauseGate!], summaryWith('checkpointPauseMs', enough), {
       samples: { checkpointPauseMs: enough },
