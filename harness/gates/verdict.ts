@@ -4,8 +4,8 @@ import { EXIT } from '../core/errors.js';
 import type { Summary } from '../analysis/summary.js';
 
 /**
- * A verdict: what a gate, or a whole run, comes to. "inconclusive" is a point estimate whose 95% interval straddles
- * the bar (or cannot be bounded on the side that would decide it): the point says one thing, the interval both.
+ * A verdict: what a gate, or a whole run, comes to. "inconclusive" is a point estimate whose one-sided 95% bounds
+ * reach across the bar (or cannot be had on the side that would decide it): the point says one thing, the bounds both.
  */
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'insufficient';
 
