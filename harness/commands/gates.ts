@@ -4,6 +4,7 @@ import { exitCodeFor, formatGateTable } from '../gates/evaluate.js';
 import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import { defineCommand } from './command.js';
 import { judge, verdictLine } from '../gates/judge.js';
+import { neutralizeBidi } from '../report/escape.js';
 
 interface GatesArgs {
   runDirs: string[];
@@ -14,7 +15,7 @@ interface GatesArgs {
 export const gatesCommand = defineCommand<GatesArgs>({
   command: 'gates <run-dirs..>',
   describe:
-    'Judge run folders against gates/NN-*.yaml; exit 0 all pass, 1 any fail, 2 any insufficient data, 3 bad input',
+    'Judge run folders against gates/NN-*.yaml; exit 0 all pass, 1 any fail, 2 any inconclusive or insufficient data, 3 bad input',
   builder: (y: Argv) =>
     y
       .positional('run-dirs', {
@@ -36,7 +37,7 @@ export const gatesCommand = defineCommand<GatesArgs>({
         `${JSON.stringify({ schemaVersion: 1, runDirs: dirs, verdict: j.verdict, gates: j.gates }, null, 2)}\n`,
       );
     } else {
-      process.stdout.write(`${formatGateTable(j.gates)}\n${verdictLine(j)}\n`);
+      process.stdout.write(neutralizeBidi(`${formatGateTable(j.gates)}\n${verdictLine(j)}\n`));
     }
     return exitCodeFor(j.verdict);
   },

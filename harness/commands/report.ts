@@ -1,13 +1,14 @@
 // `soak report <run-dir...>`: write the dated report (index.html, summary.md, summary.json, cycles.csv, charts).
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { EXIT } from '../core/errors.js';
 import type { GateResult } from '../gates/types.js';
 import { writeReport } from '../report/write.js';
 import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import { defineCommand } from './command.js';
 import type { RunAnalysis } from '../analysis/summary.js';
 import { judge, verdictLine } from '../gates/judge.js';
+import { exitCodeFor } from '../gates/verdict.js';
+import { neutralizeBidi } from '../report/escape.js';
 
 interface ReportArgs {
   runDirs: string[];
@@ -27,7 +28,7 @@ export function writeReportFor(
 export const reportCommand = defineCommand<ReportArgs>({
   command: 'report <run-dirs..>',
   describe:
-    'Write the dated report reports/<yyyy-mm-dd>-<scenario>/ for run folders (several are reported as one sample)',
+    'Write the dated report reports/<yyyy-mm-dd>-<scenario>/ for run folders (several are reported as one sample); exit code of its verdict: 0 pass, 1 fail, 2 inconclusive or insufficient data',
   builder: (y: Argv) =>
     y
       .positional('run-dirs', { type: 'string', array: true, describe: 'Run folders' })
@@ -42,7 +43,7 @@ export const reportCommand = defineCommand<ReportArgs>({
     const j = judge(analysis);
     const written = await writeReportFor(analysis, j.gates, argv.out);
     if (argv.json) process.stdout.write(`${JSON.stringify({ ...written, verdict: j.verdict }, null, 2)}\n`);
-    else process.stdout.write(`report: ${path.join(written.dir, 'index.html')}\n${verdictLine(j)}\n`);
-    return EXIT.pass;
+    else process.stdout.write(neutralizeBidi(`report: ${path.join(written.dir, 'index.html')}\n${verdictLine(j)}\n`));
+    return exitCodeFor(j.verdict); // the report is written either way; the exit code says what it found
   },
 });

@@ -1,4 +1,5 @@
-// The 95% interval shown beside a distribution statistic of a gate (order statistics for quantiles, bootstrap for the mean).
+// The 95% interval shown beside a distribution statistic of a gate (order statistics for quantiles, bootstrap for the mean),
+// and the fewest samples a quantile gate may judge.
 import { bootstrapCiSorted } from '../stats/bootstrap.js';
 import { mean } from '../stats/distribution.js';
 import { quantileRanks, quantileWithCiSorted } from '../stats/quantile-ci.js';
@@ -10,33 +11,58 @@ export const DIST_STATS = ['p50', 'p90', 'p95', 'p99', 'min', 'max', 'mean'] as 
 /** One of DIST_STATS. */
 export type DistStat = (typeof DIST_STATS)[number];
 
+/** A statistic's two-sided 95% interval, its one-sided 95% bounds, and a note. */
+export interface DistributionInterval {
+  /** The two-sided 95% interval (what the report's quantile table shows), when both ends are bounded. */
+  interval: [number, number] | null;
+  /**
+   * One-sided 95% bounds [lower, upper], each holding at 95% on its own (null: too few samples or unknown), that a
+   * point verdict is checked against; null when the statistic has none (min, max).
+   */
+  ends: [number | null, number | null] | null;
+  note: string;
+}
+
 /**
  * The 95% interval shown beside a distribution statistic. A quantile gets the distribution-free order-statistic
  * interval, the same one the report's quantile table gives for it (a bootstrap interval here used to disagree with
  * that table, and cannot reach past the sample's extremes); a side too few samples can bound leaves no interval and
- * says so. The mean keeps a bootstrap interval; a minimum or maximum has none.
+ * says so (from n alone when the raw samples were not kept). The mean keeps a bootstrap interval; a minimum or maximum has none.
  */
 export function distributionInterval(
   key: DistStat,
   samples: ArrayLike<number> | undefined,
   seed: number,
-): { interval: [number, number] | null; note: string } {
-  if (samples === undefined || samples.length === 0) return { interval: null, note: 'no raw samples: no interval' };
+  n = samples?.length ?? 0,
+): DistributionInterval {
   if (key === 'min' || key === 'max')
-    return { interval: null, note: `no interval for a ${key === 'min' ? 'minimum' : 'maximum'}` };
-  const sorted = sortSample(samples);
-  if (key === 'mean') {
-    const ci = bootstrapCiSorted(sorted, (s) => mean(s) ?? Number.NaN, { seed });
-    return ci === null ? { interval: null, note: '' } : { interval: [ci.lo, ci.hi], note: 'bootstrap 95% interval' };
+    return { interval: null, ends: null, note: `no interval for a ${key === 'min' ? 'minimum' : 'maximum'}` };
+  const unknown = { interval: null, ends: [null, null] as [null, null] };
+  const q = key === 'mean' ? null : Number(key.slice(1)) / 100;
+  if (samples === undefined || samples.length === 0) {
+    if (n === 0) return { ...unknown, note: 'nothing measured: no interval' };
+    if (q !== null && n < minNForQuantileCi(q)) return { ...unknown, note: cannotBound(key, n, quantileRanks(n, q)) };
+    return { ...unknown, note: `raw samples not kept: the 95% interval of ${key} over ${n} samples is unknown` };
   }
-  const q = Number(key.slice(1)) / 100;
+  const sorted = sortSample(samples);
+  if (q === null) {
+    const ci = bootstrapCiSorted(sorted, (s) => mean(s) ?? Number.NaN, { seed });
+    const one = bootstrapCiSorted(sorted, (s) => mean(s) ?? Number.NaN, { seed, level: 0.9 });
+    return ci === null || one === null
+      ? { ...unknown, note: '' }
+      : { interval: [ci.lo, ci.hi], ends: [one.lo, one.hi], note: 'bootstrap 95% interval' };
+  }
   const e = quantileWithCiSorted(sorted, q);
-  if (e.lo !== null && e.hi !== null) return { interval: [e.lo, e.hi], note: '' };
-  const side = e.lo === null && e.hi === null ? 'either side' : e.lo === null ? 'below' : 'above';
-  return {
-    interval: null,
-    note: `${sorted.length} samples cannot bound ${key} ${side} at 95% (needs n >= ${minNForQuantileCi(q)})`,
-  };
+  const one = quantileWithCiSorted(sorted, q, 0.9); // each end of a two-sided 90% interval is a one-sided 95% bound
+  const ends: [number | null, number | null] = [one.lo, one.hi];
+  if (e.lo !== null && e.hi !== null) return { interval: [e.lo, e.hi], ends, note: '' };
+  return { interval: null, ends, note: cannotBound(key, sorted.length, quantileRanks(sorted.length, q)) };
+}
+
+function cannotBound(key: string, n: number, [l, u]: [number, number]): string {
+  const side = l < 1 && u > n ? 'either side' : l < 1 ? 'below' : 'above';
+  const q = Number(key.slice(1)) / 100;
+  return `${n} sample${n === 1 ? '' : 's'} cannot bound ${key} ${side} at 95% (a two-sided interval needs n >= ${minNForQuantileCi(q)})`;
 }
 
 /** Smallest n whose order-statistic 95% interval of quantile q is bounded on both sides. */
@@ -45,4 +71,13 @@ function minNForQuantileCi(q: number): number {
     const [l, u] = quantileRanks(n, q);
     if (l >= 1 && u <= n) return n;
   }
+}
+
+/**
+ * Smallest n whose order statistics give a one-sided 95% bound on quantile q: from above (the largest sample bounds it
+ * once 1 - q^n >= 95%; p95 needs 59), or from below (1 - (1 - q)^n >= 95%). The rule for judging a quantile gate.
+ */
+export function minNForQuantileBound(q: number, side: 'upper' | 'lower', level = 0.95): number {
+  const p = side === 'upper' ? q : 1 - q;
+  return Math.ceil(Math.log(1 - level) / Math.log(p) - 1e-9);
 }

@@ -1,9 +1,10 @@
 // Numbered release gates: judge each gate on a run summary. A rate is judged on its Wilson bound, a count on the count,
-// a distribution statistic (p95, ...) on its point estimate, shown with its distribution-free 95% interval (metrics.ts).
-// Combining verdicts and exit codes live in verdict.ts, the one lattice.
-import { measure } from './metrics.js';
+// a distribution statistic (p95, ...) on its point estimate, confirmed by its distribution-free one-sided 95% bounds: a
+// point whose bounds straddle the bar is inconclusive. Combining verdicts and exit codes live in verdict.ts, the one lattice.
+import { minNForQuantileBound } from './distribution-interval.js';
+import { measure, type Measurement } from './metrics.js';
 import { holds, violationIsFinal } from './threshold.js';
-import type { Gate, GateEvidence, GateResult, Verdict } from './types.js';
+import type { Gate, GateEvidence, GateResult, Threshold, Verdict } from './types.js';
 import type { Summary } from '../analysis/summary.js';
 
 export { defaultGatesDir, loadGates, parseGate } from './load.js';
@@ -11,17 +12,74 @@ export { formatGateTable } from './table.js';
 export { gateEvidenceFromAnalysis } from './evidence.js';
 export { exitCodeFor } from './verdict.js';
 
+/**
+ * The fewest samples a quantile threshold may be judged on: enough for the order statistic to bound the quantile on
+ * the side the bar is on (one-sided 95%: "p95 <" needs 59, the largest of 59 samples bounding p95 from above). Null
+ * for every other stat.
+ */
+export function quantileMinN(threshold: Threshold): number | null {
+  const m = /^p(\d+)$/.exec(threshold.stat);
+  if (m === null) return null;
+  const q = Number(m[1]) / 100;
+  const { op } = threshold;
+  if (op === '==') return Math.max(minNForQuantileBound(q, 'upper'), minNForQuantileBound(q, 'lower'));
+  return minNForQuantileBound(q, op === '<' || op === '<=' ? 'upper' : 'lower');
+}
+
+/** What the one-sided 95% bounds say about the bar: pass or fail when both agree, null when they straddle it or are unknown. */
+function intervalSays(ends: [number | null, number | null], { op, bound }: Threshold): 'pass' | 'fail' | null {
+  const lo = ends[0] ?? Number.NEGATIVE_INFINITY; // an unbounded end reaches as far as it can
+  const hi = ends[1] ?? Number.POSITIVE_INFINITY;
+  const atLo = holds(lo, op, bound);
+  const atHi = holds(hi, op, bound);
+  if (atLo && atHi) return 'pass';
+  return !atLo && !atHi ? 'fail' : null;
+}
+
+/** The verdict of a distribution statistic judged on its point estimate and confirmed by its interval. */
+function judgeDistribution(
+  m: Measurement,
+  value: number,
+  t: Threshold,
+  fileMinN: number,
+  minN: number,
+  notes: string[],
+) {
+  const point: Verdict = holds(value, t.op, t.bound) ? 'pass' : 'fail';
+  if (m.ends === null) return { verdict: point, solid: false }; // a minimum or maximum: the sample's own extreme
+  const says = intervalSays(m.ends, t);
+  if (m.n < fileMinN) {
+    notes.push(`needs n >= ${minN}`);
+    return { verdict: 'insufficient' as const, solid: false };
+  }
+  if (m.n < minN) {
+    notes.push(
+      `${t.stat} needs n >= ${minN} (the fewest samples whose order statistics bound it at 95% on the side of the bar)`,
+    );
+    return says === 'fail'
+      ? { verdict: 'fail' as const, solid: true }
+      : { verdict: 'insufficient' as const, solid: false };
+  }
+  if (says === point) return { verdict: says, solid: true };
+  notes.push(`the point ${point === 'pass' ? 'passes' : 'fails'} but its 95% bounds reach across the bar`);
+  return { verdict: 'inconclusive' as const, solid: false };
+}
+
 /** Judge one gate: n < minN is insufficient (a count already over a "<", "<=" or "==" bar fails: counts only grow). */
 export function evaluateGate(base: Gate, summary: Partial<Summary>, evidence: GateEvidence = {}): GateResult {
   const override = summary.target !== undefined ? base.byTarget[summary.target] : undefined;
   const gate = override ? { ...base, ...override } : base;
   const m = measure(gate.metric, gate.threshold, summary, evidence);
   const { op, bound } = gate.threshold;
+  const minN = Math.max(gate.minN, (m.kind === 'distribution' ? quantileMinN(gate.threshold) : null) ?? 0);
   const notes = [m.note];
   let verdict: Verdict;
+  let solid = false;
   if (m.value === null) {
     verdict = 'insufficient';
     notes.push('nothing measured');
+  } else if (m.kind === 'distribution') {
+    ({ verdict, solid } = judgeDistribution(m, m.value, gate.threshold, gate.minN, minN, notes));
   } else if (holds(m.value, op, bound)) {
     verdict = m.lowerBoundOnly || m.n < gate.minN ? 'insufficient' : 'pass';
     if (m.n < gate.minN) notes.push(`needs n >= ${gate.minN}`);
@@ -41,11 +99,19 @@ export function evaluateGate(base: Gate, summary: Partial<Summary>, evidence: Ga
     kind: m.kind,
     unit: m.unit,
     threshold: gate.threshold.source,
+    op,
+    bound,
+    description: gate.description,
     value: m.value,
+    observed: m.observed,
+    successes: m.successes,
+    judged: m.judged,
     interval: m.interval,
+    bounds: m.kind === 'distribution' ? m.ends : null,
     n: m.n,
-    minN: gate.minN,
+    minN,
     verdict,
+    solid,
     note: notes.filter(Boolean).join('; '),
   };
 }

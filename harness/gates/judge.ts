@@ -1,7 +1,14 @@
 // Judge an analysed run against the numbered gates (shared by `soak run`, `soak gates` and `soak report`).
 import { evaluateGates, gateEvidenceFromAnalysis, loadGates } from './evaluate.js';
 import type { GateResult } from './types.js';
-import { verdictFacts, verdictLevel, verdictOfLevel, type Verdict, type VerdictFacts } from './verdict.js';
+import {
+  VERDICT_WORD,
+  verdictFacts,
+  verdictLevel,
+  verdictOfLevel,
+  type Verdict,
+  type VerdictFacts,
+} from './verdict.js';
 import type { RunAnalysis } from '../analysis/summary.js';
 
 /** The judged gates and the run's verdict from the lattice (verdict.ts). */
@@ -35,14 +42,14 @@ export function judgement(gates: GateResult[], run: Omit<VerdictFacts, 'gates'>)
   return { gates, verdict, facts, control };
 }
 
-const WORD: Record<Verdict, string> = { pass: 'PASS', fail: 'FAIL', insufficient: 'INSUFFICIENT DATA' };
-
 /** One line saying what the verdict means. */
 export function verdictLine(j: Judgement): string {
-  if (j.control) return `verdict: ${WORD[j.verdict]} (${j.control})`;
+  const word = VERDICT_WORD[j.verdict].toUpperCase();
+  if (j.control) return `verdict: ${word} (${j.control})`;
   const count = (v: Verdict): number => j.gates.filter((g) => g.verdict === v).length;
-  const parts = `${count('pass')} pass, ${count('fail')} fail, ${count('insufficient')} insufficient of ${j.gates.length} gates`;
-  if (j.verdict !== 'fail') return `verdict: ${WORD[j.verdict]} (${parts})`;
+  const undecided = count('inconclusive') > 0 ? `${count('inconclusive')} inconclusive, ` : '';
+  const parts = `${count('pass')} pass, ${count('fail')} fail, ${undecided}${count('insufficient')} insufficient of ${j.gates.length} gates`;
+  if (j.verdict !== 'fail') return `verdict: ${word} (${parts})`;
   const failed = j.gates.filter((g) => g.verdict === 'fail').map((g) => `#${g.id} ${g.name}`);
   if (failed.length > 0) return `verdict: FAIL (${parts}; failed: ${failed.join(', ')})`;
   const v = j.facts.violations;

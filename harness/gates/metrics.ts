@@ -175,7 +175,15 @@ export interface Measurement {
   /** Unit of value and interval: the metric's, except a rate's failures or successes, which count its trials. */
   unit: string;
   value: number | null;
+  /** What was observed: a rate's successes / trials, otherwise the value. */
+  observed: number | null;
+  /** A rate's successes; null for other kinds. */
+  successes: number | null;
+  /** Which figure `value` is: the point estimate, or an end of the interval. */
+  judged: 'point' | 'lower' | 'upper';
   interval: [number, number] | null;
+  /** A distribution statistic's interval ends one by one (null: unbounded or unknown); null when it has none. */
+  ends: [number | null, number | null] | null;
   n: number;
   note: string;
   /** The value is only a lower bound on a count (part of it was not measured). */
@@ -199,14 +207,27 @@ export function measure(
   if (def === undefined) throw new RangeError(`unknown gate metric "${metric}"`);
   const r = def.read(summary, evidence);
   const stat = threshold.stat;
-  const none = { kind: def.kind, unit: def.unit, interval: null, note: '', lowerBoundOnly: false, growsOnly: false };
+  const none = {
+    kind: def.kind,
+    unit: def.unit,
+    interval: null,
+    ends: null,
+    note: '',
+    lowerBoundOnly: false,
+    growsOnly: false,
+    successes: null,
+    judged: 'point' as const,
+  };
   switch (r.kind) {
     case 'distribution': {
       const key = stat as DistStat;
       const value = r.dist?.[key] ?? null;
-      const { interval, note } =
-        value === null ? { interval: null, note: '' } : distributionInterval(key, r.samples, evidence.seed ?? 1);
-      return { ...none, value, interval, n: r.dist?.n ?? 0, note };
+      const n = r.dist?.n ?? 0;
+      const { interval, ends, note } =
+        value === null
+          ? { interval: null, ends: null, note: '' }
+          : distributionInterval(key, r.samples, evidence.seed ?? 1, n);
+      return { ...none, value, observed: value, interval, ends, n, note };
     }
     case 'rate': {
       const failures = r.trials - r.successes;
@@ -217,6 +238,8 @@ export function measure(
           ...none,
           unit: r.of,
           value: r.trials > 0 ? value : null,
+          observed: r.trials > 0 ? value : null,
+          successes: r.successes,
           interval: wilson(r.successes, r.trials),
           n: r.trials,
           growsOnly: stat === 'failures',
@@ -229,7 +252,16 @@ export function measure(
       const needs =
         w[2] === 'lo' && (threshold.op === '>=' || threshold.op === '>') && threshold.bound > 0 && threshold.bound < 1;
       const prefix = needs ? `n needed with zero failures: ${zeroFailureTrialsNeeded(threshold.bound, level)}; ` : '';
-      return { ...none, value, interval, n: r.trials, note: `${prefix}${r.successes}/${r.trials} ${r.of} ok` };
+      return {
+        ...none,
+        value,
+        observed: r.trials > 0 ? r.successes / r.trials : null,
+        successes: r.successes,
+        judged: w[2] === 'lo' ? 'lower' : 'upper',
+        interval,
+        n: r.trials,
+        note: `${prefix}${r.successes}/${r.trials} ${r.of} ok`,
+      };
     }
     case 'count': {
       let note = r.note;
@@ -240,12 +272,13 @@ export function measure(
         note = [`${r.count}${r.lowerBoundOnly ? '+' : ''} in ${r.n} ${r.of}`, note].filter(Boolean).join('; ');
       }
       const value = r.n === 0 && !(r.count !== null && r.count > 0) ? null : r.count; // nothing observed: no value, not 0
-      return { ...none, value, n: r.n, note, lowerBoundOnly: r.lowerBoundOnly, growsOnly: true };
+      return { ...none, value, observed: value, n: r.n, note, lowerBoundOnly: r.lowerBoundOnly, growsOnly: true };
     }
     case 'ratio':
       return {
         ...none,
         value: r.ratio,
+        observed: r.ratio,
         n: r.n,
         note: r.ratio === null ? '' : `logical / stored bytes over ${r.n} checkpoints`,
       };

@@ -37,3 +37,16 @@ export function holds(value: number, op: ThresholdOp, bound: number): boolean {
 export function violationIsFinal(op: ThresholdOp): boolean {
   return op === '<' || op === '<=' || op === '==';
 }
+
+/** A threshold with the unit of its bar: "p95 < 1000 ms", "wilson95.lo >= 95%", "ratio >= 2x", "count == 0 violations". */
+export function thresholdWithUnit(t: { threshold: string; op: ThresholdOp; bound: number; unit: string }): string {
+  const at = t.threshold.indexOf(t.op);
+  const stat = at > 0 ? t.threshold.slice(0, at).trim() : t.threshold;
+  const bar =
+    t.unit === '%'
+      ? `${Number((t.bound * 100).toPrecision(12))}%`
+      : t.unit === 'x'
+        ? `${t.bound}x`
+        : `${t.bound} ${t.unit}`;
+  return `${stat} ${t.op} ${bar}`;
+}

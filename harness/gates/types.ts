@@ -18,13 +18,32 @@ export interface GateResult {
   unit: string;
   /** The threshold expression as written, e.g. "p95 < 2000" or "wilson95.lo >= 0.95". */
   threshold: string;
-  /** The measured value the threshold was judged on (null when nothing was measured). */
+  /** The threshold's operator and bar (in the unit of `value`), as parsed at load. */
+  op: ThresholdOp;
+  bound: number;
+  /** The gate file's description and rationale (may be empty). */
+  description: string;
+  /** The figure the threshold was judged on (null when nothing was measured): for a rate, its Wilson bound. */
   value: number | null;
-  /** The interval around the measured value, when the metric has one. */
+  /** What was observed: a rate's successes / trials; for every other kind the same as `value`. */
+  observed: number | null;
+  /** A rate's successes (the k of k/n); null for other kinds. */
+  successes: number | null;
+  /** Which figure the threshold was applied to: the point estimate, or the lower or upper end of the interval. */
+  judged: 'point' | 'lower' | 'upper';
+  /** The 95% interval around the observed value, when the metric has one. */
   interval: [number, number] | null;
+  /**
+   * A distribution statistic's one-sided 95% bounds [lower, upper] (each at 95% on its own; null: too few samples or
+   * no raw samples), which confirm a point verdict or make it inconclusive; null for other kinds, a minimum or a maximum.
+   */
+  bounds: [number | null, number | null] | null;
   n: number;
+  /** The smallest n the gate judges: the file's minN, raised for a quantile to what its order statistic needs. */
   minN: number;
   verdict: Verdict;
+  /** A point-estimate verdict (pass or fail) that both one-sided 95% bounds agree with (see `bounds`). */
+  solid: boolean;
   /** Human text beside the verdict, e.g. "n needed with zero failures: 59". */
   note: string;
 }

@@ -1,10 +1,21 @@
-// The one verdict lattice (Jepsen-style): fail outranks insufficient outranks pass; checker violations fail a run; a
-// negative control passes only when caught. judge.ts, the CLI line, the report banner, summary.json and the index use it.
+// The one verdict lattice (Jepsen-style): fail outranks inconclusive outranks insufficient outranks pass; checker
+// violations fail a run; a negative control passes only when caught. judge.ts, the CLI line, the report banner, summary.json and the index use it.
 import { EXIT } from '../core/errors.js';
 import type { Summary } from '../analysis/summary.js';
 
-/** A verdict: what a gate, or a whole run, comes to. */
-export type Verdict = 'pass' | 'fail' | 'insufficient';
+/**
+ * A verdict: what a gate, or a whole run, comes to. "inconclusive" is a point estimate whose one-sided 95% bounds
+ * reach across the bar (or cannot be had on the side that would decide it): the point says one thing, the bounds both.
+ */
+export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'insufficient';
+
+/** The word each verdict is printed as, in every output (terminal, summary.md, index.html). */
+export const VERDICT_WORD: Record<Verdict, string> = {
+  pass: 'pass',
+  fail: 'fail',
+  inconclusive: 'inconclusive at 95%',
+  insufficient: 'insufficient data',
+};
 
 /** Overall verdict level; "none" when no gate was judged and nothing failed (its verdict is insufficient). */
 export type VerdictLevel = Verdict | 'none';
@@ -43,9 +54,10 @@ export function verdictFacts(summary: Summary, gates: readonly Pick<JudgedGate, 
   };
 }
 
-/** Combine verdicts: fail outranks insufficient outranks pass (nothing to combine: insufficient). */
+/** Combine verdicts: fail outranks inconclusive outranks insufficient outranks pass (nothing to combine: insufficient). */
 export function combineVerdicts(verdicts: readonly Verdict[]): Verdict {
   if (verdicts.includes('fail')) return 'fail';
+  if (verdicts.includes('inconclusive')) return 'inconclusive';
   if (verdicts.length === 0 || verdicts.includes('insufficient')) return 'insufficient';
   return 'pass';
 }
@@ -62,7 +74,7 @@ export function verdictOfLevel(level: VerdictLevel): Verdict {
   return level === 'none' ? 'insufficient' : level;
 }
 
-/** Exit code of a verdict: pass 0, fail 1, insufficient 2 (errors.ts EXIT). */
+/** Exit code of a verdict: pass 0, fail 1, inconclusive and insufficient 2 (errors.ts EXIT: not known either way). */
 export function exitCodeFor(verdict: Verdict): number {
   return verdict === 'pass' ? EXIT.pass : verdict === 'fail' ? EXIT.fail : EXIT.insufficient;
 }
@@ -82,6 +94,7 @@ export function reportVerdict(summary: Summary, gates: readonly JudgedGate[]): R
   if (facts.negativeControl) return negativeControlBanner(level, facts);
   const failed = gates.filter((g) => g.verdict === 'fail');
   const insufficient = gates.filter((g) => g.verdict === 'insufficient');
+  const inconclusive = gates.filter((g) => g.verdict === 'inconclusive');
   const passed = gates.filter((g) => g.verdict === 'pass');
   switch (level) {
     case 'fail': {
@@ -94,6 +107,14 @@ export function reportVerdict(summary: Summary, gates: readonly JudgedGate[]): R
         detail: `${which}${violations}`.trim(),
       };
     }
+    case 'inconclusive':
+      return {
+        level,
+        headline: `INCONCLUSIVE AT 95%: ${passed.length} of ${gates.length} gates pass, ${inconclusive.length} inconclusive`,
+        detail:
+          `The point estimate of gate${inconclusive.length === 1 ? '' : 's'} ${gateList(inconclusive)} is on one side of the bar but its 95% interval reaches the other: more samples are needed before it is a pass or a fail.` +
+          (insufficient.length > 0 ? ` Below their minimum sample size: ${gateList(insufficient)}.` : ''),
+      };
     case 'insufficient':
       return {
         level,

@@ -67,6 +67,10 @@ export function scopeLimitations(analysis: RunAnalysis, gates: readonly GateResu
     out.push(
       `Gate ${g.id} (${g.title}) had n = ${g.n}, below its minimum of ${g.minN}: reported as insufficient data, not as a pass.`,
     );
+  for (const g of gates.filter((x) => x.verdict === 'inconclusive'))
+    out.push(
+      `Gate ${g.id} (${g.title}): its point estimate and its 95% interval disagree about the bar, so it is inconclusive at 95%, not a pass; more samples will decide it.`,
+    );
   if (s.cycles.indeterminate > 0)
     out.push(`${s.cycles.indeterminate} indeterminate cycles are excluded from the success rates.`);
   return out;

@@ -7,6 +7,7 @@ import { durabilityLimits, scopeLimitations } from './limitations.js';
 import type { QuantileEstimate } from '../stats/quantile-ci.js';
 import { redactEnvironment } from './redact.js';
 import { reportVerdict, type ReportVerdict } from '../gates/verdict.js';
+import { GATE_RULES } from './gate-rules.js';
 
 /** The report's content as plain data (strings unescaped: each renderer escapes for its format). */
 export interface ReportModel {
@@ -19,6 +20,8 @@ export interface ReportModel {
   environment: Array<[string, string]>;
   durability: string[];
   limitations: string[];
+  /** How the gates are judged (the rule for intervals and minimum n). */
+  gateRules: readonly string[];
 }
 
 /** Build the model; gates are sorted by id. */
@@ -35,5 +38,6 @@ export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[]):
     environment: environmentRows(summary.environment, summary.target),
     durability: durabilityLimits(clean),
     limitations: scopeLimitations(clean, sortedGates),
+    gateRules: GATE_RULES,
   };
 }

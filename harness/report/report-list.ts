@@ -21,7 +21,7 @@ export interface ReportEntry {
   verdict: VerdictLevel | 'unreadable';
 }
 
-const LEVELS: readonly string[] = ['pass', 'fail', 'insufficient', 'none'] satisfies VerdictLevel[];
+const LEVELS: readonly string[] = ['pass', 'fail', 'inconclusive', 'insufficient', 'none'] satisfies VerdictLevel[];
 
 function obj(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -40,7 +40,9 @@ export function storedVerdict(s: Record<string, unknown>): VerdictLevel {
   const gates = Array.isArray(s['gates']) ? s['gates'].map((g) => obj(g)['verdict']) : [];
   return verdictLevel({
     // an unknown gate verdict counts as insufficient: never read a gate as passing that did not say so
-    gates: gates.map((v) => ({ verdict: v === 'pass' || v === 'fail' ? v : 'insufficient' })),
+    gates: gates.map((v) => ({
+      verdict: v === 'pass' || v === 'fail' || v === 'inconclusive' ? v : 'insufficient',
+    })),
     violations: num(s['violations']) ?? 0,
     negativeControl: s['negativeControl'] === true,
     trials: num(obj(s['killResume'])['trials']) ?? 0,

@@ -205,7 +205,7 @@ describe('soak run, report, gates, store (process target)', () => {
 
   it('`soak report` re-derives the same summary from the journal alone', async () => {
     const r = await soak('report', runDir, '--out', 'reports-again');
-    expect(r.exitCode, out(r)).toBe(0);
+    expect(r.exitCode, out(r)).toBe(good.exitCode); // the verdict's exit code, as `soak run` gives it
     const again = path.join(tmp, 'reports-again', path.basename(reportDir));
     expect(lines(r.stdout)).toEqual([`report: ${path.join(again, 'index.html')}`, lines(good.stdout).at(-1)]);
     expect(readSummary(path.join(again, 'summary.json'))).toEqual(summary);

@@ -1,14 +1,14 @@
 // Verdicts: a healthy summary passes every shipped gate; one broken field fails exactly its gate; too little data is insufficient.
 import { describe, expect, it } from 'vitest';
 import type { GateEvidence, GateResult } from '../../harness/gates/types.js';
-import { evaluateGates, formatGateTable, loadGates, parseGate } from '../../harness/gates/evaluate.js';
+import { evaluateGates, formatGateTable, loadGates, parseGate, quantileMinN } from '../../harness/gates/evaluate.js';
 import { combineVerdicts } from '../../harness/gates/verdict.js';
 import { downtimeQuantiles } from '../../harness/report/findings.js';
 import type { RunAnalysis, Summary } from '../../harness/analysis/summary.js';
-import { healthySummary } from './fixtures.js';
+import { healthySamples, healthySummary, spread } from './fixtures.js';
 
 const gates = loadGates();
-const clean: GateEvidence = { lostBeyondCheckpoint: 0 };
+const clean: GateEvidence = { lostBeyondCheckpoint: 0, samples: healthySamples() };
 
 function verdicts(summary: Partial<Summary>, evidence: GateEvidence = clean): Record<number, string> {
   return Object.fromEntries(evaluateGates(gates, summary, evidence).map((r) => [r.id, r.verdict]));
@@ -16,6 +16,11 @@ function verdicts(summary: Partial<Summary>, evidence: GateEvidence = clean): Re
 
 function only(id: number, results: Record<number, string>, verdict: string): void {
   for (const [k, v] of Object.entries(results)) expect([k, v]).toEqual([k, Number(k) === id ? verdict : 'pass']);
+}
+
+/** Clean evidence whose `metric` samples are spread over [lo, hi]. */
+function slow(metric: string, lo: number, hi: number, n = 100): GateEvidence {
+  return { ...clean, samples: { ...healthySamples(), [metric]: spread(n, lo, hi) } };
 }
 
 describe('evaluateGates on the shipped gates', () => {
@@ -29,15 +34,20 @@ describe('evaluateGates on the shipped gates', () => {
 
   // Negative controls: one summary per gate that must fail it (and only it).
   const controls: Array<[number, (s: Summary) => void, GateEvidence?]> = [
-    [1, (s) => void (s.bootMs = { ...s.bootMs, p95: 1000 })],
+    // a distribution gate fails (solid) when its raw samples put the whole 95% interval of p95 beyond the bar
+    [1, (s) => void (s.bootMs = { ...s.bootMs, p95: 1000 }), slow('bootMs', 990, 1010)],
     [2, (s) => void (s.violations = 1)],
-    [3, (s) => void (s.checkpointPauseMs = { ...s.checkpointPauseMs, p95: 50.5 })],
-    [4, (s) => void (s.downtimeMs = { ...s.downtimeMs, p95: 1200 })],
+    [
+      3,
+      (s) => void (s.checkpointPauseMs = { ...s.checkpointPauseMs, p95: 50.5 }),
+      slow('checkpointPauseMs', 50, 51, 350),
+    ],
+    [4, (s) => void (s.downtimeMs = { ...s.downtimeMs, p95: 1200 }), slow('downtimeMs', 1100, 1300)],
     [5, (s) => void (s.dedup = { ...s.dedup, ratio: 1.5 })],
     [6, (s) => void (s.killResume = { successes: 98, trials: 100, wilson95: null })], // 98/100: lower bound 0.9300
     [7, (s) => void (s.noncePreserved = { trials: 100, preserved: 99 })],
-    [7, () => undefined, { lostBeyondCheckpoint: 1 }],
-    [7, () => undefined, { lostStepsPerCycle: [3, 19, 40], maxLostSteps: 22 }],
+    [7, () => undefined, { ...clean, lostBeyondCheckpoint: 1 }],
+    [7, () => undefined, { samples: healthySamples(), lostStepsPerCycle: [3, 19, 40], maxLostSteps: 22 }],
     [8, (s) => void (s.tornCheckpoint = { trials: 20, previousRestored: 19 })],
   ];
   it.each(controls)('fails gate %i when its number is broken', (id, breakIt, evidence) => {
@@ -87,12 +97,13 @@ describe('evaluateGates on the shipped gates', () => {
   });
 
   it('gate 7 without loss evidence: insufficient on a clean run, fail on a lost nonce', () => {
-    expect(verdicts(healthySummary(), {})[7]).toBe('insufficient');
+    const samples = healthySamples();
+    expect(verdicts(healthySummary(), { samples })[7]).toBe('insufficient');
     const s = healthySummary();
     s.noncePreserved = { trials: 100, preserved: 97 };
-    expect(verdicts(s, {})[7]).toBe('fail');
-    expect(verdicts(healthySummary(), { maxLostSteps: 22 })[7]).toBe('pass'); // max lost 19 <= 22
-    expect(verdicts(healthySummary(), { maxLostSteps: 10 })[7]).toBe('fail'); // max lost 19 > 10: at least one cycle
+    expect(verdicts(s, { samples })[7]).toBe('fail');
+    expect(verdicts(healthySummary(), { samples, maxLostSteps: 22 })[7]).toBe('pass'); // max lost 19 <= 22
+    expect(verdicts(healthySummary(), { samples, maxLostSteps: 10 })[7]).toBe('fail'); // max lost 19 > 10: at least one cycle
   });
 
   it('gives a p95 the order-statistic interval the report gives it, none without raw samples or with too few', () => {
@@ -101,14 +112,17 @@ describe('evaluateGates on the shipped gates', () => {
     const report = downtimeQuantiles({ downtimes: samples } as unknown as RunAnalysis).find((e) => e.q === 0.95)!;
     expect(a.interval).toEqual([report.lo, report.hi]);
     expect(a.interval).toEqual([278, 298]); // ranks 90 and 100 of 100 (binomial, distribution-free)
-    expect(evaluateGates(gates, healthySummary(), clean)[3]?.interval).toBeNull();
+    const bare = evaluateGates(gates, healthySummary(), { lostBeyondCheckpoint: 0 })[3] as GateResult;
+    expect(bare.interval).toBeNull();
+    expect(bare.note).toMatch(/raw samples not kept: the 95% interval of p95 over 100 samples is unknown/);
+    expect(bare.verdict).toBe('inconclusive'); // a point with no interval to confirm it is not a pass
     // 30 samples cannot bound a p95 from above at 95%: no interval, and the note says how many would.
     const few = evaluateGates(gates, healthySummary(), {
       ...clean,
       samples: { downtimeMs: samples.slice(0, 30) },
     })[3] as GateResult;
     expect(few.interval).toBeNull();
-    expect(few.note).toMatch(/30 samples cannot bound p95 above at 95% \(needs n >= 72\)/);
+    expect(few.note).toMatch(/30 samples cannot bound p95 above at 95% \(a two-sided interval needs n >= 72\)/);
   });
 });
 
@@ -142,11 +156,13 @@ describe('formatGateTable', () => {
     const table = formatGateTable(evaluateGates(gates, healthySummary(), clean));
     const lines = table.split('\n');
     expect(lines).toHaveLength(10);
-    expect(lines[0]).toMatch(/^#\s+gate\s+measured\s+interval\s+n\/minN\s+threshold\s+verdict\s+note$/);
+    expect(lines[0]).toMatch(/^#\s+gate\s+observed\s+interval\s+judged\s+n\/minN\s+threshold\s+verdict\s+note$/);
     expect(lines[7]).toMatch(
-      /^06\s+Kill-and-resume success\s+0\.9630\s+\[0\.9630, 1\]\s+100\/73\s+wilson95\.lo >= 0\.95\s+PASS\s+n needed with zero failures: 73/,
+      /^06\s+Kill-and-resume success\s+1 \(100\/100\)\s+\[0\.9630, 1\]\s+lower 0\.9630\s+100\/73\s+wilson95\.lo >= 95%\s+PASS\s+n needed with zero failures: 73/,
     );
-    expect(lines[5]).toMatch(/^04\s+Session resume latency p95\s+290\s+-\s+100\/30\s+p95 < 1000\s+PASS/);
+    expect(lines[5]).toMatch(
+      /^04\s+Session resume latency p95\s+290\s+\[\d+\.\d, 300\]\s+point\s+100\/59\s+p95 < 1000 ms\s+PASS \(SOLID\)/,
+    );
   });
 });
 
@@ -188,5 +204,78 @@ describe('gateEvidenceFromAnalysis', () => {
     });
     expect(evidence.lostStepsPerCycle).toEqual([10, 99]);
     expect(evidence.maxLostSteps).toBe(25); // ceil((100 + 6 + 12) / 5) + 1 = 24 + 1
+  });
+});
+
+describe('point verdicts checked against their 95% bounds, and the minimum n of a quantile', () => {
+  const [bootGate, , pauseGate] = gates;
+  const summaryWith = (key: 'bootMs' | 'checkpointPauseMs', values: number[]): Partial<Summary> => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const p95 = downtimeQuantiles({ downtimes: sorted } as unknown as RunAnalysis).find((e) => e.q === 0.95)!.value;
+    return { [key]: { ...healthySummary()[key], n: values.length, p95 } };
+  };
+
+  it('a p95 whose bounds straddle the bar is inconclusive at 95%, not a pass (exit code 2)', () => {
+    // 100 pauses: 94 fast and 6 around the 50 ms bar: the point is under it, the upper bound is not
+    const values = [...spread(94, 2, 20), 45, 48, 49, 55, 60, 70];
+    const r = evaluateGates([pauseGate!], summaryWith('checkpointPauseMs', values), {
+      samples: { checkpointPauseMs: values },
+    })[0]!;
+    expect(r.value).toBeLessThan(50);
+    expect(r.bounds![1]).toBeGreaterThan(50);
+    expect(r).toMatchObject({ verdict: 'inconclusive', solid: false });
+    expect(r.note).toContain('the point passes but its 95% bounds reach across the bar');
+    expect(combineVerdicts(['pass', 'inconclusive', 'insufficient'])).toBe('inconclusive');
+  });
+
+  it('a fail whose bounds are wholly beyond the bar is solid; a pass inside it too', () => {
+    const fast = spread(100, 2, 20);
+    const pass = evaluateGates([pauseGate!], summaryWith('checkpointPauseMs', fast), {
+      samples: { checkpointPauseMs: fast },
+    })[0]!;
+    expect(pass).toMatchObject({ verdict: 'pass', solid: true });
+    const slowest = spread(100, 60, 90);
+    const fail = evaluateGates([pauseGate!], summaryWith('checkpointPauseMs', slowest), {
+      samples: { checkpointPauseMs: slowest },
+    })[0]!;
+    expect(fail).toMatchObject({ verdict: 'fail', solid: true });
+  });
+
+  it('no p95 is judged from fewer than 59 samples: gate 1 from one boot is insufficient, and says what is true', () => {
+    expect(quantileMinN({ source: 'p95 < 1000', stat: 'p95', op: '<', bound: 1000 })).toBe(59);
+    expect(quantileMinN({ source: 'p99 < 1000', stat: 'p99', op: '<', bound: 1000 })).toBe(299);
+    expect(quantileMinN({ source: 'mean < 1000', stat: 'mean', op: '<', bound: 1000 })).toBeNull();
+    const oneBoot = { bootMs: { n: 1, min: 272, p50: 272, p90: 272, p95: 272, p99: 272, max: 272, mean: 272 } };
+    const r = evaluateGates([bootGate!], oneBoot)[0]!;
+    expect(r).toMatchObject({ verdict: 'insufficient', n: 1, minN: 59 });
+    expect(r.note).not.toContain('no raw samples');
+    expect(r.note).toContain('1 sample cannot bound p95 either side at 95% (a two-sided interval needs n >= 72)');
+    // 58 fast pauses are still too few for a p95 even though gate 3's file says minN 30; 59 are enough
+    const few = spread(58, 2, 20);
+    const r58 = evaluateGates([pauseGate!], summaryWith('checkpointPauseMs', few), {
+      samples: { checkpointPauseMs: few },
+    })[0]!;
+    expect(r58).toMatchObject({ verdict: 'insufficient', minN: 59 });
+    expect(r58.note).toContain('p95 needs n >= 59');
+    const fifteen = spread(15, 2, 20); // under the file's minN 30 too: the note names the n the table shows
+    const r15 = evaluateGates([pauseGate!], summaryWith('checkpointPauseMs', fifteen), {
+      samples: { checkpointPauseMs: fifteen },
+    })[0]!;
+    expect(r15).toMatchObject({ verdict: 'insufficient', minN: 59 });
+    expect(r15.note).toMatch(/needs n >= 59$/);
+    const enough = spread(59, 2, 20);
+    const r59 = evaluateGates([pauseGate!], summaryWith('checkpointPauseMs', enough), {
+      samples: { checkpointPauseMs: enough },
+    })[0]!;
+    expect(r59).toMatchObject({ verdict: 'pass', solid: true });
+  });
+
+  it('a success gate carries the observed rate and k/n beside the Wilson bound it is judged on', () => {
+    const s = healthySummary();
+    s.killResume = { successes: 80, trials: 80, wilson95: null };
+    const r = evaluateGates(gates, s, clean)[5]!;
+    expect(r).toMatchObject({ observed: 1, successes: 80, n: 80, judged: 'lower', op: '>=', bound: 0.95 });
+    expect(r.value).toBeCloseTo(0.9542, 4);
+    expect(r.description).toMatch(/Wilson 95% lower bound/);
   });
 });

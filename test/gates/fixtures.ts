@@ -5,6 +5,16 @@ function dist(n: number, p50: number, p95: number): Distribution {
   return { n, min: p50 / 2, p50, p90: (p50 + p95) / 2, p95, p99: p95 * 1.1, max: p95 * 1.2, mean: p50 * 1.05 };
 }
 
+/** `n` raw samples evenly spread over [lo, hi] (ms), for the intervals of distribution gates. */
+export function spread(n: number, lo: number, hi: number): number[] {
+  return Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / Math.max(1, n - 1));
+}
+
+/** Raw samples to go with healthySummary(): every interval well inside its gate's bar. */
+export function healthySamples(): Record<string, number[]> {
+  return { bootMs: spread(100, 300, 420), checkpointPauseMs: spread(350, 2, 13), downtimeMs: spread(100, 100, 300) };
+}
+
 /** A summary every shipped gate passes (given evidence that no cycle lost work beyond its checkpoint). */
 export function healthySummary(): Summary {
   return {
@@ -18,7 +28,7 @@ export function healthySummary(): Summary {
     cycles: { total: 100, resumed: 100, failed: 0, indeterminate: 0 },
     killResume: { successes: 100, trials: 100, wilson95: [0.963, 1] },
     downtimeMs: dist(100, 180, 290),
-    bootMs: dist(1, 400, 400),
+    bootMs: dist(100, 400, 400),
     checkpointPauseMs: dist(350, 4, 12),
     checkpointWriteMs: dist(350, 8, 20),
     restoreMs: dist(100, 60, 110),

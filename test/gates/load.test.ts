@@ -99,9 +99,15 @@ describe('per-target overrides (byTarget)', () => {
   it('judges a run by the override of its own target only', async () => {
     const { evaluateGate } = await import('../../harness/gates/evaluate.js');
     const [g] = loadGates(dirWith({ '01-boot.yaml': withOverride }));
-    const dist = { n: 3, min: 4000, p50: 4500, p90: 4900, p95: 5000, p99: 5000, max: 5000, mean: 4500 };
-    expect(evaluateGate(g!, { target: 'microvm', bootMs: dist }).verdict).toBe('pass');
-    expect(evaluateGate(g!, { target: 'process', bootMs: dist }).verdict).toBe('fail');
+    // 60 boots of 4000-5000 ms: enough for a one-sided 95% upper bound on p95 (n >= 59), whatever the file's minN says.
+    const samples = Array.from({ length: 60 }, (_, i) => 4000 + (1000 * i) / 59);
+    const dist = { n: 60, min: 4000, p50: 4500, p90: 4900, p95: 4950, p99: 5000, max: 5000, mean: 4500 };
+    const evidence = { samples: { bootMs: samples } };
+    expect(evaluateGate(g!, { target: 'microvm', bootMs: dist }, evidence).verdict).toBe('pass');
+    expect(evaluateGate(g!, { target: 'process', bootMs: dist }, evidence)).toMatchObject({
+      verdict: 'fail',
+      solid: true,
+    });
   });
 
   it('reports a bad override threshold with its dot-path', () => {

@@ -20,11 +20,19 @@ const gate = (id: number, verdict: GateResult['verdict']): GateResult => ({
   kind: 'count',
   unit: '',
   threshold: 't',
+  op: '==',
+  bound: 0,
+  description: '',
   value: 1,
+  observed: 1,
+  successes: null,
+  judged: 'point',
   interval: null,
   n: 1,
   minN: 1,
   verdict,
+  solid: false,
+  bounds: null,
   note: '',
 });
 
@@ -140,5 +148,17 @@ describe('verdictLine (the CLI line) from the lattice', () => {
     );
     const bad = makeAnalysis({ failedCycles: [3] }).summary;
     expect(reportVerdict(bad, [gate(4, 'pass')]).level).toBe(j.verdict);
+  });
+});
+
+describe('inconclusive in the one lattice', () => {
+  test('fail > inconclusive > insufficient > pass; inconclusive exits 2 like insufficient data', () => {
+    expect(combineVerdicts(['pass', 'inconclusive'])).toBe('inconclusive');
+    expect(combineVerdicts(['insufficient', 'inconclusive'])).toBe('inconclusive');
+    expect(combineVerdicts(['fail', 'inconclusive'])).toBe('fail');
+    expect(exitCodeFor('inconclusive')).toBe(2);
+    const banner = reportVerdict(summary, [gate(1, 'pass'), gate(2, 'inconclusive')]);
+    expect(banner.level).toBe('inconclusive');
+    expect(banner.headline).toBe('INCONCLUSIVE AT 95%: 1 of 2 gates pass, 1 inconclusive');
   });
 });

@@ -8,6 +8,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { writeReport } from '../../harness/report/write.js';
 import { makeAnalysis, makeGates } from './fixtures.js';
+import { plantedGates } from './planted-gates.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HOSTILE = 'nightly <script>alert(1)</script> soak';
@@ -89,6 +90,33 @@ describe.skipIf(!present)('report page in headless Chromium', () => {
     await expect(page.locator('table.gates tbody tr').count()).resolves.toBe(5);
     await mkdir(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, 'report.png'), fullPage: true });
+    expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test('gate figures as a reader sees them: 80/80 is 100% observed with [95.4%, 100%]; a straddled bar is inconclusive', async () => {
+    const analysis = makeAnalysis({ cycles: 80, seed: 5, scenario: 'planted', failedCycles: [] });
+    const ownDir = await mkdtemp(path.join(os.tmpdir(), 'soak-browser-planted-')); // the index test counts the shared folder
+    onTestFinished(() => rm(ownDir, { recursive: true, force: true }));
+    const { dir } = await writeReport({ analysis, gates: plantedGates(analysis), reportsDir: ownDir });
+    const { page, problems, dialogs } = await open(path.join(dir, 'index.html'));
+    const cell = (gate: number, col: string) =>
+      page.locator(`table.gates tr[data-gate="${gate}"] td[data-col="${col}"]`);
+    await expect(cell(6, 'observed').innerText()).resolves.toBe('100% (80/80)');
+    await expect(cell(6, 'interval').innerText()).resolves.toBe('[95.4%, 100%]');
+    await expect(cell(6, 'judged').innerText()).resolves.toBe('lower end, 95.4%');
+    await expect(page.locator('table.gates th').allInnerTexts()).resolves.toContain('Observed');
+    await expect(cell(9, 'verdict').innerText()).resolves.toBe('inconclusive at 95%');
+    expect(await cell(9, 'verdict').isVisible()).toBe(true);
+    await expect(page.locator('#verdict strong').innerText()).resolves.toMatch(/^INCONCLUSIVE AT 95%/);
+    await expect(page.locator('dl.gate-descriptions').innerText()).resolves.toContain(
+      'A bar planted inside the interval.',
+    );
+    const chart = page.locator('figure[data-chart="success-rates"] svg');
+    await expect(chart.locator('text', { hasText: 'point: observed rate' }).count()).resolves.toBe(1);
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'report-planted.png'), fullPage: true });
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();

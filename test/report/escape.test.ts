@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { escapeHtml, escapeMarkdown } from '../../harness/report/escape.js';
+import { escapeHtml, escapeMarkdown, neutralizeBidi } from '../../harness/report/escape.js';
+import { rateRows } from '../../harness/report/charts/gate-chart.js';
+import { cyclesCsv } from '../../harness/report/text/csv.js';
+import { makeAnalysis, makeGates } from './fixtures.js';
 
 describe('escapeHtml', () => {
   test('escapes the five HTML-significant characters', () => {
@@ -26,5 +29,34 @@ describe('escapeMarkdown', () => {
     expect(escapeMarkdown('Kill-and-resume succeeded in 30 of 30 cycles (Wilson 95%: 88.6%–100%).')).toBe(
       'Kill-and-resume succeeded in 30 of 30 cycles (Wilson 95%: 88.6%–100%).',
     );
+  });
+});
+
+describe('bidirectional control characters', () => {
+  const controls = '\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069\u200E\u200F\u061C';
+  const any = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
+  test('neutralizeBidi shows each as its code point, and leaves other text alone', () => {
+    expect(neutralizeBidi('a\u202Eb')).toBe('a[U+202E]b');
+    expect(neutralizeBidi(controls)).not.toMatch(any);
+    expect(neutralizeBidi(controls).match(/\[U\+[0-9A-F]{4}\]/g)).toHaveLength(12);
+    expect(neutralizeBidi('Kill-and-resume 100% (80/80) – ≥ µs')).toBe('Kill-and-resume 100% (80/80) – ≥ µs');
+  });
+  test('HTML and Markdown escaping neutralise them too', () => {
+    expect(escapeHtml(`x${controls}y`)).not.toMatch(any);
+    expect(escapeMarkdown(`x${controls}y`)).not.toMatch(any);
+    expect(escapeHtml('nightly\u202Egnp.exe')).toBe('nightly[U+202E]gnp.exe');
+  });
+  test('cycles.csv cells are neutralised', () => {
+    const a = makeAnalysis({ cycles: 3 });
+    const phases = [...a.cycles.phase];
+    const violations = ['', 'bad\u202Estate', ''];
+    const csv = cyclesCsv({ ...a.cycles, phase: phases, violations });
+    expect(csv).not.toMatch(any);
+    expect(csv).toContain('bad[U+202E]state');
+  });
+  test('chart labels are neutralised', () => {
+    const a = makeAnalysis();
+    const gates = makeGates(a).map((g) => ({ ...g, title: `${g.title}\u202E` }));
+    for (const row of rateRows(gates, a.summary)) expect(row.label).not.toMatch(any);
   });
 });

@@ -1,13 +1,15 @@
-// Vega-Lite spec for success-rate gates: Wilson 95% interval per gate as a rule, the measured rate as a point, the bar as a tick.
+// Vega-Lite spec for success-rate gates: Wilson 95% interval per gate as a rule, the observed rate as a point, the bar as a tick.
 import type { TopLevelSpec } from 'vega-lite';
 import type { GateResult } from '../../gates/types.js';
 import type { Summary } from '../../analysis/summary.js';
 import { CHART_CONFIG, CHART_SIZE, COLORS } from './chart-theme.js';
 import { VL_SCHEMA } from './chart-spec.js';
+import { neutralizeBidi } from '../escape.js';
 
 /** One row of the Wilson chart. */
 export interface RateRow {
   label: string;
+  /** The observed rate (successes / trials), not the bound the gate is judged on. */
   value: number;
   lo: number;
   hi: number;
@@ -33,8 +35,8 @@ export function rateRows(gates: readonly GateResult[], summary: Summary): RateRo
   const rows: RateRow[] = gates.filter(isRateGate).map((g) => {
     const [lo, hi] = g.interval ?? [0, 0];
     return {
-      label: `${g.id}. ${g.title}`,
-      value: g.value ?? (lo + hi) / 2,
+      label: neutralizeBidi(`${g.id}. ${g.title}`),
+      value: g.observed ?? (lo + hi) / 2,
       lo,
       hi,
       bar: rateBar(g.threshold),
@@ -69,7 +71,8 @@ export function wilsonGatesSpec(gates: readonly GateResult[], summary: Summary):
     height: { step: 34 },
     title: {
       text: 'Success rates (Wilson 95%)',
-      subtitle: 'point: measured; line: interval; purple tick: the gate bar',
+      subtitle:
+        'point: observed rate; line: Wilson 95% interval; purple tick: the gate bar (judged on an interval end)',
     },
     data: { values: rows },
     layer: [

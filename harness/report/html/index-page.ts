@@ -4,12 +4,11 @@ import { fmtMs, fmtPct } from '../text/format.js';
 import { htmlDocument } from './page.js';
 import { renderSvg } from '../charts/render.js';
 import type { ReportEntry } from '../report-list.js';
+import { VERDICT_WORD } from '../../gates/verdict.js';
 import { trendSpec } from '../charts/trend-chart.js';
 
 const VERDICT_TEXT: Record<ReportEntry['verdict'], string> = {
-  pass: 'pass',
-  fail: 'fail',
-  insufficient: 'insufficient data',
+  ...VERDICT_WORD,
   none: 'no gates',
   unreadable: 'unreadable',
 };

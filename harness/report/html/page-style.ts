@@ -17,7 +17,7 @@ h2 { font-size: 18px; margin: 36px 0 12px; padding-bottom: 6px; border-bottom: 1
 .banner p { margin: 4px 0 0; font-size: 14px; }
 .banner.pass { background: var(--pass-bg); border-color: var(--pass); color: var(--pass); }
 .banner.fail { background: var(--fail-bg); border-color: var(--fail); color: var(--fail); }
-.banner.insufficient { background: var(--warn-bg); border-color: var(--warn); color: var(--warn); }
+.banner.insufficient, .banner.inconclusive { background: var(--warn-bg); border-color: var(--warn); color: var(--warn); }
 .banner.none { background: var(--none-bg); border-color: var(--muted); color: var(--ink); }
 .banner p { color: var(--ink); }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin: 16px 0 0; }
@@ -37,7 +37,7 @@ td.num { font-variant-numeric: tabular-nums; white-space: nowrap; }
 .pill { display: inline-block; padding: 1px 9px; border-radius: 999px; font-size: 12px; font-weight: 600; white-space: nowrap; }
 .pill.pass { background: var(--pass-bg); color: var(--pass); }
 .pill.fail { background: var(--fail-bg); color: var(--fail); }
-.pill.insufficient { background: var(--warn-bg); color: var(--warn); }
+.pill.insufficient, .pill.inconclusive { background: var(--warn-bg); color: var(--warn); }
 .pill.none { background: var(--none-bg); color: var(--muted); }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(440px, 1fr)); gap: 16px; }
 figure.chart { margin: 0; background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 12px; }
@@ -45,6 +45,9 @@ figure.chart.wide { grid-column: 1 / -1; }
 figure.chart svg { display: block; max-width: 100%; height: auto; }
 figure.chart figcaption { color: var(--muted); font-size: 13px; margin-top: 6px; }
 figure.chart figcaption a { color: inherit; }
+h3 { font-size: 15px; margin: 20px 0 8px; }
+dl.gate-descriptions dt { font-weight: 600; margin-top: 8px; }
+dl.gate-descriptions dd { margin: 2px 0 0 16px; color: #374151; font-size: 14px; }
 .env td:first-child { width: 200px; color: var(--muted); }
 code { font: 13px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 footer { margin-top: 40px; color: var(--muted); font-size: 13px; }

@@ -2,7 +2,13 @@
 import type { RenderedChart } from '../charts/chart-spec.js';
 import { escapeHtml as h } from '../escape.js';
 import { fmtMs, fmtNum, fmtPct, fmtPctInterval } from '../text/format.js';
-import { fmtGateInterval, fmtGateValue } from '../text/gate-format.js';
+import {
+  fmtGateInterval,
+  fmtGateJudged,
+  fmtGateObserved,
+  fmtGateThreshold,
+  fmtGateVerdict,
+} from '../text/gate-format.js';
 import type { ReportModel } from '../model.js';
 import { PAGE_CSS } from './page-style.js';
 
@@ -51,12 +57,22 @@ function gateTable(model: ReportModel): string {
   if (model.gates.length === 0) return '<p>No gate was judged for this report.</p>';
   const rows = model.gates.map(
     (g) =>
-      `<tr><td class="num">${h(g.id)}</td><td class="wrap">${h(g.title)}<br><code>${h(g.metric)}</code></td><td><code>${h(g.threshold)}</code></td>` +
-      `<td class="num">${h(fmtGateValue(g))}</td><td class="num">${h(fmtGateInterval(g))}</td><td class="num">${h(g.n)} (min ${h(g.minN)})</td>` +
-      `<td><span class="pill ${h(g.verdict)}">${h(g.verdict === 'insufficient' ? 'insufficient data' : g.verdict)}</span></td><td class="wrap">${h(g.note)}</td></tr>`,
+      `<tr data-gate="${h(g.id)}" data-verdict="${h(g.verdict)}"><td class="num">${h(g.id)}</td><td class="wrap">${h(g.title)}<br><code>${h(g.metric)}</code></td>` +
+      `<td><code>${h(fmtGateThreshold(g))}</code></td><td class="num" data-col="observed">${h(fmtGateObserved(g))}</td>` +
+      `<td class="num" data-col="interval">${h(fmtGateInterval(g))}</td><td data-col="judged">${h(fmtGateJudged(g))}</td>` +
+      `<td class="num" data-col="n">${h(g.n)} (min ${h(g.minN)})</td>` +
+      `<td data-col="verdict"><span class="pill ${h(g.verdict)}">${h(fmtGateVerdict(g))}</span></td><td class="wrap">${h(g.note)}</td></tr>`,
   );
-  return `<div class="table-scroll"><table class="gates"><thead><tr><th>#</th><th>Gate</th><th>Threshold</th><th>Measured</th><th>Interval</th><th>n</th><th>Verdict</th><th>Note</th></tr></thead>
+  return `<div class="table-scroll"><table class="gates"><thead><tr><th>#</th><th>Gate</th><th>Threshold</th><th>Observed</th><th>95% interval</th><th>Judged on</th><th>n</th><th>Verdict</th><th>Note</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></div>`;
+}
+
+function gateDescriptions(model: ReportModel): string {
+  const described = model.gates.filter((g) => g.description !== '');
+  const items = described.map((g) => `<dt>${h(g.id)}. ${h(g.title)}</dt><dd>${h(g.description)}</dd>`);
+  return `<h3>How the gates are judged</h3>
+${list(model.gateRules)}
+${items.length > 0 ? `<h3>What each gate checks</h3>\n<dl class="gate-descriptions">${items.join('\n')}</dl>` : ''}`;
 }
 
 function quantileTable(model: ReportModel): string {
@@ -93,6 +109,7 @@ ${cards(model)}
 ${list(model.findings)}
 <h2>Gates</h2>
 ${gateTable(model)}
+${gateDescriptions(model)}
 <h2>Charts</h2>
 <div class="charts">
 ${charts.map(chartFigure).join('\n')}

@@ -1,18 +1,63 @@
-// Formatting a gate's measured value and interval in the gate's own unit (a "%" proportion as a percentage, "ms" as a
-// duration, anything else as a plain number), as GateResult.unit declares it.
+// Formatting a gate's figures in the gate's own unit (a "%" proportion as a percentage, "ms" as a duration, anything
+// else as a plain number), as GateResult.unit declares it: what was observed, its 95% interval, which figure the bar
+// was judged on, the threshold with its unit, and the verdict word. Every output that shows a gate uses these.
 import type { GateResult } from '../../gates/types.js';
-import { fmtMs, fmtNum, fmtPct, fmtPctInterval } from './format.js';
+import { thresholdWithUnit } from '../../gates/threshold.js';
+import { VERDICT_WORD } from '../../gates/verdict.js';
+import { fmtMs, fmtNum, fmtPct } from './format.js';
 
-/** The measured value in the gate's unit; "n/a" when nothing was measured. */
-export function fmtGateValue(gate: Pick<GateResult, 'unit' | 'value'>): string {
-  if (gate.unit === '%') return fmtPct(gate.value);
-  return gate.unit === 'ms' ? fmtMs(gate.value) : fmtNum(gate.value);
+type Unit = Pick<GateResult, 'unit'>;
+
+function fmtIn(gate: Unit, v: number | null, round: 'nearest' | 'down' | 'up' = 'nearest'): string {
+  if (gate.unit === '%') return fmtPct(v, round);
+  return gate.unit === 'ms' ? fmtMs(v) : fmtNum(v);
 }
 
-/** The interval in the gate's unit ("88.6%–100%", "198 ms–230 ms"); "–" when the metric has none. */
+/** The judged value in the gate's unit; "n/a" when nothing was measured. */
+export function fmtGateValue(gate: Pick<GateResult, 'unit' | 'value'>): string {
+  return fmtIn(gate, gate.value);
+}
+
+/** What was observed: a rate as "100% (80/80)", anything else as its value; "n/a" when nothing was measured. */
+export function fmtGateObserved(gate: Pick<GateResult, 'unit' | 'observed' | 'successes' | 'n'>): string {
+  if (gate.observed === null) return 'n/a';
+  const count = gate.unit === '%' && gate.successes !== null ? ` (${gate.successes}/${gate.n})` : '';
+  return `${fmtIn(gate, gate.observed)}${count}`;
+}
+
+/** The 95% interval in the gate's unit, "[95.4%, 100%]" (a proportion's ends rounded outward); "–" when there is none. */
 export function fmtGateInterval(gate: Pick<GateResult, 'unit' | 'interval'>): string {
   if (gate.interval === null) return '–';
-  if (gate.unit === '%') return fmtPctInterval(gate.interval);
-  const f = gate.unit === 'ms' ? fmtMs : (v: number) => fmtNum(v);
-  return `${f(gate.interval[0])}–${f(gate.interval[1])}`;
+  return `[${fmtIn(gate, gate.interval[0], 'down')}, ${fmtIn(gate, gate.interval[1], 'up')}]`;
+}
+
+/**
+ * Which figure the bar was judged on: "lower end, 95.4%", "upper end, ..."; for a distribution statistic "point
+ * estimate" and the one-sided 95% bound that confirms it ("95% bound ≤ 122 ms", "no 95% bound above"); "the count", "the ratio".
+ */
+export function fmtGateJudged(
+  gate: Pick<GateResult, 'unit' | 'value' | 'judged' | 'kind' | 'bounds' | 'op' | 'verdict'>,
+): string {
+  if (gate.judged === 'lower') return `lower end, ${fmtIn(gate, gate.value, 'down')}`;
+  if (gate.judged === 'upper') return `upper end, ${fmtIn(gate, gate.value, 'up')}`;
+  if (gate.kind !== 'distribution') return gate.kind === 'ratio' ? 'the ratio' : 'the count';
+  if (gate.bounds === null || gate.value === null || gate.op === '==') return 'point estimate';
+  // the bound on the bar's side decides a pass; the other side decides a fail
+  const barAbove = gate.op === '<' || gate.op === '<=';
+  const upper = gate.verdict === 'fail' ? !barAbove : barAbove;
+  const bound = gate.bounds[upper ? 1 : 0];
+  const side = upper ? '≤' : '≥';
+  return bound === null
+    ? `point estimate; no 95% bound ${upper ? 'above' : 'below'}`
+    : `point estimate; 95% bound ${side} ${fmtIn(gate, bound)}`;
+}
+
+/** The threshold with the unit of its bar: "p95 < 1000 ms", "wilson95.lo >= 95%". */
+export function fmtGateThreshold(gate: Pick<GateResult, 'threshold' | 'op' | 'bound' | 'unit'>): string {
+  return thresholdWithUnit(gate);
+}
+
+/** The verdict word; a point verdict its whole 95% interval agrees with says so ("fail, solid at 95%"). */
+export function fmtGateVerdict(gate: Pick<GateResult, 'verdict' | 'solid'>): string {
+  return `${VERDICT_WORD[gate.verdict]}${gate.solid ? ', solid at 95%' : ''}`;
 }

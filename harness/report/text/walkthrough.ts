@@ -1,6 +1,6 @@
 // summary.md: the walkthrough of one run in Markdown, written from the report model; data strings are Markdown-escaped.
 import { escapeMarkdown as md } from '../escape.js';
-import { fmtGateInterval, fmtGateValue } from './gate-format.js';
+import { fmtGateInterval, fmtGateJudged, fmtGateObserved, fmtGateThreshold, fmtGateVerdict } from './gate-format.js';
 import { fmtMs } from './format.js';
 import type { ReportModel } from '../model.js';
 import type { RenderedChart } from '../charts/chart-spec.js';
@@ -44,19 +44,36 @@ export function renderWalkthrough(
   else {
     lines.push(
       ...table(
-        ['#', 'Gate', 'Threshold', 'Measured', 'Interval', 'n (min)', 'Verdict', 'Note'],
+        ['#', 'Gate', 'Threshold', 'Observed', '95% interval', 'Judged on', 'n (min)', 'Verdict', 'Note'],
         model.gates.map((g) => [
           String(g.id),
           md(g.title),
-          md(g.threshold),
-          md(fmtGateValue(g)),
+          md(fmtGateThreshold(g)),
+          md(fmtGateObserved(g)),
           md(fmtGateInterval(g)),
+          md(fmtGateJudged(g)),
           `${g.n} (${g.minN})`,
-          g.verdict === 'pass' ? 'pass' : g.verdict === 'fail' ? '**fail**' : '*insufficient data*',
+          g.verdict === 'pass'
+            ? md(fmtGateVerdict(g))
+            : g.verdict === 'fail'
+              ? `**${md(fmtGateVerdict(g))}**`
+              : `*${md(fmtGateVerdict(g))}*`,
           md(g.note),
         ]),
       ),
+      '',
+      '### How the gates are judged',
+      '',
+      ...bullets(model.gateRules),
     );
+    const described = model.gates.filter((g) => g.description !== '');
+    if (described.length > 0)
+      lines.push(
+        '',
+        '### What each gate checks',
+        '',
+        ...described.map((g) => `- **${g.id}. ${md(g.title)}**: ${md(g.description)}`),
+      );
   }
   lines.push(
     '',

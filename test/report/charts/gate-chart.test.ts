@@ -1,6 +1,6 @@
 // The success-rate chart takes the gates whose result says they are a rate judged on a proportion.
 import { describe, expect, test } from 'vitest';
-import { isRateGate, rateRows } from '../../../harness/report/charts/gate-chart.js';
+import { isRateGate, rateRows, wilsonGatesSpec } from '../../../harness/report/charts/gate-chart.js';
 import { makeAnalysis, makeGates } from '../fixtures.js';
 
 describe('isRateGate', () => {
@@ -18,5 +18,17 @@ describe('isRateGate', () => {
       ['3. Torn checkpoint falls back', 0.5, 'pass'],
       ['5. Resume success ≥ 95%', 0.95, 'insufficient'],
     ]);
+  });
+});
+
+describe('success-rate chart', () => {
+  test('plots the observed rate as the point, not the Wilson bound the gate is judged on, and says so', () => {
+    const a = makeAnalysis({ cycles: 80, failedCycles: [] });
+    const rows = rateRows(makeGates(a), a.summary);
+    expect(rows[0]).toMatchObject({ value: 1, hi: 1 });
+    expect(rows[0]!.lo).toBeCloseTo(0.9542, 4);
+    const spec = JSON.stringify(wilsonGatesSpec(makeGates(a), a.summary));
+    expect(spec).toContain('point: observed rate');
+    expect(spec).not.toContain('point: measured');
   });
 });

@@ -20,13 +20,27 @@ describe('summary.md walkthrough', () => {
     expect(md).toMatch(/Downtime from kill to first verified heartbeat, n = 30: p50 \d+ ms \(95% CI \d+ ms–\d+ ms\)/);
     expect(md).toMatch(/\| p50 \| \d+ ms \| \d+ ms – \d+ ms \| 30 \|/);
   });
-  test('gate table with measured values and verdicts', () => {
+  test('gate table: observed rate with k/n, the Wilson interval, which end is judged, thresholds with units', () => {
     expect(md).toContain(
-      '| 1 | Kill-and-resume success | wilson95.lo \\>= 0.85 | 100% | 88.6%–100% | 30 (30) | pass |',
+      '| 1 | Kill-and-resume success | wilson95.lo \\>= 85% | 100% (30/30) | \\[88.6%, 100%\\] | lower end, 88.6% | 30 (30) | pass |',
     );
     expect(md).toContain(
-      '| 5 | Resume success ≥ 95% | wilson95.lo \\>= 0.95 | 100% | 88.6%–100% | 30 (73) | *insufficient data* | n needed with zero failures: 73 |',
+      '| 5 | Resume success ≥ 95% | wilson95.lo \\>= 95% | 100% (30/30) | \\[88.6%, 100%\\] | lower end, 88.6% | 30 (73) | *insufficient data* | n needed with zero failures: 73 |',
     );
+    expect(md).toContain('| 2 | Downtime p95 | p95 &lt; 2000 ms |');
+  });
+  test('gate descriptions and the judging rules (minimum n for a p95) are in the walkthrough', () => {
+    expect(md).toContain('### What each gate checks');
+    expect(md).toContain(
+      '- **1. Kill-and-resume success**: Kills that resumed and verified, judged on the Wilson 95% lower bound.',
+    );
+    expect(md).toContain('### How the gates are judged');
+    expect(md).toContain('p95 needs n \\>= 59');
+  });
+  test('bidirectional control characters are neutralised', () => {
+    const md3 = walkthrough({ scenario: 'nightly\u202Egnp.exe' });
+    expect(md3).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/);
+    expect(md3).toContain('nightly\\[U+202E\\]gnp.exe');
   });
   test('tested environment: CPU, kernel, accelerator, QEMU, image hash, harness version, commit', () => {
     for (const label of [

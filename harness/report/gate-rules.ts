@@ -1,0 +1,10 @@
+// How the gates are judged, in plain words: the note printed above every report's gate descriptions.
+
+/** The judging rules every report states beside its gate table (plain text, escaped by the renderer). */
+export const GATE_RULES: readonly string[] = [
+  'A success rate shows what was observed (k/n) and its Wilson 95% interval; it is judged on the end of the interval its threshold names (wilson95.lo: the lower end must clear the bar).',
+  'A count is judged on the count; a ratio on its value.',
+  'A quantile (p95...) is judged on its point estimate, shown with its distribution-free 95% interval from order statistics, and checked against its one-sided 95% bounds (order statistics too): when both bounds are on the same side of the bar as the point, the verdict is solid; when they reach across the bar (or the sample cannot bound that side) the verdict is "inconclusive at 95%", never a pass.',
+  'Minimum n for a quantile: at least the fewest samples whose order statistics bound it at 95% one-sided on the side of the bar: 1 - q^n >= 0.95 for an upper bound, so p95 needs n >= 59 (p99: 299). Below it the gate is insufficient data, unless its interval already lies wholly beyond the bar.',
+  'Exit codes follow the verdict: 0 pass, 1 fail, 2 inconclusive or insufficient data.',
+];

@@ -1,0 +1,130 @@
+// summary.md, index.html and summary.json of one report agree on every gate figure: value, n, interval, verdict.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { GateResult } from '../../harness/gates/types.js';
+import type { ReportVerdict } from '../../harness/gates/verdict.js';
+import {
+  fmtGateInterval,
+  fmtGateJudged,
+  fmtGateObserved,
+  fmtGateThreshold,
+  fmtGateVerdict,
+} from '../../harness/report/text/gate-format.js';
+import { writeReport } from '../../harness/report/write.js';
+import { makeAnalysis } from './fixtures.js';
+import { plantedGates } from './planted-gates.js';
+
+/** The columns both tables share, read back as plain text. */
+interface Row {
+  threshold: string;
+  observed: string;
+  interval: string;
+  judged: string;
+  n: string;
+  verdict: string;
+}
+
+const unHtml = (s: string): string =>
+  s
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+const unMd = (s: string): string =>
+  s
+    .replace(/^\*\*(.*)\*\*$|^\*(.*)\*$/, '$1$2')
+    .replace(/\\(.)/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&amp;/g, '&');
+
+function htmlRows(html: string): Map<number, Row> {
+  const rows = new Map<number, Row>();
+  for (const m of html.matchAll(/<tr data-gate="(\d+)"[^>]*>(.*?)<\/tr>/g)) {
+    const cells = [...m[2]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => unHtml(c[1]!));
+    const [, , threshold, observed, interval, judged, n, verdict] = cells;
+    rows.set(Number(m[1]), {
+      threshold: threshold!,
+      observed: observed!,
+      interval: interval!,
+      judged: judged!,
+      n: n!.replace(/ \(min (\d+)\)$/, ' ($1)'),
+      verdict: verdict!,
+    });
+  }
+  return rows;
+}
+
+function mdRows(md: string): Map<number, Row> {
+  const rows = new Map<number, Row>();
+  const gates = md.slice(md.indexOf('## Gates'), md.indexOf('### How the gates are judged'));
+  for (const line of gates.split('\n')) {
+    const m = /^\| (\d+) \| (.*) \|$/.exec(line);
+    if (!m) continue;
+    const cells = m[2]!.split(/(?<!\\) \| /).map(unMd);
+    const [, threshold, observed, interval, judged, n, verdict] = cells;
+    rows.set(Number(m[1]), {
+      threshold: threshold!,
+      observed: observed!,
+      interval: interval!,
+      judged: judged!,
+      n: n!,
+      verdict: verdict!,
+    });
+  }
+  return rows;
+}
+
+describe('one report, three files, the same figures', () => {
+  let dir: string;
+  let reportsDir: string;
+  let json: { gates: GateResult[]; verdict: ReportVerdict };
+  let html: string;
+  let md: string;
+
+  beforeAll(async () => {
+    reportsDir = await mkdtemp(path.join(os.tmpdir(), 'soak-agree-'));
+    const analysis = makeAnalysis({ cycles: 80, seed: 5 });
+    ({ dir } = await writeReport({ analysis, gates: plantedGates(analysis), reportsDir }));
+    json = JSON.parse(await readFile(path.join(dir, 'summary.json'), 'utf8')) as typeof json;
+    html = await readFile(path.join(dir, 'index.html'), 'utf8');
+    md = await readFile(path.join(dir, 'summary.md'), 'utf8');
+  });
+  afterAll(() => rm(reportsDir, { recursive: true, force: true }));
+
+  test('every gate in summary.json has the same row in index.html and summary.md', () => {
+    const fromHtml = htmlRows(html);
+    const fromMd = mdRows(md);
+    expect(json.gates.map((g) => g.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect([...fromHtml.keys()]).toEqual(json.gates.map((g) => g.id));
+    expect([...fromMd.keys()]).toEqual(json.gates.map((g) => g.id));
+    for (const g of json.gates) {
+      const want: Row = {
+        threshold: fmtGateThreshold(g),
+        observed: fmtGateObserved(g),
+        interval: fmtGateInterval(g),
+        judged: fmtGateJudged(g),
+        n: `${g.n} (${g.minN})`,
+        verdict: fmtGateVerdict(g),
+      };
+      expect(fromHtml.get(g.id), `gate ${g.id} in index.html`).toEqual(want);
+      expect(fromMd.get(g.id), `gate ${g.id} in summary.md`).toEqual(want);
+    }
+  });
+
+  test('the figures in summary.json are consistent: the observed k/n of a rate, its interval around it, the banner', () => {
+    const six = json.gates.find((g) => g.id === 6)!;
+    expect(six).toMatchObject({ successes: 80, n: 80, observed: 1, judged: 'lower' });
+    expect(six.value).toBe(six.interval![0]);
+    expect(fmtGateObserved(six)).toBe('100% (80/80)');
+    expect(fmtGateInterval(six)).toBe('[95.4%, 100%]');
+    const nine = json.gates.find((g) => g.id === 9)!;
+    expect(nine.verdict).toBe('inconclusive');
+    expect(json.verdict.level).toBe('inconclusive'); // no gate failed, gate 9 decides the run's word
+    expect(unHtml(html)).toContain(json.verdict.headline);
+    expect(md).toContain(`**${json.verdict.headline}.**`);
+  });
+});
