@@ -99,7 +99,8 @@ export async function takeCheckpoint(
       diskBytes: diskCopy === undefined ? 0 : (await stat(diskCopy)).size,
       storeWriteMs: Math.round(storeWriteMs * 10) / 10,
       skewAppliedMs: skew ? opts.skewMs : 0,
-      /** Steps the guest reported between the disk capture and the RAM capture (skew only; 0 = no skew visible). */
+      /** Steps the guest reported between the disk capture and the RAM capture (skew only; 0 = no skew visible); an
+       * upper bound, since heartbeats still in flight at the disk copy count as after it. */
       skewSteps: skew ? step - diskStep : 0,
     },
   };
