@@ -1,8 +1,10 @@
 // Reading a journal: line by line (a journal of any length streams in bounded memory), tolerating a torn last
-// line and naming any corrupt line before it. A long journal can be read in parts (byte ranges cut at newlines).
+// line, naming any corrupt line before it and any line that breaks its event's schema (schema.ts), field by field.
+// A long journal can be read in parts (byte ranges cut at newlines).
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { InputError, JournalLineError } from '../core/errors.js';
 import { JOURNAL_SCHEMA_VERSION, type JournalEvent } from './events.js';
+import { eventProblems } from './schema.js';
 
 export interface JournalRead {
   events: JournalEvent[];
@@ -11,8 +13,9 @@ export interface JournalRead {
 }
 
 /**
- * A reader that takes some lines straight from their bytes (analysis-lines.ts): true when it consumed the line, false
- * to have it JSON.parsed as usual. It must accept only lines JSON.parse would read as valid events.
+ * A reader that takes some lines straight from their bytes (analysis/fastpath/line-reader.ts): true when it consumed the line, false
+ * to have it JSON.parsed as usual. It must accept only lines JSON.parse would read as valid events (schema.ts), so that
+ * a line breaking a rule is declined and named by the schema, exactly as without the fast path.
  */
 export type FastLine = (bytes: Buffer, start: number, end: number) => boolean;
 
@@ -64,6 +67,8 @@ class LineParser {
         `: schemaVersion ${String(version)} is not supported (expected ${JOURNAL_SCHEMA_VERSION})`,
       );
     }
+    const problems = eventProblems(parsed as { type: string });
+    if (problems !== null) throw new JournalLineError(this.file, this.lines, `: ${problems}`);
     this.onEvent(parsed as JournalEvent);
   }
 

@@ -1,0 +1,240 @@
+// The journal's one home for what a valid line holds: a zod schema per event type, built from a few named value rules
+// (NumberRule, the closed string sets) that the analysis fast path also checks on the fields it decodes from bytes, and
+// compile-time proof that each schema infers exactly its event type in events.ts, so the two cannot drift apart.
+import { z } from 'zod';
+import type { ViolationCode } from '../check/heartbeat.js';
+import type { Environment } from '../core/environment.js';
+import { scenarioSchema } from '../scenario/scenario.js';
+import type { EventOf, EventType } from './codec.js';
+import { JOURNAL_SCHEMA_VERSION, type KillPhase, type Outcome } from './events.js';
+
+/** A rule for a numeric field: an integer or any finite number, within [min, max]. */
+export interface NumberRule {
+  integer: boolean;
+  min: number;
+  max: number;
+  /** What the rule asks for, as an error message says it ("an integer >= 1"). */
+  expected: string;
+}
+
+/** A cycle id: the runner numbers cycles from 1; analysis keys them below 2^32. */
+export const CYCLE_ID: NumberRule = { integer: true, min: 1, max: 2 ** 32 - 1, expected: 'an integer >= 1' };
+/** A count, step, sequence number, byte size or pid. */
+export const COUNT: NumberRule = { integer: true, min: 0, max: Number.MAX_SAFE_INTEGER, expected: 'an integer >= 0' };
+/** A count of at least one (a shard count). */
+export const POSITIVE: NumberRule = { ...COUNT, min: 1, expected: 'an integer >= 1' };
+/** A difference of steps (lost work is negative when a resume came back ahead of the kill). */
+export const STEP_DELTA: NumberRule = { ...COUNT, min: -Number.MAX_SAFE_INTEGER, expected: 'an integer' };
+/** A time or duration in ms (never negative, never Infinity: 1e999 parses as Infinity). */
+export const DURATION_MS: NumberRule = {
+  integer: false,
+  min: 0,
+  max: Number.MAX_VALUE,
+  expected: 'a finite number >= 0',
+};
+
+/** Whether `x` follows `rule`; false for NaN and the infinities. Cheap enough for every field of every line. */
+export function follows(rule: NumberRule, x: number): boolean {
+  return x >= rule.min && x <= rule.max && (!rule.integer || Number.isInteger(x));
+}
+
+/** The closed string sets, in the order the fast path tries them (most frequent first). */
+export const KILL_PHASES = ['work', 'checkpoint', 'restore'] as const satisfies readonly KillPhase[];
+export const OUTCOMES = ['ok', 'fail', 'info'] as const satisfies readonly Outcome[];
+export const HOST_MODES = ['boot', 'restore'] as const;
+export const RUN_STATUSES = ['complete', 'interrupted', 'budget'] as const;
+export const VIOLATION_CODES = [
+  'not-full',
+  'nonce',
+  'inconsistent',
+  'digest',
+  'regressed',
+  'ahead',
+  'not-latest',
+  'no-resume',
+] as const satisfies readonly ViolationCode[];
+
+/** A value as an error message quotes it. */
+function show(x: unknown): string {
+  if (x === undefined) return 'nothing (the field is missing)';
+  if (typeof x === 'number') return String(x);
+  const json = JSON.stringify(x);
+  return json.length > 40 ? `${json.slice(0, 40)}...` : json;
+}
+
+const number = (rule: NumberRule) =>
+  z.custom<number>((x) => typeof x === 'number' && follows(rule, x), {
+    error: (iss) => `expected ${rule.expected}, got ${show(iss.input)}`,
+  });
+const numberOrNull = (rule: NumberRule) =>
+  z.custom<number | null>((x) => x === null || (typeof x === 'number' && follows(rule, x)), {
+    error: (iss) => `expected ${rule.expected} or null, got ${show(iss.input)}`,
+  });
+const oneOf = <const T extends readonly string[]>(values: T) =>
+  z.custom<T[number]>((x) => typeof x === 'string' && values.includes(x), {
+    error: (iss) => `expected one of ${values.join(', ')}, got ${show(iss.input)}`,
+  });
+const text = z.string({ error: (iss) => `expected a string, got ${show(iss.input)}` });
+const flag = z.boolean({ error: (iss) => `expected true or false, got ${show(iss.input)}` });
+/** A finite number (zod's own number check rejects Infinity). */
+const finite = z.number();
+const facts = z.record(z.string(), z.union([z.string(), finite, z.boolean()]));
+
+const base = { schemaVersion: z.literal(JOURNAL_SCHEMA_VERSION), t: number(DURATION_MS) };
+const part = z.object({ step: number(COUNT), digest: text });
+const violation = z.object({ code: oneOf(VIOLATION_CODES), message: text });
+const environment = z.object({
+  os: text,
+  arch: text,
+  cpuModel: text,
+  cores: number(COUNT),
+  memoryGiB: number(DURATION_MS),
+  kernel: text,
+  node: text,
+  harnessVersion: text,
+  gitCommit: text,
+  target: facts,
+});
+
+/** Each event type's schema. Unknown fields are tolerated (and stripped from what zod returns, not from the event). */
+export const EVENT_SCHEMAS = {
+  'run-start': z.object({
+    ...base,
+    type: z.literal('run-start'),
+    runId: text,
+    startedAt: text,
+    scenario: scenarioSchema,
+    environment,
+    shard: z.object({ index: number(COUNT), count: number(POSITIVE) }).optional(),
+    mergedFrom: z.array(text).optional(),
+  }),
+  'run-resume': z.object({
+    ...base,
+    type: z.literal('run-resume'),
+    killedGroups: z.array(number(COUNT)),
+    remaining: number(COUNT),
+  }),
+  'target-info': z.object({ ...base, type: z.literal('target-info'), cycle: number(CYCLE_ID), info: facts }),
+  'host-start': z.object({
+    ...base,
+    type: z.literal('host-start'),
+    cycle: number(CYCLE_ID),
+    pid: number(COUNT),
+    mode: oneOf(HOST_MODES),
+  }),
+  boot: z.object({
+    ...base,
+    type: z.literal('boot'),
+    cycle: number(CYCLE_ID),
+    bootMs: number(DURATION_MS),
+    nonce: text,
+  }),
+  checkpoint: z.object({
+    ...base,
+    type: z.literal('checkpoint'),
+    cycle: number(CYCLE_ID),
+    seq: number(COUNT),
+    step: number(COUNT),
+    pauseMs: number(DURATION_MS),
+    writeMs: number(DURATION_MS),
+    logicalBytes: number(COUNT),
+    storedBytes: number(COUNT),
+    chunks: number(COUNT),
+    newChunks: number(COUNT),
+    meta: z.record(z.string(), z.union([finite, z.string()])),
+  }),
+  'cycle-start': z.object({
+    ...base,
+    type: z.literal('cycle-start'),
+    cycle: number(CYCLE_ID),
+    phase: oneOf(KILL_PHASES),
+  }),
+  kill: z.object({
+    ...base,
+    type: z.literal('kill'),
+    cycle: number(CYCLE_ID),
+    phase: oneOf(KILL_PHASES),
+    observedPhase: oneOf(KILL_PHASES),
+    atStep: number(COUNT),
+    nonce: text,
+    lastCommittedSeq: number(COUNT),
+    lastCommittedStep: number(COUNT),
+    inFlightSeq: numberOrNull(COUNT),
+  }),
+  restore: z.object({
+    ...base,
+    type: z.literal('restore'),
+    cycle: number(CYCLE_ID),
+    seq: number(COUNT),
+    step: number(COUNT),
+    restoreMs: number(DURATION_MS),
+  }),
+  observation: z.object({
+    ...base,
+    type: z.literal('observation'),
+    cycle: number(CYCLE_ID),
+    restoredSeq: number(COUNT),
+    restoredStep: number(COUNT),
+    killStep: number(COUNT),
+    nonce: text,
+    latestCompleteSeq: numberOrNull(COUNT),
+    step: number(COUNT),
+    heartbeatNonce: text,
+    full: flag,
+    fs: part.optional(),
+    mem: part.optional(),
+    tool: part.optional(),
+  }),
+  cycle: z.object({
+    ...base,
+    type: z.literal('cycle'),
+    cycle: number(CYCLE_ID),
+    phase: oneOf(KILL_PHASES),
+    observedPhase: oneOf(KILL_PHASES),
+    outcome: oneOf(OUTCOMES),
+    downtimeMs: numberOrNull(DURATION_MS),
+    killStep: number(COUNT),
+    restoredSeq: numberOrNull(COUNT),
+    restoredStep: numberOrNull(COUNT),
+    lostSteps: numberOrNull(STEP_DELTA),
+    restoreKills: number(COUNT),
+    violations: z.array(violation, { error: (iss) => `expected a list of violations, got ${show(iss.input)}` }),
+  }),
+  'run-end': z.object({ ...base, type: z.literal('run-end'), status: oneOf(RUN_STATUSES), cycles: number(COUNT) }),
+} as const;
+
+/** True when A and B are assignable both ways: same fields, same optionality, same value types. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compile-time proof that every schema infers its event type exactly (a drift on either side does not compile). */
+export const SCHEMAS_MATCH_EVENTS: { [T in EventType]: Same<z.infer<(typeof EVENT_SCHEMAS)[T]>, EventOf<T>> } & {
+  environment: Same<z.infer<typeof environment>, Environment>;
+} = {
+  'run-start': true,
+  'run-resume': true,
+  'target-info': true,
+  'host-start': true,
+  boot: true,
+  checkpoint: true,
+  'cycle-start': true,
+  kill: true,
+  restore: true,
+  observation: true,
+  cycle: true,
+  'run-end': true,
+  environment: true,
+};
+
+const SCHEMA_OF: Partial<Record<string, z.ZodType>> = EVENT_SCHEMAS;
+
+/**
+ * What is wrong with a parsed journal line that has a string `type`, as `type.field: problem` (every problem, joined
+ * by "; "), or null when it is a valid event.
+ */
+export function eventProblems(line: { type: string }): string | null {
+  const schema = SCHEMA_OF[line.type];
+  if (schema === undefined)
+    return `type: expected one of ${Object.keys(EVENT_SCHEMAS).join(', ')}, got ${show(line.type)}`;
+  const result = schema.safeParse(line);
+  if (result.success) return null;
+  return result.error.issues.map((i) => `${[line.type, ...i.path.map(String)].join('.')}: ${i.message}`).join('; ');
+}
