@@ -135,8 +135,11 @@ export class JsonCursor {
     this.fail();
   }
 
-  /** Check a flat object ({} or string keys with string, number, true, false or null values) without building it. */
-  skipFlatObject(): void {
+  /**
+   * Check a flat record ({} or string keys with string or finite number values: a checkpoint's meta) without building
+   * it. A number too long to be sure of (an exponent, 300 digits) is converted to see that it is finite.
+   */
+  skipFlatRecord(): void {
     if (!this.ok) return;
     if (this.bytes[this.pos] !== OPEN_BRACE) return this.fail();
     this.pos++;
@@ -148,7 +151,8 @@ export class JsonCursor {
       this.skipString();
       if (this.bytes[this.pos] !== COLON) return this.fail();
       this.pos++;
-      this.skipScalar();
+      if (this.bytes[this.pos] === QUOTE) this.skipString();
+      else this.skipFiniteNumber();
       if (this.failed()) return;
       const next = this.bytes[this.pos];
       this.pos++;
@@ -157,15 +161,22 @@ export class JsonCursor {
     }
   }
 
-  /** Check one string, number, true, false or null without building it. */
-  skipScalar(): void {
-    if (!this.ok) return;
-    const b = this.bytes[this.pos];
-    if (b === QUOTE) this.skipString();
-    else if (b === NULL.bytes[0]) this.literal(NULL);
-    else if (b === TRUE.bytes[0]) this.literal(TRUE);
-    else if (b === FALSE.bytes[0]) this.literal(FALSE);
-    else this.scanNumber();
+  /** Check a number that is finite (1e999 is valid JSON but parses as Infinity). */
+  private skipFiniteNumber(): void {
+    const start = this.pos;
+    this.scanNumber();
+    if (this.ok && (this.exponent || this.digitsEnd - this.digitsStart > 300))
+      this.require(Number.isFinite(this.valueOf(start)));
+  }
+
+  /** Check true or false. */
+  skipBoolean(): void {
+    if (this.ok && !this.skipIfAt(TRUE) && !this.skipIfAt(FALSE)) this.fail();
+  }
+
+  /** Fail unless `condition` holds: a rule about a value just read (the caller's, e.g. a cycle id is >= 1). */
+  require(condition: boolean): void {
+    if (!condition) this.fail();
   }
 
   /** Check the JSON number grammar -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?, noting where its digits are. */

@@ -2,9 +2,21 @@
 // kill, host-start, restore, observation, boot, and cycle outcomes without violations) read straight from their
 // bytes into a RunAccumulator, without JSON.parse or an object per line. A line is taken only in the exact compact form
 // JournalWriter writes; any other line (other event types, violations, escapes, another key order, another
-// schemaVersion, corruption) is left to JSON.parse, which reads it the same way or names it as corrupt.
+// schemaVersion, corruption) is left to JSON.parse, which reads it the same way or names it as corrupt. Every field is
+// checked against the journal schema's rules (schema.ts: cycle ids >= 1, finite durations >= 0, closed string sets), so a
+// line breaking one is declined too, and the schema names its field exactly as without the fast path.
 import type { RunAccumulator } from '../accumulator.js';
-import type { KillPhase, Outcome } from '../../journal/events.js';
+import {
+  COUNT,
+  CYCLE_ID,
+  DURATION_MS,
+  follows,
+  HOST_MODES,
+  KILL_PHASES,
+  OUTCOMES,
+  STEP_DELTA,
+  type NumberRule,
+} from '../../journal/schema.js';
 import { fieldOrder, type FieldOf } from '../../journal/codec.js';
 import { orNull } from '../columns.js';
 import { JsonCursor } from './json-cursor.js';
@@ -29,8 +41,12 @@ const FAST_TYPES = [
 ] as const;
 type FastType = (typeof FAST_TYPES)[number];
 const TYPES = knownStrings<FastType>(FAST_TYPES);
-const PHASES = knownStrings<KillPhase>(['work', 'checkpoint', 'restore']);
-const OUTCOMES = knownStrings<Outcome>(['ok', 'fail', 'info']);
+const PHASES = knownStrings(KILL_PHASES);
+const OUTCOME_STRINGS = knownStrings(OUTCOMES);
+const MODES = knownStrings(HOST_MODES);
+/** An observation's state part ({step, digest}, as observationEvent writes it). */
+const PART_STEP = literal('{"step":');
+const PART_DIGEST = literal(',"digest":');
 
 /** How to read one field's value at the cursor (after its key has matched). */
 type ReadValue = () => void;
@@ -69,74 +85,101 @@ export class AnalysisLineReader {
   private cycleId = 0;
   private ms = 0;
   private readonly steps: Record<FastType, FieldStep[]>;
+  /** Read and check the line's time `t`. */
+  private readonly checkTime: ReadValue;
 
   constructor(private readonly acc: RunAccumulator) {
     const { c, cycle: r, checkpoint: k } = this;
-    const skipNumber: ReadValue = () => c.skipNumber();
+    /** A number that must follow `rule` (schema.ts), or null (as NaN) when `orNull`. */
+    const num = (rule: NumberRule): number => {
+      const x = c.number();
+      c.require(follows(rule, x));
+      return x;
+    };
+    const numOrNull = (rule: NumberRule): number => {
+      const x = c.numberOrNull();
+      c.require(Number.isNaN(x) || follows(rule, x));
+      return x;
+    };
+    const check =
+      (rule: NumberRule): ReadValue =>
+      () =>
+        void num(rule);
+    const checkOrNull =
+      (rule: NumberRule): ReadValue =>
+      () =>
+        void numOrNull(rule);
     const skipString: ReadValue = () => c.skipString();
-    const skipNumberOrNull: ReadValue = () => void c.numberOrNull();
-    const skipPart: ReadValue = () => c.skipFlatObject();
+    const skipPhase: ReadValue = () => void c.oneOf(PHASES);
+    const skipPart: ReadValue = () => {
+      c.literal(PART_STEP);
+      num(COUNT);
+      c.literal(PART_DIGEST);
+      c.skipString();
+      c.literal(CLOSE);
+    };
+    this.checkTime = () => void num(DURATION_MS);
     this.steps = {
       checkpoint: steps('checkpoint', {
-        cycle: skipNumber,
-        seq: () => (k.seq = c.number()),
-        step: skipNumber,
-        pauseMs: () => (k.pauseMs = c.number()),
-        writeMs: () => (k.writeMs = c.number()),
-        logicalBytes: () => (k.logicalBytes = c.number()),
-        storedBytes: () => (k.storedBytes = c.number()),
-        chunks: skipNumber,
-        newChunks: skipNumber,
-        meta: () => c.skipFlatObject(),
+        cycle: check(CYCLE_ID),
+        seq: () => (k.seq = num(COUNT)),
+        step: check(COUNT),
+        pauseMs: () => (k.pauseMs = num(DURATION_MS)),
+        writeMs: () => (k.writeMs = num(DURATION_MS)),
+        logicalBytes: () => (k.logicalBytes = num(COUNT)),
+        storedBytes: () => (k.storedBytes = num(COUNT)),
+        chunks: check(COUNT),
+        newChunks: check(COUNT),
+        meta: () => c.skipFlatRecord(),
       }),
-      'cycle-start': steps('cycle-start', { cycle: () => (this.cycleId = c.number()), phase: skipString }),
+      'cycle-start': steps('cycle-start', { cycle: () => (this.cycleId = num(CYCLE_ID)), phase: skipPhase }),
       // Kills and host starts matter to the runner, not to analysis: checked, not kept.
       kill: steps('kill', {
-        cycle: skipNumber,
-        phase: skipString,
-        observedPhase: skipString,
-        atStep: skipNumber,
+        cycle: check(CYCLE_ID),
+        phase: skipPhase,
+        observedPhase: skipPhase,
+        atStep: check(COUNT),
         nonce: skipString,
-        lastCommittedSeq: skipNumber,
-        lastCommittedStep: skipNumber,
-        inFlightSeq: skipNumberOrNull,
+        lastCommittedSeq: check(COUNT),
+        lastCommittedStep: check(COUNT),
+        inFlightSeq: checkOrNull(COUNT),
       }),
-      'host-start': steps('host-start', { cycle: skipNumber, pid: skipNumber, mode: skipString }),
+      'host-start': steps('host-start', { cycle: check(CYCLE_ID), pid: check(COUNT), mode: () => void c.oneOf(MODES) }),
       restore: steps('restore', {
-        cycle: skipNumber,
-        seq: skipNumber,
-        step: skipNumber,
-        restoreMs: () => (this.ms = c.number()),
+        cycle: check(CYCLE_ID),
+        seq: check(COUNT),
+        step: check(COUNT),
+        restoreMs: () => (this.ms = num(DURATION_MS)),
       }),
       // What the checker looked at matters to `soak check`, not to analysis: checked, not kept. One from a heartbeat
       // that was not full lacks its parts: JSON.parse reads it.
       observation: steps('observation', {
-        cycle: skipNumber,
-        restoredSeq: skipNumber,
-        restoredStep: skipNumber,
-        killStep: skipNumber,
+        cycle: check(CYCLE_ID),
+        restoredSeq: check(COUNT),
+        restoredStep: check(COUNT),
+        killStep: check(COUNT),
         nonce: skipString,
-        latestCompleteSeq: skipNumberOrNull,
-        step: skipNumber,
+        latestCompleteSeq: checkOrNull(COUNT),
+        step: check(COUNT),
         heartbeatNonce: skipString,
-        full: () => c.skipScalar(),
+        full: () => c.skipBoolean(),
         fs: skipPart,
         mem: skipPart,
         tool: skipPart,
       }),
-      boot: steps('boot', { cycle: skipNumber, bootMs: () => (this.ms = c.number()), nonce: skipString }),
+      boot: steps('boot', { cycle: check(CYCLE_ID), bootMs: () => (this.ms = num(DURATION_MS)), nonce: skipString }),
       // A cycle outcome with no violations (one with violations needs their messages: JSON.parse reads it).
       cycle: steps('cycle', {
-        cycle: () => (r.cycle = c.number()),
+        cycle: () => (r.cycle = num(CYCLE_ID)),
         phase: () => (r.phase = c.oneOf(PHASES)),
         observedPhase: () => (r.observedPhase = c.oneOf(PHASES)),
-        outcome: () => (r.outcome = c.oneOf(OUTCOMES)),
-        downtimeMs: () => (r.downtimeMs = orNull(c.numberOrNull())),
-        killStep: () => (r.killStep = c.number()),
-        restoredSeq: () => (r.restoredSeq = orNull(c.numberOrNull())),
-        restoredStep: () => (r.restoredStep = orNull(c.numberOrNull())),
-        lostSteps: () => (r.lostSteps = orNull(c.numberOrNull())),
-        restoreKills: () => (r.restoreKills = c.number()),
+        outcome: () => (r.outcome = c.oneOf(OUTCOME_STRINGS)),
+        downtimeMs: () => (r.downtimeMs = orNull(numOrNull(DURATION_MS))),
+        killStep: () => (r.killStep = num(COUNT)),
+        restoredSeq: () => (r.restoredSeq = orNull(numOrNull(COUNT))),
+        restoredStep: () => (r.restoredStep = orNull(numOrNull(COUNT))),
+        lostSteps: () => (r.lostSteps = orNull(numOrNull(STEP_DELTA))),
+        restoreKills: () => (r.restoreKills = num(COUNT)),
         violations: () => c.literal(EMPTY_LIST),
       }),
     };
@@ -152,7 +195,7 @@ export class AnalysisLineReader {
     const c = this.c;
     c.reset(bytes, start, end);
     c.literal(HEAD);
-    c.skipNumber();
+    this.checkTime();
     c.literal(TYPE_KEY);
     const type = c.oneOf(TYPES);
     if (!this.fields(type)) return false;
