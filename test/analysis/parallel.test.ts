@@ -14,6 +14,7 @@ import {
 } from '../helpers/journals.js';
 import { repoRoot as root } from '../helpers/paths.js';
 import { containing } from '../helpers/match.js';
+import { GARBAGE_CASES, GARBAGE_JOURNAL, linesOfType, withLineChanged } from './garbage-cases.js';
 
 const dist = path.join(root, 'dist', 'harness');
 if (!existsSync(path.join(dist, 'analysis', 'worker.js')))
@@ -81,6 +82,20 @@ describe('bad lines on several threads (negative controls)', () => {
     expect(threads).toMatchObject({
       error: 'JournalLineError',
       message: containing(`line ${n} is corrupt`),
+    });
+  });
+
+  describe.each(GARBAGE_CASES)('valid-JSON garbage: $what', (c) => {
+    const all = linesOfType(GARBAGE_JOURNAL, c.type);
+    it.each([all[1]!, all.at(-2)!])('on line %i: named by its line in the whole file, as on one thread', async (n) => {
+      const dir = runFolder(withLineChanged(GARBAGE_JOURNAL, n, c.change));
+      const expected = {
+        error: 'JournalLineError',
+        message: `journal ${path.join(dir, 'journal.ndjson')} line ${n}: ${c.problem}`,
+      };
+      expect(await outcome([dir], single)).toEqual(expected);
+      expect(await outcome([dir], parallel(2))).toEqual(expected);
+      expect(await outcome([dir], parallel(3, false))).toEqual(expected);
     });
   });
 

@@ -1,0 +1,79 @@
+// The journal schema (schema.ts): every line of the checked-in journals is valid, an observation as the runner journals
+// it is valid and taken by the fast path, and each rule says what it wants and what it got.
+import { describe, expect, it } from 'vitest';
+import { AnalysisLineReader } from '../../harness/analysis/fastpath/line-reader.js';
+import { RunAccumulator } from '../../harness/analysis/accumulator.js';
+import { encodeEvent } from '../../harness/journal/codec.js';
+import { observationEvent } from '../../harness/journal/observation.js';
+import {
+  COUNT,
+  CYCLE_ID,
+  DURATION_MS,
+  EVENT_SCHEMAS,
+  eventProblems,
+  follows,
+  STEP_DELTA,
+} from '../../harness/journal/schema.js';
+import { fixtureNames, fixtureText } from '../helpers/journals.js';
+
+const parsedLines = (name: string): { type: string }[] =>
+  fixtureText(name)
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string });
+
+describe('journal schema', () => {
+  it.each(fixtureNames)('%s: every line is a valid event', (name) => {
+    for (const e of parsedLines(name)) expect(eventProblems(e), JSON.stringify(e).slice(0, 100)).toBeNull();
+  });
+
+  it('the fixtures hold every event type but the observation, which the next test covers', () => {
+    const seen = new Set(fixtureNames.flatMap((n) => parsedLines(n).map((e) => e.type)));
+    expect(Object.keys(EVENT_SCHEMAS).filter((t) => !seen.has(t))).toEqual(['observation']);
+  });
+
+  it('an observation as the runner journals it is valid, and the fast path takes it; a broken part is not', () => {
+    const part = (step: number) => ({ step, digest: 'ab12' });
+    const obs = observationEvent(4, {
+      heartbeat: { step: 40, nonce: 'n2', full: true, fs: part(40), mem: part(40), tool: part(40) },
+      restored: { seq: 3, step: 38 },
+      killStep: 41,
+      nonce: 'n1',
+      latestCompleteSeq: null,
+    });
+    const line = encodeEvent({ schemaVersion: 1, t: 12.5, ...obs });
+    expect(eventProblems(JSON.parse(line) as { type: string })).toBeNull();
+    const reader = new AnalysisLineReader(new RunAccumulator());
+    const take = (text: string): boolean => reader.read(Buffer.from(text), 0, Buffer.byteLength(text));
+    expect(take(line)).toBe(true);
+    const broken = line.replace('"mem":{"step":40', '"mem":{"step":-40');
+    expect(take(broken)).toBe(false);
+    expect(eventProblems(JSON.parse(broken) as { type: string })).toBe(
+      'observation.mem.step: expected an integer >= 0, got -40',
+    );
+    const notFlag = line.replace('"full":true', '"full":1');
+    expect(take(notFlag)).toBe(false);
+    expect(eventProblems(JSON.parse(notFlag) as { type: string })).toBe(
+      'observation.full: expected true or false, got 1',
+    );
+  });
+
+  it('follows: the number rules, Infinity and NaN refused by all', () => {
+    expect([1, 2 ** 32 - 1].every((x) => follows(CYCLE_ID, x))).toBe(true);
+    expect([0, -1, 1.5, 2 ** 32].some((x) => follows(CYCLE_ID, x))).toBe(false);
+    expect([0, 7, Number.MAX_SAFE_INTEGER].every((x) => follows(COUNT, x))).toBe(true);
+    expect([-1, 0.5, 2 ** 60].some((x) => follows(COUNT, x))).toBe(false);
+    expect([-5, 0, 5].every((x) => follows(STEP_DELTA, x))).toBe(true);
+    expect([0, 0.001, 1e300].every((x) => follows(DURATION_MS, x))).toBe(true);
+    expect([-0.001, -3].some((x) => follows(DURATION_MS, x))).toBe(false);
+    for (const rule of [CYCLE_ID, COUNT, STEP_DELTA, DURATION_MS])
+      for (const x of [Infinity, -Infinity, NaN]) expect(follows(rule, x), `${rule.expected} ${x}`).toBe(false);
+  });
+
+  it('a run-start with a bad scenario names the nested field', () => {
+    const start = parsedLines('process-default')[0] as { type: string; scenario: Record<string, unknown> };
+    expect(start.type).toBe('run-start');
+    const bad = { ...start, scenario: { ...start.scenario, cycles: -1 } };
+    expect(eventProblems(bad)).toMatch(/^run-start\.scenario\.cycles: /);
+  });
+});
