@@ -38,6 +38,7 @@ export class JsonCursor {
   private end = 0;
   private ok = true;
   /** The number scanned last: where its digits start and end, where its point is (-1: none), whether it has an exponent. */
+  private numberStart = 0;
   private digitsStart = 0;
   private digitsEnd = 0;
   private point = -1;
@@ -117,6 +118,30 @@ export class JsonCursor {
     this.scanNumber();
   }
 
+  /**
+   * Check a number without converting it, and say whether its text alone shows it to be a plain positive number below
+   * 10^maxIntDigits: no sign, no exponent, a first digit 1-9, at most maxIntDigits digits before the point, and none
+   * after it unless `fraction`. When false (and nothing failed), scannedValue() gives its value to check instead.
+   */
+  skipPlainNumber(maxIntDigits: number, fraction: boolean): boolean {
+    this.scanNumber();
+    if (!this.ok) return true;
+    const first = this.bytes[this.numberStart];
+    const intEnd = this.point < 0 ? this.digitsEnd : this.point;
+    return (
+      first !== MINUS &&
+      first !== ZERO &&
+      !this.exponent &&
+      intEnd - this.digitsStart <= maxIntDigits &&
+      (fraction || this.point < 0)
+    );
+  }
+
+  /** The value of the number scanned last, right after the scan (NaN after a failure). */
+  scannedValue(): number {
+    return this.ok ? this.valueOf(this.numberStart) : Number.NaN;
+  }
+
   /** Check a string without decoding it; one with escapes fails (JSON.parse reads those). */
   skipString(): void {
     if (!this.ok) return;
@@ -184,6 +209,7 @@ export class JsonCursor {
     if (!this.ok) return;
     const bytes = this.bytes;
     let i = this.pos;
+    this.numberStart = i;
     if (bytes[i] === MINUS) i++;
     this.digitsStart = i;
     const first = bytes[i];

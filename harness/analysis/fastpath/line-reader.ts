@@ -48,6 +48,15 @@ const MODES = knownStrings(HOST_MODES);
 const PART_STEP = literal('{"step":');
 const PART_DIGEST = literal(',"digest":');
 
+/**
+ * The digits before the point that a plain positive number (no sign, no exponent, first digit 1-9) may have and still
+ * follow `rule` for sure: it is then >= 1 >= rule.min and < 10^digits <= rule.max.
+ */
+function plainDigits(rule: NumberRule): number {
+  if (rule.min > 1) throw new Error(`plainDigits: a rule with min ${rule.min} > 1 needs its own check`);
+  return Math.floor(Math.log10(rule.max));
+}
+
 /** How to read one field's value at the cursor (after its key has matched). */
 type ReadValue = () => void;
 
@@ -101,10 +110,14 @@ export class AnalysisLineReader {
       c.require(Number.isNaN(x) || follows(rule, x));
       return x;
     };
-    const check =
-      (rule: NumberRule): ReadValue =>
-      () =>
-        void num(rule);
+    /** Check a number against `rule` without converting it when its text shows it in range (the common case). */
+    const check = (rule: NumberRule): ReadValue => {
+      const digits = plainDigits(rule);
+      const fraction = !rule.integer;
+      return () => {
+        if (!c.skipPlainNumber(digits, fraction)) c.require(follows(rule, c.scannedValue()));
+      };
+    };
     const checkOrNull =
       (rule: NumberRule): ReadValue =>
       () =>
@@ -118,7 +131,7 @@ export class AnalysisLineReader {
       c.skipString();
       c.literal(CLOSE);
     };
-    this.checkTime = () => void num(DURATION_MS);
+    this.checkTime = check(DURATION_MS);
     this.steps = {
       checkpoint: steps('checkpoint', {
         cycle: check(CYCLE_ID),

@@ -172,6 +172,23 @@ describe('JsonCursor strings, objects and literals', () => {
     }
   });
 
+  it('skipPlainNumber: true only for plain positive numbers within the digits; else scannedValue() is the value', () => {
+    const plain = (text: string, digits: number, fraction: boolean) =>
+      readAll(text, (c) => (c.skipPlainNumber(digits, fraction) ? 'plain' : c.scannedValue()));
+    expect(plain('7', 1, false)).toBe('plain');
+    expect(plain('123456789', 9, false)).toBe('plain');
+    expect(plain('1234.5', 4, true)).toBe('plain');
+    // Not plain: the caller converts and checks the value itself.
+    expect(plain('1234567890', 9, false)).toBe(1234567890);
+    expect(plain('0', 9, false)).toBe(0);
+    expect(plain('-3', 9, false)).toBe(-3);
+    expect(plain('2.5', 9, false)).toBe(2.5);
+    expect(plain('0.25', 9, true)).toBe(0.25);
+    expect(plain('1e999', 308, true)).toBe(Infinity);
+    expect(plain('1e2', 9, false)).toBe(100);
+    expect(plain('1x', 9, false)).toBe('refused');
+  });
+
   it('literal matches exact bytes only; oneOf gives the known string matched', () => {
     const key = literal(',"logicalBytes":');
     expect(readAll(',"logicalBytes":', (c) => c.literal(key))).toBeUndefined();
