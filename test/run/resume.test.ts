@@ -33,10 +33,20 @@ describe('scanForResume', () => {
     j.append({ type: 'cycle-start', cycle: 2, phase: 'work' });
     j.append({ type: 'host-start', cycle: 2, pid: 222, mode: 'restore' });
     // cycle 2 finished; cycle 5 started but never finished
-    const done = JSON.parse('{"type":"cycle","cycle":2,"phase":"work","outcome":"ok"}') as Parameters<
-      JournalWriter['append']
-    >[0];
-    j.append(done);
+    j.append({
+      type: 'cycle',
+      cycle: 2,
+      phase: 'work',
+      observedPhase: 'work',
+      outcome: 'ok',
+      downtimeMs: 12,
+      killStep: 30,
+      restoredSeq: 2,
+      restoredStep: 28,
+      lostSteps: 2,
+      restoreKills: 0,
+      violations: [],
+    });
     j.append({ type: 'cycle-start', cycle: 5, phase: 'work' });
     j.close();
     const scan = scanForResume(file);
