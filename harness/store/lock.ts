@@ -96,7 +96,7 @@ export class StoreLock {
   ) {}
 
   /**
-   * Take a `kind` lock on store `dir`. Stale conflicting locks (their holder is dead) are removed once no live one
+   * Take a `kind` lock on store `dir`. Stale locks (their holder is dead) are removed once no live one
    * conflicts. Throws StoreBusyError naming the live holders' PIDs: at once for an exclusive lock, after `waitMs`
    * (default 10 s) of waiting for them to go for the others. `own`: locks the caller already holds (an upgrade).
    */
@@ -129,7 +129,9 @@ export class StoreLock {
       const others = readLocks(dir).filter((l) => !mine(l.file) && (!l.body || conflicts(kind, l.body.kind)));
       const live = others.filter((l) => !l.body || holderAlive(l.body));
       if (live.length === 0) {
-        for (const l of others) rmSync(l.file, { force: true }); // dead holders: they can never come back
+        // Dead holders' locks of any kind go (they can never come back), so locks/ stays small over a long soak.
+        for (const l of readLocks(dir))
+          if (!mine(l.file) && l.body && !holderAlive(l.body)) rmSync(l.file, { force: true });
         return new StoreLock(file, kind);
       }
       if (Date.now() >= deadline) {
