@@ -44,7 +44,7 @@ export async function runCycles(
   const spawnHost = journaledHosts(journal, hostConfig(scenario, paths), paths.hostLog);
   const ctx: CycleContext = {
     scenario,
-    store: Store.open(paths.store),
+    store: Store.open(paths.store, { purpose: 'run lease' }), // held for the whole run: gc refuses, restores included
     journal,
     log,
     model: new WorkloadModel(),

@@ -59,7 +59,9 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   mkdirSync(cfg.sessionDir, { recursive: true });
-  const store = Store.open(cfg.storeDir);
+  // A shared lock from before anything is read to this process's end (a SIGKILL leaves it stale): gc cannot run
+  // while this host opens, restores or checkpoints.
+  const store = Store.open(cfg.storeDir, { purpose: `session host (${cfg.mode})` });
   const target = await createTarget(cfg.target, {
     workDir,
     sessionDir: cfg.sessionDir,
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
   });
   const cleanup = async (): Promise<void> => {
     await target.destroy();
+    store.close();
     rmSync(workDir, { recursive: true, force: true });
     process.exit(0);
   };
@@ -88,7 +91,8 @@ async function main(): Promise<void> {
     send({ ev: 'booted', bootMs: booting() });
     send({ ev: 'target', info: target.describe(), live: true });
   } else {
-    const manifest = store.latest();
+    const { manifest, skipped } = store.newest();
+    for (const s of skipped) process.stderr.write(`host: restore passed over ${s.problem}\n`);
     if (!manifest) throw new Error(`store ${cfg.storeDir} has no complete checkpoint to restore`);
     const restoring = stopwatch();
     send({ ev: 'restore-begin', seq: manifest.seq, step: manifest.step });

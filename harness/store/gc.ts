@@ -8,7 +8,6 @@ import { removeDurably } from '../core/durable.js';
 import { manifestFileName } from './manifest.js';
 import { PackWriter } from './pack.js';
 import { entryLocation, readPackIndex, type PackIndexFile } from './pack-index.js';
-import { MANIFEST_FILE } from './paths.js';
 import type { Store } from './repository.js';
 
 export interface GcReport {
@@ -16,8 +15,6 @@ export interface GcReport {
   /** Sequence numbers of the checkpoints kept and removed. */
   kept: number[];
   removed: number[];
-  /** Manifest files that fail their check: left in place (gc never deletes what it cannot read). */
-  unreadable: string[];
   /** Chunks kept checkpoints need that no intact pack holds (missing before gc ran: `soak store verify` names them). */
   missingChunks: number;
   packsBefore: number;
@@ -48,10 +45,14 @@ function dirBytes(dir: string): number {
   return readdirSync(dir).reduce((s, f) => s + statSync(path.join(dir, f)).size, 0);
 }
 
-/** Remove every checkpoint but the newest `keep` and the chunks only they used. Takes the store's writer lock. */
+/**
+ * Remove every checkpoint but the newest `keep` and the chunks only they used, under an exclusive lock (StoreBusyError,
+ * exit 3, naming the PID while any live process holds the store). Refuses (IntegrityError, exit 1, naming the file),
+ * deleting nothing, while a manifest fails its check: gc cannot know which chunks that checkpoint needs.
+ */
 export function gcStore(store: Store, keep: number, onStep: (step: GcStep, plan: GcPlan) => void = () => {}): GcReport {
   if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`--keep must be a whole number >= 1 (got ${keep})`);
-  return store.withLock('gc', () => collect(store, keep, onStep));
+  return store.exclusively('gc', () => collect(store, keep, onStep));
 }
 
 function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) => void): GcReport {
@@ -60,11 +61,12 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
   store.reload();
 
   // Plan: which manifests stay, which chunks they need, and where the single copy of each chunk we keep lives.
-  const readable = store.list().map((m) => ({ file: manifestFileName(m.seq), m }));
-  const listed = new Set(readable.map((r) => r.file));
-  const unreadable = readdirSync(manifestDir)
-    .filter((f) => MANIFEST_FILE.test(f) && !listed.has(f))
-    .sort();
+  const { manifests, damaged } = store.scan();
+  if (damaged.length > 0)
+    throw new IntegrityError(
+      `gc deleted nothing: ${damaged.map((d) => d.problem).join('; ')}. Its chunks cannot be told from garbage; run "soak store verify", then restore or move the file away`,
+    );
+  const readable = manifests.map((m) => ({ file: manifestFileName(m.seq), m }));
   const kept = readable.slice(-keep);
   const removed = readable.slice(0, Math.max(0, readable.length - keep));
   const broken = kept.find((k) => k.m.broken);
@@ -166,7 +168,6 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
     keep,
     kept: kept.map((k) => k.m.seq),
     removed: removed.map((r) => r.m.seq),
-    unreadable,
     missingChunks: [...live].filter((h) => !owner.has(h)).length,
     packsBefore: packFiles.filter((f) => f.endsWith('.pack')).length,
     packsAfter: readdirSync(packDir).filter((f) => f.endsWith('.pack')).length,

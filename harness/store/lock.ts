@@ -1,21 +1,37 @@
-// The store's writer lock: one writer (a session host) or one gc at a time. A lock left by a process that died
-// (SIGKILLed hosts leave theirs) is stale and broken by the next taker; "alive" means the recorded PID runs and has the
-// recorded start time, so a recycled PID does not keep a dead writer's lock alive.
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+// The store's locks (restic's model): one file per holder in locks/, with its PID and process start time. Shared
+// locks (readers, restorers, the runner's run-long lease) coexist; a writer lock excludes other writers; an exclusive
+// lock (gc) excludes everyone. A taker creates its file first and then checks the others, so of two racers at least
+// one sees the other: an exclusive taker refuses at once, shared and writer takers wait a little for it to go.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../core/errors.js';
-import { fsyncDir } from '../core/durable.js';
 import { readProcStat } from '../core/proc.js';
 
-export const LOCK_FILE = 'lock';
+/** The folder of lock files inside a store. */
+export const LOCKS_DIR = 'locks';
 
-interface LockBody {
+/** shared: relies on the store's contents; writer: also commits checkpoints (one at a time); exclusive: gc. */
+export type LockKind = 'shared' | 'writer' | 'exclusive';
+
+/** What a lock file holds. */
+export interface LockBody {
+  kind: LockKind;
   pid: number;
   /** Process start time, field 22 of /proc/<pid>/stat (clock ticks since boot); null where /proc is not available. */
   start: string | null;
   purpose: string;
   at: string;
 }
+
+/** A lock file as found in locks/: its name and body (null: unreadable, which is never taken for stale). */
+export interface FoundLock {
+  file: string;
+  body: LockBody | null;
+}
+
+/** The store is in use by a live process whose lock conflicts. Exit 3: a usage problem (stop the other process first). */
+export class StoreBusyError extends InputError {}
 
 /** Start time of a running process; null when it does not exist or is a zombie (dead, not yet reaped). */
 function processStart(pid: number): string | null {
@@ -25,7 +41,8 @@ function processStart(pid: number): string | null {
 
 const hasProc = processStart(process.pid) !== null;
 
-function alive(body: LockBody): boolean {
+/** True while the lock's holder runs: same PID and same start time (a recycled PID is another process). */
+export function holderAlive(body: LockBody): boolean {
   if (hasProc) return body.start !== null && processStart(body.pid) === body.start;
   try {
     process.kill(body.pid, 0);
@@ -35,73 +52,102 @@ function alive(body: LockBody): boolean {
   }
 }
 
+/** Whether two lock kinds may be held at once. */
+export function conflicts(a: LockKind, b: LockKind): boolean {
+  return a === 'exclusive' || b === 'exclusive' || (a === 'writer' && b === 'writer');
+}
+
 function readBody(file: string): LockBody | null {
   try {
-    const b = JSON.parse(readFileSync(file, 'utf8')) as LockBody;
-    return typeof b.pid === 'number' ? b : null;
+    const b = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockBody>;
+    const kindOk = b.kind === 'shared' || b.kind === 'writer' || b.kind === 'exclusive';
+    return kindOk && typeof b.pid === 'number' ? (b as LockBody) : null;
   } catch {
     return null;
   }
 }
 
-/** The store is in use by a live writer or gc. Exit 3: a usage problem (stop the other process first). */
-export class StoreBusyError extends InputError {}
+/** Every lock file in store `dir` (temp files of takers still writing theirs are not locks yet). */
+export function readLocks(dir: string): FoundLock[] {
+  const locks = path.join(dir, LOCKS_DIR);
+  let names: string[];
+  try {
+    names = readdirSync(locks).filter((f) => f.endsWith('.json') && !f.startsWith('.'));
+  } catch {
+    return [];
+  }
+  return names.sort().map((f) => ({ file: path.join(locks, f), body: readBody(path.join(locks, f)) }));
+}
 
+function describeHolder(l: FoundLock): string {
+  if (!l.body) return `an unreadable lock file ${l.file} (remove it once no process uses the store)`;
+  return `PID ${l.body.pid} (${l.body.purpose}, ${l.body.kind} lock since ${l.body.at}; ${l.file})`;
+}
+
+const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** One lock this process holds on a store, until `release` (or until the process dies, which makes it stale). */
 export class StoreLock {
   private released = false;
 
-  private constructor(private readonly file: string) {}
+  private constructor(
+    readonly file: string,
+    readonly kind: LockKind,
+  ) {}
 
-  /** Take the lock of store `dir`, breaking a stale one; throws StoreBusyError when a live process holds it. */
-  static acquire(dir: string, purpose: string): StoreLock {
-    const file = path.join(dir, LOCK_FILE);
+  /**
+   * Take a `kind` lock on store `dir`. Stale locks (their holder is dead) are removed once no live one
+   * conflicts. Throws StoreBusyError naming the live holders' PIDs: at once for an exclusive lock, after `waitMs`
+   * (default 10 s) of waiting for them to go for the others. `own`: locks the caller already holds (an upgrade).
+   */
+  static acquire(
+    dir: string,
+    kind: LockKind,
+    purpose: string,
+    waitMs = kind === 'exclusive' ? 0 : 10_000,
+    own: readonly StoreLock[] = [],
+  ): StoreLock {
+    const locks = path.join(dir, LOCKS_DIR);
+    mkdirSync(locks, { recursive: true });
     const body: LockBody = {
+      kind,
       pid: process.pid,
       start: processStart(process.pid),
       purpose,
       at: new Date().toISOString(),
     };
-    for (let attempt = 0; attempt < 5; attempt++) {
-      let fd: number;
-      try {
-        fd = openSync(file, 'wx', 0o644);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        const holder = readBody(file);
-        if (holder && holder.pid !== process.pid && alive(holder)) {
-          throw new StoreBusyError(
-            `store ${dir} is in use by PID ${holder.pid} (${holder.purpose}, since ${holder.at}); stop it first`,
-          );
-        }
-        if (holder === null && attempt === 0) {
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50); // a taker may be writing it right now
-          continue;
-        }
-        // Stale (or our own from before a fork): move it aside atomically, so of two breakers only one removes it.
-        const aside = `${file}.stale-${process.pid}`;
-        try {
-          renameSync(file, aside);
-          rmSync(aside, { force: true });
-        } catch {
-          /* another breaker won the rename */
-        }
-        continue;
+    const name = `${kind}-${process.pid}-${randomBytes(6).toString('hex')}.json`;
+    const file = path.join(locks, name);
+    // Written whole under a temp name, then renamed: a checker never reads half a lock. (No fsync: after a power cut
+    // every holder is dead, so every lock is stale anyway.)
+    const tmp = path.join(locks, `.${name}.tmp`);
+    writeFileSync(tmp, JSON.stringify(body), { mode: 0o644 });
+    renameSync(tmp, file);
+    const deadline = Date.now() + waitMs;
+    for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+      const mine = (f: string): boolean => f === file || own.some((o) => o.file === f);
+      const others = readLocks(dir).filter((l) => !mine(l.file) && (!l.body || conflicts(kind, l.body.kind)));
+      const live = others.filter((l) => !l.body || holderAlive(l.body));
+      if (live.length === 0) {
+        // Dead holders' locks of any kind go (they can never come back), so locks/ stays small over a long soak.
+        for (const l of readLocks(dir))
+          if (!mine(l.file) && l.body && !holderAlive(l.body)) rmSync(l.file, { force: true });
+        return new StoreLock(file, kind);
       }
-      try {
-        writeSync(fd, JSON.stringify(body));
-      } finally {
-        closeSync(fd);
+      if (Date.now() >= deadline) {
+        rmSync(file, { force: true });
+        throw new StoreBusyError(
+          `store ${dir} is in use by ${live.map(describeHolder).join(', ')}; cannot take a ${kind} lock for ${purpose}: stop it first`,
+        );
       }
-      fsyncDir(dir);
-      return new StoreLock(file);
+      pause(wait);
     }
-    throw new StoreBusyError(`store ${dir}: could not take its lock (${file}) after 5 attempts`);
   }
 
+  /** Remove this lock's file (once). */
   release(): void {
     if (this.released) return;
     this.released = true;
-    const holder = readBody(this.file);
-    if (holder?.pid === process.pid) rmSync(this.file, { force: true });
+    rmSync(this.file, { force: true });
   }
 }

@@ -106,16 +106,29 @@ export function serializeManifest(body: Omit<ListedManifestFile, 'check'>): { fi
   return { file: { ...body, check }, text: `${bodyText.slice(0, -1)},"check":"${check}"}` };
 }
 
+/** Parse and self-check a manifest file: the manifest, or what is wrong with it (truncated, garbage, edited...). */
+export function inspectManifest(text: string): ManifestFile | { problem: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { problem: `is not whole JSON (${text.length} bytes: truncated or garbage)` };
+  }
+  if (typeof raw !== 'object' || raw === null) return { problem: 'is not a JSON object' };
+  const m = raw as ManifestFile;
+  if (!READABLE_VERSIONS.includes(m.schemaVersion))
+    return {
+      problem: `has schemaVersion ${JSON.stringify(m.schemaVersion)} (readable: ${READABLE_VERSIONS.join(', ')})`,
+    };
+  if (typeof m.seq !== 'number' || !Array.isArray(m.parts)) return { problem: 'lacks its seq or parts fields' };
+  if (manifestCheck(m) !== m.check) return { problem: 'fails its check (a field was edited or a bit flipped)' };
+  return m;
+}
+
 /** Parse and self-check a manifest file; returns null when it is unreadable or fails its check. */
 export function parseManifest(text: string): ManifestFile | null {
-  try {
-    const m = JSON.parse(text) as ManifestFile;
-    if (!READABLE_VERSIONS.includes(m.schemaVersion) || typeof m.seq !== 'number' || !Array.isArray(m.parts))
-      return null;
-    return manifestCheck(m) === m.check ? m : null;
-  } catch {
-    return null;
-  }
+  const m = inspectManifest(text);
+  return 'problem' in m ? null : m;
 }
 
 /** The file name of checkpoint `seq`'s manifest: ten digits, so names sort in checkpoint order. */

@@ -6,8 +6,8 @@ import { ChunkIndex } from './chunk-index.js';
 import { readChunkList } from './chunk-list.js';
 import type { PageKeys } from './chunking/qemu-pages.js';
 import { DeltaBases } from './delta-bases.js';
-import { StoreLock } from './lock.js';
-import { type Manifest, parseManifest } from './manifest.js';
+import { type LockKind, StoreLock } from './lock.js';
+import { inspectManifest, type Manifest } from './manifest.js';
 import type { Compression } from './pack.js';
 import type { ChunkLocation } from './pack-index.js';
 import { PackReader } from './pack-reader.js';
@@ -21,13 +21,32 @@ export interface StoreOptions {
   compression?: Compression;
   /** Store a changed page as a delta against its previous version when that pays (default true; false: pages whole). */
   deltas?: boolean;
+  /** The lock held from open to close (default shared: the store's contents are relied on, not rewritten). */
+  lock?: Exclude<LockKind, 'writer'>;
+  /** Who holds it, for the message of a process the lock turns away (default "reader"). */
+  purpose?: string;
 }
 
-/** An open store directory. One writer at a time (the session host); any number of readers. */
+/** A manifest file that was not used, and why (it fails its check, or its checkpoint is incomplete). */
+export interface SkippedManifest {
+  file: string;
+  problem: string;
+}
+
+/** Every manifest file: those that pass their check (oldest first) and those that do not, by name. */
+export interface ManifestScan {
+  manifests: Manifest[];
+  damaged: SkippedManifest[];
+}
+
+/**
+ * An open store directory, locked from open to close (lock.ts): any number of readers and restorers, one writer of
+ * checkpoints at a time, and gc alone.
+ */
 export class Store {
   /** For the writer and gc only: the store's folders, chunk index, pack reads and delta bases. */
   readonly internals: StoreInternals;
-  private lock: StoreLock | null = null;
+  private readonly locks: StoreLock[] = [];
 
   private constructor(
     readonly dir: string,
@@ -46,11 +65,15 @@ export class Store {
     };
   }
 
-  /** Open (creating if needed) a store and load every intact pack index. Torn packs are ignored. */
+  /**
+   * Open (creating if needed) a store, take its lock (StoreBusyError, exit 3, when a live process holds a conflicting
+   * one), and load every intact pack index. Torn packs are ignored.
+   */
   static open(dir: string, opts: StoreOptions = {}): Store {
     const store = new Store(dir, opts);
     for (const sub of [store.internals.paths.packs, store.internals.paths.checkpoints])
       mkdirSync(sub, { recursive: true });
+    store.locks.push(StoreLock.acquire(dir, opts.lock ?? 'shared', opts.purpose ?? 'reader'));
     store.internals.index.load();
     return store;
   }
@@ -70,29 +93,59 @@ export class Store {
     this.internals.index.load();
   }
 
-  /** A self-checking manifest with its chunk lists filled in; `broken` says why they could not be. Null: unreadable. */
-  private readManifest(f: string): Manifest | null {
-    const m = parseManifest(readFileSync(path.join(this.internals.paths.checkpoints, f), 'utf8'));
-    if (!m?.chunkList) return m;
+  /** Manifest file `f` self-checked, with its chunk lists filled in (`broken` says why they could not be). */
+  private readManifest(f: string): Manifest | SkippedManifest {
+    const file = path.join(this.internals.paths.checkpoints, f);
+    const m = inspectManifest(readFileSync(file, 'utf8'));
+    if ('problem' in m) return { file, problem: `manifest ${file} ${m.problem}` };
+    if (m.seq !== Number(f.slice(0, 10)))
+      return { file, problem: `manifest ${file} says it is checkpoint ${m.seq}, its file name says otherwise` };
+    if (!m.chunkList) return m;
     return readChunkList(m, (h) => this.readChunk(h));
   }
 
-  /** Every committed, self-consistent manifest, oldest first (with `broken` set where its chunk list is unreadable). */
-  list(): Manifest[] {
-    return manifestFiles(this.internals.paths.checkpoints)
-      .map((f) => this.readManifest(f))
-      .filter((m): m is Manifest => m !== null);
+  /** Every manifest file: the ones that pass their check, oldest first, and the ones that do not, named. */
+  scan(): ManifestScan {
+    const manifests: Manifest[] = [];
+    const damaged: SkippedManifest[] = [];
+    for (const f of manifestFiles(this.internals.paths.checkpoints)) {
+      const m = this.readManifest(f);
+      if ('problem' in m) damaged.push(m);
+      else manifests.push(m);
+    }
+    return { manifests, damaged };
   }
 
-  /** The newest committed checkpoint whose every chunk is present, or null. Reads manifests newest first. */
-  latest(): Manifest | null {
+  /** The manifests that pass their check, oldest first (`broken` set where a chunk list is unreadable); scan() also names the others. */
+  list(): Manifest[] {
+    return this.scan().manifests;
+  }
+
+  /**
+   * The newest committed checkpoint whose every chunk is present (null: none), and every newer manifest file it
+   * passed over with the reason. Reads manifests newest first.
+   */
+  newest(): { manifest: Manifest | null; skipped: SkippedManifest[] } {
     const files = manifestFiles(this.internals.paths.checkpoints);
-    const { index } = this.internals;
+    const { index, paths } = this.internals;
+    const skipped: SkippedManifest[] = [];
     for (let i = files.length - 1; i >= 0; i--) {
       const m = this.readManifest(files[i]!);
-      if (m && !m.broken && m.parts.every((p) => p.chunks.every((h) => index.present(h)))) return m;
+      if ('problem' in m) skipped.push(m);
+      else if (m.broken) skipped.push({ file: path.join(paths.checkpoints, files[i]!), problem: m.broken });
+      else {
+        const missing = m.parts.reduce((n, p) => n + p.chunks.filter((h) => !index.present(h)).length, 0);
+        if (missing === 0) return { manifest: m, skipped };
+        const file = path.join(paths.checkpoints, files[i]!);
+        skipped.push({ file, problem: `checkpoint ${m.seq} lacks ${missing} of its chunks` });
+      }
     }
-    return null;
+    return { manifest: null, skipped };
+  }
+
+  /** The newest committed checkpoint whose every chunk is present, or null (newest() also says what it passed over). */
+  latest(): Manifest | null {
+    return this.newest().manifest;
   }
 
   /** Sequence number of the newest manifest file (valid or not), 0 when there is none. */
@@ -103,10 +156,11 @@ export class Store {
 
   /**
    * Start writing checkpoint number last+1. Nothing is visible until `commit`. The first call takes the store's
-   * writer lock (held until `close`, or until this process dies): one writer or gc at a time.
+   * writer lock (held until `close`, or until this process dies): one writer at a time, never beside gc.
    */
   begin(step: number): CheckpointWriter {
-    this.lock ??= StoreLock.acquire(this.dir, 'writer');
+    if (!this.locks.some((l) => l.kind !== 'shared'))
+      this.locks.push(StoreLock.acquire(this.dir, 'writer', 'checkpoint writer', undefined, this.locks));
     return new CheckpointWriter(this.internals, this.lastSeq() + 1, step);
   }
 
@@ -151,11 +205,10 @@ export class Store {
     return total;
   }
 
-  /** Close pack files and release the writer lock if this process took it. */
+  /** Close pack files and release this store's locks. */
   close(): void {
     this.internals.packs.close();
-    this.lock?.release();
-    this.lock = null;
+    for (const l of this.locks.splice(0)) l.release();
   }
 
   /** After packs were rewritten (gc): forget open pack files and cached blocks, and read every index again. */
@@ -164,10 +217,10 @@ export class Store {
     this.internals.index.reload();
   }
 
-  /** Run `fn` holding the writer lock (taken here unless this process already holds it); gc runs under it. */
-  withLock<T>(purpose: string, fn: () => T): T {
-    if (this.lock) return fn();
-    const lock = StoreLock.acquire(this.dir, purpose);
+  /** Run `fn` holding an exclusive lock (taken here unless this store was opened with one); gc runs under it. */
+  exclusively<T>(purpose: string, fn: () => T): T {
+    if (this.locks.some((l) => l.kind === 'exclusive')) return fn();
+    const lock = StoreLock.acquire(this.dir, 'exclusive', purpose, 0, this.locks);
     try {
       return fn();
     } finally {

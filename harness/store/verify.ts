@@ -2,7 +2,7 @@
 import { IntegrityError } from '../core/errors.js';
 import type { Manifest } from './manifest.js';
 import { pageMap } from './part-reader.js';
-import type { Store } from './repository.js';
+import type { SkippedManifest, Store } from './repository.js';
 
 export interface VerifyProblem {
   seq: number;
@@ -37,12 +37,20 @@ export function layoutProblems(store: Store, m: Manifest): VerifyProblem[] {
   return out;
 }
 
-/** Re-hash every chunk each committed checkpoint references; report corrupt or missing ones by checkpoint. */
+/**
+ * Re-hash every chunk each committed checkpoint references; report corrupt or missing ones by checkpoint, and every
+ * manifest file that fails its check by name (part "(manifest)").
+ */
 export function verifyStore(store: Store): VerifyReport {
-  const problems: VerifyProblem[] = [];
   const good = new Set<string>();
   let chunksChecked = 0;
-  const manifests = store.list();
+  const { manifests, damaged } = store.scan();
+  const problems: VerifyProblem[] = damaged.map((d) => ({
+    seq: Number(d.file.slice(-15, -5)),
+    part: '(manifest)',
+    chunk: '',
+    problem: d.problem,
+  }));
   for (const m of manifests) {
     if (m.broken) {
       problems.push({ seq: m.seq, part: '(chunk list)', chunk: '', problem: m.broken });
@@ -93,6 +101,8 @@ export interface StoreStats {
   ratio: number | null;
   /** Everything under the store folder, including torn packs not yet collected. */
   diskBytes: number;
+  /** Manifest files that fail their check: not counted above. */
+  skipped: SkippedManifest[];
 }
 
 /** A checkpoint's logical bytes with migration streams counted at their guest RAM size. */
@@ -105,7 +115,8 @@ export function storeStats(store: Store): StoreStats {
   let cumL = 0;
   let cumG = 0;
   let cumS = 0;
-  const rows = store.list().map((m) => {
+  const { manifests, damaged } = store.scan();
+  const rows = manifests.map((m) => {
     cumL += m.logicalBytes;
     cumG += guestLogical(m);
     cumS += m.storedBytes;
@@ -131,5 +142,6 @@ export function storeStats(store: Store): StoreStats {
     storedBytes: cumS,
     ratio: cumS > 0 ? cumL / cumS : null,
     diskBytes: store.diskBytes(),
+    skipped: damaged,
   };
 }

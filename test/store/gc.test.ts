@@ -1,14 +1,12 @@
-// Retention (gc) and the writer lock: gc keeps exactly the newest N checkpoints and what they need, reclaims the rest,
-// never carries a corrupt chunk over, refuses to run beside a live writer, and breaks a dead writer's lock. Compression
-// is transparent. (SIGKILL at random points during gc is test/store/torture.test.ts.)
-import { spawn } from 'node:child_process';
+// Retention (gc): gc keeps exactly the newest N checkpoints and what they need, reclaims the rest, never carries a
+// corrupt chunk over. Compression is transparent. (Locks: lock.test.ts; damaged manifests: manifest-damage.test.ts;
+// SIGKILL at random points during gc: torture.test.ts.)
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, EXIT, IntegrityError } from '../../harness/core/errors.js';
 import { gcStore } from '../../harness/store/gc.js';
-import { StoreBusyError } from '../../harness/store/lock.js';
 import { Store } from '../../harness/store/store.js';
 import { verifyStore } from '../../harness/store/verify.js';
 import { bytes, sha } from '../helpers/bytes.js';
@@ -74,15 +72,19 @@ describe('gc --keep N', () => {
     expect([again.removed, again.packsRewritten, again.chunksCopied]).toEqual([[], 0, 0]);
   });
 
-  it('removes torn packs (no index), leaves manifests that fail their check, and stops when a kept chunk list is lost', async () => {
+  it('removes torn packs (no index), refuses beside a manifest that fails its check, and stops when a kept chunk list is lost', async () => {
     const store = Store.open(dir);
     await fill(store, 3);
     writeFileSync(path.join(dir, 'packs', 'deadbeefdeadbeef.pack'), 'torn');
     writeFileSync(path.join(dir, 'checkpoints', '0000000099.json'), '{"torn":');
+    // A manifest that fails its check could name any chunk: gc deletes nothing and names it (exit 1).
+    const refused = thrown(() => gcStore(store, 3));
+    expect(refused).toBeInstanceOf(IntegrityError);
+    expect(refused.message).toContain('0000000099.json');
+    expect(readdirSync(path.join(dir, 'packs'))).toContain('deadbeefdeadbeef.pack');
+    rmSync(path.join(dir, 'checkpoints', '0000000099.json'));
     const report = gcStore(store, 3);
     expect(report.tornPacksRemoved).toBe(1);
-    expect(report.unreadable).toEqual(['0000000099.json']);
-    expect(readdirSync(path.join(dir, 'checkpoints'))).toContain('0000000099.json');
     // A damaged index hides checkpoint 3's pack, its chunk list included: gc cannot know what 3 needs, so it stops
     // (exit 1) before deleting anything, and the pack whose index is damaged stays as evidence.
     const m3 = store.list().at(-1)!;
@@ -119,47 +121,6 @@ describe('gc --keep N', () => {
     for (const keep of [0, -1, 1.5]) expect(thrown(() => gcStore(store, keep))).toBeInstanceOf(ConfigError);
     expect(store.list()).toHaveLength(1);
     store.close();
-  });
-});
-
-describe('writer lock', () => {
-  it('gc refuses while a live process holds the lock (exit 3, names the PID), and breaks the lock of a dead one', async () => {
-    const store = Store.open(dir);
-    await fill(store, 2);
-    store.close();
-    // A live holder: a child process (its PID and start time written as a writer would).
-    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
-    try {
-      await new Promise((r) => setTimeout(r, 100));
-      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-      const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-      writeFileSync(path.join(dir, 'lock'), JSON.stringify({ pid: child.pid, start, purpose: 'writer', at: 'now' }));
-      const busy = thrown(() => gcStore(Store.open(dir), 1));
-      expect(busy).toBeInstanceOf(StoreBusyError);
-      expect(busy).toHaveProperty('exitCode', EXIT.badInput);
-      expect(busy.message).toContain(String(child.pid));
-      expect(Store.open(dir).list()).toHaveLength(2);
-      // Negative control: the same PID with another start time is a recycled PID, not the writer: the lock is stale.
-      writeFileSync(
-        path.join(dir, 'lock'),
-        JSON.stringify({ pid: child.pid, start: '1', purpose: 'writer', at: 'then' }),
-      );
-      expect(gcStore(Store.open(dir), 1).removed).toEqual([1]);
-    } finally {
-      child.kill('SIGKILL');
-    }
-    // A dead holder's lock (a SIGKILLed host) does not stop the next writer, and the lock is released on close.
-    writeFileSync(
-      path.join(dir, 'lock'),
-      JSON.stringify({ pid: 2 ** 22 + 7, start: '5', purpose: 'writer', at: 'then' }),
-    );
-    const s = Store.open(dir);
-    const w = s.begin(1);
-    await w.put('x', Buffer.from('x'));
-    w.commit();
-    expect((JSON.parse(readFileSync(path.join(dir, 'lock'), 'utf8')) as { pid?: unknown }).pid).toBe(process.pid);
-    s.close();
-    expect(readdirSync(dir)).not.toContain('lock');
   });
 });
 
