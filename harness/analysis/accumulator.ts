@@ -12,7 +12,14 @@ import {
   type RowOrder,
 } from './columns.js';
 import { tallyCycles } from './tally.js';
-import type { JournalEvent, RunStartEvent, Violation } from '../journal/events.js';
+import type {
+  CauseCode,
+  IndeterminateCause,
+  JournalEvent,
+  RunEndEvent,
+  RunStartEvent,
+  Violation,
+} from '../journal/events.js';
 import { InputError } from '../core/errors.js';
 import { mean, summarize } from '../stats/distribution.js';
 import { wilson } from '../stats/wilson.js';
@@ -22,6 +29,7 @@ import {
   type CheckpointTable,
   type CycleRow,
   type RunAnalysis,
+  type Summary,
 } from './summary.js';
 
 /**
@@ -35,6 +43,10 @@ export interface PartialFold {
   outcomes: Encoded<CycleRow>;
   /** Violations of the outcomes that have any: [row, violations]. */
   violations: [number, readonly Violation[]][];
+  /** Causes of the outcomes that have one: [row, cause]. */
+  causes: [number, IndeterminateCause][];
+  /** The last run-end of this part (null: none in it). */
+  end: RunEndEvent | null;
   startedCycles: Float64Array;
   checkpoints: CheckpointTable;
   boots: Float64Array;
@@ -54,6 +66,10 @@ export class RunAccumulator {
   private readonly outcomeKeys = new Float64Column();
   /** Violations of the outcomes that have any, by append index. */
   private readonly violationsAt = new Map<number, readonly Violation[]>();
+  /** Causes of the outcomes that have one, by append index. */
+  private readonly causesAt = new Map<number, IndeterminateCause>();
+  /** Each run's last run-end (null: its runner never ended it), in run order. */
+  private readonly ends: (RunEndEvent | null)[] = [null];
   private readonly startedKeys = new Float64Column();
   private readonly checkpoints = new CheckpointTableBuilder();
   private readonly boots = new Float64Column();
@@ -65,6 +81,7 @@ export class RunAccumulator {
     this.requireStart(source);
     this.run++;
     this.sawStart = false;
+    this.ends.push(null);
   }
 
   private requireStart(source: string): void {
@@ -86,10 +103,14 @@ export class RunAccumulator {
         this.cycleStarted(e.cycle);
         break;
       case 'cycle': {
-        const { schemaVersion: _v, t: _t, type: _type, violations, ...rest } = e;
-        this.cycleEnded({ ...rest, violations: violations.map((v) => v.code).join(' ') }, violations);
+        const { schemaVersion: _v, t: _t, type: _type, violations, cause, ...rest } = e;
+        const codes = violations.map((v) => v.code).join(' ');
+        this.cycleEnded({ ...rest, violations: codes, cause: cause?.code ?? '' }, violations, cause ?? null);
         break;
       }
+      case 'run-end':
+        this.ends[this.run] = e;
+        break;
       case 'checkpoint':
         this.checkpointCommitted(e);
         break;
@@ -112,8 +133,9 @@ export class RunAccumulator {
   }
 
   /** A cycle's outcome; the last one journaled for a cycle id wins, so a cycle is never counted twice. The row is copied. */
-  cycleEnded(row: CycleRow, violations: readonly Violation[]): void {
+  cycleEnded(row: CycleRow, violations: readonly Violation[], cause: IndeterminateCause | null = null): void {
     if (violations.length > 0) this.violationsAt.set(this.outcomes.length, violations);
+    if (cause !== null) this.causesAt.set(this.outcomes.length, cause);
     this.outcomes.push(row);
     this.outcomeKeys.push(this.key(row.cycle));
   }
@@ -139,6 +161,8 @@ export class RunAccumulator {
       liveTarget: this.liveTarget,
       outcomes: this.outcomes.encode(),
       violations: [...this.violationsAt],
+      causes: [...this.causesAt],
+      end: this.ends[0] ?? null,
       startedCycles: this.startedKeys.view(),
       checkpoints: this.checkpoints.build(),
       boots: this.boots.view(),
@@ -154,6 +178,8 @@ export class RunAccumulator {
     }
     if (this.run === 0) this.liveTarget = { ...this.liveTarget, ...p.liveTarget };
     for (const [row, violations] of p.violations) this.violationsAt.set(this.outcomes.length + row, violations);
+    for (const [row, cause] of p.causes) this.causesAt.set(this.outcomes.length + row, cause);
+    if (p.end !== null) this.ends[this.run] = p.end;
     this.outcomes.append(p.outcomes);
     this.outcomeKeys.pushAll(p.outcomes.cycle, this.key(0));
     this.startedKeys.pushAll(p.startedCycles, this.key(0));
@@ -172,8 +198,9 @@ export class RunAccumulator {
     const violations = this.violationsByRow(order);
     const tally = tallyCycles(cycles, violations);
     const unfinished = countMissing(sortedDistinct(this.startedKeys.view()), gather(keys, order));
+    const indeterminate = indeterminateOf(tally.causes, unfinished, this.causeSamples(order));
     const checkpoints = this.checkpoints.build();
-    const trials = cycles.length;
+    const trials = tally.resumed + tally.failed;
     const allViolations = [...violations.values()].flat();
     const logicalBytes = sumInOrder(checkpoints.logicalBytes);
     const storedBytes = sumInOrder(checkpoints.storedBytes);
@@ -186,7 +213,14 @@ export class RunAccumulator {
         date: start.startedAt.slice(0, 10),
         startedAt: start.startedAt,
         seed: start.scenario.seed,
-        cycles: { total: trials + unfinished, resumed: tally.resumed, failed: tally.failed, indeterminate: unfinished },
+        cycles: {
+          total: cycles.length + unfinished,
+          resumed: tally.resumed,
+          failed: tally.failed,
+          indeterminate: tally.indeterminate + unfinished,
+        },
+        indeterminate,
+        runStatus: runStatusOf(this.ends),
         killResume: { successes: tally.resumed, trials, wilson95: wilson(tally.resumed, trials) },
         downtimeMs: summarize(tally.downtimes),
         bootMs: summarize(this.boots.view()),
@@ -218,6 +252,15 @@ export class RunAccumulator {
     };
   }
 
+  /** Up to 10 '<code> in cycle <n>: <message>' lines of the kept outcomes' causes, in row order. */
+  private causeSamples(order: RowOrder): string[] {
+    const rows = order === null ? [...this.causesAt.keys()] : Array.from(order).filter((a) => this.causesAt.has(a));
+    return rows.slice(0, 10).map((appended) => {
+      const c = this.causesAt.get(appended)!;
+      return `${c.code} in cycle ${this.outcomes.cycleAt(appended)}: ${c.message}`;
+    });
+  }
+
   /** The violations of the kept outcomes that have any, by table row, in row order. */
   private violationsByRow(order: RowOrder): Map<number, readonly Violation[]> {
     if (order === null) return this.violationsAt;
@@ -246,4 +289,23 @@ export function analyze(
     for (const e of r.events) acc.add(e);
   });
   return acc.finish(runs.at(-1)!.source);
+}
+
+/** The summary's indeterminate block: counts by cause, cycles with no outcome as 'unfinished'. */
+function indeterminateOf(
+  causes: Partial<Record<CauseCode, number>>,
+  unfinished: number,
+  samples: string[],
+): NonNullable<Summary['indeterminate']> {
+  return { causes: unfinished > 0 ? { ...causes, unfinished } : { ...causes }, samples };
+}
+
+/** How the runs ended: the first one that did not complete (a missing run-end: 'unknown'), else complete. */
+function runStatusOf(ends: readonly (RunEndEvent | null)[]): NonNullable<Summary['runStatus']> {
+  for (const e of ends) {
+    if (e === null) return { status: 'unknown' };
+    if (e.status !== 'complete')
+      return e.reason === undefined ? { status: e.status } : { status: e.status, reason: e.reason };
+  }
+  return { status: 'complete' };
 }

@@ -1,6 +1,6 @@
 // The shape of an analysed run (summary.json and what reports and gates read). Produced only by analysis.ts.
 import type { Environment } from '../core/environment.js';
-import type { CycleEvent } from '../journal/events.js';
+import type { CauseCode, CycleEvent, RunStatus } from '../journal/events.js';
 import type { DistributionSummary } from '../stats/distribution.js';
 
 export const SUMMARY_SCHEMA_VERSION = 1;
@@ -8,8 +8,15 @@ export const SUMMARY_SCHEMA_VERSION = 1;
 /** Distribution of a sample in ms (n, min, p50, p90, p95, p99, max, mean); every field null when n = 0. */
 export type Distribution = DistributionSummary;
 
-/** One row of cycles.csv: a cycle outcome as journaled, with the violation codes joined by spaces. */
-export type CycleRow = Omit<CycleEvent, 'schemaVersion' | 't' | 'type' | 'violations'> & { violations: string };
+/**
+ * One row of cycles.csv: a cycle outcome as journaled, with the violation codes joined by spaces and the code of an
+ * indeterminate outcome's cause ('' when it has none).
+ */
+export type CycleRow = Omit<CycleEvent, 'schemaVersion' | 't' | 'type' | 'violations' | 'cause'> & {
+  violations: string;
+  /** Absent or '' when the outcome has no cause. */
+  cause?: CauseCode | '';
+};
 
 /** One committed checkpoint as analysis keeps it (journal order; store-growth charts sum the bytes up). */
 export interface CheckpointRow {
@@ -43,7 +50,15 @@ export interface Summary {
   date: string;
   startedAt: string;
   seed: number;
+  /**
+   * indeterminate: cycles the harness or machine could not judge (journaled as indeterminate, or started and never
+   * finished); they count in no success rate. causes: how many of them had each cause ('unfinished': no outcome).
+   */
   cycles: { total: number; resumed: number; failed: number; indeterminate: number };
+  /** Indeterminate cycles by cause, with a few of their messages (absent in older summaries). */
+  indeterminate?: { causes: Partial<Record<CauseCode | 'unfinished', number>>; samples: string[] };
+  /** How the run's last runner ended (absent: older summaries, or a run folder with no run-end: the runner died). */
+  runStatus?: { status: RunStatus | 'unknown'; reason?: string };
   killResume: { successes: number; trials: number; wilson95: [number, number] | null };
   downtimeMs: Distribution;
   bootMs: Distribution;

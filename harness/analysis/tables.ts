@@ -9,7 +9,7 @@ import {
   type EncodedStrings,
   type RowOrder,
 } from './columns.js';
-import type { KillPhase, Outcome } from '../journal/events.js';
+import type { CauseCode, KillPhase, Outcome } from '../journal/events.js';
 import type { CheckpointRow, CheckpointTable, CycleRow, CycleTable } from './summary.js';
 
 /** Rows as sent between threads: number columns as they are, string columns encoded. */
@@ -30,6 +30,7 @@ export class CycleTableBuilder {
   private readonly lostSteps = new Float64Column();
   private readonly restoreKills = new Float64Column();
   private readonly violations = new StringColumn<string>();
+  private readonly cause = new StringColumn<CauseCode | ''>();
 
   get length(): number {
     return this.cycle.length;
@@ -47,6 +48,12 @@ export class CycleTableBuilder {
     this.lostSteps.push(orNaN(row.lostSteps));
     this.restoreKills.push(row.restoreKills);
     this.violations.push(row.violations);
+    this.cause.push(row.cause ?? '');
+  }
+
+  /** Cycle id of appended row `i`. */
+  cycleAt(i: number): number {
+    return this.cycle.view()[i]!;
   }
 
   /** The rows so far, as appended, to send to another thread. */
@@ -63,6 +70,7 @@ export class CycleTableBuilder {
       lostSteps: this.lostSteps.view(),
       restoreKills: this.restoreKills.view(),
       violations: this.violations.encode(),
+      cause: this.cause.encode(),
     };
   }
 
@@ -79,6 +87,7 @@ export class CycleTableBuilder {
     this.lostSteps.pushAll(t.lostSteps);
     this.restoreKills.pushAll(t.restoreKills);
     this.violations.pushEncoded(t.violations);
+    this.cause.pushEncoded(t.cause);
   }
 
   /** The rows in `order` (null: as appended). */
@@ -96,6 +105,7 @@ export class CycleTableBuilder {
       lostSteps: gather(this.lostSteps.view(), order),
       restoreKills: gather(this.restoreKills.view(), order),
       violations: gatherStrings(this.violations.values, order),
+      cause: gatherStrings(this.cause.values, order),
     };
   }
 }
@@ -114,6 +124,7 @@ export function cycleRow(t: CycleTable, i: number): CycleRow {
     lostSteps: orNull(t.lostSteps[i]!),
     restoreKills: t.restoreKills[i]!,
     violations: t.violations[i]!,
+    ...(t.cause[i] ? { cause: t.cause[i] } : {}),
   };
 }
 

@@ -1,26 +1,38 @@
 // One pass over an analysis's finished cycles: the counts, samples and tallies the summary reports about them.
-import type { Violation } from '../journal/events.js';
+import type { CauseCode, Violation } from '../journal/events.js';
 import type { CycleTable, Summary } from './summary.js';
 
 export type CycleTally = Pick<Summary, 'tornCheckpoint' | 'noncePreserved'> & {
   resumed: number;
   failed: number;
+  /** Cycles journaled indeterminate, and how many had each cause. */
+  indeterminate: number;
+  causes: Partial<Record<CauseCode, number>>;
   /** Downtime and lost work of the resumed (ok) cycles, in cycle order. */
   downtimes: number[];
   lost: number[];
 };
 
-/** Outcomes, downtime and lost work of resumed cycles, torn-write and nonce tallies; `violations` by row (rows with any). */
+/** Outcomes (indeterminate ones counted apart, by cause, and in no trial), downtime and lost work of resumed cycles, torn-write and nonce tallies; `violations` by row (rows with any). */
 export function tallyCycles(t: CycleTable, violations: ReadonlyMap<number, readonly Violation[]>): CycleTally {
   const out: CycleTally = {
     resumed: 0,
     failed: 0,
+    indeterminate: 0,
+    causes: {},
     downtimes: [],
     lost: [],
     tornCheckpoint: { trials: 0, previousRestored: 0 },
     noncePreserved: { trials: 0, preserved: 0 },
   };
   for (let i = 0; i < t.length; i++) {
+    if (t.outcome[i] === 'indeterminate') {
+      // Not judged: no claim about the system under test, so in no trial count (Jepsen's :info).
+      out.indeterminate++;
+      const code = t.cause[i] || 'host-exited';
+      out.causes[code] = (out.causes[code] ?? 0) + 1;
+      continue;
+    }
     const ok = t.outcome[i] === 'ok';
     const downtime = t.downtimeMs[i]!;
     const resumedAtAll = !Number.isNaN(downtime);

@@ -60,8 +60,9 @@ export const FIELD_ORDER = {
     'lostSteps',
     'restoreKills',
     'violations',
+    'cause',
   ],
-  'run-end': ['status', 'cycles'],
+  'run-end': ['status', 'cycles', 'reason'],
 } as const satisfies { [T in EventType]: readonly FieldOf<T>[] };
 
 /** The fields an event type declares but FIELD_ORDER leaves out (never, or this file does not compile). */

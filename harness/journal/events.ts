@@ -10,8 +10,23 @@ export const JOURNAL_SCHEMA_VERSION = 1;
 /** Where a kill was aimed, and where it actually landed. */
 export type KillPhase = 'work' | 'checkpoint' | 'restore';
 
-/** Jepsen-style outcome: ok (resumed and verified), fail (resumed wrong or not at all), info (indeterminate: the runner died). */
-export type Outcome = 'ok' | 'fail' | 'info';
+/**
+ * Jepsen-style outcome (its :ok, :fail, :info): ok (resumed and verified), fail (the checker found a violation, or the
+ * session could not resume: a claim about the system under test), indeterminate (the harness or the machine failed
+ * before the cycle could be judged: never counted as a failure of the system under test).
+ */
+export type Outcome = 'ok' | 'fail' | 'indeterminate';
+
+/** Why a cycle is indeterminate: a closed set, so reports and gates can count them. */
+export const CAUSE_CODES = ['host-hung', 'host-exited', 'enospc', 'eio', 'lock-conflict'] as const;
+/** One of CAUSE_CODES. */
+export type CauseCode = (typeof CAUSE_CODES)[number];
+
+/** The cause of an indeterminate cycle: its code and what was seen (one line). */
+export interface IndeterminateCause {
+  code: CauseCode;
+  message: string;
+}
 
 interface Base {
   schemaVersion: typeof JOURNAL_SCHEMA_VERSION;
@@ -150,12 +165,19 @@ export interface CycleEvent extends Base {
   /** Kills that landed while a restore was running, before the final one succeeded. */
   restoreKills: number;
   violations: Violation[];
+  /** Set when the outcome is indeterminate (absent in journals written before outcomes had causes). */
+  cause?: IndeterminateCause | null;
 }
+
+/** How a runner invocation ended: every cycle run, stopped (Ctrl-C, SIGTERM), out of time, or aborted by an error. */
+export type RunStatus = 'complete' | 'interrupted' | 'budget' | 'aborted';
 
 export interface RunEndEvent extends Base {
   type: 'run-end';
-  status: 'complete' | 'interrupted' | 'budget';
+  status: RunStatus;
   cycles: number;
+  /** Why the run was aborted (status 'aborted' only): the error's one-line message. */
+  reason?: string;
 }
 
 export type JournalEvent =

@@ -6,7 +6,7 @@ import type { ViolationCode } from '../check/heartbeat.js';
 import type { Environment } from '../core/environment.js';
 import { scenarioSchema } from '../scenario/scenario.js';
 import type { EventOf, EventType } from './codec.js';
-import { JOURNAL_SCHEMA_VERSION, type KillPhase, type Outcome } from './events.js';
+import { CAUSE_CODES, JOURNAL_SCHEMA_VERSION, type KillPhase, type Outcome } from './events.js';
 
 /** A rule for a numeric field: an integer or any finite number, within [min, max]. */
 export interface NumberRule {
@@ -40,9 +40,9 @@ export function follows(rule: NumberRule, x: number): boolean {
 
 /** The closed string sets, in the order the fast path tries them (most frequent first). */
 export const KILL_PHASES = ['work', 'checkpoint', 'restore'] as const satisfies readonly KillPhase[];
-export const OUTCOMES = ['ok', 'fail', 'info'] as const satisfies readonly Outcome[];
+export const OUTCOMES = ['ok', 'fail', 'indeterminate'] as const satisfies readonly Outcome[];
 export const HOST_MODES = ['boot', 'restore'] as const;
-export const RUN_STATUSES = ['complete', 'interrupted', 'budget'] as const;
+export const RUN_STATUSES = ['complete', 'interrupted', 'budget', 'aborted'] as const;
 export const VIOLATION_CODES = [
   'not-full',
   'nonce',
@@ -199,8 +199,18 @@ export const EVENT_SCHEMAS = {
     lostSteps: numberOrNull(STEP_DELTA),
     restoreKills: number(COUNT),
     violations: z.array(violation, { error: (iss) => `expected a list of violations, got ${show(iss.input)}` }),
+    cause: z
+      .object({ code: oneOf(CAUSE_CODES), message: text })
+      .nullable()
+      .optional(),
   }),
-  'run-end': z.object({ ...base, type: z.literal('run-end'), status: oneOf(RUN_STATUSES), cycles: number(COUNT) }),
+  'run-end': z.object({
+    ...base,
+    type: z.literal('run-end'),
+    status: oneOf(RUN_STATUSES),
+    cycles: number(COUNT),
+    reason: text.optional(),
+  }),
 } as const;
 
 /** True when A and B are assignable both ways: same fields, same optionality, same value types. */

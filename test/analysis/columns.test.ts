@@ -91,10 +91,10 @@ describe('cycle tables', () => {
     for (const r of [row(3, 'ok', 1), row(1, 'fail', null), row(2, 'ok', 2)]) a.push(r);
     expect(cycleRows(a.build(Uint32Array.of(1, 2, 0))).map((r) => r.cycle)).toEqual([1, 2, 3]);
     const b = new CycleTableBuilder();
-    b.push(row(9, 'info', null));
+    b.push(row(9, 'indeterminate', null));
     b.append(a.encode());
     expect(cycleRows(b.build(null))).toEqual([
-      row(9, 'info', null),
+      row(9, 'indeterminate', null),
       row(3, 'ok', 1),
       row(1, 'fail', null),
       row(2, 'ok', 2),

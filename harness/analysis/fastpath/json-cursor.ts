@@ -74,6 +74,11 @@ export class JsonCursor {
     if (this.ok && !this.skipIfAt(lit)) this.fail();
   }
 
+  /** Step over `lit` if the text continues with it (an optional member); nothing happens otherwise. */
+  optional(lit: Literal): void {
+    if (this.ok) this.skipIfAt(lit);
+  }
+
   /** A string that must be one of `known` (not empty): its value, without decoding (the first one after a failure). */
   oneOf<T extends string>(known: readonly KnownString<T>[]): T {
     if (this.ok) for (const k of known) if (this.skipIfAt(k.json)) return k.value;

@@ -112,7 +112,7 @@ describe('binCycles', () => {
 
   test('a short last bin, an indeterminate cycle counted as failed, a bin where nothing resumed has no downtime', () => {
     const { bins } = binCycles(
-      cycleTable([row(11, 10), row(13, 30), row(15, 20), row(17, null, 'info'), row(19, null, 'fail')]),
+      cycleTable([row(11, 10), row(13, 30), row(15, 20), row(17, null, 'indeterminate'), row(19, null, 'fail')]),
       3,
     );
     expect(bins.map((b) => [b.cycleFrom, b.cycleTo, b.cycles])).toEqual([
