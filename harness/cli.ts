@@ -2,7 +2,7 @@
 // The `soak` command line: parses arguments, runs one command, and is the only place that exits the process.
 import yargs, { type Argv, type CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { EXIT, InputError, SoakError } from './core/errors.js';
+import { DiskError, diskErrno, EXIT, InputError, SoakError } from './core/errors.js';
 import { checkCommand } from './commands/check.js';
 import type { CommandContext, SoakCommand } from './commands/command.js';
 import { compareCommand } from './commands/compare.js';
@@ -62,6 +62,12 @@ async function main(): Promise<number> {
     .strict()
     .demandCommand(1, 'pass a command, e.g. "soak run"')
     .recommendCommands()
+    .option('debug', {
+      type: 'boolean',
+      default: false,
+      global: true,
+      describe: 'On an error, print its stack trace and causes too (errors are one line otherwise)',
+    })
     .help()
     .alias('h', 'help')
     .version()
@@ -80,13 +86,27 @@ async function main(): Promise<number> {
   return exit.code;
 }
 
+/** The file a Node fs error names, if any. */
+function pathOf(err: unknown): string | null {
+  const p = (err as { path?: unknown } | null)?.path;
+  return typeof p === 'string' ? p : null;
+}
+
+/** Print `err` as one line (with --debug: its stack and causes too); its exit code. */
 function report(err: unknown): number {
-  if (err instanceof SoakError) {
-    process.stderr.write(`soak: ${err.message}\n`);
-    return err.exitCode;
-  }
-  process.stderr.write(`soak: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  return EXIT.internal;
+  const debug = process.argv.includes('--debug');
+  const errno = err instanceof SoakError ? null : diskErrno(err);
+  const shown = errno !== null ? new DiskError(pathOf(err) ?? 'the output folder', errno, { cause: err }) : err;
+  const line =
+    shown instanceof SoakError
+      ? shown.message
+      : `internal error: ${shown instanceof Error ? shown.message : String(shown)}${debug ? '' : ' (run again with --debug for the stack trace)'}`;
+  process.stderr.write(`soak: ${line.split('\n')[0]!}\n`);
+  const rest = line.split('\n').slice(1).join('\n');
+  if (rest) process.stderr.write(`${rest}\n`);
+  if (debug)
+    for (let e: unknown = shown; e instanceof Error; e = e.cause) process.stderr.write(`${e.stack ?? e.message}\n`);
+  return shown instanceof SoakError ? shown.exitCode : EXIT.internal;
 }
 
 main().then(

@@ -59,3 +59,41 @@ export class TargetError extends SoakError {
     super(message, EXIT.internal, options);
   }
 }
+
+/** A host of the run did not send what the runner waited for in time (hung, or stopped with SIGSTOP). */
+export class HostTimeoutError extends SoakError {
+  constructor(message: string) {
+    super(message, EXIT.internal);
+  }
+}
+
+/** The errno codes that mean the disk, not the code, failed. */
+export type DiskErrno = 'ENOSPC' | 'EIO';
+
+/** The disk under `path` is full (ENOSPC) or failing (EIO): one line naming both; exit 4 (the machine, not a gate). */
+export class DiskError extends SoakError {
+  constructor(
+    readonly path: string,
+    readonly errno: DiskErrno,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `${errno === 'ENOSPC' ? 'no space left on device' : 'i/o error'} (${errno}) writing ${path}${errno === 'ENOSPC' ? ': free some space or pass another --out' : ''}`,
+      EXIT.internal,
+      options,
+    );
+  }
+}
+
+/** ENOSPC or EIO when `err` (or an error in its cause chain, or its message) says so; else null. */
+export function diskErrno(err: unknown): DiskErrno | null {
+  for (let e = err, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ENOSPC' || code === 'EIO') return code;
+    const message = e instanceof Error ? e.message : typeof e === 'string' ? e : '';
+    const m = /\b(ENOSPC|EIO)\b/.exec(message);
+    if (m) return m[1] as DiskErrno;
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return null;
+}

@@ -1,14 +1,16 @@
 // One kill-and-resume cycle: aim a SIGKILL per the nemesis plan, restore in a fresh host, check the first full
-// heartbeat, and journal what the checker observed and the outcome. The runner only connects the roles; this file
-// holds the cycle's order of events.
+// heartbeat, and journal what the checker observed and the outcome: ok, fail, or indeterminate with its cause when a
+// host hung, died, hit a full disk or a held lock (outcome.ts). Every wait on a host is bounded (README "Timeouts").
+// The runner only connects the roles; this file holds the cycle's order of events.
 import { sleep } from '../core/clock.js';
 import { checkResume, type ResumeObservation } from '../check/checker.js';
-import type { CycleEvent, KillPhase, Violation } from '../journal/events.js';
+import type { CycleEvent, IndeterminateCause, KillPhase, Violation } from '../journal/events.js';
 import { isEv, isFullHeartbeat, type HostHandle } from '../session/host-handle.js';
 import type { JournalWriter } from '../journal/writer.js';
 import { observationEvent } from '../journal/observation.js';
 import type { Logger } from '../core/logger.js';
-import { planKill } from './nemesis.js';
+import { planKill, type KillPlan } from './nemesis.js';
+import { causeOf, goneCause, hostTimeouts } from './outcome.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { Store } from '../store/store.js';
 import type { WorkloadModel } from '../check/workload.js';
@@ -28,6 +30,8 @@ export interface CycleResult {
   event: CycleEvent;
   /** The host now running the session, or null when the session could not be resumed. */
   host: HostHandle | null;
+  /** How the next session starts when `host` is null: a new boot (it failed), or a restore (it was indeterminate). */
+  restartWith: 'boot' | 'restore';
 }
 
 /** Run cycle `cycle` against the running, ready `host`. */
@@ -37,11 +41,23 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   const log = ctx.log.child({ cycle });
   journal.append({ type: 'cycle-start', cycle, phase: plan.phase });
 
+  const timeouts = hostTimeouts(scenario);
+  const giveUp = (on: HostHandle, cause: IndeterminateCause, killStep: number): Promise<CycleResult> =>
+    indeterminate(ctx, cycle, plan, on, cause, killStep, timeouts.hostMs);
+
   await sleep(plan.workDelayMs);
   if (plan.phase === 'checkpoint') {
-    await host.waitFor(isEv('ckpt-begin'), Math.max(10_000, scenario.checkpoint.everyMs * 4));
+    try {
+      await host.waitFor(isEv('ckpt-begin'), timeouts.hostMs, 'checkpoint-begin');
+    } catch (err) {
+      const cause = causeOf(err, host);
+      if (cause) return giveUp(host, cause, host.maxStep);
+      throw err;
+    }
     if (plan.phaseDelayMs > 0) await sleep(plan.phaseDelayMs);
   }
+  const gone = goneCause(host);
+  if (gone) return giveUp(host, gone, host.maxStep);
   const nonce = host.nonce ?? '';
   const observedPhase: KillPhase = host.inFlightSeq !== null ? 'checkpoint' : 'work';
   /** Journal a kill before it is sent; the committed checkpoint is always the one the session had before this cycle's first kill. */
@@ -59,7 +75,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     });
   journalKill(plan.phase, observedPhase, host.maxStep, host.inFlightSeq);
   const tKill = host.kill();
-  await host.done;
+  await host.reap(timeouts.hostMs);
   let killStep = host.maxStep;
 
   let restoreKills = 0;
@@ -69,22 +85,24 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     const latest = ctx.store.latest()?.seq ?? null;
     const next = ctx.spawnHost('restore', cycle);
     // Listen for both before anything arrives: they can come in one read.
-    const restored = next.waitFor(isEv('restore-end'), scenario.resumeTimeoutMs);
-    const firstFull = next.waitFor(isFullHeartbeat, scenario.resumeTimeoutMs);
+    const restored = next.waitFor(isEv('restore-end'), timeouts.resumeMs, 'restore-end');
+    const firstFull = next.waitFor(isFullHeartbeat, timeouts.resumeMs, 'full heartbeat');
     restored.catch(() => {});
     firstFull.catch(() => {});
 
     if (plan.phase === 'restore' && restoreKills === 0) {
       try {
-        await next.waitFor(isEv('restore-begin'), scenario.resumeTimeoutMs);
+        await next.waitFor(isEv('restore-begin'), timeouts.resumeMs, 'restore-begin');
         await sleep(plan.phaseDelayMs);
-      } catch {
-        // the host died before restoring: handled below as a failed resume
+      } catch (err) {
+        // hung, or gone for the machine's reasons: indeterminate; a host that failed on its own is a failed resume
+        const cause = causeOf(err, next);
+        if (cause) return giveUp(next, cause, killStep);
       }
       const during = next.restoring;
       journalKill('restore', during ? 'restore' : 'work', killStep, null);
       next.kill();
-      await next.done;
+      await next.reap(timeouts.hostMs);
       // The restored session may have worked a little before this kill landed: that work existed at the kill.
       killStep = Math.max(killStep, next.maxStep);
       if (during) finalPhase = 'restore';
@@ -113,6 +131,8 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
       violations = checkResume(observed, ctx.model);
       downtimeMs = t - tKill;
     } catch (err) {
+      const cause = causeOf(err, next);
+      if (cause) return giveUp(next, cause, killStep);
       violations = [{ code: 'no-resume', message: `session did not resume: ${(err as Error).message}` }];
     }
     const ok = violations.length === 0;
@@ -129,14 +149,47 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
       lostSteps: restoredStep === null ? null : killStep - restoredStep,
       restoreKills,
       violations,
+      cause: null,
     }) as CycleEvent;
     if (!ok) log.warn({ violations: violations.map((v) => v.message) }, 'cycle failed');
     else log.debug({ downtimeMs, lostSteps: event.lostSteps }, 'cycle verified');
     if (downtimeMs === null) {
-      next.kill();
-      await next.done;
-      return { event, host: null };
+      await next.reap(timeouts.hostMs);
+      return { event, host: null, restartWith: 'boot' };
     }
-    return { event, host: next };
+    return { event, host: next, restartWith: 'boot' };
   }
+}
+
+/**
+ * End the cycle as indeterminate: kill `host`'s group (SIGKILL ends a SIGSTOPped one too; its scratch folder goes with
+ * it), journal the cause; the session carries on from its newest checkpoint.
+ */
+export async function indeterminate(
+  ctx: Pick<CycleContext, 'journal' | 'log'>,
+  cycle: number,
+  plan: Pick<KillPlan, 'phase'>,
+  host: HostHandle | null,
+  cause: IndeterminateCause,
+  killStep: number,
+  reapMs: number,
+): Promise<CycleResult> {
+  if (host) await host.reap(reapMs);
+  const event = ctx.journal.append({
+    type: 'cycle',
+    cycle,
+    phase: plan.phase,
+    observedPhase: plan.phase,
+    outcome: 'indeterminate',
+    downtimeMs: null,
+    killStep: Math.max(0, killStep),
+    restoredSeq: null,
+    restoredStep: null,
+    lostSteps: null,
+    restoreKills: 0,
+    violations: [],
+    cause,
+  }) as CycleEvent;
+  ctx.log.warn({ cycle, cause }, 'cycle indeterminate');
+  return { event, host: null, restartWith: 'restore' };
 }

@@ -51,14 +51,19 @@ export async function startSession(
   mode: 'boot' | 'restore',
   cycle: number,
   timeoutMs: number,
+  /** Told the host as soon as it is spawned, so a caller can kill it (and read why it failed) if starting fails. */
+  spawned: (h: HostHandle) => void = () => {},
 ): Promise<HostHandle> {
   const h = spawnHost(mode, cycle);
-  const first = (ev: HostMessage['ev']) => h.waitFor(isEv(ev), timeoutMs);
-  const [{ msg: up }, { msg: hb }] = await Promise.all([
+  spawned(h);
+  const first = (ev: HostMessage['ev']) => h.waitFor(isEv(ev), timeoutMs, ev);
+  const waits = [
     first(mode === 'boot' ? 'booted' : 'restore-end'),
-    h.waitFor(isFullHeartbeat, timeoutMs),
+    h.waitFor(isFullHeartbeat, timeoutMs, 'full heartbeat'),
     first('ckpt-commit'),
-  ]);
+  ] as const;
+  for (const w of waits) w.catch(() => {}); // the first to reject is reported; the others are not unhandled
+  const [{ msg: up }, { msg: hb }] = await Promise.all(waits);
   if (up.ev === 'booted') journal.append({ type: 'boot', cycle, bootMs: up.bootMs, nonce: hb.nonce });
   else if (up.ev === 'restore-end')
     journal.append({ type: 'restore', cycle, seq: up.seq, step: up.step, restoreMs: up.restoreMs });

@@ -1,17 +1,23 @@
 // The runner loop: the observer. Runs the given cycles in order against one session (booted or restored), journals
-// every event before acting on it, and stops cleanly on Ctrl-C or when the time budget runs out. Preparing the run
-// folder is soak.ts's job (a new run) or resume.ts's (a run whose runner died).
+// every event before acting on it, and stops cleanly on Ctrl-C, SIGTERM or when the time budget runs out. A host that
+// hangs, dies or hits a full disk costs one indeterminate cycle, not the run; any other error aborts it, and run-end
+// says so ('aborted' with the reason). Preparing the run folder is soak.ts's job (a new run) or resume.ts's.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { nowMs } from '../core/clock.js';
+import { diskErrno, DiskError } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
 import { WorkloadModel } from '../check/workload.js';
 import type { JournalWriter } from '../journal/writer.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { Store } from '../store/store.js';
-import { runCycle, type CycleContext } from './cycle.js';
-import { hostConfig, journaledHosts, startSession } from './host-journal.js';
+import { indeterminate, runCycle, type CycleContext, type CycleResult } from './cycle.js';
+import { causeOf, hostTimeouts, type HostTimeouts } from './outcome.js';
+import { planKill } from './nemesis.js';
+import { injectedRunnerError } from './test-faults.js';
+import type { RunStatus } from '../journal/events.js';
+import { hostConfig, journaledHosts, startSession, type SpawnHost } from './host-journal.js';
 import type { Progress } from './progress.js';
 import type { RunPaths } from './run-folder.js';
 
@@ -26,7 +32,7 @@ export interface RunControl {
 /** How a run (or this invocation's part of it) ended. */
 export interface RunResult {
   runDir: string;
-  status: 'complete' | 'interrupted' | 'budget';
+  status: RunStatus;
   /** Cycles run by this invocation. */
   cycles: number;
 }
@@ -52,9 +58,13 @@ export async function runCycles(
   };
   let host: HostHandle | null = null;
   let status: RunResult['status'] = 'complete';
+  let reason: string | undefined;
   let done = 0;
   let nextStart = firstStart;
   const runClock = nowMs();
+  const timeouts = hostTimeouts(scenario);
+  const onSigterm = (): void => void (opts.stop.requested = true);
+  process.on('SIGTERM', onSigterm);
   opts.progress.start(cycles.length);
   try {
     for (const cycle of cycles) {
@@ -66,10 +76,16 @@ export async function runCycles(
         status = 'budget';
         break;
       }
-      host ??= await startSession(spawnHost, journal, nextStart, cycle, scenario.resumeTimeoutMs);
-      nextStart = 'boot';
-      const result = await runCycle(ctx, cycle, host);
+      injectedRunnerError(done);
+      let result: CycleResult | undefined;
+      if (host === null) {
+        const started = await startOrGiveUp(ctx, nextStart, cycle, timeouts);
+        host = started.host;
+        result = started.result;
+      }
+      result ??= await runCycle(ctx, cycle, host!);
       host = result.host;
+      nextStart = result.restartWith;
       if (scenario.session === 'fresh' && host) {
         // destroy: the next cycle boots a new session
         await host.stop();
@@ -78,16 +94,59 @@ export async function runCycles(
       done++;
       opts.progress.cycle(result.event);
     }
+  } catch (err) {
+    status = 'aborted';
+    const errno = diskErrno(err);
+    const failure = errno ? new DiskError(paths.dir, errno, { cause: err }) : err;
+    reason = failure instanceof Error ? failure.message : String(failure);
+    throw failure;
   } finally {
-    if (host) {
-      host.kill();
-      await host.done;
+    process.off('SIGTERM', onSigterm);
+    if (host) await host.reap(timeouts.hostMs);
+    try {
+      journal.append({ type: 'run-end', status, cycles: done, ...(reason !== undefined ? { reason } : {}) });
+      journal.close();
+    } catch (err) {
+      // A full disk may refuse run-end too: the journal then ends without one, which readers take as "did not end".
+      log.error({ err }, 'could not journal run-end');
     }
-    journal.append({ type: 'run-end', status, cycles: done });
-    journal.close();
     ctx.store.close();
     opts.progress.finish();
     rmSync(paths.scratch, { recursive: true, force: true });
   }
   return { runDir: paths.dir, status, cycles: done };
+}
+
+/**
+ * Start the session for `cycle`. A host that hangs, dies with nothing to say, hits a full disk or a held lock makes
+ * the cycle indeterminate (result set, host null); a host that fails on its own aborts the run (the error is thrown).
+ */
+async function startOrGiveUp(
+  ctx: CycleContext,
+  mode: 'boot' | 'restore',
+  cycle: number,
+  timeouts: HostTimeouts,
+): Promise<{ host: HostHandle | null; result?: CycleResult }> {
+  const spawned: { host: HostHandle | null } = { host: null };
+  if (mode === 'restore') {
+    // nothing to restore yet (the first boot was indeterminate): boot
+    ctx.store.refresh();
+    if (ctx.store.latest() === null) mode = 'boot';
+  }
+  try {
+    const spawn: SpawnHost = (m, c) => ctx.spawnHost(m, c);
+    const up = await startSession(spawn, ctx.journal, mode, cycle, timeouts.resumeMs, (h) => {
+      spawned.host = h;
+    });
+    return { host: up };
+  } catch (err) {
+    const cause = causeOf(err, spawned.host);
+    if (!cause) {
+      await spawned.host?.reap(timeouts.hostMs);
+      throw err;
+    }
+    const plan = planKill(ctx.scenario, cycle);
+    ctx.journal.append({ type: 'cycle-start', cycle, phase: plan.phase });
+    return { host: null, result: await indeterminate(ctx, cycle, plan, spawned.host, cause, -1, timeouts.hostMs) };
+  }
 }

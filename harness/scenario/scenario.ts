@@ -65,6 +65,11 @@ export const scenarioSchema = z
       }),
     /** Give up on a resume (outcome fail) after this long. */
     resumeTimeoutMs: z.number().positive().default(30_000),
+    /**
+     * Longest wait for any other message of a host (a checkpoint to begin) and for a killed host to be gone; a host
+     * that misses it is hung: killed with its group, the cycle indeterminate (cause host-hung).
+     */
+    hostTimeoutMs: z.number().positive().default(10_000),
     /** Negative control: capture filesystem, then memory this much later. */
     skewMs: z.number().nonnegative().max(10_000).default(0),
     /** This run is a negative control: it passes only if the checker finds violations. */

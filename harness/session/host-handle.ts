@@ -1,10 +1,12 @@
 // The runner's handle on one session-host process: spawn it in its own process group, follow its messages,
 // SIGKILL the whole group, and read its output to EOF so everything it said before dying is counted.
 import { EventEmitter } from 'node:events';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execaNode, type ResultPromise } from 'execa';
 import { nowMs } from '../core/clock.js';
+import { HostTimeoutError } from '../core/errors.js';
 import type { HostConfig, HostMessage } from './protocol.js';
 import { readMessages } from '../journal/ndjson.js';
 import type { Heartbeat } from '../check/heartbeat.js';
@@ -26,6 +28,8 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
   restoring = false;
   exited: HostExit | null = null;
   errorMessage: string | null = null;
+  /** The errno code (ENOSPC...) of the host's error message, if it sent one with a code. */
+  errorCode: string | null = null;
   /** Resolves once stdout reached EOF and the process has exited. */
   readonly done: Promise<HostExit>;
   private readonly child: ResultPromise;
@@ -46,6 +50,7 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     const eof = readMessages(this.child.stdout!, (m) => this.onMessage(m as unknown as HostMessage));
     this.done = Promise.all([eof, this.child]).then(([, r]) => {
       this.exited = { exitCode: r.exitCode, signal: r.signal };
+      removeHostScratch(cfg.scratchDir, this.pid);
       this.emit('exit', this.exited);
       return this.exited;
     });
@@ -73,6 +78,7 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
         break;
       case 'error':
         this.errorMessage = msg.message;
+        this.errorCode = msg.code ?? null;
         break;
       default:
         break;
@@ -81,12 +87,24 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
   }
 
   /** Wait for the first message matching `pred`; rejects if the host exits first or `timeoutMs` passes. */
-  waitFor<M extends HostMessage>(pred: (m: HostMessage) => m is M, timeoutMs: number): Promise<{ msg: M; t: number }>;
-  waitFor(pred: (m: HostMessage) => boolean, timeoutMs: number): Promise<{ msg: HostMessage; t: number }>;
-  waitFor(pred: (m: HostMessage) => boolean, timeoutMs: number): Promise<{ msg: HostMessage; t: number }> {
+  waitFor<M extends HostMessage>(
+    pred: (m: HostMessage) => m is M,
+    timeoutMs: number,
+    what?: string,
+  ): Promise<{ msg: M; t: number }>;
+  waitFor(
+    pred: (m: HostMessage) => boolean,
+    timeoutMs: number,
+    what?: string,
+  ): Promise<{ msg: HostMessage; t: number }>;
+  waitFor(
+    pred: (m: HostMessage) => boolean,
+    timeoutMs: number,
+    what = 'such message',
+  ): Promise<{ msg: HostMessage; t: number }> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
-        () => finish(new Error(`no such message from host ${this.pid} within ${timeoutMs} ms`)),
+        () => finish(new HostTimeoutError(`host ${this.pid} sent no ${what} within ${timeoutMs} ms (hung or stopped)`)),
         timeoutMs,
       );
       const onMsg = (msg: HostMessage, t: number): void => {
@@ -117,6 +135,21 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     return t;
   }
 
+  /**
+   * SIGKILL the group and wait for the host to be gone, at most `timeoutMs` (a process that escaped the group could
+   * keep its stdout open); true when it is gone. A SIGSTOPped host dies of SIGKILL too.
+   */
+  async reap(timeoutMs = 10_000): Promise<boolean> {
+    this.kill();
+    let timer: NodeJS.Timeout | undefined;
+    const gone = await Promise.race([
+      this.done.then(() => true),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    return gone;
+  }
+
   /** Destroy the session gracefully: SIGTERM the host (it destroys its target), SIGKILL the group after `graceMs`. */
   async stop(graceMs = 10_000): Promise<void> {
     try {
@@ -145,4 +178,14 @@ export const isEv =
 
 export function isFullHeartbeat(m: HostMessage): m is { ev: 'hb' } & Heartbeat {
   return m.ev === 'hb' && m.full;
+}
+
+/** Remove the private work dirs (scratch/host-<pid>-*) a host that is gone left behind; best effort. */
+export function removeHostScratch(scratchDir: string, pid: number): void {
+  try {
+    for (const name of readdirSync(scratchDir))
+      if (name.startsWith(`host-${pid}-`)) rmSync(path.join(scratchDir, name), { recursive: true, force: true });
+  } catch {
+    // no scratch folder (yet), or it is being removed with the run's
+  }
 }

@@ -3,6 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { sleep, stopwatch } from '../core/clock.js';
+import { diskErrno, SoakError } from '../core/errors.js';
 import type { HostConfig, HostMessage } from './protocol.js';
 import type { Manifest } from '../store/manifest.js';
 import { Store } from '../store/store.js';
@@ -110,8 +111,23 @@ async function main(): Promise<void> {
   await checkpointLoop(cfg, store, target);
 }
 
-main().catch((err: unknown) => {
-  send({ ev: 'error', message: err instanceof Error ? err.message : String(err) });
-  process.stderr.write(`host: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+/** Tell the runner why this host fails, then exit. */
+function fail(err: unknown): never {
+  // A named error keeps its exit code (3: StoreBusyError, the store's lock is held), so the runner can tell a lock
+  // conflict or a full disk (the errno code) from a failure of the target.
+  const exitCode = err instanceof SoakError ? err.exitCode : 1;
+  const code = (err as { code?: unknown } | null)?.code;
+  const errno = typeof code === 'string' ? code : (diskErrno(err) ?? undefined);
+  const message = err instanceof Error ? err.message : String(err);
+  try {
+    send({ ev: 'error', message, exitCode, ...(errno !== undefined ? { code: errno } : {}) });
+    process.stderr.write(`host: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  } catch {
+    // stdout or the log may be gone (full disk): the exit code still says it
+  }
+  process.exit(exitCode);
+}
+
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
+main().catch(fail);

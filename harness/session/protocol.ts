@@ -26,4 +26,5 @@ export type HostMessage =
   | ({ ev: 'ckpt-commit' } & CheckpointFacts)
   /** Target facts; `live` once the target has booted or restored (facts only a running target knows). */
   | { ev: 'target'; info: Record<string, string | number | boolean>; live: boolean }
-  | { ev: 'error'; message: string };
+  /** The host failed: its message, the errno code when there is one (ENOSPC...), the exit code it exits with. */
+  | { ev: 'error'; message: string; code?: string; exitCode?: number };

@@ -27,6 +27,7 @@ describe('parseScenario', () => {
         restoreDelayMs: [0, 30],
       },
       resumeTimeoutMs: 30_000,
+      hostTimeoutMs: 10_000,
       skewMs: 0,
       negativeControl: false,
       session: 'continuous',

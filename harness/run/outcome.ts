@@ -1,0 +1,55 @@
+// Telling the machine's failures from the system's: a host that hung, died with nothing to say, hit a full or failing
+// disk or found the store locked makes a cycle indeterminate (Jepsen's :info) with a cause, never a failure.
+import { diskErrno, EXIT, HostTimeoutError } from '../core/errors.js';
+import type { IndeterminateCause } from '../journal/events.js';
+import type { HostHandle } from '../session/host-handle.js';
+import type { Scenario } from '../scenario/scenario.js';
+
+/** Longest a cause's message is journaled (one line). */
+const MESSAGE_MAX = 300;
+
+/** The timeouts of every wait on a host (README "Timeouts"); journals from before hostTimeoutMs get its default. */
+export interface HostTimeouts {
+  /** Boot or restore to the first full heartbeat (and the first checkpoint when a session starts). */
+  resumeMs: number;
+  /** Any other expected message (a checkpoint to begin), and a killed host to be gone. */
+  hostMs: number;
+}
+
+/** The host timeouts of `scenario`. */
+export function hostTimeouts(scenario: Scenario): HostTimeouts {
+  const hostMs = (scenario as Partial<Scenario>).hostTimeoutMs ?? 10_000;
+  return { resumeMs: scenario.resumeTimeoutMs, hostMs };
+}
+
+/**
+ * Why waiting on `host` failed with `err`, when the cause is the harness or the machine; null when the host reported
+ * a failure of its own (the target failed to restore: a claim about the system under test).
+ */
+export function causeOf(err: unknown, host: HostHandle | null): IndeterminateCause | null {
+  const what = oneLine(err instanceof Error ? err.message : String(err));
+  if (err instanceof HostTimeoutError) return { code: 'host-hung', message: what };
+  const hostSaid = host?.errorMessage ?? null;
+  const errno = diskErrno(host?.errorCode ?? null) ?? diskErrno(hostSaid) ?? diskErrno(err);
+  const detail = oneLine(hostSaid ?? what);
+  if (errno === 'ENOSPC') return { code: 'enospc', message: detail };
+  if (errno === 'EIO') return { code: 'eio', message: detail };
+  if (host?.exited?.exitCode === EXIT.badInput && /\block\b/i.test(hostSaid ?? ''))
+    return { code: 'lock-conflict', message: detail };
+  if (host?.exited && hostSaid === null) return { code: 'host-exited', message: `host ${host.pid} ${exitText(host)}` };
+  return null;
+}
+
+/** The cause when `host` is already gone before the runner acted on it (null: it is running, or failed on its own). */
+export function goneCause(host: HostHandle): IndeterminateCause | null {
+  return host.exited ? causeOf(new Error(`host ${host.pid} exited before the kill`), host) : null;
+}
+
+function exitText(host: HostHandle): string {
+  return `exited before it could be judged (${host.describeExit()})`;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}…` : line;
+}

@@ -1,0 +1,13 @@
+// TEST-ONLY fault injection: environment knobs the test suite sets to make the runner fail where a real fault
+// would be slow or unsafe to provoke. Nothing sets them in normal use; each is named SOAK_TEST_* so it cannot be
+// mistaken for a setting.
+
+/** SOAK_TEST_RUNNER_ERROR_AFTER=<n>: the runner throws an internal error once it has run n cycles (test-only). */
+export const RUNNER_ERROR_AFTER = 'SOAK_TEST_RUNNER_ERROR_AFTER';
+
+/** Throw the injected internal error when SOAK_TEST_RUNNER_ERROR_AFTER asks for one after `done` cycles. */
+export function injectedRunnerError(done: number, env: NodeJS.ProcessEnv = process.env): void {
+  const after = env[RUNNER_ERROR_AFTER];
+  if (after !== undefined && after !== '' && Number(after) === done)
+    throw new Error(`injected runner error after ${done} cycles (${RUNNER_ERROR_AFTER}, test-only)`);
+}
