@@ -220,7 +220,7 @@ export class RunAccumulator {
           indeterminate: tally.indeterminate + unfinished,
         },
         indeterminate,
-        runStatus: runStatusOf(this.ends),
+        runStatus: start.mergedFrom ? { status: 'complete' } : runStatusOf(this.ends),
         killResume: { successes: tally.resumed, trials, wilson95: wilson(tally.resumed, trials) },
         downtimeMs: summarize(tally.downtimes),
         bootMs: summarize(this.boots.view()),

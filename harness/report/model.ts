@@ -6,6 +6,7 @@ import { downtimeQuantiles, findings } from './findings.js';
 import { durabilityLimits, scopeLimitations } from './limitations.js';
 import type { QuantileEstimate } from '../stats/quantile-ci.js';
 import { redactEnvironment } from './redact.js';
+import { indeterminateText, type IndeterminateText } from './indeterminate.js';
 import { reportVerdict, type ReportVerdict } from '../gates/verdict.js';
 import { GATE_RULES } from './gate-rules.js';
 
@@ -22,6 +23,8 @@ export interface ReportModel {
   limitations: string[];
   /** How the gates are judged (the rule for intervals and minimum n). */
   gateRules: readonly string[];
+  /** Unjudged cycles by cause, the run-did-not-complete notice, the too-many-indeterminate warning. */
+  indeterminate: IndeterminateText;
 }
 
 /** Build the model; gates are sorted by id. */
@@ -39,5 +42,6 @@ export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[]):
     durability: durabilityLimits(clean),
     limitations: scopeLimitations(clean, sortedGates),
     gateRules: GATE_RULES,
+    indeterminate: indeterminateText(summary),
   };
 }

@@ -96,10 +96,24 @@ function list(items: readonly string[]): string {
   return `<ul class="claims">${items.map((i) => `<li>${h(i)}</li>`).join('\n')}</ul>`;
 }
 
+/** The indeterminate-cycles section (empty when every cycle was judged). */
+function indeterminateHtml(u: ReportModel['indeterminate']): string {
+  if (u.lines.length === 0) return '';
+  const warn = u.warning ? `<section class="banner insufficient"><strong>${h(u.warning)}</strong></section>\n` : '';
+  return `<h2>Indeterminate cycles</h2>
+<p>Cycles the harness or the machine could not judge (a host hung or died, a full disk, a held lock): they count in no success rate and are no consistency claim.</p>
+${warn}${list(u.lines)}
+`;
+}
+
 /** Render the run page. Every string from config or the journal is escaped; chart SVGs come from render.ts (checked there). */
 export function renderPage(model: ReportModel, charts: readonly RenderedChart[]): string {
   const s = model.summary;
-  const body = `<header>
+  const u = model.indeterminate;
+  const notice = u.notice
+    ? `<section class="banner fail" id="incomplete"><strong>${h(u.notice)}</strong></section>\n`
+    : '';
+  const body = `${notice}<header>
 <h1>Kill-and-resume soak: ${h(s.scenario)}</h1>
 <p class="meta"><span>${h(s.date)} (UTC)</span><span>target ${h(s.target)}</span><span>n = ${h(s.cycles.total)} cycles</span><span>seed ${h(s.seed)}</span><span>run ${h(s.runId)}</span></p>
 </header>
@@ -107,7 +121,7 @@ export function renderPage(model: ReportModel, charts: readonly RenderedChart[])
 ${cards(model)}
 <h2>What was measured</h2>
 ${list(model.findings)}
-<h2>Gates</h2>
+${indeterminateHtml(u)}<h2>Gates</h2>
 ${gateTable(model)}
 ${gateDescriptions(model)}
 <h2>Charts</h2>

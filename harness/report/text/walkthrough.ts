@@ -17,13 +17,29 @@ function bullets(items: readonly string[]): string[] {
   return items.map((item) => `- ${md(item)}`);
 }
 
+/** The indeterminate-cycles section (empty when every cycle was judged). */
+function indeterminateSection(u: ReportModel['indeterminate']): string[] {
+  if (u.lines.length === 0) return [];
+  return [
+    '## Indeterminate cycles',
+    '',
+    "Cycles the harness or the machine could not judge (a host hung or died, a full disk, a held lock): like Jepsen's `:info`, they count in no success rate and are no consistency claim.",
+    '',
+    ...(u.warning ? [`**Warning: ${md(u.warning)}**`, ''] : []),
+    ...bullets(u.lines),
+    '',
+  ];
+}
+
 /** Render summary.md; `charts` are listed with their SVG and spec file names. */
 export function renderWalkthrough(
   model: ReportModel,
   charts: readonly Pick<RenderedChart, 'name' | 'title'>[],
 ): string {
   const s = model.summary;
+  const u = model.indeterminate;
   const lines: string[] = [
+    ...(u.notice ? [`**${md(u.notice)}**`, ''] : []),
     `# Soak report: ${md(s.scenario)}, ${md(s.date)}`,
     '',
     `**${md(model.verdict.headline)}.** ${md(model.verdict.detail)}`,
@@ -37,6 +53,7 @@ export function renderWalkthrough(
     '',
     ...bullets(model.findings),
     '',
+    ...indeterminateSection(u),
     '## Gates',
     '',
   ];
