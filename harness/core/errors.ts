@@ -97,3 +97,6 @@ export function diskErrno(err: unknown): DiskErrno | null {
   }
   return null;
 }
+
+/** Below this many free bytes a disk counts as full (a write of one chunk or journal line would fail). */
+export const DISK_FULL_BYTES = 256 * 1024;

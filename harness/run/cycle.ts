@@ -22,6 +22,8 @@ export interface CycleContext {
   journal: JournalWriter;
   log: Logger;
   model: WorkloadModel;
+  /** The run folder (whose disk tells a host that died on a full disk from one that just died). */
+  runDir: string;
   /** Start a session host (journals host-start and wires checkpoint events). */
   spawnHost(mode: 'boot' | 'restore', cycle: number): HostHandle;
 }
@@ -50,13 +52,13 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     try {
       await host.waitFor(isEv('ckpt-begin'), timeouts.hostMs, 'checkpoint-begin');
     } catch (err) {
-      const cause = causeOf(err, host);
+      const cause = causeOf(err, host, ctx.runDir);
       if (cause) return giveUp(host, cause, host.maxStep);
       throw err;
     }
     if (plan.phaseDelayMs > 0) await sleep(plan.phaseDelayMs);
   }
-  const gone = goneCause(host);
+  const gone = goneCause(host, ctx.runDir);
   if (gone) return giveUp(host, gone, host.maxStep);
   const nonce = host.nonce ?? '';
   const observedPhase: KillPhase = host.inFlightSeq !== null ? 'checkpoint' : 'work';
@@ -96,7 +98,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
         await sleep(plan.phaseDelayMs);
       } catch (err) {
         // hung, or gone for the machine's reasons: indeterminate; a host that failed on its own is a failed resume
-        const cause = causeOf(err, next);
+        const cause = causeOf(err, next, ctx.runDir);
         if (cause) return giveUp(next, cause, killStep);
       }
       const during = next.restoring;
@@ -131,7 +133,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
       violations = checkResume(observed, ctx.model);
       downtimeMs = t - tKill;
     } catch (err) {
-      const cause = causeOf(err, next);
+      const cause = causeOf(err, next, ctx.runDir);
       if (cause) return giveUp(next, cause, killStep);
       violations = [{ code: 'no-resume', message: `session did not resume: ${(err as Error).message}` }];
     }

@@ -4,6 +4,7 @@ import { diskErrno, EXIT, HostTimeoutError } from '../core/errors.js';
 import type { IndeterminateCause } from '../journal/events.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { Scenario } from '../scenario/scenario.js';
+import { diskFull } from '../session/disk-full.js';
 
 /** Longest a cause's message is journaled (one line). */
 const MESSAGE_MAX = 300;
@@ -26,7 +27,7 @@ export function hostTimeouts(scenario: Scenario): HostTimeouts {
  * Why waiting on `host` failed with `err`, when the cause is the harness or the machine; null when the host reported
  * a failure of its own (the target failed to restore: a claim about the system under test).
  */
-export function causeOf(err: unknown, host: HostHandle | null): IndeterminateCause | null {
+export function causeOf(err: unknown, host: HostHandle | null, runDir?: string): IndeterminateCause | null {
   const what = oneLine(err instanceof Error ? err.message : String(err));
   if (err instanceof HostTimeoutError) return { code: 'host-hung', message: what };
   const hostSaid = host?.errorMessage ?? null;
@@ -36,13 +37,18 @@ export function causeOf(err: unknown, host: HostHandle | null): IndeterminateCau
   if (errno === 'EIO') return { code: 'eio', message: detail };
   if (host?.exited?.exitCode === EXIT.badInput && /\block\b/i.test(hostSaid ?? ''))
     return { code: 'lock-conflict', message: detail };
-  if (host?.exited && hostSaid === null) return { code: 'host-exited', message: `host ${host.pid} ${exitText(host)}` };
+  if (host?.exited && hostSaid === null) {
+    // A host whose target died writing to a full disk may exit with nothing to say: the disk says it.
+    if (runDir !== undefined && diskFull(runDir))
+      return { code: 'enospc', message: `host ${host.pid} ${exitText(host)}; the disk of ${runDir} is full` };
+    return { code: 'host-exited', message: `host ${host.pid} ${exitText(host)}` };
+  }
   return null;
 }
 
 /** The cause when `host` is already gone before the runner acted on it (null: it is running, or failed on its own). */
-export function goneCause(host: HostHandle): IndeterminateCause | null {
-  return host.exited ? causeOf(new Error(`host ${host.pid} exited before the kill`), host) : null;
+export function goneCause(host: HostHandle, runDir?: string): IndeterminateCause | null {
+  return host.exited ? causeOf(new Error(`host ${host.pid} exited before the kill`), host, runDir) : null;
 }
 
 function exitText(host: HostHandle): string {

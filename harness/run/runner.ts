@@ -54,6 +54,7 @@ export async function runCycles(
     journal,
     log,
     model: new WorkloadModel(),
+    runDir: paths.dir,
     spawnHost,
   };
   let host: HostHandle | null = null;
@@ -140,7 +141,7 @@ async function startOrGiveUp(
     });
     return { host: up };
   } catch (err) {
-    const cause = causeOf(err, spawned.host);
+    const cause = causeOf(err, spawned.host, ctx.runDir);
     if (!cause) {
       await spawned.host?.reap(timeouts.hostMs);
       throw err;

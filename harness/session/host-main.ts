@@ -9,6 +9,7 @@ import type { Manifest } from '../store/manifest.js';
 import { Store } from '../store/store.js';
 import { createTarget } from '../targets/registry.js';
 import type { Target } from '../targets/target.js';
+import { diskFull } from './disk-full.js';
 
 function send(msg: HostMessage): void {
   process.stdout.write(`${JSON.stringify(msg)}\n`);
@@ -128,6 +129,17 @@ function fail(err: unknown): never {
   process.exit(exitCode);
 }
 
+// The checkpoint loop never ends: an empty event loop means the target's processes died under a pending call (an
+// agent that could not write its handoff on a full disk). Say so, with the disk's state, instead of exiting 0.
+process.on('beforeExit', () => {
+  const cfg = JSON.parse(process.argv[2] ?? '{}') as Partial<HostConfig>;
+  const full = [cfg.storeDir, cfg.scratchDir].find((d) => d !== undefined && diskFull(d));
+  fail(
+    full !== undefined
+      ? Object.assign(new Error(`no space left on device (ENOSPC): the disk of ${full} is full`), { code: 'ENOSPC' })
+      : new Error('the target stopped: its processes died with a call pending'),
+  );
+});
 process.on('uncaughtException', fail);
 process.on('unhandledRejection', fail);
 main().catch(fail);
