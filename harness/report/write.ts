@@ -1,6 +1,6 @@
 // Write one dated report (index.html, summary.md, summary.json, cycles.csv, charts) and regenerate the reports index.
 import path from 'node:path';
-import { InputError } from '../core/errors.js';
+import { DiskError, diskErrno, InputError } from '../core/errors.js';
 import type { GateResult } from '../gates/types.js';
 import type { RunAnalysis } from '../analysis/summary.js';
 import { writeFileAtomic } from '../core/durable.js';
@@ -50,8 +50,15 @@ export async function writeReport(input: WriteReportInput): Promise<WrittenRepor
     files.set(`charts/${chart.name}.svg`, `${chart.svg}\n`);
     files.set(`charts/${chart.name}.vl.json`, `${JSON.stringify(chart.spec, null, 2)}\n`);
   }
-  const dir = await publishReport(path.resolve(reportsDir), `${date}-${slug(analysis.summary.scenario)}`, files);
-  await writeReportsIndex(path.resolve(reportsDir));
+  let dir: string;
+  try {
+    // Each file is staged in a temp folder and renamed into place: a full disk leaves no half-written report.
+    dir = await publishReport(path.resolve(reportsDir), `${date}-${slug(analysis.summary.scenario)}`, files);
+    await writeReportsIndex(path.resolve(reportsDir));
+  } catch (err) {
+    const errno = diskErrno(err);
+    throw errno ? new DiskError(path.resolve(reportsDir), errno, { cause: err }) : err;
+  }
   return { dir, files: [...files.keys()].map((rel) => path.join(dir, rel)).sort() };
 }
 

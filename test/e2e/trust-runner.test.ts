@@ -66,12 +66,10 @@ describe('soak run: run-end tells the truth', () => {
       stdin: 'ignore',
       env: { CI: '1', SOAK_TEST_RUNNER_ERROR_AFTER: '1' },
     });
-    expect(r.exitCode, String(r.stderr)).toBe(4);
-    const errors = String(r.stderr)
-      .split('\n')
-      .filter((l) => l.startsWith('soak: internal error'));
+    expect(r.exitCode, r.stderr).toBe(4);
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('soak: internal error'));
     expect(errors).toHaveLength(1);
-    expect(String(r.stderr)).not.toMatch(/\n\s+at /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
     const events = eventsOf(path.join(runDirOf(out)!, 'journal.ndjson'));
     const end = events.at(-1)!;
     expect(end).toMatchObject({ type: 'run-end', status: 'aborted', cycles: 1 });
@@ -104,11 +102,13 @@ describe('soak run: a host SIGSTOPped while the runner waits for a checkpoint to
   let result: { exitCode: number | undefined; stdout: string; stderr: string } | null = null;
 
   it('the run goes on to all 4 cycles; cycle 2 is indeterminate (host-hung); the stopped host is gone', async () => {
-    const run = execaNode(
-      cliPath,
-      ['run', '--scenario', scenario, '--out', out, '--report-dir', reports, '--json'],
-      { cwd: tmp, reject: false, timeout: 300_000, stdin: 'ignore', env: { CI: '1' } },
-    );
+    const run = execaNode(cliPath, ['run', '--scenario', scenario, '--out', out, '--report-dir', reports, '--json'], {
+      cwd: tmp,
+      reject: false,
+      timeout: 300_000,
+      stdin: 'ignore',
+      env: { CI: '1' },
+    });
     const journal = (): string | null => {
       const d = runDirOf(out);
       return d && path.join(d, 'journal.ndjson');
@@ -136,7 +136,7 @@ describe('soak run: a host SIGSTOPped while the runner waits for a checkpoint to
     const scratch = path.join(runDirOf(out)!, 'scratch');
     scratchAtCycle3 = existsSync(scratch) ? readdirSync(scratch) : [];
     const r = await run;
-    result = { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
+    result = { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
 
     const events = eventsOf(journal()!);
     const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
