@@ -12,14 +12,8 @@ import {
   type RowOrder,
 } from './columns.js';
 import { tallyCycles } from './tally.js';
-import type {
-  CauseCode,
-  IndeterminateCause,
-  JournalEvent,
-  RunEndEvent,
-  RunStartEvent,
-  Violation,
-} from '../journal/events.js';
+import { indeterminateOf, runStatusOf } from './run-status.js';
+import type { IndeterminateCause, JournalEvent, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 import { InputError } from '../core/errors.js';
 import { mean, summarize } from '../stats/distribution.js';
 import { wilson } from '../stats/wilson.js';
@@ -29,7 +23,6 @@ import {
   type CheckpointTable,
   type CycleRow,
   type RunAnalysis,
-  type Summary,
 } from './summary.js';
 
 /**
@@ -289,23 +282,4 @@ export function analyze(
     for (const e of r.events) acc.add(e);
   });
   return acc.finish(runs.at(-1)!.source);
-}
-
-/** The summary's indeterminate block: counts by cause, cycles with no outcome as 'unfinished'. */
-function indeterminateOf(
-  causes: Partial<Record<CauseCode, number>>,
-  unfinished: number,
-  samples: string[],
-): NonNullable<Summary['indeterminate']> {
-  return { causes: unfinished > 0 ? { ...causes, unfinished } : { ...causes }, samples };
-}
-
-/** How the runs ended: the first one that did not complete (a missing run-end: 'unknown'), else complete. */
-function runStatusOf(ends: readonly (RunEndEvent | null)[]): NonNullable<Summary['runStatus']> {
-  for (const e of ends) {
-    if (e === null) return { status: 'unknown' };
-    if (e.status !== 'complete')
-      return e.reason === undefined ? { status: e.status } : { status: e.status, reason: e.reason };
-  }
-  return { status: 'complete' };
 }

@@ -1,0 +1,47 @@
+// Which failures make a cycle indeterminate (the machine's) and which stay failures (the system's): each cause code,
+// and the negative control that a target's own error is not excused as infrastructure.
+import { describe, expect, it } from 'vitest';
+import { HostTimeoutError } from '../../harness/core/errors.js';
+import { causeOf } from '../../harness/run/outcome.js';
+import type { HostHandle } from '../../harness/session/host-handle.js';
+
+/** A host that is gone with `exit`, having said `said` (or nothing). */
+function goneHost(exitCode: number, said: string | null = null, code: string | null = null): HostHandle {
+  return {
+    pid: 42,
+    exited: { exitCode, signal: undefined },
+    errorMessage: said,
+    errorCode: code,
+    describeExit: () => `exit code ${exitCode}${said ? `: ${said}` : ''}`,
+  } as unknown as HostHandle;
+}
+
+describe('causeOf', () => {
+  it('a wait that timed out: host-hung', () => {
+    const err = new HostTimeoutError('host 42 sent no checkpoint-begin within 3000 ms (hung or stopped)');
+    expect(causeOf(err, null)).toEqual({ code: 'host-hung', message: err.message });
+  });
+
+  it('a host that said ENOSPC or EIO: enospc / eio, with what it said', () => {
+    const said = 'ENOSPC: no space left on device, write';
+    expect(causeOf(new Error('host 42 exited'), goneHost(1, said, 'ENOSPC'))).toEqual({
+      code: 'enospc',
+      message: said,
+    });
+    expect(causeOf(new Error('x'), goneHost(1, 'EIO: i/o error, read'))?.code).toBe('eio');
+  });
+
+  it('a host that exited 3 because the store is locked: lock-conflict', () => {
+    const said = 'store /r/store: its lock is held by pid 7 (gc)';
+    expect(causeOf(new Error('host 42 exited'), goneHost(3, said))).toEqual({ code: 'lock-conflict', message: said });
+  });
+
+  it('a host that died with nothing to say: host-exited', () => {
+    expect(causeOf(new Error('host 42 exited'), goneHost(0))?.code).toBe('host-exited');
+  });
+
+  it('negative control: a target that failed on its own is no infrastructure fault (null: the cycle fails)', () => {
+    expect(causeOf(new Error('host 42 exited'), goneHost(1, 'restore: manifest 3 names a missing chunk'))).toBeNull();
+    expect(causeOf(new Error('host 42 exited'), goneHost(3, 'targetOptions.x: unknown option'))).toBeNull();
+  });
+});
