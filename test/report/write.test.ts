@@ -60,7 +60,7 @@ describe('writeReport', () => {
 
     const csv = (await readFile(path.join(dir, 'cycles.csv'), 'utf8')).trim().split('\n');
     expect(csv[0]).toBe(
-      'cycle,phase,observedPhase,outcome,downtimeMs,killStep,restoredSeq,restoredStep,lostSteps,restoreKills,violations',
+      'cycle,phase,observedPhase,outcome,downtimeMs,killStep,restoredSeq,restoredStep,lostSteps,restoreKills,violations,cause',
     );
     expect(csv.length).toBe(31);
 
