@@ -26,6 +26,7 @@ export function streamProgress(stream: NodeJS.WriteStream = process.stderr): Pro
   let total = 0;
   let done = 0;
   let failed = 0;
+  let unjudged = 0;
   let started = 0;
   let lastLine = 0;
   let lastPct = -1;
@@ -40,7 +41,7 @@ export function streamProgress(stream: NodeJS.WriteStream = process.stderr): Pro
     const width = 24;
     const filled = total > 0 ? Math.round((done / total) * width) : 0;
     const bar = tty ? `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ` : '';
-    return `${bar}${done}/${total} cycles, ${failed} failed, downtime p95 ${p95}, elapsed ${fmtDuration(elapsed)}, ETA ${eta}`;
+    return `${bar}${done}/${total} cycles, ${failed} failed${unjudged > 0 ? `, ${unjudged} indeterminate` : ''}, downtime p95 ${p95}, elapsed ${fmtDuration(elapsed)}, ETA ${eta}`;
   };
 
   return {
@@ -50,7 +51,8 @@ export function streamProgress(stream: NodeJS.WriteStream = process.stderr): Pro
     },
     cycle(ev) {
       done++;
-      if (ev.outcome !== 'ok') failed++;
+      if (ev.outcome === 'fail') failed++;
+      else if (ev.outcome === 'indeterminate') unjudged++;
       if (ev.outcome === 'ok' && ev.downtimeMs !== null) downtimes.push(ev.downtimeMs);
       if (tty) {
         stream.write(`\r${line()}\x1b[K`);
