@@ -60,7 +60,7 @@ export const GARBAGE_CASES: GarbageCase[] = [
     what: 'outcome:"banana"',
     type: 'cycle',
     change: set('outcome', '"banana"'),
-    problem: 'cycle.outcome: expected one of ok, fail, info, got "banana"',
+    problem: 'cycle.outcome: expected one of ok, fail, indeterminate, got "banana"',
   },
   {
     what: 'a negative downtime',

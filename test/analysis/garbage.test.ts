@@ -42,7 +42,7 @@ describe('valid-JSON garbage is named by file, line and field, on the fast and t
     const message = (
       (await outcome(runFolder(withLineChanged(GARBAGE_JOURNAL, n, twice)), true)) as { message: string }
     ).message;
-    expect(message).toContain(`line ${n}: cycle.outcome: expected one of ok, fail, info, got "banana"; `);
+    expect(message).toContain(`line ${n}: cycle.outcome: expected one of ok, fail, indeterminate, got "banana"; `);
     expect(message).toContain('cycle.downtimeMs: expected a finite number >= 0 or null, got -3');
   });
 
