@@ -15,7 +15,7 @@ export interface IndeterminateText {
   warning: string | null;
 }
 
-const STATUS_TEXT: Record<string, string> = {
+const STATUS_TEXT: Record<'aborted' | 'interrupted' | 'budget' | 'unknown', string> = {
   aborted: 'was aborted by an error',
   interrupted: 'was interrupted (Ctrl-C or SIGTERM)',
   budget: 'stopped when its time budget ran out',
@@ -28,9 +28,9 @@ export function indeterminateText(s: Summary): IndeterminateText {
   const notice =
     status === 'complete'
       ? null
-      : `This run did not complete: it ${STATUS_TEXT[status] ?? status}${s.runStatus?.reason ? ` (${s.runStatus.reason})` : ''}; ${s.cycles.total} cycles were run, and every figure below covers only those.`;
+      : `This run did not complete: it ${STATUS_TEXT[status]}${s.runStatus?.reason ? ` (${s.runStatus.reason})` : ''}; ${s.cycles.total} cycles were run, and every figure below covers only those.`;
   const n = s.cycles.indeterminate;
-  const causes = Object.entries(s.indeterminate?.causes ?? {}).filter(([, k]) => (k ?? 0) > 0);
+  const causes = Object.entries(s.indeterminate?.causes ?? {}).filter(([, k]) => k > 0);
   const lines =
     n === 0
       ? []
