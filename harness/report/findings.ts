@@ -34,7 +34,7 @@ export function findings(analysis: RunAnalysis): string[] {
   );
   if (s.cycles.indeterminate > 0)
     out.push(
-      `${s.cycles.indeterminate} of ${s.cycles.total} cycles were indeterminate (cut off when the runner itself stopped).`,
+      `${s.cycles.indeterminate} of ${s.cycles.total} cycles were indeterminate: an infrastructure fault (listed with its cause below), not a consistency failure, and counted in no rate.`,
     );
   const d = s.downtimeMs;
   if (d.n > 0) {
