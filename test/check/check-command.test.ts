@@ -4,26 +4,17 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execaNode, type Result } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeEvent } from '../../harness/journal/codec.js';
 import type { JournalEvent, ObservationEvent } from '../../harness/journal/events.js';
 import { cliPath, fixturePath } from '../helpers/paths.js';
+import { describeResult, soakIn } from '../helpers/cli.js';
 
 let tmp: string;
 let runDir: string;
 
-/** Run `soak ...args` in the temp folder; never rejects. */
-function soak(...args: string[]): Promise<Result> {
-  return execaNode(cliPath, args, {
-    cwd: tmp,
-    reject: false,
-    timeout: 170_000,
-    stdin: 'ignore',
-    env: { CI: '1' },
-  });
-}
-const out = (r: Result): string => `exit ${r.exitCode}\n${String(r.stdout)}\n${String(r.stderr)}`;
+const soak = soakIn(() => tmp, 170_000);
+const out = describeResult;
 
 /** A copy of the run's journal (in a new run folder) with line `n` (0-based) of it replaced. */
 function editedRun(name: string, change: (e: JournalEvent, n: number) => JournalEvent): string {

@@ -4,7 +4,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execaNode, type Result } from 'execa';
+import { type Result } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticRun } from '../../bench/synthetic-journal.js';
 import type { Summary } from '../../harness/analysis/summary.js';
@@ -14,21 +14,12 @@ import { Store } from '../../harness/store/store.js';
 import { failedGates, gatesJson, isTimingGate } from '../helpers/gates.js';
 import { cliPath as cli, repoRoot as root } from '../helpers/paths.js';
 import { chunkMap, chunkStoredAlone, flipStoredByte } from '../helpers/store.js';
+import { describeResult, soakIn } from '../helpers/cli.js';
 
 let tmp: string;
 
-/** Run `soak ...args` in the temp folder; never rejects. */
-async function soak(...args: string[]): Promise<Result> {
-  return execaNode(cli, args, {
-    cwd: tmp,
-    reject: false,
-    timeout: 300_000,
-    stdin: 'ignore',
-    env: { CI: '1' },
-  });
-}
-const out = (r: Result): string =>
-  `exit ${r.exitCode}\n--- stdout\n${String(r.stdout)}\n--- stderr\n${String(r.stderr)}`;
+const soak = soakIn(() => tmp, 300_000);
+const out = describeResult;
 const lines = (text: unknown): string[] =>
   String(text)
     .split('\n')

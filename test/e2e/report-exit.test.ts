@@ -3,23 +3,14 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execaNode, type Result } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliPath, fixturePath, repoRoot } from '../helpers/paths.js';
+import { fixturePath, repoRoot } from '../helpers/paths.js';
+import { describeResult, soakIn } from '../helpers/cli.js';
 
 let tmp: string;
 
-async function soak(...args: string[]): Promise<Result> {
-  return execaNode(cliPath, args, {
-    cwd: tmp,
-    reject: false,
-    timeout: 120_000,
-    stdin: 'ignore',
-    env: { CI: '1' },
-  });
-}
-const out = (r: Result): string =>
-  `exit ${r.exitCode}\n--- stdout\n${String(r.stdout)}\n--- stderr\n${String(r.stderr)}`;
+const soak = soakIn(() => tmp, 120_000);
+const out = describeResult;
 
 beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-report-exit-'));

@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execaNode, type Result, type ResultPromise } from 'execa';
+import { execaNode, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../harness/analysis/accumulator.js';
 import type { JournalEvent } from '../../harness/journal/events.js';
@@ -14,17 +14,11 @@ import { hostGroups, orphanProcesses } from '../../harness/run/orphans.js';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
 import { expectOnlyTimingFailures } from '../helpers/gates.js';
 import { cliPath as cli } from '../helpers/paths.js';
+import { soakIn } from '../helpers/cli.js';
 
 let tmp: string;
 
-const soak = (...args: string[]): Promise<Result> =>
-  execaNode(cli, args, {
-    cwd: tmp,
-    reject: false,
-    timeout: 600_000,
-    stdin: 'ignore',
-    env: { CI: '1' },
-  });
+const soak = soakIn(() => tmp, 600_000);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 /** Room for a soak of tens of cycles on a 2-core machine shared with other work (cycles slow down 5-10x under load). */
 const SOAK_TEST_MS = 900_000;

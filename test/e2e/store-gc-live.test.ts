@@ -5,21 +5,17 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execaNode, type Result } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CycleEvent, JournalEvent, ObservationEvent } from '../../harness/journal/events.js';
 import { readJournal } from '../../harness/journal/reader.js';
 import { cliPath as cli } from '../helpers/paths.js';
+import { describeResult, soakIn } from '../helpers/cli.js';
 
 const CYCLES = 60;
 let tmp: string;
 
-/** Run `soak ...args` in the temp folder; never rejects. */
-function soak(...args: string[]): Promise<Result> {
-  return execaNode(cli, args, { cwd: tmp, reject: false, timeout: 600_000, stdin: 'ignore', env: { CI: '1' } });
-}
-const out = (r: Result): string =>
-  `exit ${r.exitCode}\n--- stdout\n${String(r.stdout)}\n--- stderr\n${String(r.stderr)}`;
+const soak = soakIn(() => tmp, 600_000);
+const out = describeResult;
 
 /** The journal's events so far (a torn last line is tolerated), or [] before it exists. */
 function events(runDir: string | null): JournalEvent[] {

@@ -3,9 +3,9 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execaNode, type Result } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliPath, fixturePath } from '../helpers/paths.js';
+import { fixturePath } from '../helpers/paths.js';
+import { soakIn } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-trust-merge-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -15,9 +15,7 @@ const run = path.join(runs, '20261201T025632-default-s3');
 cpSync(fixturePath('journals', 'process-default'), run, { recursive: true });
 symlinkSync(path.basename(run), path.join(runs, 'latest'));
 
-async function soak(...args: string[]): Promise<Result> {
-  return execaNode(cliPath, args, { cwd: tmp, reject: false, timeout: 120_000, env: { NO_COLOR: '1' } });
-}
+const soak = soakIn(() => tmp, 120_000);
 
 describe('soak merge refuses one run twice', () => {
   it.each([
