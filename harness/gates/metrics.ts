@@ -30,6 +30,18 @@ function dist(key: 'bootMs' | 'downtimeMs' | 'checkpointPauseMs' | 'checkpointWr
   };
 }
 
+/** A success rate over `of`: how many of how many trials, read from the summary; judged on its Wilson interval. */
+function rate(of: string, count: (s: Partial<Summary>) => [successes: number, trials: number]): MetricDef {
+  return {
+    kind: 'rate',
+    unit: '%',
+    read: (s) => {
+      const [successes, trials] = count(s);
+      return { kind: 'rate', successes, trials, of };
+    },
+  };
+}
+
 /** Cycles that lost work beyond the last complete checkpoint or lost the session nonce; a lower bound when loss was not measured. */
 function lossBeyondCheckpoint(s: Partial<Summary>, e: GateEvidence): Reading {
   const n = s.killResume?.trials ?? 0;
@@ -80,36 +92,12 @@ export const METRICS: Record<string, MetricDef> = {
   checkpointPauseMs: dist('checkpointPauseMs'),
   checkpointWriteMs: dist('checkpointWriteMs'),
   restoreMs: dist('restoreMs'),
-  killResume: {
-    kind: 'rate',
-    unit: '%',
-    read: (s) => ({
-      kind: 'rate',
-      successes: s.killResume?.successes ?? 0,
-      trials: s.killResume?.trials ?? 0,
-      of: 'trials',
-    }),
-  },
-  noncePreserved: {
-    kind: 'rate',
-    unit: '%',
-    read: (s) => ({
-      kind: 'rate',
-      successes: s.noncePreserved?.preserved ?? 0,
-      trials: s.noncePreserved?.trials ?? 0,
-      of: 'trials',
-    }),
-  },
-  tornCheckpoint: {
-    kind: 'rate',
-    unit: '%',
-    read: (s) => ({
-      kind: 'rate',
-      successes: s.tornCheckpoint?.previousRestored ?? 0,
-      trials: s.tornCheckpoint?.trials ?? 0,
-      of: 'torn-write kills',
-    }),
-  },
+  killResume: rate('trials', (s) => [s.killResume?.successes ?? 0, s.killResume?.trials ?? 0]),
+  noncePreserved: rate('trials', (s) => [s.noncePreserved?.preserved ?? 0, s.noncePreserved?.trials ?? 0]),
+  tornCheckpoint: rate('torn-write kills', (s) => [
+    s.tornCheckpoint?.previousRestored ?? 0,
+    s.tornCheckpoint?.trials ?? 0,
+  ]),
   tornCheckpointUnsafe: {
     kind: 'count',
     unit: 'torn-write kills',
