@@ -3,6 +3,7 @@
 // in memory proportional to its cycles (tens of bytes each).
 import { CheckpointTableBuilder, CycleTableBuilder, type Encoded } from './tables.js';
 import {
+  byRow,
   countMissing,
   Float64Column,
   gather,
@@ -12,6 +13,8 @@ import {
   type RowOrder,
 } from './columns.js';
 import { tallyCycles } from './tally.js';
+import { Rejudge, type RejudgeFold } from './rejudge.js';
+import type { ObservationFields } from '../journal/observation.js';
 import { indeterminateOf, runStatusOf } from './run-status.js';
 import type { IndeterminateCause, JournalEvent, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 import { InputError } from '../core/errors.js';
@@ -44,6 +47,7 @@ export interface PartialFold {
   checkpoints: CheckpointTable;
   boots: Float64Array;
   restores: Float64Array;
+  rejudge: RejudgeFold;
 }
 
 /**
@@ -67,12 +71,15 @@ export class RunAccumulator {
   private readonly checkpoints = new CheckpointTableBuilder();
   private readonly boots = new Float64Column();
   private readonly restores = new Float64Column();
+  /** Each cycle judged again from its journaled observation. */
+  private readonly rejudge = new Rejudge();
   private liveTarget: Record<string, string | number | boolean> = {};
 
   /** Call before feeding the next run's events; `source` names the previous one in errors. */
   nextRun(source: string): void {
     this.requireStart(source);
     this.run++;
+    this.rejudge.nextRun();
     this.sawStart = false;
     this.ends.push(null);
   }
@@ -116,6 +123,9 @@ export class RunAccumulator {
       case 'restore':
         this.restored(e.restoreMs);
         break;
+      case 'observation':
+        this.observed(e);
+        break;
       default:
         break;
     }
@@ -127,6 +137,7 @@ export class RunAccumulator {
 
   /** A cycle's outcome; the last one journaled for a cycle id wins, so a cycle is never counted twice. The row is copied. */
   cycleEnded(row: CycleRow, violations: readonly Violation[], cause: IndeterminateCause | null = null): void {
+    this.rejudge.outcome(row.cycle, this.outcomes.length);
     if (violations.length > 0) this.violationsAt.set(this.outcomes.length, violations);
     if (cause !== null) this.causesAt.set(this.outcomes.length, cause);
     this.outcomes.push(row);
@@ -146,6 +157,11 @@ export class RunAccumulator {
     this.restores.push(restoreMs);
   }
 
+  /** What a cycle's checker looked at (its outcome follows): judged again when the analysis finishes. */
+  observed(o: ObservationFields): void {
+    this.rejudge.observed(o);
+  }
+
   /** Everything fed so far, as a part to append to another accumulator (one run only: keys are cycle ids). */
   partial(): PartialFold {
     if (this.run !== 0) throw new Error('partial(): only a single-run fold can be handed on');
@@ -160,6 +176,7 @@ export class RunAccumulator {
       checkpoints: this.checkpoints.build(),
       boots: this.boots.view(),
       restores: this.restores.view(),
+      rejudge: this.rejudge.partial(),
     };
   }
 
@@ -173,6 +190,7 @@ export class RunAccumulator {
     for (const [row, violations] of p.violations) this.violationsAt.set(this.outcomes.length + row, violations);
     for (const [row, cause] of p.causes) this.causesAt.set(this.outcomes.length + row, cause);
     if (p.end !== null) this.ends[this.run] = p.end;
+    this.rejudge.append(p.rejudge, this.outcomes.length, p.outcomes.cycle);
     this.outcomes.append(p.outcomes);
     this.outcomeKeys.pushAll(p.outcomes.cycle, this.key(0));
     this.startedKeys.pushAll(p.startedCycles, this.key(0));
@@ -187,8 +205,8 @@ export class RunAccumulator {
     const start = this.start!;
     const keys = this.outcomeKeys.view();
     const order = lastWinsOrder(keys);
-    const cycles = this.outcomes.build(order);
-    const violations = this.violationsByRow(order);
+    const violations = byRow(this.violationsAt, order);
+    const { cycles, recheck } = this.rejudge.apply(this.outcomes.build(order), order, violations);
     const tally = tallyCycles(cycles, violations);
     const unfinished = countMissing(sortedDistinct(this.startedKeys.view()), gather(keys, order));
     const indeterminate = indeterminateOf(tally.causes, unfinished, this.causeSamples(order));
@@ -234,6 +252,7 @@ export class RunAccumulator {
           ratio: storedBytes > 0 ? logicalBytes / storedBytes : null,
         },
         violations: allViolations.length,
+        recheck,
         violationSamples: allViolations.slice(0, 10).map((v) => v.message),
         negativeControl: start.scenario.negativeControl,
         environment: { ...start.environment, target: { ...start.environment.target, ...this.liveTarget } },
@@ -252,17 +271,6 @@ export class RunAccumulator {
       const c = this.causesAt.get(appended)!;
       return `${c.code} in cycle ${this.outcomes.cycleAt(appended)}: ${c.message}`;
     });
-  }
-
-  /** The violations of the kept outcomes that have any, by table row, in row order. */
-  private violationsByRow(order: RowOrder): Map<number, readonly Violation[]> {
-    if (order === null) return this.violationsAt;
-    const byRow = new Map<number, readonly Violation[]>();
-    order.forEach((appended, row) => {
-      const v = this.violationsAt.get(appended);
-      if (v !== undefined) byRow.set(row, v);
-    });
-    return byRow;
   }
 }
 

@@ -125,6 +125,17 @@ export function gatherStrings<T>(values: T[], order: RowOrder): T[] {
   return order === null ? values : Array.from(order, (i) => values[i]!);
 }
 
+/** A copy of `byAppended` (values by append index) keyed by table row instead, for the rows `order` keeps. */
+export function byRow<T>(byAppended: ReadonlyMap<number, T>, order: RowOrder): Map<number, T> {
+  if (order === null) return new Map(byAppended);
+  const out = new Map<number, T>();
+  order.forEach((appended, row) => {
+    const v = byAppended.get(appended);
+    if (v !== undefined) out.set(row, v);
+  });
+  return out;
+}
+
 /** The distinct values of `keys`, ascending (no sort when they already ascend strictly, the usual case). */
 export function sortedDistinct(keys: Float64Array): Float64Array {
   if (strictlyAscending(keys)) return keys;

@@ -72,6 +72,12 @@ export interface Summary {
   dedup: { checkpoints: number; logicalBytes: number; storedBytes: number; ratio: number | null };
   violations: number;
   violationSamples: string[];
+  /**
+   * The cycles judged again from their journaled observations by this build's checker: how many, how many agree with
+   * the journaled verdict, and the (first 20) cycles whose verdict changed; the summary counts the re-checked
+   * verdicts. Absent in older summaries.
+   */
+  recheck?: { rechecked: number; agreed: number; changed: number; changedCycles: number[] };
   /** The scenario was a negative control: the run is meant to produce violations (absent in older summaries). */
   negativeControl?: boolean;
   environment: Environment;

@@ -22,8 +22,11 @@ export function observationEvent(cycle: number, obs: ResumeObservation): Extract
   };
 }
 
+/** An observation event's own fields (what the fast path reads without the line's envelope). */
+export type ObservationFields = Omit<ObservationEvent, 'schemaVersion' | 't' | 'type'>;
+
 /** The checker's input stored in an observation event. */
-export function resumeObservation(ev: ObservationEvent): ResumeObservation {
+export function resumeObservation(ev: ObservationFields): ResumeObservation {
   return {
     heartbeat: {
       step: ev.step,

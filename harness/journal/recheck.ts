@@ -5,7 +5,7 @@ import type { Violation } from '../check/heartbeat.js';
 import { EXIT } from '../core/errors.js';
 import { WorkloadModel } from '../check/workload.js';
 import type { JournalEvent, ObservationEvent, Outcome } from './events.js';
-import { resumeObservation } from './observation.js';
+import { resumeObservation, type ObservationFields } from './observation.js';
 
 /** One cycle whose re-checked verdict (outcome or violation codes) differs from the journaled one. */
 export interface ChangedVerdict {
@@ -32,7 +32,24 @@ export interface RecheckResult {
 }
 
 /** The distinct violation codes of a list, sorted: what a verdict comparison looks at (messages are for people). */
-const codesOf = (vs: readonly Violation[]): string[] => [...new Set(vs.map((v) => v.code))].sort();
+export const codesOf = (vs: readonly { code: string }[]): string[] => [...new Set(vs.map((v) => v.code))].sort();
+
+/** A verdict the checker reaches again from a journaled observation. */
+export interface RecheckedVerdict {
+  outcome: 'ok' | 'fail';
+  violations: Violation[];
+}
+
+/** The checker's verdict on one journaled observation (`model` is reused across calls: it caches the workload). */
+export function recheckObservation(obs: ObservationFields, model: WorkloadModel): RecheckedVerdict {
+  const violations = checkResume(resumeObservation(obs), model);
+  return { outcome: violations.length === 0 ? 'ok' : 'fail', violations };
+}
+
+/** Whether a re-checked verdict is the journaled one: the same outcome and the same distinct violation codes. */
+export function sameVerdict(journaled: { outcome: Outcome; codes: readonly string[] }, v: RecheckedVerdict): boolean {
+  return journaled.outcome === v.outcome && codesOf(v.violations).join(' ') === [...journaled.codes].join(' ');
+}
 
 /** Fed a journal's events in order, re-checks each cycle's observation when its outcome arrives. */
 export class Rechecker {
@@ -66,12 +83,11 @@ export class Rechecker {
       return;
     }
     r.rechecked++;
-    const violations = checkResume(resumeObservation(obs), this.model);
-    const outcome: Outcome = violations.length === 0 ? 'ok' : 'fail';
-    if (outcome === 'fail') r.recheckedFailures++;
+    const v = recheckObservation(obs, this.model);
+    if (v.outcome === 'fail') r.recheckedFailures++;
     const journaled = { outcome: e.outcome, codes: codesOf(e.violations) };
-    if (outcome === e.outcome && codesOf(violations).join(' ') === journaled.codes.join(' ')) r.agreed++;
-    else r.changed.push({ cycle: e.cycle, journaled, rechecked: { outcome, violations } });
+    if (sameVerdict(journaled, v)) r.agreed++;
+    else r.changed.push({ cycle: e.cycle, journaled, rechecked: v });
   }
 
   /** What was found so far. */

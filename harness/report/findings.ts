@@ -1,6 +1,6 @@
 // What was measured, as plain sentences: every claim an interval with its n (escaped later by the HTML or Markdown renderer).
 import { wilson } from '../stats/wilson.js';
-import type { RunAnalysis } from '../analysis/summary.js';
+import type { RunAnalysis, Summary } from '../analysis/summary.js';
 import { fmtBytes, fmtMs, fmtNum, fmtPctInterval } from './text/format.js';
 import { quantileWithCi, type QuantileEstimate } from '../stats/quantile-ci.js';
 
@@ -86,5 +86,18 @@ export function findings(analysis: RunAnalysis): string[] {
       ? `Checker violations: 0 in ${s.cycles.total} cycles.`
       : `Checker violations: ${s.violations} in ${s.cycles.total} cycles, e.g. ${s.violationSamples.slice(0, 3).join('; ')}.`,
   );
+  const rc = recheckFinding(s.recheck);
+  if (rc !== null) out.push(rc);
   return out;
+}
+
+/** What judging the cycles again from their journaled observations found (null: an older summary). */
+function recheckFinding(r: Summary['recheck']): string | null {
+  if (r === undefined) return null;
+  if (r.rechecked === 0)
+    return 'Verdicts as journaled by the runner: no cycle has a journaled observation to judge again from.';
+  const head = `Verdicts judged again from the journaled observations of ${r.rechecked} cycles with this build's checker`;
+  if (r.changed === 0) return `${head}: all ${r.agreed} agree with the runner's.`;
+  const listed = r.changedCycles.join(', ') + (r.changed > r.changedCycles.length ? ', ...' : '');
+  return `${head}: ${r.changed} differ from the runner's (cycles ${listed}); this report's figures count the re-checked verdicts (\`soak check\` lists each change).`;
 }

@@ -165,6 +165,13 @@ export class JsonCursor {
     this.fail();
   }
 
+  /** A string without escapes, decoded (one with escapes fails, as in skipString). */
+  string(): string {
+    const start = this.pos;
+    this.skipString();
+    return this.ok ? this.bytes.toString('utf8', start + 1, this.pos - 1) : '';
+  }
+
   /**
    * Check a flat record ({} or string keys with string or finite number values: a checkpoint's meta) without building
    * it. A number too long to be sure of (an exponent, 300 digits) is converted to see that it is finite.
@@ -199,9 +206,12 @@ export class JsonCursor {
       this.require(Number.isFinite(this.valueOf(start)));
   }
 
-  /** Check true or false. */
-  skipBoolean(): void {
-    if (this.ok && !this.skipIfAt(TRUE) && !this.skipIfAt(FALSE)) this.fail();
+  /** true or false (false after a failure). */
+  boolean(): boolean {
+    if (!this.ok) return false;
+    if (this.skipIfAt(TRUE)) return true;
+    if (!this.skipIfAt(FALSE)) this.fail();
+    return false;
   }
 
   /** Fail unless `condition` holds: a rule about a value just read (the caller's, e.g. a cycle id is >= 1). */

@@ -22,6 +22,8 @@ import { orNull } from '../columns.js';
 import { JsonCursor } from './json-cursor.js';
 import { knownStrings, literal, type Literal } from './json-literal.js';
 import type { FastLine } from '../../journal/reader.js';
+import type { ObservationFields } from '../../journal/observation.js';
+import type { PartState } from '../../check/heartbeat.js';
 import type { CheckpointRow, CycleRow } from '../summary.js';
 
 /** Only schemaVersion 1 lines are fast; JSON.parse reports any other version. */
@@ -95,6 +97,18 @@ export class AnalysisLineReader {
     violations: '',
     cause: '',
   };
+  /** The observation being read (its parts are new objects per line: the checker may keep them in a violation). */
+  private readonly observation: ObservationFields = {
+    cycle: 0,
+    restoredSeq: 0,
+    restoredStep: 0,
+    killStep: 0,
+    nonce: '',
+    latestCompleteSeq: null,
+    step: 0,
+    heartbeatNonce: '',
+    full: true,
+  };
   private readonly checkpoint: CheckpointRow = { seq: 0, pauseMs: 0, writeMs: 0, logicalBytes: 0, storedBytes: 0 };
   /** Values kept from the line being read for the accumulator calls that are not rows. */
   private cycleId = 0;
@@ -104,7 +118,7 @@ export class AnalysisLineReader {
   private readonly checkTime: ReadValue;
 
   constructor(private readonly acc: RunAccumulator) {
-    const { c, cycle: r, checkpoint: k } = this;
+    const { c, cycle: r, checkpoint: k, observation: o } = this;
     /** A number that must follow `rule` (schema.ts), or null (as NaN) when `orNull`. */
     const num = (rule: NumberRule): number => {
       const x = c.number();
@@ -130,12 +144,13 @@ export class AnalysisLineReader {
         void numOrNull(rule);
     const skipString: ReadValue = () => c.skipString();
     const skipPhase: ReadValue = () => void c.oneOf(PHASES);
-    const skipPart: ReadValue = () => {
+    const part = (): PartState => {
       c.literal(PART_STEP);
-      num(COUNT);
+      const step = num(COUNT);
       c.literal(PART_DIGEST);
-      c.skipString();
+      const digest = c.string();
       c.literal(CLOSE);
+      return { step, digest };
     };
     this.checkTime = check(DURATION_MS);
     this.steps = {
@@ -170,21 +185,21 @@ export class AnalysisLineReader {
         step: check(COUNT),
         restoreMs: () => (this.ms = num(DURATION_MS)),
       }),
-      // What the checker looked at matters to `soak check`, not to analysis: checked, not kept. One from a heartbeat
-      // that was not full lacks its parts: JSON.parse reads it.
+      // What the checker looked at: analysis judges the cycle again from it. One from a heartbeat that was not full
+      // lacks its parts: JSON.parse reads it.
       observation: steps('observation', {
-        cycle: check(CYCLE_ID),
-        restoredSeq: check(COUNT),
-        restoredStep: check(COUNT),
-        killStep: check(COUNT),
-        nonce: skipString,
-        latestCompleteSeq: checkOrNull(COUNT),
-        step: check(COUNT),
-        heartbeatNonce: skipString,
-        full: () => c.skipBoolean(),
-        fs: skipPart,
-        mem: skipPart,
-        tool: skipPart,
+        cycle: () => (o.cycle = num(CYCLE_ID)),
+        restoredSeq: () => (o.restoredSeq = num(COUNT)),
+        restoredStep: () => (o.restoredStep = num(COUNT)),
+        killStep: () => (o.killStep = num(COUNT)),
+        nonce: () => (o.nonce = c.string()),
+        latestCompleteSeq: () => (o.latestCompleteSeq = orNull(numOrNull(COUNT))),
+        step: () => (o.step = num(COUNT)),
+        heartbeatNonce: () => (o.heartbeatNonce = c.string()),
+        full: () => (o.full = c.boolean()),
+        fs: () => (o.fs = part()),
+        mem: () => (o.mem = part()),
+        tool: () => (o.tool = part()),
       }),
       boot: steps('boot', { cycle: check(CYCLE_ID), bootMs: () => (this.ms = num(DURATION_MS)), nonce: skipString }),
       // A cycle outcome with no violations (one with violations needs their messages: JSON.parse reads it).
@@ -235,6 +250,9 @@ export class AnalysisLineReader {
         return true;
       case 'cycle':
         this.acc.cycleEnded(this.cycle, NO_VIOLATIONS);
+        return true;
+      case 'observation':
+        this.acc.observed(this.observation);
         return true;
       default:
         return true;
