@@ -5,19 +5,30 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { loadRuns } from '../harness/analysis/load-runs.js';
 import { writeSyntheticRun } from './synthetic-journal.js';
+import { benchArgs } from './args.js';
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    runs: { type: 'string', default: '3' },
-    threads: { type: 'string' },
-    'json-parse': { type: 'boolean', default: false },
-    analyse: { type: 'string' },
+const { values, positionals } = benchArgs(
+  'analysis-1m',
+  'Analyse a synthetic journal of N cycles (default 1,000,000) as soak report does, one fresh process per run (peak RSS is its own).',
+  {
+    runs: 'runs; each and the median are printed',
+    threads: 'analysis threads (default: up to 4)',
+    'json-parse': 'read every line through JSON.parse (the reference path)',
+    analyse: 'internal: analyse this journal and print one result',
+    args: 'cycles (default 1000000)',
   },
-});
+  {
+    allowPositionals: true,
+    options: {
+      runs: { type: 'string', default: '3' },
+      threads: { type: 'string' },
+      'json-parse': { type: 'boolean', default: false },
+      analyse: { type: 'string' },
+    },
+  },
+);
 const MIB = 2 ** 20;
 
 /** What one analysing process reports. */

@@ -11,6 +11,14 @@ import { loadRuns } from '../harness/analysis/load-runs.js';
 import { CdcCutter } from '../harness/store/chunking/ingest.js';
 import { Store } from '../harness/store/store.js';
 import { syntheticJournalLines } from './synthetic-journal.js';
+import { benchArgs } from './args.js';
+
+benchArgs(
+  'hot-paths',
+  'tinybench microbenchmarks of the hot paths: journal append (fsync), journal parse + analysis, store ingest.',
+  {},
+  { options: {} },
+);
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-bench-'));
 const journal = new JournalWriter(path.join(tmp, 'journal.ndjson'), () => 0);

@@ -3,19 +3,30 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { Store } from '../harness/store/store.js';
 import { createMicrovmTarget } from '../harness/targets/microvm/target.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({
-  options: {
-    checkpoints: { type: 'string', default: '8' },
-    'every-ms': { type: 'string', default: '2000' },
-    ram: { type: 'string', default: 'stream' },
-    accel: { type: 'string', default: 'auto' },
-    ingest: { type: 'string', default: 'file' },
+const { values } = benchArgs(
+  'microvm-dedup',
+  'Store cost of repeated checkpoints of one micro-VM session, per RAM capture mode: logical vs stored bytes, pause, write.',
+  {
+    checkpoints: 'checkpoints to take',
+    'every-ms': 'time between checkpoints (ms)',
+    ram: 'RAM capture: stream or memfd',
+    accel: 'accelerator: auto, kvm or tcg',
+    ingest: 'how RAM reaches the store: file or inline',
   },
-});
+  {
+    options: {
+      checkpoints: { type: 'string', default: '8' },
+      'every-ms': { type: 'string', default: '2000' },
+      ram: { type: 'string', default: 'stream' },
+      accel: { type: 'string', default: 'auto' },
+      ingest: { type: 'string', default: 'file' },
+    },
+  },
+);
 const count = Number(values.checkpoints);
 const everyMs = Number(values['every-ms']);
 const root = mkdtempSync(path.join(os.tmpdir(), 'mvdedup-'));

@@ -3,23 +3,35 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { Store } from '../harness/store/store.js';
 import { createMicrovmTarget } from '../harness/targets/microvm/target.js';
 import type { Heartbeat } from '../harness/check/heartbeat.js';
 import type { Target, TargetInfo } from '../harness/targets/target.js';
 import { WorkloadModel } from '../harness/check/workload.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({
-  options: {
-    cycles: { type: 'string', default: '20' },
-    'skew-trials': { type: 'string', default: '10' },
-    accel: { type: 'string', default: 'auto' },
-    ingest: { type: 'string', default: 'file' },
-    disk: { type: 'string', default: 'true' },
-    ram: { type: 'string', default: 'stream' },
+const { values } = benchArgs(
+  'microvm-phases',
+  'Per-phase times of the microvm target over N cycles (boot, pause, store write, restore, kill -> first full heartbeat) and the skew detection rate.',
+  {
+    cycles: 'kill-and-restore cycles to time',
+    'skew-trials': 'skewed captures the checker must catch',
+    accel: 'accelerator: auto, kvm or tcg',
+    ingest: 'how RAM reaches the store: file or inline',
+    disk: 'include the guest disk in checkpoints: true or false',
+    ram: 'RAM capture: stream or memfd',
   },
-});
+  {
+    options: {
+      cycles: { type: 'string', default: '20' },
+      'skew-trials': { type: 'string', default: '10' },
+      accel: { type: 'string', default: 'auto' },
+      ingest: { type: 'string', default: 'file' },
+      disk: { type: 'string', default: 'true' },
+      ram: { type: 'string', default: 'stream' },
+    },
+  },
+);
 const cycles = Number(values.cycles);
 const skewTrials = Number(values['skew-trials']);
 const options = {

@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { judge } from '../harness/gates/judge.js';
 import { writeReport } from '../harness/report/write.js';
 import { loadRuns } from '../harness/analysis/load-runs.js';
@@ -15,16 +14,28 @@ import type { GateResult } from '../harness/gates/types.js';
 import type { RunAnalysis } from '../harness/analysis/summary.js';
 import { makeAnalysis, makeGates } from '../test/report/fixtures.js';
 import { writeSyntheticRun } from './synthetic-journal.js';
+import { benchArgs } from './args.js';
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    runs: { type: 'string', default: '3' },
-    journal: { type: 'boolean', default: false },
-    write: { type: 'string' },
-    from: { type: 'string' },
+const { values, positionals } = benchArgs(
+  'report',
+  'writeReport on a synthetic N-cycle run (default 10,000), each run in a fresh process; prints every run and the medians.',
+  {
+    runs: 'runs; each and the median are printed',
+    journal: 'load a synthetic journal from disk as soak report does, instead of the report fixture',
+    write: 'internal: write one report into this folder',
+    from: 'internal: the run folder to report',
+    args: 'cycles (default 10000)',
   },
-});
+  {
+    allowPositionals: true,
+    options: {
+      runs: { type: 'string', default: '3' },
+      journal: { type: 'boolean', default: false },
+      write: { type: 'string' },
+      from: { type: 'string' },
+    },
+  },
+);
 const MIB = 2 ** 20;
 const peakRssMiB = (): number => (process.resourceUsage().maxRSS * 1024) / MIB;
 

@@ -5,7 +5,15 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cheap = ['hot-paths', 'report', 'store-ingest'];
-const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : cheap;
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  process.stdout.write(
+    `usage: npm run bench [-- name...]\n\nRuns each named bench (default: ${cheap.join(', ')}); the others are ` +
+      'analysis-1m, microvm-phases, microvm-dedup, store-vs-peers. `node dist/bench/<name>.js --help` lists its options.\n',
+  );
+  process.exit(0);
+}
+const wanted = args.length > 0 ? args : cheap;
 let failed = 0;
 for (const name of wanted) {
   const file = path.join(here, name.endsWith('.js') ? name : `${name}.js`);

@@ -20,7 +20,7 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { execa } from 'execa';
 import { type Compression, Store } from '../harness/store/store.js';
 import type { CheckpointSink, Chunking, PartData, PutOptions } from '../harness/store/types.js';
@@ -585,18 +585,32 @@ function bars(series: Series, results: Result[]): string[] {
 // ---- main --------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      series: { type: 'string' },
-      checkpoints: { type: 'string' },
-      'every-ms': { type: 'string', default: '2000' },
-      'keep-series': { type: 'boolean', default: false },
-      'target-options': { type: 'string', default: '{}' },
-      systems: { type: 'string', default: SYSTEMS.map((s) => s.id).join(',') },
-      'skip-missing': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
+  const { values } = benchArgs(
+    'store-vs-peers',
+    'One micro-VM checkpoint series into our store, restic, borg and casync, side by side: stored MiB, ratio, ingest, restore.',
+    {
+      series: 'a saved checkpoint series to reuse (default: record a new one)',
+      checkpoints: 'checkpoints to record',
+      'every-ms': 'time between checkpoints (ms)',
+      'keep-series': 'keep the recorded series',
+      'target-options': 'microvm targetOptions as JSON',
+      systems: 'comma-separated system ids (default: all)',
+      'skip-missing': 'skip a peer tool that is not installed instead of exiting 3',
+      json: 'JSON output',
     },
-  });
+    {
+      options: {
+        series: { type: 'string' },
+        checkpoints: { type: 'string' },
+        'every-ms': { type: 'string', default: '2000' },
+        'keep-series': { type: 'boolean', default: false },
+        'target-options': { type: 'string', default: '{}' },
+        systems: { type: 'string', default: SYSTEMS.map((s) => s.id).join(',') },
+        'skip-missing': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+      },
+    },
+  );
   const count = values.checkpoints === undefined ? undefined : Number(values.checkpoints);
   const everyMs = Number(values['every-ms']);
   if (count !== undefined && !(Number.isInteger(count) && count > 0))
