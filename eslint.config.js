@@ -4,7 +4,16 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'node_modules/', 'runs/', 'reports/', 'test-artifacts/', 'vm-images/', 'test/fixtures/**/*.mjs'],
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'runs/',
+      'reports/',
+      'test-artifacts/',
+      'vm-images/',
+      'test/fixtures/**/*.mjs',
+      'adapters/**/*.mjs',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,

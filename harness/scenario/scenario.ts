@@ -78,6 +78,10 @@ export const scenarioSchema = z
     injectRestoreDelayMs: z.number().nonnegative().max(600_000).default(0),
     /** Options passed to the target as they are; the target validates them. */
     targetOptions: z.record(z.string(), z.unknown()).default({}),
+    /** target: exec: the adapter program (docs/target-protocol.md), relative to the scenario's folder or the repo root. */
+    adapter: z.string().min(1).optional(),
+    /** target: exec: options handed to the adapter's `describe` as they are; the adapter validates them. */
+    adapterOptions: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 
@@ -139,7 +143,17 @@ export function parseScenario(text: string, file: string, overrides: ScenarioOve
   if (!result.success) {
     throw new ConfigError(`scenario ${file} is invalid:\n${formatIssues(file, result.error)}`);
   }
-  return result.data;
+  return withAdapter(result.data, file);
+}
+
+/** target: exec: fold `adapter` (resolved to a path) and `adapterOptions` into targetOptions, where the host reads them. */
+function withAdapter(s: Scenario, file: string): Scenario {
+  if (s.target !== 'exec') return s;
+  if (s.adapter === undefined)
+    throw new ConfigError(`scenario ${file} is invalid:\n  ${file}: adapter: target "exec" needs an adapter path`);
+  const near = path.resolve(path.dirname(file), s.adapter);
+  const adapter = existsSync(near) ? near : path.resolve(repoRoot(), s.adapter);
+  return { ...s, targetOptions: { ...s.targetOptions, adapter, adapterOptions: s.adapterOptions ?? {} } };
 }
 
 /** Load a scenario by name or path, applying command-line overrides. */

@@ -30,6 +30,8 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
   errorMessage: string | null = null;
   /** The errno code (ENOSPC...) of the host's error message, if it sent one with a code. */
   errorCode: string | null = null;
+  /** Processes outside the group that the target reported (a detached sandbox): killed with the group. */
+  killList: { pids: number[]; groups: number[] } = { pids: [], groups: [] };
   /** Resolves once stdout reached EOF and the process has exited. */
   readonly done: Promise<HostExit>;
   private readonly child: ResultPromise;
@@ -75,6 +77,9 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
         break;
       case 'restore-end':
         this.restoring = false;
+        break;
+      case 'kill-list':
+        this.killList = { pids: msg.pids, groups: msg.groups };
         break;
       case 'error':
         this.errorMessage = msg.message;
@@ -124,13 +129,16 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     });
   }
 
-  /** SIGKILL the host's whole process group (host, agent, tools, QEMU); returns the monotonic kill time. */
+  /** SIGKILL the host's whole process group (host, agent, tools, QEMU) and its kill list; returns the monotonic kill time. */
   kill(): number {
     const t = nowMs();
-    try {
-      process.kill(-this.pid, 'SIGKILL');
-    } catch {
-      // already gone
+    const targets = [-this.pid, ...this.killList.groups.map((g) => -g), ...this.killList.pids];
+    for (const p of targets) {
+      try {
+        process.kill(p, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
     return t;
   }

@@ -71,6 +71,7 @@ async function main(): Promise<void> {
     options: cfg.targetOptions,
   });
   send({ ev: 'target', info: target.describe(), live: false });
+  target.onKillList?.((k) => send({ ev: 'kill-list', ...k }));
   let firstFull: () => void = () => {};
   const alive = new Promise<void>((resolve) => (firstFull = resolve));
   target.onHeartbeat((hb) => {

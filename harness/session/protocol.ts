@@ -26,5 +26,7 @@ export type HostMessage =
   | ({ ev: 'ckpt-commit' } & CheckpointFacts)
   /** Target facts; `live` once the target has booted or restored (facts only a running target knows). */
   | { ev: 'target'; info: Record<string, string | number | boolean>; live: boolean }
+  /** Processes outside the host's group that a SIGKILL of the session must hit too (replaces the previous list). */
+  | { ev: 'kill-list'; pids: number[]; groups: number[] }
   /** The host failed: its message, the errno code when there is one (ENOSPC...), the exit code it exits with. */
   | { ev: 'error'; message: string; code?: string; exitCode?: number };

@@ -20,6 +20,10 @@ const factories: Record<string, () => Promise<TargetModule>> = {
     const [m, o] = await Promise.all([import('./microvm/target.js'), import('./microvm/options.js')]);
     return { create: m.createMicrovmTarget, validate: o.parseMicrovmOptions };
   },
+  exec: async () => {
+    const m = await import('./exec/target.js');
+    return { create: m.createExecTarget, validate: m.parseExecOptions };
+  },
 };
 
 export const targetNames = Object.keys(factories);

@@ -16,6 +16,12 @@ export interface CheckpointOptions {
   skewMs: number;
 }
 
+/** What a SIGKILL of the session must hit besides the host's process group (a runtime that detaches its sandbox). */
+export interface KillList {
+  pids: number[];
+  groups: number[];
+}
+
 /** Facts about the target for the report's tested-environment section. */
 export type TargetInfo = Record<string, string | number | boolean>;
 
@@ -29,6 +35,8 @@ export interface Target {
   restore(source: CheckpointSource): Promise<void>;
   /** Register a heartbeat listener; heartbeats flow from boot/restore until destroy. */
   onHeartbeat(listener: (hb: Heartbeat) => void): void;
+  /** Optional: be told whenever the processes outside the host's group change (exec adapters of detaching runtimes). */
+  onKillList?(listener: (k: KillList) => void): void;
   /** Ask for a full heartbeat as soon as possible. */
   requestFullHeartbeat(): void;
   /** Stop everything the target started and remove its scratch files. */

@@ -1,0 +1,150 @@
+// The public target protocol, version 1: every NDJSON message between the session host and an adapter, as zod schemas
+// (the one home of the wire format; schemas/target-protocol/*.json are generated from these by `soak target schemas`).
+import { z } from 'zod';
+
+/** The protocol version this host speaks; an adapter answering `describe` with another is refused. */
+export const PROTOCOL_VERSION = 1;
+
+const id = z.number().int().nonnegative().describe('request id; the reply carries the same id');
+const part = z.object({ step: z.number().int().nonnegative(), digest: z.string().regex(/^[0-9a-f]{64}$/) }).strict();
+
+/** Host -> adapter: requests (each answered by exactly one `result` or `error` with its id) and one notification. */
+export const hostRequests = {
+  describe: z
+    .object({
+      type: z.literal('describe'),
+      id,
+      protocolVersion: z.literal(PROTOCOL_VERSION),
+      options: z.record(z.string(), z.unknown()).describe("the scenario's adapterOptions, as written"),
+    })
+    .strict()
+    .describe('First message: the adapter checks its options and says what it is. No process may start yet.'),
+  boot: z
+    .object({
+      type: z.literal('boot'),
+      id,
+      workDir: z.string().describe('private scratch folder of this host; gone after the host'),
+      sessionDir: z.string().describe('folder that survives host restarts within one session'),
+      stepMs: z.number().positive().describe('workload step interval'),
+    })
+    .strict()
+    .describe('Fresh boot: new workspace, new boot nonce. Reply once the agent runs (a full heartbeat follows).'),
+  checkpoint: z
+    .object({
+      type: z.literal('checkpoint'),
+      id,
+      dir: z.string().describe('empty folder: write the parts here as files; the host stores them in one commit'),
+      skewMs: z
+        .number()
+        .nonnegative()
+        .describe('negative control: capture the file system, then memory this much later'),
+    })
+    .strict()
+    .describe('Freeze, capture, unfreeze. Reply with the step captured and the pause.'),
+  restore: z
+    .object({
+      type: z.literal('restore'),
+      id,
+      dir: z.string().describe("the checkpoint's parts, materialised as files under their names"),
+      seq: z.number().int().nonnegative(),
+      step: z.number().int().nonnegative(),
+      workDir: z.string(),
+      sessionDir: z.string(),
+      stepMs: z.number().positive(),
+    })
+    .strict()
+    .describe('Rebuild the session from the parts in dir and resume it. Reply once the agent runs.'),
+  full: z
+    .object({ type: z.literal('full') })
+    .strict()
+    .describe('Notification (no reply): send a full heartbeat as soon as possible.'),
+  destroy: z
+    .object({ type: z.literal('destroy'), id })
+    .strict()
+    .describe('Stop everything the adapter started and remove its scratch files; reply, then exit.'),
+} as const;
+
+const info = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+/** Adapter -> host. */
+export const adapterMessages = {
+  result: z
+    .object({
+      type: z.literal('result'),
+      id,
+      protocolVersion: z.number().int().optional().describe('describe only: the version the adapter speaks'),
+      info: info.optional().describe('describe only: runtime, version, checkpoint kind... (into the report)'),
+      limitations: z
+        .array(z.string())
+        .optional()
+        .describe("describe only: what the runtime's checkpoint does not cover"),
+      step: z
+        .number()
+        .int()
+        .nonnegative()
+        .optional()
+        .describe('checkpoint only: the step the captured state describes'),
+      pauseMs: z.number().nonnegative().optional().describe('checkpoint only: how long the workload was frozen'),
+      parts: z
+        .array(z.string().min(1))
+        .optional()
+        .describe('checkpoint only: files written under dir (relative paths), in store order'),
+      meta: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+    })
+    .strict()
+    .describe('Success reply to the request with this id.'),
+  error: z
+    .object({ type: z.literal('error'), id: id.optional(), message: z.string() })
+    .strict()
+    .describe('Failure reply to the request with this id (or, without id, a fatal adapter error).'),
+  hb: z
+    .object({
+      type: z.literal('hb'),
+      step: z.number().int().nonnegative(),
+      nonce: z.string().min(1).describe('boot nonce: new at every fresh boot, carried by every restore'),
+      full: z.boolean(),
+      fs: part.optional(),
+      mem: part.optional(),
+      tool: part.optional(),
+    })
+    .strict()
+    .describe('Heartbeat (the workload contract, README "Workload"): light after each step, full on request.'),
+  pids: z
+    .object({
+      type: z.literal('pids'),
+      pids: z.array(z.number().int().positive()).describe('processes outside the host process group'),
+      groups: z.array(z.number().int().positive()).default([]).describe('process groups to kill whole'),
+    })
+    .strict()
+    .describe('What a SIGKILL of the session must hit besides the host process group; replaces any earlier list.'),
+  log: z
+    .object({ type: z.literal('log'), message: z.string() })
+    .strict()
+    .describe('A line for the host log.'),
+} as const;
+
+export type HostRequest = {
+  [K in keyof typeof hostRequests]: z.infer<(typeof hostRequests)[K]>;
+}[keyof typeof hostRequests];
+export type AdapterMessage = {
+  [K in keyof typeof adapterMessages]: z.infer<(typeof adapterMessages)[K]>;
+}[keyof typeof adapterMessages];
+
+const adapterUnion = z.discriminatedUnion('type', Object.values(adapterMessages) as never);
+
+/** Validate one line from an adapter; a message naming the problem on failure. */
+export function parseAdapterMessage(raw: unknown): { ok: true; msg: AdapterMessage } | { ok: false; problem: string } {
+  const r = adapterUnion.safeParse(raw);
+  if (r.success) return { ok: true, msg: r.data as AdapterMessage };
+  const issue = r.error.issues[0];
+  return { ok: false, problem: `${issue?.path.join('.') || '(message)'}: ${issue?.message ?? 'invalid'}` };
+}
+
+/** JSON Schema (draft 2020-12) of every message, by file name. */
+export function protocolJsonSchemas(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, s] of Object.entries(hostRequests)) out[`host-${name}.json`] = z.toJSONSchema(s);
+  for (const [name, s] of Object.entries(adapterMessages))
+    out[`adapter-${name}.json`] = z.toJSONSchema(s, { io: 'input' });
+  return out;
+}
