@@ -14,19 +14,20 @@
 #include <unistd.h>
 
 static int con = -1;            /* console fd: heartbeats out, full-heartbeat requests ('F') in */
+static int con_out = -1;        /* where heartbeats go: con, or stdout when the console is "-" (stdin/stdout) */
 static FILE *tool_in, *tool_out; /* pipes to / from the tool process */
 static char nonce[17], mem[65], logpath[512];
 static unsigned long step;
 static int logfd = -1, drop_caches;
 
 static void die(const char *what) {
-  dprintf(con >= 0 ? con : 2, "AGENT-ERROR %s: %s\n", what, strerror(errno));
+  dprintf(con_out >= 0 ? con_out : 2, "AGENT-ERROR %s: %s\n", what, strerror(errno));
   exit(1);
 }
 
 static void con_write(const char *s, size_t n) {
   while (n > 0) {
-    ssize_t w = write(con, s, n);
+    ssize_t w = write(con_out, s, n);
     if (w < 0) { if (errno == EINTR || errno == EAGAIN) continue; die("console write"); }
     s += w; n -= (size_t)w;
   }
@@ -113,11 +114,13 @@ static void heartbeat(int full) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 4) { fprintf(stderr, "usage: agent WORKSPACE STEP_MS CONSOLE [drop-caches]\n"); return 2; }
+  if (argc < 4) { fprintf(stderr, "usage: agent WORKSPACE STEP_MS CONSOLE|- [drop-caches]\n"); return 2; }
   long step_ms = atol(argv[2]);
   drop_caches = argc > 4 && strcmp(argv[4], "drop-caches") == 0;
   snprintf(logpath, sizeof logpath, "%s/log.txt", argv[1]);
-  if ((con = open(argv[3], O_RDWR | O_NOCTTY)) < 0) die("open console");
+  if (strcmp(argv[3], "-") == 0) { con = 0; con_out = 1; } /* a sandbox's stdio (gVisor adapter) */
+  else if ((con = open(argv[3], O_RDWR | O_NOCTTY)) < 0) die("open console");
+  else con_out = con;
   struct termios t;
   if (tcgetattr(con, &t) == 0) { cfmakeraw(&t); tcsetattr(con, TCSANOW, &t); }
 
@@ -147,6 +150,7 @@ int main(int argc, char **argv) {
     if ((r > 0 && (p.revents & POLLIN)) || (ioctl(con, FIONREAD, &pending) == 0 && pending > 0)) {
       char in[64], ack[64];
       ssize_t n = read(con, in, sizeof in);
+      if (n == 0 && con == 0) exit(0); /* stdio console closed: nobody is listening any more */
       int want_full = 0;
       for (ssize_t i = 0; i < n; i++) {
         if (in[i] == 'F') { want_full = 1; hold_until = 0; }

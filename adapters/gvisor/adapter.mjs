@@ -1,0 +1,233 @@
+#!/usr/bin/env node
+// gVisor (runsc) through the public target protocol v1 (docs/target-protocol.md). Written against the protocol only:
+// no harness imports. The sandbox runs the static C workload agent (vm-images/agent, console "-" = its stdio) in an
+// OCI bundle; checkpoint = `runsc checkpoint` (stops the sandbox) then `runsc restore` as the pause; the kill list is
+// the sandbox's process group and the gofer. adapterOptions: { rootfs: memory | host, runsc: path }.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const agentDir = path.resolve(here, '..', '..', 'vm-images', 'agent');
+const send = (msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
+const log = (message) => send({ type: 'log', message });
+
+let opts = { rootfs: 'memory', runsc: '/usr/bin/runsc' };
+let s = null; // session: { root, bundle, stepMs, errLog }
+let live = null; // { id, child }
+let lastStep = 0;
+let serial = 0;
+
+/** Global flags, repeated on every call (restore fails at once without --network=none). */
+function flags() {
+  const f = ['--root', s.root, '--platform=ptrace', '--network=none'];
+  return opts.rootfs === 'memory' ? [...f, '--overlay2=root:memory'] : f;
+}
+
+function runsc(args, timeoutMs = 60_000) {
+  const r = spawnSync(opts.runsc, [...flags(), ...args], { stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs });
+  if (r.status !== 0)
+    throw new Error(`runsc ${args[0]} failed (${r.status ?? r.signal}): ${String(r.stderr).trim().split('\n').pop()}`);
+}
+
+/** The static agent, built once per source hash with gcc into the system temp folder. */
+function agentBinary() {
+  const files = ['agent.c', 'tool.c', 'sha256.c', 'sha256.h', 'tool.h'];
+  const h = createHash('sha256');
+  for (const f of files) h.update(readFileSync(path.join(agentDir, f)));
+  const out = path.join(os.tmpdir(), 'keepstate-soak-gvisor', `agent-${h.digest('hex').slice(0, 16)}`);
+  if (!existsSync(out)) {
+    mkdirSync(path.dirname(out), { recursive: true });
+    const tmp = `${out}.${process.pid}`;
+    execFileSync('gcc', [
+      '-O2',
+      '-static',
+      '-o',
+      tmp,
+      ...['agent.c', 'tool.c', 'sha256.c'].map((f) => path.join(agentDir, f)),
+    ]);
+    execFileSync('mv', [tmp, out]);
+  }
+  return out;
+}
+
+/** A fresh OCI bundle: busybox + the agent in rootfs, the agent as the container's process, its workspace /work. */
+function makeBundle(bundle, stepMs) {
+  rmSync(bundle, { recursive: true, force: true });
+  mkdirSync(path.join(bundle, 'rootfs', 'bin'), { recursive: true });
+  mkdirSync(path.join(bundle, 'rootfs', 'work'));
+  execFileSync('cp', [agentBinary(), path.join(bundle, 'rootfs', 'bin', 'agent')]);
+  if (existsSync('/bin/busybox')) execFileSync('cp', ['/bin/busybox', path.join(bundle, 'rootfs', 'bin', 'busybox')]);
+  execFileSync(opts.runsc, ['spec', '--bundle', bundle, '--', '/bin/agent', '/work', String(stepMs), '-']);
+  const spec = JSON.parse(readFileSync(path.join(bundle, 'config.json'), 'utf8'));
+  spec.root = { path: 'rootfs', readonly: false };
+  spec.process.terminal = false;
+  writeFileSync(path.join(bundle, 'config.json'), JSON.stringify(spec, null, 2));
+}
+
+/** Remove every container a killed predecessor left in this session's runsc root (zombies, .lock files). */
+function cleanRoot() {
+  if (!existsSync(s.root)) return;
+  const ids = new Set(
+    readdirSync(s.root).map((f) =>
+      f
+        .replace(/\.(state|lock)$/, '')
+        .split(':')
+        .pop(),
+    ),
+  );
+  for (const id of ids)
+    spawnSync(opts.runsc, [...flags(), 'delete', '-force', id], { stdio: 'ignore', timeout: 30_000 });
+  for (const f of readdirSync(s.root)) if (f.endsWith('.lock')) rmSync(path.join(s.root, f), { force: true });
+}
+
+/** The sandbox PID and the gofer PID of a running container, from runsc's state file. */
+function killList(id) {
+  const file = readdirSync(s.root).find((f) => f.endsWith(`:${id}.state`));
+  if (file === undefined) return;
+  const st = JSON.parse(readFileSync(path.join(s.root, file), 'utf8'));
+  const pids = [st.sandbox?.pid, st.goferPid].filter((p) => Number.isInteger(p) && p > 0);
+  send({ type: 'pids', pids, groups: Number.isInteger(st.sandbox?.pid) ? [st.sandbox.pid] : [] });
+}
+
+function onLine(line) {
+  const f = line.trim().split(' ');
+  if (f[0] === 'HB' && f.length === 3) {
+    lastStep = Number(f[1]);
+    send({ type: 'hb', step: lastStep, nonce: f[2], full: false });
+  } else if (f[0] === 'HBF' && f.length === 9) {
+    lastStep = Number(f[1]);
+    const part = (i) => ({ step: Number(f[i]), digest: f[i + 1] });
+    send({ type: 'hb', step: lastStep, nonce: f[2], full: true, fs: part(3), mem: part(5), tool: part(7) });
+  } else if (line.length > 0) log(`agent: ${line}`);
+}
+
+/**
+ * `runsc run` or `runsc restore`, detached, its stdio ours (a detached sandbox inherits the caller's stdio). Its stdin
+ * is a FIFO, not Node's pipe: Node's stdio pipes are socket pairs, and the agent inside reads end-of-file from one.
+ */
+function start(verb, extra) {
+  const id = `soak-${process.pid}-${serial++}`;
+  const fifo = path.join(s.root, `${id}.in`);
+  execFileSync('mkfifo', ['-m', '600', fifo]);
+  const inFd = openSync(fifo, 'r+'); // read-write: opens without a peer, and we stay its writer
+  rmSync(fifo);
+  const errFd = openSync(s.errLog, 'a');
+  const child = spawn(opts.runsc, [...flags(), verb, ...extra, '-bundle', s.bundle, '-detach', id], {
+    stdio: [inFd, 'pipe', errFd],
+  });
+  closeSync(errFd);
+  child.input = { write: (text) => writeSync(inFd, text), destroy: () => closeSync(inFd) };
+  createInterface({ input: child.stdout }).on('line', onLine);
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`runsc ${verb} exited ${code} (see ${s.errLog})`));
+      live = { id, child };
+      killList(id);
+      resolve();
+    });
+  });
+}
+
+function setSession(req) {
+  s = {
+    root: path.join(req.sessionDir, 'runsc-root'),
+    bundle: path.join(req.sessionDir, 'bundle'),
+    stepMs: req.stepMs,
+    errLog: path.join(req.sessionDir, 'runsc.log'),
+  };
+  mkdirSync(s.root, { recursive: true });
+}
+
+const handlers = {
+  describe(req) {
+    const bad = Object.keys(req.options).filter((k) => !['rootfs', 'runsc'].includes(k));
+    if (bad.length > 0) throw new Error(`adapterOptions.${bad[0]}: unknown option (known: rootfs, runsc)`);
+    opts = { ...opts, ...req.options };
+    if (!['memory', 'host'].includes(opts.rootfs)) throw new Error(`adapterOptions.rootfs: expected memory or host`);
+    const version = execFileSync(opts.runsc, ['--version'], { encoding: 'utf8' })
+      .split('\n')[0]
+      .replace('runsc version ', '');
+    return {
+      protocolVersion: 1,
+      info: {
+        runtime: 'gVisor (runsc)',
+        runtimeVersion: version,
+        platform: 'ptrace',
+        network: 'none',
+        rootfs: opts.rootfs === 'memory' ? 'overlay in sandbox memory (--overlay2=root:memory)' : 'host-backed (gofer)',
+        checkpoint: 'runsc checkpoint (stops the sandbox) + runsc restore as the pause',
+      },
+      limitations:
+        opts.rootfs === 'host'
+          ? [
+              "the sandbox's file system is host-backed: it is not in runsc's checkpoint image, so a restore rolls memory back but not files",
+            ]
+          : ['no network in the sandbox (--network=none)'],
+    };
+  },
+  async boot(req) {
+    setSession(req);
+    cleanRoot();
+    makeBundle(s.bundle, req.stepMs);
+    await start('run', []); // the agent sends a full heartbeat when it starts
+    return {};
+  },
+  async checkpoint(req) {
+    if (req.skewMs > 0) throw new Error('the gVisor adapter cannot capture the file system and memory apart (skewMs)');
+    const old = live;
+    const t = process.hrtime.bigint();
+    runsc(['checkpoint', `--image-path=${req.dir}`, old.id]); // writes checkpoint.img and stops the sandbox
+    const step = lastStep;
+    live = null;
+    await start('restore', [`--image-path=${req.dir}`]);
+    const pauseMs = Number(process.hrtime.bigint() - t) / 1e6;
+    old.child.input.destroy();
+    spawnSync(opts.runsc, [...flags(), 'delete', '-force', old.id], { stdio: 'ignore', timeout: 30_000 });
+    return { step, pauseMs, parts: readdirSync(req.dir).sort(), meta: { runtime: 'gvisor' } };
+  },
+  async restore(req) {
+    setSession(req);
+    cleanRoot();
+    if (!existsSync(path.join(s.bundle, 'config.json'))) makeBundle(s.bundle, req.stepMs);
+    await start('restore', [`--image-path=${req.dir}`]);
+    live.child.input.write('F'); // the restored agent cannot know it was restored: ask for the full heartbeat
+    return {};
+  },
+  destroy() {
+    if (s) cleanRoot();
+    setImmediate(() => process.exit(0));
+    return {};
+  },
+};
+
+createInterface({ input: process.stdin }).on('line', async (line) => {
+  const req = JSON.parse(line);
+  if (req.type === 'full') {
+    live?.child.input.write('F');
+    return;
+  }
+  try {
+    send({ type: 'result', id: req.id, ...(await handlers[req.type](req)) });
+  } catch (err) {
+    send({ type: 'error', id: req.id, message: err.message });
+  }
+});
+process.stdin.on('end', () => {
+  if (s) cleanRoot();
+  process.exit(0);
+});
