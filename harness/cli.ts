@@ -11,6 +11,7 @@ import { mergeCommand } from './commands/merge.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { storeCommand } from './commands/store.js';
+import { targetCommand } from './commands/target.js';
 
 const EPILOG = `Exit codes: 0 pass, 1 a gate failed or a check found a violation, 2 unknown / insufficient data, 3 bad input or usage, 4 internal error.`;
 
@@ -48,6 +49,7 @@ async function main(): Promise<number> {
     compareCommand,
     mergeCommand,
     storeCommand,
+    targetCommand,
   ];
   try {
     const { imageCommand } = await import('./commands/image.js');

@@ -104,9 +104,14 @@ function killList(id) {
   send({ type: 'pids', pids, groups: Number.isInteger(st.sandbox?.pid) ? [st.sandbox.pid] : [] });
 }
 
+let holdWaiter = null;
+
 function onLine(line) {
   const f = line.trim().split(' ');
-  if (f[0] === 'HB' && f.length === 3) {
+  if (f[0] === 'HOLD' && f.length === 2) {
+    holdWaiter?.(Number(f[1]));
+    holdWaiter = null;
+  } else if (f[0] === 'HB' && f.length === 3) {
     lastStep = Number(f[1]);
     send({ type: 'hb', step: lastStep, nonce: f[2], full: false });
   } else if (f[0] === 'HBF' && f.length === 9) {
@@ -191,10 +196,15 @@ const handlers = {
     if (req.skewMs > 0) throw new Error('the gVisor adapter cannot capture the file system and memory apart (skewMs)');
     const old = live;
     const t = process.hrtime.bigint();
+    // Hold the agent between steps first (it acknowledges with its step): the image then holds exactly the step of the
+    // last heartbeat sent, never a step finished whose heartbeat was still unwritten (it would look invented after a kill).
+    const held = new Promise((resolve) => (holdWaiter = resolve));
+    old.child.input.write('H');
+    const step = await held;
     runsc(['checkpoint', `--image-path=${req.dir}`, old.id]); // writes checkpoint.img and stops the sandbox
-    const step = lastStep;
     live = null;
     await start('restore', [`--image-path=${req.dir}`]);
+    live.child.input.write('R'); // release the hold in the restored agent
     const pauseMs = Number(process.hrtime.bigint() - t) / 1e6;
     old.child.input.destroy();
     spawnSync(opts.runsc, [...flags(), 'delete', '-force', old.id], { stdio: 'ignore', timeout: 30_000 });
@@ -205,7 +215,7 @@ const handlers = {
     cleanRoot();
     if (!existsSync(path.join(s.bundle, 'config.json'))) makeBundle(s.bundle, req.stepMs);
     await start('restore', [`--image-path=${req.dir}`]);
-    live.child.input.write('F'); // the restored agent cannot know it was restored: ask for the full heartbeat
+    live.child.input.write('F'); // ends the hold the image was taken in; the restored agent cannot know it was restored: ask for the full heartbeat
     return {};
   },
   destroy() {

@@ -1,0 +1,90 @@
+// `soak target check <scenario-or-adapter>`: the conformance kit, a pass/fail table with evidence; and
+// `soak target schemas [--out dir]`: write the target protocol's JSON Schemas (schemas/target-protocol/).
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Argv } from 'yargs';
+import { runBattery, type CheckResult } from '../conformance/battery.js';
+import type { ConformanceTarget } from '../conformance/session.js';
+import { EXIT } from '../core/errors.js';
+import { repoRoot } from '../core/repo-root.js';
+import { loadScenario } from '../scenario/scenario.js';
+import { protocolJsonSchemas } from '../targets/exec/messages.js';
+import { validateTarget } from '../targets/registry.js';
+import { defineCommand } from './command.js';
+
+interface CheckArgs {
+  what: string;
+  json: boolean;
+  keep: string | undefined;
+}
+
+/** A scenario (name or .yaml) gives target and pacing; any other existing file is an adapter with default pacing. */
+async function resolveTarget(what: string): Promise<ConformanceTarget> {
+  const isAdapter = existsSync(what) && !/\.ya?ml$/.test(what);
+  if (isAdapter) {
+    const options = { adapter: path.resolve(what), adapterOptions: {} };
+    await validateTarget('exec', options, what);
+    return { target: 'exec', targetOptions: options, stepMs: 5, checkpointEveryMs: 1000, timeoutMs: 60_000 };
+  }
+  const { scenario, file } = loadScenario(what);
+  await validateTarget(scenario.target, scenario.targetOptions, file);
+  return {
+    target: scenario.target,
+    targetOptions: scenario.targetOptions,
+    stepMs: scenario.stepMs,
+    checkpointEveryMs: scenario.checkpoint.everyMs,
+    timeoutMs: Math.max(scenario.resumeTimeoutMs, scenario.hostTimeoutMs),
+  };
+}
+
+/** The table: one line per check, its verdict and evidence. */
+export function formatChecks(results: CheckResult[]): string {
+  const w = Math.max(...results.map((r) => r.id.length));
+  const lines = results.map((r) => `${r.id.padEnd(w)}  ${r.verdict === 'pass' ? 'PASS' : 'FAIL'}  ${r.evidence}`);
+  const failed = results.filter((r) => r.verdict === 'fail').map((r) => r.id);
+  lines.push(failed.length === 0 ? 'verdict: PASS (every check)' : `verdict: FAIL (${failed.join(', ')})`);
+  return `${lines.join('\n')}\n`;
+}
+
+const checkCommand = defineCommand<CheckArgs>({
+  command: 'check <what>',
+  describe: 'Conformance kit: run the fixed battery against a target (scenario name/file, or an adapter program)',
+  builder: (y: Argv) =>
+    y
+      .positional('what', { type: 'string', demandOption: true, describe: 'Scenario name or file, or adapter path' })
+      .option('json', { type: 'boolean', default: false, describe: 'JSON output' })
+      .option('keep', { type: 'string', describe: 'Keep stores and host logs in this folder' }),
+  run: async (argv) => {
+    const results = await runBattery(await resolveTarget(argv.what), argv.keep && path.resolve(argv.keep));
+    const out = argv.json
+      ? `${JSON.stringify({ schemaVersion: 1, checks: results }, null, 2)}\n`
+      : formatChecks(results);
+    process.stdout.write(out);
+    return results.every((r) => r.verdict === 'pass') ? EXIT.pass : EXIT.fail;
+  },
+});
+
+const schemasCommand = defineCommand<{ out: string }>({
+  command: 'schemas',
+  describe: "Write the target protocol's JSON Schemas (one file per message)",
+  builder: (y: Argv) =>
+    y.option('out', {
+      type: 'string',
+      default: path.join(repoRoot(), 'schemas', 'target-protocol'),
+      describe: 'Folder to write into',
+    }),
+  run: (argv) => {
+    mkdirSync(argv.out, { recursive: true });
+    for (const [name, schema] of Object.entries(protocolJsonSchemas()))
+      writeFileSync(path.join(argv.out, name), `${JSON.stringify(schema, null, 2)}\n`);
+    process.stdout.write(`wrote ${Object.keys(protocolJsonSchemas()).length} schemas to ${argv.out}\n`);
+    return EXIT.pass;
+  },
+});
+
+/** `soak target check|schemas`. */
+export const targetCommand = {
+  command: 'target',
+  describe: 'Targets: conformance kit (check) and the public protocol schemas (schemas)',
+  subcommands: [checkCommand, schemasCommand],
+};

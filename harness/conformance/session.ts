@@ -1,0 +1,81 @@
+// The conformance kit's driver: real session hosts on one target, in one throwaway session folder, each step waiting
+// on what the host reports (never on a sleep), and a kill that hits the host group and the target's kill list.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Heartbeat } from '../check/heartbeat.js';
+import { HostHandle, isEv, isFullHeartbeat } from '../session/host-handle.js';
+import type { HostConfig } from '../session/protocol.js';
+
+/** What the battery needs of a target: its name, options and pacing (from a scenario or an adapter path). */
+export interface ConformanceTarget {
+  target: string;
+  targetOptions: Record<string, unknown>;
+  stepMs: number;
+  checkpointEveryMs: number;
+  timeoutMs: number;
+}
+
+/** One session folder (store, session dir, scratch) and the hosts started on it. */
+export class ConformanceSession {
+  private readonly hosts: HostHandle[] = [];
+
+  constructor(
+    readonly dir: string,
+    private readonly t: ConformanceTarget,
+  ) {
+    mkdirSync(dir, { recursive: true });
+  }
+
+  /** Start a host booting a fresh session or restoring the newest checkpoint. */
+  start(mode: 'boot' | 'restore'): HostHandle {
+    const cfg: HostConfig = {
+      mode,
+      target: this.t.target,
+      targetOptions: this.t.targetOptions,
+      storeDir: path.join(this.dir, 'store'),
+      sessionDir: path.join(this.dir, 'session'),
+      scratchDir: path.join(this.dir, 'scratch'),
+      stepMs: this.t.stepMs,
+      checkpointEveryMs: this.t.checkpointEveryMs,
+      skewMs: 0,
+      injectRestoreDelayMs: 0,
+    };
+    const host = new HostHandle(cfg, path.join(this.dir, 'hosts.log'));
+    this.hosts.push(host);
+    return host;
+  }
+
+  /** The first full heartbeat of a host. */
+  async firstFull(host: HostHandle): Promise<Heartbeat> {
+    const { msg } = await host.waitFor(isFullHeartbeat, this.t.timeoutMs, 'full heartbeat');
+    const { ev: _e, ...hb } = msg;
+    return hb;
+  }
+
+  /** The next committed checkpoint of a host. */
+  async nextCommit(host: HostHandle): Promise<{ seq: number; step: number }> {
+    const { msg } = await host.waitFor(isEv('ckpt-commit'), this.t.timeoutMs, 'checkpoint commit');
+    return { seq: msg.seq, step: msg.step };
+  }
+
+  /** SIGKILL a host's group and its kill list, wait for it to be gone; the highest step it reported. */
+  async kill(host: HostHandle): Promise<number> {
+    await host.reap(this.t.timeoutMs);
+    return host.maxStep;
+  }
+
+  /** Gracefully stop every host still running (destroy), then kill what is left. */
+  async close(): Promise<void> {
+    for (const h of this.hosts) if (h.exited === null) await h.stop(this.t.timeoutMs);
+  }
+}
+
+/** True while a process (or, negative, a process group) exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
