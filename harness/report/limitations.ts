@@ -60,6 +60,12 @@ export function scopeLimitations(analysis: RunAnalysis, gates: readonly GateResu
     out.push(
       'KVM was not used (accelerator: tcg): micro-VM times are software-emulation times and will differ under hardware virtualisation.',
     );
+  const runtime = s.environment.target['runtime'];
+  const limits = s.environment.target['limitations'];
+  if (typeof limits === 'string' && limits.length > 0)
+    out.push(
+      `What the runtime's checkpoint does not cover (${typeof runtime === 'string' ? runtime : 'its adapter'}, from the adapter's describe): ${limits}.`,
+    );
   if (s.target === 'process')
     out.push('The process target checkpoints cooperatively at step boundaries; no micro-VM was measured in this run.');
   const insufficient = gates.filter((g) => g.verdict === 'insufficient');
