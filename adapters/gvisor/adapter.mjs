@@ -79,9 +79,27 @@ function makeBundle(bundle, stepMs) {
   writeFileSync(path.join(bundle, 'config.json'), JSON.stringify(spec, null, 2));
 }
 
-/** Remove every container a killed predecessor left in this session's runsc root (zombies, .lock files). */
+/**
+ * Remove every container a killed predecessor left in this session's runsc root (zombies, .lock files), and SIGKILL
+ * any sandbox or gofer of this root that has no state file (a `runsc restore` killed before it wrote one).
+ */
 function cleanRoot() {
   if (!existsSync(s.root)) return;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let cmd = '';
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (/^runsc-(sandbox|gofer)\0/.test(cmd) && cmd.includes(`\0--root=${s.root}\0`)) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  }
   const ids = new Set(
     readdirSync(s.root).map((f) =>
       f
