@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Build the keepstate-soak image without a registry: debootstrap a Debian bookworm base, import it into podman, stage
+# the build context (built harness, production node_modules, the nodejs .deb this machine runs), build Containerfile.
+#
+#   deploy/container/build.sh            # -> localhost/keepstate-soak:<version>
+# Environment: MIRROR [deb.debian.org/debian]  WORK [/var/tmp/keepstate-soak-image]  TAG [localhost/keepstate-soak:<version>]
+#              BASE [localhost/keepstate-soak-base:bookworm] (reused when it exists; REBUILD_BASE=1 makes it again)
+# Needs (Debian): debootstrap, podman (buildah underneath), apt-get; run as root; `npm run build` done first.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+mirror=${MIRROR:-http://deb.debian.org/debian}
+work=${WORK:-/var/tmp/keepstate-soak-image}
+base=${BASE:-localhost/keepstate-soak-base:bookworm}
+version=$(node -p "require('$repo/package.json').version")
+tag=${TAG:-localhost/keepstate-soak:$version}
+log() { echo "build.sh: $*" >&2; }
+
+[[ -x $repo/dist/harness/cli.js ]] || {
+  log "dist/harness/cli.js missing: run npm run build first"
+  exit 3
+}
+mkdir -p "$work"
+
+# 1. The base: a minimal bookworm root filesystem from the Debian mirror, imported as an image.
+if [[ ${REBUILD_BASE:-0} == 1 ]] || ! podman image exists "$base"; then
+  rm -rf "$work/rootfs"
+  log "debootstrap bookworm from $mirror (a few minutes)"
+  debootstrap --variant=minbase bookworm "$work/rootfs" "$mirror" >"$work/debootstrap.log"
+  rm -rf "$work/rootfs/var/cache/apt/archives/"*.deb "$work/rootfs/var/lib/apt/lists/"*
+  tar --numeric-owner -C "$work/rootfs" -c . | podman import --change 'CMD ["/bin/bash"]' - "$base"
+fi
+
+# 2. The build context: only what runs (no sources, tests or dev dependencies).
+ctx=$work/context
+rm -rf "$ctx"
+mkdir -p "$ctx/app/deploy" "$ctx/app/node_modules"
+cp -a "$repo/dist" "$repo/package.json" "$repo/package-lock.json" "$repo/scenarios" "$repo/gates" "$ctx/app/"
+rm -rf "$ctx/app/dist/test" "$ctx/app/dist/bench"
+cp -a "$repo/deploy/nightly" "$ctx/app/deploy/"
+tar -C "$repo" --exclude=vm-images/build -c vm-images | tar -C "$ctx/app" -x
+# production dependencies as npm resolves them (node_modules may be a symlink: copy the files, not the link)
+(cd "$repo" && npm ls --omit=dev --all --parseable) | tail -n +2 | while read -r dir; do
+  rel=${dir#"$repo/node_modules/"}
+  mkdir -p "$ctx/app/node_modules/$(dirname "$rel")"
+  [[ -e $ctx/app/node_modules/$rel ]] || cp -aL "$dir" "$ctx/app/node_modules/$rel"
+done
+# Node: the nodejs package this machine runs (NodeSource's node_20.x), same version.
+node_version=$(dpkg-query -W -f='${Version}' nodejs)
+(cd "$ctx" && apt-get download "nodejs=$node_version" && mv nodejs_*.deb nodejs.deb)
+
+# 3. The image.
+log "building $tag FROM $base"
+podman build --network=host --build-arg "BASE=$base" -f "$here/Containerfile" -t "$tag" "$ctx"
+podman image inspect "$tag" --format '{{.Id}} {{.Size}}'
