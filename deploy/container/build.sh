@@ -25,9 +25,12 @@ mkdir -p "$work"
 
 # 1. The base: a minimal bookworm root filesystem from the Debian mirror, imported as an image.
 if [[ ${REBUILD_BASE:-0} == 1 ]] || ! podman image exists "$base"; then
-  rm -rf "$work/rootfs"
-  log "debootstrap bookworm from $mirror (a few minutes)"
-  debootstrap --variant=minbase bookworm "$work/rootfs" "$mirror" >"$work/debootstrap.log"
+  # a finished debootstrap (no debootstrap/ folder left) is reused unless REBUILD_BASE=1
+  if [[ ${REBUILD_BASE:-0} == 1 || ! -e $work/rootfs/etc/debian_version || -e $work/rootfs/debootstrap ]]; then
+    rm -rf "$work/rootfs"
+    log "debootstrap bookworm from $mirror (a few minutes)"
+    debootstrap --variant=minbase bookworm "$work/rootfs" "$mirror" >"$work/debootstrap.log"
+  fi
   rm -rf "$work/rootfs/var/cache/apt/archives/"*.deb "$work/rootfs/var/lib/apt/lists/"*
   tar --numeric-owner -C "$work/rootfs" -c . | podman import --change 'CMD ["/bin/bash"]' - "$base"
 fi
@@ -46,11 +49,12 @@ tar -C "$repo" --exclude=vm-images/build -c vm-images | tar -C "$ctx/app" -x
   mkdir -p "$ctx/app/node_modules/$(dirname "$rel")"
   [[ -e $ctx/app/node_modules/$rel ]] || cp -aL "$dir" "$ctx/app/node_modules/$rel"
 done
-# Node: the nodejs package this machine runs (NodeSource's node_20.x), same version.
-node_version=$(dpkg-query -W -f='${Version}' nodejs)
-(cd "$ctx" && apt-get download "nodejs=$node_version" && mv nodejs_*.deb nodejs.deb)
+# Node: the files of the nodejs package this machine runs (NodeSource's node_20.x; the installed build is a local
+# repack that no repository serves, so its files are copied as dpkg lists them, not downloaded again).
+dpkg -L nodejs | while read -r f; do [[ -f $f || -L $f ]] && echo "${f#/}"; done >"$work/nodejs.files"
+tar -C / --no-recursion -cf "$ctx/nodejs.tar" -T "$work/nodejs.files"
 
 # 3. The image.
 log "building $tag FROM $base"
-podman build --network=host --build-arg "BASE=$base" -f "$here/Containerfile" -t "$tag" "$ctx"
+podman build --isolation=chroot --network=host --build-arg "BASE=$base" -f "$here/Containerfile" -t "$tag" "$ctx"
 podman image inspect "$tag" --format '{{.Id}} {{.Size}}'
