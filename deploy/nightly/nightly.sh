@@ -73,7 +73,7 @@ shard() {
   mkdir -p "$dir"
   local args=(run --scenario "$scenario" --cycles "$cycles" --shard "$i/$shards" --out "$dir" --no-report --json)
   local judged=1
-  if supports run --no-judge; then
+  if supports run --seed-from; then # the CLI that has --seed-from has --no-judge too
     args+=(--no-judge --seed-from "$key")
     judged=0
   else # older CLI: seed from the key here; the shard judges its own gates, so its 1/2 mean "ran" too
@@ -122,9 +122,8 @@ finish() {
   "${soak[@]}" merge "${dirs[@]}" --out "$night/merged"
   mkdir -p "$reports"
   local extra=() rc=0
-  if supports report --junit; then
-    extra=(--junit "$night/junit-report.xml" --summary-md "$night/summary-report.md" --baseline auto)
-  fi
+  if supports report --junit; then extra=(--junit "$night/junit-report.xml" --summary-md "$night/summary-report.md"); fi
+  if supports report --baseline; then extra+=(--baseline auto); fi # compared with the night before
   "${soak[@]}" report "$night/merged" --out "$reports" "${extra[@]}" || rc=$?
   ((rc <= 2)) || exit "$rc"
   extra=()
