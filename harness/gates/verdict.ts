@@ -87,6 +87,14 @@ function gateList(gates: readonly JudgedGate[]): string {
   return gates.map((g) => `${g.id} (${g.title})`).join(', ');
 }
 
+/** What the runtime's adapter declared its checkpoint does not cover, as a sentence for a failed run ('' if nothing). */
+function runtimeLimits(summary: Summary): string {
+  const limits = summary.environment.target['limitations'];
+  if (typeof limits !== 'string' || limits.length === 0) return '';
+  const runtime = summary.environment.target['runtime'];
+  return ` The runtime (${typeof runtime === 'string' ? runtime : 'its adapter'}) declares that its checkpoint does not cover this: ${limits}.`;
+}
+
 /** The banner for a run: its level from the lattice, with a headline and a sentence of detail. */
 export function reportVerdict(summary: Summary, gates: readonly JudgedGate[]): ReportVerdict {
   const facts = verdictFacts(summary, gates);
@@ -104,7 +112,7 @@ export function reportVerdict(summary: Summary, gates: readonly JudgedGate[]): R
       return {
         level,
         headline: `FAIL: ${failed.length} of ${gates.length} gates failed`,
-        detail: `${which}${violations}`.trim(),
+        detail: `${which}${violations}${facts.violations > 0 ? runtimeLimits(summary) : ''}`.trim(),
       };
     }
     case 'inconclusive':

@@ -52,6 +52,17 @@ describe('reportVerdict', () => {
     expect(v.level).toBe('fail');
     expect(v.detail).toContain('1 consistency violation');
   });
+  test('a failed run names what the runtime declared its checkpoint does not cover; a passing one does not', () => {
+    const bad = makeAnalysis({ failedCycles: [3] }).summary;
+    const target = { ...bad.environment.target, runtime: 'gVisor (runsc)', limitations: 'files are host-backed' };
+    const withLimits = { ...bad, environment: { ...bad.environment, target } };
+    expect(reportVerdict(withLimits, [gate(1, 'pass')]).detail).toContain(
+      'The runtime (gVisor (runsc)) declares that its checkpoint does not cover this: files are host-backed.',
+    );
+    expect(reportVerdict(bad, [gate(1, 'pass')]).detail).not.toContain('declares');
+    const good = { ...summary, environment: withLimits.environment };
+    expect(reportVerdict(good, [gate(1, 'fail')]).detail).not.toContain('declares'); // no violation: not the cause
+  });
   test('the fixture gates give an insufficient-data verdict naming gate 5', () => {
     const a = makeAnalysis();
     const v = reportVerdict(a.summary, makeGates(a));

@@ -36,13 +36,14 @@ describe.skipIf(!usable)('gvisor adapter (real runsc)', () => {
     expect(String(summary.environment.target.runtimeVersion)).toMatch(/\d/);
   });
 
-  it('gvisor-hostfs: the checker catches memory restored behind a host-backed file system (negative control)', async () => {
+  it('gvisor-hostfs: the checker catches memory restored behind a host-backed file system: FAIL, exit 1', async () => {
     const r = await soak('run', '--scenario', 'gvisor-hostfs', '--cycles', '2');
     const { summary, md } = report('gvisor-hostfs');
     expect(summary.cycles.failed, describeResult(r)).toBe(2);
     expect(summary.violations).toBeGreaterThan(0);
-    expect(md).toContain('negative control was caught');
-    expect(md).toContain('not in runsc');
+    expect(r.exitCode, describeResult(r)).toBe(1);
+    expect(md).toContain('FAIL');
+    expect(md).toMatch(/declares that its checkpoint does not cover this: .*not in runsc/);
   });
 
   it('soak target check gvisor-fresh: every conformance check passes', async () => {
