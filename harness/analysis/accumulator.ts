@@ -260,6 +260,7 @@ export class RunAccumulator {
       cycles,
       checkpoints,
       downtimes: tally.downtimes,
+      samples: { bootMs: this.boots.view(), restoreMs: this.restores.view() },
       cadence: { stepMs: start.scenario.stepMs, checkpoint: { everyMs: start.scenario.checkpoint.everyMs } },
     };
   }

@@ -90,6 +90,8 @@ export interface RunAnalysis {
   checkpoints: CheckpointTable;
   /** Raw downtime samples in cycle order (ms). */
   downtimes: number[];
+  /** Raw boot and restore times in journal order (ms): one per boot / restore, for the gates' order-statistic intervals. */
+  samples?: { bootMs: ArrayLike<number>; restoreMs: ArrayLike<number> };
   /** The scenario's workload and checkpoint cadence (how much work one checkpoint interval may lose). */
   cadence?: { stepMs: number; checkpoint: { everyMs: number } };
 }
