@@ -115,6 +115,15 @@ describe.skipIf(!present)('report page in headless Chromium', () => {
     );
     const chart = page.locator('figure[data-chart="success-rates"] svg');
     await expect(chart.locator('text', { hasText: 'point: observed rate' }).count()).resolves.toBe(1);
+    for (const [name, label] of [
+      ['downtime-histogram', 'gate 4: p95 < 1000 ms'],
+      ['downtime-ecdf', 'gate 4: p95 < 1000 ms'],
+      ['checkpoint-pause', 'gate 3: p95 < 50 ms'],
+    ] as const) {
+      const rule = page.locator(`figure[data-chart="${name}"] svg text`, { hasText: label });
+      await expect(rule.count(), name).resolves.toBe(1);
+      expect(await rule.isVisible(), name).toBe(true);
+    }
     await mkdir(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, 'report-planted.png'), fullPage: true });
     expect(dialogs).toEqual([]);
