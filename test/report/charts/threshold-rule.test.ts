@@ -15,11 +15,12 @@ describe('threshold rules', () => {
     expect(thresholdRules(gates, 'killResume')).toEqual([]);
   });
 
-  test('the downtime and pause charts carry their gate rule; the store chart none', () => {
+  test('the downtime and pause charts carry their gate rule; the store chart none, on a log axis', () => {
     const specs = new Map(reportChartSpecs(analysis, gates).map((c) => [c.name, JSON.stringify(c.spec)]));
     for (const name of ['downtime-histogram', 'downtime-ecdf'])
       expect(specs.get(name), name).toContain('"label":"gate 4: p95 < 1000 ms"');
     expect(specs.get('checkpoint-pause')).toContain('"label":"gate 3: p95 < 50 ms"');
     expect(specs.get('store-growth')).not.toContain('gate ');
+    expect(specs.get('store-growth')).toContain('"scale":{"type":"log"}'); // stored bytes are not flat against logical
   });
 });
