@@ -15,6 +15,7 @@ import {
 import { tallyCycles } from './tally.js';
 import { Rejudge, type RejudgeFold } from './rejudge.js';
 import type { ObservationFields } from '../journal/observation.js';
+import { unjournaledCheckpoints } from './checkpoint-gaps.js';
 import { indeterminateOf, runStatusOf } from './run-status.js';
 import type { IndeterminateCause, JournalEvent, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 import { InputError } from '../core/errors.js';
@@ -250,6 +251,7 @@ export class RunAccumulator {
           logicalBytes,
           storedBytes,
           ratio: storedBytes > 0 ? logicalBytes / storedBytes : null,
+          committed: checkpoints.length + unjournaledCheckpoints(checkpoints.seq),
         },
         violations: allViolations.length,
         recheck,
@@ -260,6 +262,7 @@ export class RunAccumulator {
       cycles,
       checkpoints,
       downtimes: tally.downtimes,
+      samples: { bootMs: this.boots.view(), restoreMs: this.restores.view() },
       cadence: { stepMs: start.scenario.stepMs, checkpoint: { everyMs: start.scenario.checkpoint.everyMs } },
     };
   }

@@ -69,7 +69,12 @@ export interface Summary {
   /** Cycles whose kill landed during a checkpoint write, and how many of them resumed from the previous complete checkpoint. */
   tornCheckpoint: { trials: number; previousRestored: number };
   noncePreserved: { trials: number; preserved: number };
-  dedup: { checkpoints: number; logicalBytes: number; storedBytes: number; ratio: number | null };
+  /**
+   * checkpoints: journaled commits (their bytes are these totals); committed: journaled plus those the store holds but
+   * the journal missed (gaps in sequence numbers: a host killed between its commit and reporting it), as `soak store
+   * stats` counts them (absent in older summaries).
+   */
+  dedup: { checkpoints: number; logicalBytes: number; storedBytes: number; ratio: number | null; committed?: number };
   violations: number;
   violationSamples: string[];
   /**
@@ -90,6 +95,8 @@ export interface RunAnalysis {
   checkpoints: CheckpointTable;
   /** Raw downtime samples in cycle order (ms). */
   downtimes: number[];
+  /** Raw boot and restore times in journal order (ms): one per boot / restore, for the gates' order-statistic intervals. */
+  samples?: { bootMs: ArrayLike<number>; restoreMs: ArrayLike<number> };
   /** The scenario's workload and checkpoint cadence (how much work one checkpoint interval may lose). */
   cadence?: { stepMs: number; checkpoint: { everyMs: number } };
 }

@@ -1,6 +1,7 @@
 // `soak gates <run-dir...>`: judge one run (or several as one sample) against the numbered gates.
 import type { Argv } from 'yargs';
-import { exitCodeFor, formatGateTable } from '../gates/evaluate.js';
+import { exitCodeFor } from '../gates/evaluate.js';
+import { formatGateTable } from '../report/text/gate-table.js';
 import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import { defineCommand } from './command.js';
 import { judge, verdictLine } from '../gates/judge.js';

@@ -9,11 +9,14 @@ import type { RunAnalysis } from '../analysis/summary.js';
 import { judge, verdictLine } from '../gates/judge.js';
 import { exitCodeFor } from '../gates/verdict.js';
 import { neutralizeBidi } from '../report/escape.js';
+import { readBaseline, type Baseline } from '../report/baseline/read-baseline.js';
+import { autoBaseline } from '../report/baseline/resolve-baseline.js';
 
 interface ReportArgs {
   runDirs: string[];
   out: string;
   json: boolean;
+  baseline?: string;
 }
 
 /** Write the report for an analysed run into `reportsDir`. */
@@ -21,8 +24,20 @@ export function writeReportFor(
   analysis: RunAnalysis,
   gates: GateResult[],
   reportsDir: string,
+  baseline?: Baseline,
 ): Promise<{ dir: string; files: string[] }> {
-  return writeReport({ analysis, gates, reportsDir: path.resolve(reportsDir) });
+  return writeReport({ analysis, gates, reportsDir: path.resolve(reportsDir), ...(baseline ? { baseline } : {}) });
+}
+
+/** The baseline `--baseline` names: a report folder, or `auto` (the newest earlier report of this scenario and target). */
+async function baselineFor(
+  flag: string | undefined,
+  analysis: RunAnalysis,
+  reportsDir: string,
+): Promise<Baseline | null> {
+  if (flag === undefined) return null;
+  const dir = flag === 'auto' ? await autoBaseline(path.resolve(reportsDir), analysis.summary) : path.resolve(flag);
+  return dir === null ? null : readBaseline(dir);
 }
 
 export const reportCommand = defineCommand<ReportArgs>({
@@ -33,6 +48,11 @@ export const reportCommand = defineCommand<ReportArgs>({
     y
       .positional('run-dirs', { type: 'string', array: true, describe: 'Run folders' })
       .option('out', { type: 'string', default: 'reports', describe: 'Reports folder' })
+      .option('baseline', {
+        type: 'string',
+        describe:
+          'Previous dated report folder to compare with ("Since last report"), or "auto": the newest earlier report of the same scenario and target in --out; a missing or malformed one exits 3',
+      })
       .option('json', {
         type: 'boolean',
         default: false,
@@ -40,10 +60,21 @@ export const reportCommand = defineCommand<ReportArgs>({
       }) as unknown as Argv<ReportArgs>,
   run: async (argv) => {
     const { analysis } = noteTornTails(await loadRuns(argv.runDirs));
+    const baseline = await baselineFor(argv.baseline, analysis, argv.out); // read first: a bad baseline writes nothing
     const j = judge(analysis);
-    const written = await writeReportFor(analysis, j.gates, argv.out);
-    if (argv.json) process.stdout.write(`${JSON.stringify({ ...written, verdict: j.verdict }, null, 2)}\n`);
-    else process.stdout.write(neutralizeBidi(`report: ${path.join(written.dir, 'index.html')}\n${verdictLine(j)}\n`));
+    const written = await writeReportFor(analysis, j.gates, argv.out, baseline ?? undefined);
+    const since = baseline === null ? null : baseline.dir;
+    if (argv.json)
+      process.stdout.write(`${JSON.stringify({ ...written, verdict: j.verdict, baseline: since }, null, 2)}\n`);
+    else {
+      const note =
+        argv.baseline === undefined
+          ? ''
+          : `baseline: ${since ?? 'none (no earlier report of this scenario and target)'}\n`;
+      process.stdout.write(
+        neutralizeBidi(`report: ${path.join(written.dir, 'index.html')}\n${note}${verdictLine(j)}\n`),
+      );
+    }
     return exitCodeFor(j.verdict); // the report is written either way; the exit code says what it found
   },
 });

@@ -2,7 +2,9 @@
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, InputError } from '../core/errors.js';
-import { exitCodeFor, formatGateTable } from '../gates/evaluate.js';
+import { exitCodeFor } from '../gates/evaluate.js';
+import { formatGateTable } from '../report/text/gate-table.js';
+import { neutralizeBidi } from '../report/escape.js';
 import { streamProgress, quietProgress } from '../run/progress.js';
 import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import type { RunResult } from '../run/runner.js';
@@ -144,7 +146,7 @@ export const runCommand = defineCommand<RunArgs>({
       process.stdout.write(
         `run folder: ${result.runDir} (${result.status}, ${result.cycles} cycles run now, ${s.cycles.total} in the run)\n`,
       );
-      process.stdout.write(`${formatGateTable(judgement.gates)}\n`);
+      process.stdout.write(neutralizeBidi(`${formatGateTable(judgement.gates)}\n`));
       if (s.violations > 0) process.stdout.write(`violations: ${s.violations}, e.g. ${s.violationSamples[0] ?? ''}\n`);
       if (reportDir) process.stdout.write(`report: ${path.join(reportDir, 'index.html')}\n`);
       process.stdout.write(`${verdictLine(judgement)}\n`);

@@ -8,7 +8,6 @@ import type { Gate, GateEvidence, GateResult, Threshold, Verdict } from './types
 import type { Summary } from '../analysis/summary.js';
 
 export { defaultGatesDir, loadGates, parseGate } from './load.js';
-export { formatGateTable } from './table.js';
 export { gateEvidenceFromAnalysis } from './evidence.js';
 export { exitCodeFor } from './verdict.js';
 

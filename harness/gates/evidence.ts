@@ -1,4 +1,4 @@
-// Build GateEvidence from an analysed run: raw samples for the intervals of distribution stats and per-cycle lost work for gate 7.
+// Build GateEvidence from an analysed run: raw samples (downtime, pause, write, boot, restore) for the intervals of distribution stats and per-cycle lost work for gate 7.
 import type { GateEvidence } from './types.js';
 import type { RunAnalysis } from '../analysis/summary.js';
 
@@ -16,7 +16,13 @@ export function gateEvidenceFromAnalysis(analysis: RunAnalysis, cadence?: Cadenc
   const { pauseMs, writeMs } = analysis.checkpoints;
   const lostSteps = analysis.cycles.lostSteps.filter((x) => !Number.isNaN(x));
   const evidence: GateEvidence = {
-    samples: { downtimeMs: analysis.downtimes, checkpointPauseMs: pauseMs, checkpointWriteMs: writeMs },
+    samples: {
+      downtimeMs: analysis.downtimes,
+      checkpointPauseMs: pauseMs,
+      checkpointWriteMs: writeMs,
+      bootMs: analysis.samples?.bootMs,
+      restoreMs: analysis.samples?.restoreMs,
+    },
     lostStepsPerCycle: Array.from(lostSteps),
     seed,
   };

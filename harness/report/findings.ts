@@ -77,8 +77,13 @@ export function findings(analysis: RunAnalysis): string[] {
   const dd = s.dedup;
   if (dd.checkpoints > 0) {
     const factor = dd.storedBytes > 0 ? ` (${fmtNum(dd.logicalBytes / dd.storedBytes, 1)}× smaller)` : '';
+    const committed = dd.committed ?? dd.checkpoints;
+    const missed =
+      committed > dd.checkpoints
+        ? ` The store committed ${committed} (as soak store stats counts them): ${committed - dd.checkpoints} more whose host was killed before reporting them, so their bytes are in neither total here.`
+        : ` The store committed ${committed}, as soak store stats counts them.`;
     out.push(
-      `Dedup over ${dd.checkpoints} checkpoints: ${fmtBytes(dd.logicalBytes)} logical, ${fmtBytes(dd.storedBytes)} stored${factor}.`,
+      `Dedup over ${dd.checkpoints} journaled checkpoints: ${fmtBytes(dd.logicalBytes)} logical, ${fmtBytes(dd.storedBytes)} stored${factor}.${missed}`,
     );
   }
   out.push(

@@ -9,6 +9,8 @@ import { redactEnvironment } from './redact.js';
 import { indeterminateText, type IndeterminateText } from './indeterminate.js';
 import { reportVerdict, type ReportVerdict } from '../gates/verdict.js';
 import { GATE_RULES } from './gate-rules.js';
+import type { Baseline } from './baseline/read-baseline.js';
+import { sinceLast, type SinceLast } from './baseline/since-last.js';
 
 /** The report's content as plain data (strings unescaped: each renderer escapes for its format). */
 export interface ReportModel {
@@ -25,10 +27,12 @@ export interface ReportModel {
   gateRules: readonly string[];
   /** Unjudged cycles by cause, the run-did-not-complete notice, the too-many-indeterminate warning. */
   indeterminate: IndeterminateText;
+  /** The comparison with the previous report (`soak report --baseline`); absent without one. */
+  sinceLast?: SinceLast;
 }
 
-/** Build the model; gates are sorted by id. */
-export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[]): ReportModel {
+/** Build the model; gates are sorted by id; with a baseline, the since-last-report comparison. */
+export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[], baseline?: Baseline): ReportModel {
   const summary: Summary = { ...analysis.summary, environment: redactEnvironment(analysis.summary.environment) };
   const clean: RunAnalysis = { ...analysis, summary };
   const sortedGates = [...gates].sort((a, b) => a.id - b.id);
@@ -43,5 +47,6 @@ export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[]):
     limitations: scopeLimitations(clean, sortedGates),
     gateRules: GATE_RULES,
     indeterminate: indeterminateText(summary),
+    ...(baseline ? { sinceLast: sinceLast(baseline, sortedGates, analysis.downtimes) } : {}),
   };
 }

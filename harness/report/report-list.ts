@@ -18,6 +18,10 @@ export interface ReportEntry {
   trials: number | null;
   wilsonLo: number | null;
   p95Ms: number | null;
+  /** How many downtime samples the p95 rests on. */
+  downtimeN: number | null;
+  /** The run was a negative control (it passes when the checker catches its planted fault). */
+  negativeControl: boolean;
   verdict: VerdictLevel | 'unreadable';
 }
 
@@ -66,6 +70,8 @@ export function entryFromSummary(dir: string, dirDate: string, json: unknown): R
     trials: num(kr['trials']),
     wilsonLo: num(wilson[0]),
     p95Ms: num(obj(s['downtimeMs'])['p95']),
+    downtimeN: num(obj(s['downtimeMs'])['n']),
+    negativeControl: s['negativeControl'] === true,
     verdict,
   };
 }
@@ -98,6 +104,8 @@ export async function listReports(reportsDir: string): Promise<ReportEntry[]> {
         trials: null,
         wilsonLo: null,
         p95Ms: null,
+        downtimeN: null,
+        negativeControl: false,
         verdict: 'unreadable',
       });
     }

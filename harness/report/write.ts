@@ -13,12 +13,16 @@ import { publishReport } from './publish.js';
 import { listReports } from './report-list.js';
 import { slug } from '../core/slug.js';
 import { renderWalkthrough } from './text/walkthrough.js';
+import type { Baseline } from './baseline/read-baseline.js';
+import { sinceLastJson } from './baseline/since-last.js';
 
 /** What writeReport needs: the analysed run, its judged gates, and the reports folder (created if missing). */
 export interface WriteReportInput {
   analysis: RunAnalysis;
   gates: GateResult[];
   reportsDir: string;
+  /** The previous report to compare with (read by readBaseline); none: no since-last-report section. */
+  baseline?: Baseline;
 }
 
 /** Where the report went: its folder and the absolute paths of every file in it (sorted). */
@@ -38,12 +42,15 @@ export async function writeReport(input: WriteReportInput): Promise<WrittenRepor
     throw new InputError(
       `summary.date: expected yyyy-mm-dd, got ${JSON.stringify(date)}; re-run the analysis on the journal`,
     );
-  const model = buildModel(analysis, gates);
+  const model = buildModel(analysis, gates, input.baseline);
   const charts = await renderCharts(reportChartSpecs({ ...analysis, summary: model.summary }, model.gates));
   const files = new Map<string, string>([
     ['index.html', renderPage(model, charts)],
     ['summary.md', renderWalkthrough(model, charts)],
-    ['summary.json', `${JSON.stringify({ ...model.summary, verdict: model.verdict, gates: model.gates }, null, 2)}\n`],
+    [
+      'summary.json',
+      `${JSON.stringify({ ...model.summary, verdict: model.verdict, gates: model.gates, ...sinceLastJson(model.sinceLast) }, null, 2)}\n`,
+    ],
     ['cycles.csv', cyclesCsv(analysis.cycles)],
   ]);
   for (const chart of charts) {

@@ -130,7 +130,7 @@ describe('analyze', () => {
   });
 
   it('dedup: 3 checkpoints, 3000 logical / 1200 stored = 2.5, with per-checkpoint rows in journal order', () => {
-    expect(s.dedup).toEqual({ checkpoints: 3, logicalBytes: 3000, storedBytes: 1200, ratio: 2.5 });
+    expect(s.dedup).toEqual({ checkpoints: 3, logicalBytes: 3000, storedBytes: 1200, ratio: 2.5, committed: 3 });
     const rows = analyze(journal).checkpoints;
     expect(rows.length).toBe(3);
     expect([...rows.seq]).toEqual([1, 2, 3]);

@@ -1,7 +1,7 @@
 // Verdicts: a healthy summary passes every shipped gate; one broken field fails exactly its gate; too little data is insufficient.
 import { describe, expect, it } from 'vitest';
 import type { GateEvidence, GateResult } from '../../harness/gates/types.js';
-import { evaluateGates, formatGateTable, loadGates, parseGate, quantileMinN } from '../../harness/gates/evaluate.js';
+import { evaluateGates, loadGates, parseGate, quantileMinN } from '../../harness/gates/evaluate.js';
 import { combineVerdicts } from '../../harness/gates/verdict.js';
 import { downtimeQuantiles } from '../../harness/report/findings.js';
 import type { RunAnalysis, Summary } from '../../harness/analysis/summary.js';
@@ -148,21 +148,6 @@ describe('metric kind and unit on each result', () => {
     expect(problems).toEqual([]);
     if (failures === null) throw new Error('gate did not parse');
     expect(evaluateGates([failures], healthySummary())[0]).toMatchObject({ kind: 'rate', unit: 'trials', value: 0 });
-  });
-});
-
-describe('formatGateTable', () => {
-  it('prints a header and one aligned row per gate with value, interval and verdict', () => {
-    const table = formatGateTable(evaluateGates(gates, healthySummary(), clean));
-    const lines = table.split('\n');
-    expect(lines).toHaveLength(10);
-    expect(lines[0]).toMatch(/^#\s+gate\s+observed\s+interval\s+judged\s+n\/minN\s+threshold\s+verdict\s+note$/);
-    expect(lines[7]).toMatch(
-      /^06\s+Kill-and-resume success\s+1 \(100\/100\)\s+\[0\.9630, 1\]\s+lower 0\.9630\s+100\/73\s+wilson95\.lo >= 95%\s+PASS\s+n needed with zero failures: 73/,
-    );
-    expect(lines[5]).toMatch(
-      /^04\s+Session resume latency p95\s+290\s+\[\d+\.\d, 300\]\s+point\s+100\/59\s+p95 < 1000 ms\s+PASS \(SOLID\)/,
-    );
   });
 });
 

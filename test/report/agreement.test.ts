@@ -1,4 +1,4 @@
-// summary.md, index.html and summary.json of one report agree on every gate figure: value, n, interval, verdict.
+// summary.md, index.html, summary.json and the terminal gate table agree on every gate figure: value, n, interval, verdict.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import {
   fmtGateVerdict,
 } from '../../harness/report/text/gate-format.js';
 import { writeReport } from '../../harness/report/write.js';
+import { formatGateTable } from '../../harness/report/text/gate-table.js';
 import { makeAnalysis } from './fixtures.js';
 import { plantedGates } from './planted-gates.js';
 
@@ -113,6 +114,20 @@ describe('one report, three files, the same figures', () => {
       expect(fromHtml.get(g.id), `gate ${g.id} in index.html`).toEqual(want);
       expect(fromMd.get(g.id), `gate ${g.id} in summary.md`).toEqual(want);
     }
+  });
+
+  test('the terminal gate table (soak run, soak gates) prints the same figures as summary.md and index.html', () => {
+    const lines = formatGateTable(json.gates).split('\n').slice(2);
+    expect(lines).toHaveLength(json.gates.length);
+    const fromMd = mdRows(md);
+    json.gates.forEach((g, i) => {
+      const row = fromMd.get(g.id)!;
+      const cells = [row.threshold, row.observed, row.interval, row.judged, row.n, row.verdict];
+      const escaped = cells.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      expect(lines[i], `gate ${g.id} on the terminal`).toMatch(
+        new RegExp(`^0?${g.id}\\s+.+?\\s+${escaped.join('\\s+')}(\\s|$)`),
+      );
+    });
   });
 
   test('the figures in summary.json are consistent: the observed k/n of a rate, its interval around it, the banner', () => {

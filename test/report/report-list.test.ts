@@ -30,6 +30,8 @@ describe('entryFromSummary', () => {
       trials: 30,
       wilsonLo: 0.886,
       p95Ms: 271,
+      downtimeN: null,
+      negativeControl: false,
       verdict: 'insufficient',
     });
   });

@@ -8,6 +8,7 @@ import { downtimeEcdfSpec, downtimeHistogramSpec, downtimePerCycleSpec } from '.
 import { wilsonGatesSpec } from './gate-chart.js';
 import { renderSvg } from './render.js';
 import { checkpointPauseSpec, storeGrowthSpec } from './store-charts.js';
+import { thresholdRules, withThresholdRules } from './threshold-rule.js';
 
 /** Downtime per cycle: every cycle up to MAX_UNBINNED_CYCLES, above that consecutive cycles binned (same chart name and place). */
 function downtimePerCycleChart(cycles: CycleTable): ChartSpec {
@@ -33,14 +34,16 @@ export function reportChartSpecs(analysis: RunAnalysis, gates: readonly GateResu
     {
       name: 'downtime-histogram',
       title: 'Downtime histogram',
-      caption: 'How long each session was down, from SIGKILL to the first verified heartbeat after resume.',
-      spec: downtimeHistogramSpec(downtimes),
+      caption:
+        "How long each session was down, from SIGKILL to the first verified heartbeat after resume; the solid purple line is the downtime gate's bar.",
+      spec: withThresholdRules(downtimeHistogramSpec(downtimes), thresholdRules(gates, 'downtimeMs')),
     },
     {
       name: 'downtime-ecdf',
       title: 'Downtime ECDF',
-      caption: 'Share of resumed cycles whose downtime was at most x; dashed rules mark p50, p95 and p99.',
-      spec: downtimeEcdfSpec(downtimes, summary.downtimeMs),
+      caption:
+        "Share of resumed cycles whose downtime was at most x; dashed rules mark p50, p95 and p99, the solid one the gate's bar.",
+      spec: withThresholdRules(downtimeEcdfSpec(downtimes, summary.downtimeMs), thresholdRules(gates, 'downtimeMs')),
     },
     downtimePerCycleChart(cycles),
     {
@@ -52,8 +55,9 @@ export function reportChartSpecs(analysis: RunAnalysis, gates: readonly GateResu
     {
       name: 'checkpoint-pause',
       title: 'Checkpoint pause',
-      caption: 'How long the session was paused to take each checkpoint.',
-      spec: checkpointPauseSpec(checkpoints),
+      caption:
+        "How long the session was paused to take each checkpoint; the solid purple line is the pause gate's bar.",
+      spec: withThresholdRules(checkpointPauseSpec(checkpoints), thresholdRules(gates, 'checkpointPauseMs')),
     },
     {
       name: 'store-growth',

@@ -11,6 +11,7 @@ import {
 } from '../text/gate-format.js';
 import type { ReportModel } from '../model.js';
 import { PAGE_CSS } from './page-style.js';
+import { sinceLastHtml } from './since-last.js';
 
 /** Content-Security-Policy for report pages: no scripts, no network; inline styles only. */
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -124,7 +125,7 @@ ${list(model.findings)}
 ${indeterminateHtml(u)}<h2>Gates</h2>
 ${gateTable(model)}
 ${gateDescriptions(model)}
-<h2>Charts</h2>
+${sinceLastHtml(model.sinceLast)}<h2>Charts</h2>
 <div class="charts">
 ${charts.map(chartFigure).join('\n')}
 </div>

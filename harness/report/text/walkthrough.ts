@@ -4,6 +4,7 @@ import { fmtGateInterval, fmtGateJudged, fmtGateObserved, fmtGateThreshold, fmtG
 import { fmtMs } from './format.js';
 import type { ReportModel } from '../model.js';
 import type { RenderedChart } from '../charts/chart-spec.js';
+import { sinceLastMarkdown } from './since-last.js';
 
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
   return [
@@ -92,8 +93,8 @@ export function renderWalkthrough(
         ...described.map((g) => `- **${g.id}. ${md(g.title)}**: ${md(g.description)}`),
       );
   }
+  lines.push('', ...sinceLastMarkdown(model.sinceLast));
   lines.push(
-    '',
     '## Downtime quantiles',
     '',
     'Kill to first verified heartbeat; 95% intervals from order statistics (distribution-free).',

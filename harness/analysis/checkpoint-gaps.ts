@@ -1,0 +1,20 @@
+// Checkpoints a store committed that the journal never recorded: gaps in the sequence numbers of journaled checkpoints.
+// A host SIGKILLed between renaming a manifest into place and reporting it leaves a committed checkpoint the runner
+// never heard of (it is restored from all the same); `soak store stats` counts it, the journal cannot know its bytes.
+
+/**
+ * How many sequence numbers are missing from `seq` (journal order). Each store numbers its checkpoints 1, 2, 3...;
+ * a number below the one before starts the next run's store (merged shards). A checkpoint committed after a run's last
+ * journaled one leaves no gap, so this is a lower bound.
+ */
+export function unjournaledCheckpoints(seq: ArrayLike<number>): number {
+  let missing = 0;
+  let prev = 0;
+  for (let i = 0; i < seq.length; i++) {
+    const s = seq[i]!;
+    if (s > prev) missing += s - prev - 1;
+    else if (s < prev) missing += s - 1; // the next store starts at 1
+    prev = s;
+  }
+  return missing;
+}
