@@ -9,6 +9,7 @@ import { redactEnvironment } from './redact.js';
 import { indeterminateText, type IndeterminateText } from './indeterminate.js';
 import { reportVerdict, type ReportVerdict } from '../gates/verdict.js';
 import { GATE_RULES } from './gate-rules.js';
+import { machineLoadRows, provenanceLine, saturationBanner, sourceRows } from './provenance.js';
 
 /** The report's content as plain data (strings unescaped: each renderer escapes for its format). */
 export interface ReportModel {
@@ -25,6 +26,12 @@ export interface ReportModel {
   gateRules: readonly string[];
   /** Unjudged cycles by cause, the run-did-not-complete notice, the too-many-indeterminate warning. */
   indeterminate: IndeterminateText;
+  /** The first line: run status, planned vs run cycles, merged sources. */
+  provenance: string;
+  /** The saturated-machine banner shown beside the verdict (null: not saturated, or no load samples). */
+  saturation: string | null;
+  /** A merged run's source runs (no rows for a single run). */
+  sources: ReturnType<typeof sourceRows>;
 }
 
 /** Build the model; gates are sorted by id. */
@@ -38,10 +45,13 @@ export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[]):
     verdict: reportVerdict(summary, sortedGates),
     findings: findings(clean),
     quantiles: downtimeQuantiles(clean),
-    environment: environmentRows(summary.environment, summary.target),
+    environment: [...environmentRows(summary.environment, summary.target), ...machineLoadRows(summary)],
     durability: durabilityLimits(clean),
     limitations: scopeLimitations(clean, sortedGates),
     gateRules: GATE_RULES,
     indeterminate: indeterminateText(summary),
+    provenance: provenanceLine(summary),
+    saturation: saturationBanner(summary),
+    sources: sourceRows(summary),
   };
 }
