@@ -42,7 +42,7 @@ export function runProvenance(summary: Summary, realDir: string): RunProvenance 
 }
 
 /** The fields compared, in the order warnings name them, with the word used for each. */
-const COMPARED: ReadonlyArray<[keyof RunProvenance, string]> = [
+const COMPARED: ReadonlyArray<[Exclude<keyof RunProvenance, 'load'>, string]> = [
   ['scenario', 'scenario'],
   ['target', 'target'],
   ['seed', 'seed'],
