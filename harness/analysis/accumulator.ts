@@ -16,7 +16,8 @@ import { tallyCycles } from './tally.js';
 import { Rejudge, type RejudgeFold } from './rejudge.js';
 import type { ObservationFields } from '../journal/observation.js';
 import { unjournaledCheckpoints } from './checkpoint-gaps.js';
-import { indeterminateOf, runStatusOf } from './run-status.js';
+import { indeterminateOf, runFacts } from './run-status.js';
+import { LoadSamples, type LoadColumns } from './machine-load.js';
 import type { IndeterminateCause, JournalEvent, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 import { InputError } from '../core/errors.js';
 import { mean, summarize } from '../stats/distribution.js';
@@ -49,6 +50,7 @@ export interface PartialFold {
   boots: Float64Array;
   restores: Float64Array;
   rejudge: RejudgeFold;
+  loads: LoadColumns;
 }
 
 /**
@@ -75,6 +77,7 @@ export class RunAccumulator {
   /** Each cycle judged again from its journaled observation. */
   private readonly rejudge = new Rejudge();
   private liveTarget: Record<string, string | number | boolean> = {};
+  private readonly loads = new LoadSamples();
 
   /** Call before feeding the next run's events; `source` names the previous one in errors. */
   nextRun(source: string): void {
@@ -128,6 +131,7 @@ export class RunAccumulator {
         this.observed(e);
         break;
       default:
+        if (e.type === 'machine-load') this.loads.add(e);
         break;
     }
   }
@@ -178,6 +182,7 @@ export class RunAccumulator {
       boots: this.boots.view(),
       restores: this.restores.view(),
       rejudge: this.rejudge.partial(),
+      loads: this.loads.columns(),
     };
   }
 
@@ -198,6 +203,7 @@ export class RunAccumulator {
     this.checkpoints.append(p.checkpoints);
     this.boots.pushAll(p.boots);
     this.restores.pushAll(p.restores);
+    this.loads.append(p.loads);
   }
 
   /** The analysis of everything fed so far. */
@@ -232,7 +238,6 @@ export class RunAccumulator {
           indeterminate: tally.indeterminate + unfinished,
         },
         indeterminate,
-        runStatus: start.mergedFrom ? { status: 'complete' } : runStatusOf(this.ends),
         killResume: { successes: tally.resumed, trials, wilson95: wilson(tally.resumed, trials) },
         downtimeMs: summarize(tally.downtimes),
         bootMs: summarize(this.boots.view()),
@@ -258,6 +263,7 @@ export class RunAccumulator {
         violationSamples: allViolations.slice(0, 10).map((v) => v.message),
         negativeControl: start.scenario.negativeControl,
         environment: { ...start.environment, target: { ...start.environment.target, ...this.liveTarget } },
+        ...runFacts(start, this.loads.columns(), this.ends),
       },
       cycles,
       checkpoints,

@@ -1,5 +1,7 @@
 // How a run's outcomes read beyond ok and fail: its indeterminate cycles by cause, and how its runners ended.
-import type { CauseCode, RunEndEvent } from '../journal/events.js';
+import type { CauseCode, RunEndEvent, RunStartEvent } from '../journal/events.js';
+import { plannedCycles } from '../scenario/planned.js';
+import { summarizeMachineLoad, type LoadColumns } from './machine-load.js';
 import type { Summary } from './summary.js';
 
 /** The summary's indeterminate block: counts by cause, cycles with no outcome as 'unfinished'. */
@@ -19,4 +21,31 @@ export function runStatusOf(ends: readonly (RunEndEvent | null)[]): NonNullable<
       return e.reason === undefined ? { status: e.status } : { status: e.status, reason: e.reason };
   }
   return { status: 'complete' };
+}
+
+/**
+ * What a summary says of where its run came from: cycles planned (a shard's share; a merge sums its sources), the
+ * source runs of a merge and how the first of them that did not complete ended, and the machine load it ran under.
+ */
+export function runFacts(
+  start: RunStartEvent,
+  loads: LoadColumns,
+  ends: readonly (RunEndEvent | null)[],
+): Pick<Summary, 'plannedCycles' | 'sources' | 'runStatus' | 'machineLoad'> {
+  const sources = start.sources;
+  const machineLoad = summarizeMachineLoad(loads, start.environment.cores);
+  const unfinished = sources?.find((s) => s.status !== 'complete');
+  return {
+    plannedCycles: sources
+      ? sources.reduce((sum, s) => sum + s.plannedCycles, 0)
+      : plannedCycles(start.scenario.cycles, start.shard),
+    // a merge's journal has no run-end: its sources say how their runners ended (older merges: complete)
+    runStatus: sources
+      ? { status: unfinished?.status ?? 'complete' }
+      : start.mergedFrom
+        ? { status: 'complete' }
+        : runStatusOf(ends),
+    ...(sources ? { sources } : {}),
+    ...(machineLoad ? { machineLoad } : {}),
+  };
 }

@@ -1,6 +1,7 @@
 // The shape of an analysed run (summary.json and what reports and gates read). Produced only by analysis.ts.
 import type { Environment } from '../core/environment.js';
-import type { CauseCode, CycleEvent, RunStatus } from '../journal/events.js';
+import type { CauseCode, CycleEvent, RunStatus, SourceRun } from '../journal/events.js';
+import type { MachineLoadSummary } from './machine-load.js';
 import type { DistributionSummary } from '../stats/distribution.js';
 
 export const SUMMARY_SCHEMA_VERSION = 1;
@@ -86,6 +87,12 @@ export interface Summary {
   /** The scenario was a negative control: the run is meant to produce violations (absent in older summaries). */
   negativeControl?: boolean;
   environment: Environment;
+  /** Cycles the run planned: the scenario's, a shard's share, or a merge's sources summed (absent in older summaries). */
+  plannedCycles?: number;
+  /** A merged run's source runs: machine, seed, cycle range, status (absent for a single run). */
+  sources?: SourceRun[];
+  /** The machine load sampled through the run, and whether it was saturated (absent: no samples journaled). */
+  machineLoad?: MachineLoadSummary;
 }
 
 /** Analysis output: the summary plus the per-cycle and per-checkpoint rows reports draw from (not in summary.json). */

@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { EXIT } from '../core/errors.js';
 import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
-import { comparisonWarnings, runProvenance } from '../analysis/provenance.js';
+import { comparisonWarnings, environmentsSideBySide, runProvenance } from '../analysis/provenance.js';
 import { compareSamples, COMPARE_DEFAULTS, type Comparison } from '../stats/compare.js';
 import { defineCommand } from './command.js';
 
@@ -15,6 +15,14 @@ interface CompareArgs {
   minEffectMs: number;
   minEffectRelative: number;
   json: boolean;
+}
+
+/** The side-by-side environments as aligned text lines. */
+function sideBySide(rows: ReadonlyArray<readonly [string, string, string]>): string {
+  const w0 = Math.max(...rows.map((r) => r[0].length));
+  const w1 = Math.max(1, ...rows.map((r) => r[1].length));
+  const line = (r: readonly string[]): string => `${r[0]!.padEnd(w0)}  ${r[1]!.padEnd(w1)}  ${r[2]}`.trimEnd();
+  return `${[line(['', 'A (baseline)', 'B (candidate)']), ...rows.map(line)].join('\n')}\n\n`;
 }
 
 function fmt(name: string, c: Comparison | null): string {
@@ -61,6 +69,7 @@ export const compareCommand = defineCommand<CompareArgs>({
       runProvenance(b.summary, realpathSync(loadedB.dirs[0]!)),
     );
     for (const w of warnings) process.stderr.write(`soak: warning: ${w}\n`);
+    const environments = environmentsSideBySide(a.summary, b.summary);
     const opts = {
       seed: argv.seed,
       resamples: Math.max(9999, argv.resamples),
@@ -74,9 +83,12 @@ export const compareCommand = defineCommand<CompareArgs>({
     const results = { downtimeMs: downtime, checkpointPauseMs: pause };
     if (argv.json)
       process.stdout.write(
-        `${JSON.stringify({ schemaVersion: 1, runA: a.summary.runId, runB: b.summary.runId, warnings, ...results }, null, 2)}\n`,
+        `${JSON.stringify({ schemaVersion: 1, runA: a.summary.runId, runB: b.summary.runId, warnings, environments, ...results }, null, 2)}\n`,
       );
-    else process.stdout.write(`${fmt('downtime', downtime)}\n${fmt('checkpoint pause', pause)}\n`);
+    else
+      process.stdout.write(
+        `${sideBySide(environments)}${fmt('downtime', downtime)}\n${fmt('checkpoint pause', pause)}\n`,
+      );
     const all = [downtime, pause];
     return all.some((c) => c?.verdict === 'regression')
       ? EXIT.fail

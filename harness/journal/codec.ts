@@ -14,7 +14,7 @@ export type FieldOf<T extends EventType> = Exclude<keyof EventOf<T>, 'schemaVers
 
 /** Each event type's fields, in the order they are written after `{"schemaVersion":..,"t":..,"type":..`. */
 export const FIELD_ORDER = {
-  'run-start': ['runId', 'startedAt', 'scenario', 'environment', 'shard', 'mergedFrom'],
+  'run-start': ['runId', 'startedAt', 'scenario', 'environment', 'shard', 'mergedFrom', 'sources'],
   'run-resume': ['killedGroups', 'remaining'],
   'target-info': ['cycle', 'info'],
   'host-start': ['cycle', 'pid', 'mode'],
@@ -63,6 +63,7 @@ export const FIELD_ORDER = {
     'cause',
   ],
   'run-end': ['status', 'cycles', 'reason'],
+  'machine-load': ['cycle', 'windowMs', 'load1', 'stealPct', 'busyPct', 'harnessPct', 'otherCpuPct'],
 } as const satisfies { [T in EventType]: readonly FieldOf<T>[] };
 
 /** The fields an event type declares but FIELD_ORDER leaves out (never, or this file does not compile). */

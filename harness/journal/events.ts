@@ -1,6 +1,7 @@
 // Journal event types: every line of runs/<id>/journal.ndjson is one of these, with a schemaVersion.
 import type { PartState, Violation } from '../check/heartbeat.js';
 import type { Environment } from '../core/environment.js';
+import type { LoadSample } from '../core/machine-load.js';
 
 export type { Violation, ViolationCode } from '../check/heartbeat.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -34,6 +35,25 @@ interface Base {
   t: number;
 }
 
+/**
+ * One source run of a merged run (`soak merge`): where its cycles came from. `machine` never names the host: it is
+ * core/environment.ts's machineLabel (CPU model, cores, kernel release and a short hash of them).
+ */
+export interface SourceRun {
+  runId: string;
+  machine: string;
+  seed: number;
+  shard?: { index: number; count: number };
+  /** Cycles it planned (its shard's share of the scenario) and ran (cycle-start events). */
+  plannedCycles: number;
+  cycles: number;
+  /** Its lowest and highest cycle id in the merged journal (null: it ran none). */
+  firstCycle: number | null;
+  lastCycle: number | null;
+  /** How its runner ended ('unknown': no run-end). */
+  status: RunStatus | 'unknown';
+}
+
 export interface RunStartEvent extends Base {
   type: 'run-start';
   runId: string;
@@ -44,6 +64,8 @@ export interface RunStartEvent extends Base {
   shard?: { index: number; count: number };
   /** Set on a run folder written by `soak merge`: the run ids it combines. */
   mergedFrom?: string[];
+  /** Set on a run folder written by `soak merge`: each source run, in order (absent on merges made before it was). */
+  sources?: SourceRun[];
 }
 
 /** A runner picked up a run whose previous runner died (`soak run --resume`). */
@@ -180,6 +202,15 @@ export interface RunEndEvent extends Base {
   reason?: string;
 }
 
+/**
+ * Machine load over one window of the run (core/machine-load.ts defines each share), sampled on a timer and at cycle
+ * ends off the kill path, journaled between cycles. `cycle`: the cycle running when the window ended (0: before the first).
+ */
+export interface MachineLoadEvent extends Base, LoadSample {
+  type: 'machine-load';
+  cycle: number;
+}
+
 export type JournalEvent =
   | RunStartEvent
   | RunResumeEvent
@@ -192,7 +223,8 @@ export type JournalEvent =
   | RestoreEvent
   | ObservationEvent
   | CycleEvent
-  | RunEndEvent;
+  | RunEndEvent
+  | MachineLoadEvent;
 
 /** Distributive Omit over the union, so each variant keeps its own fields. */
 export type EventInput = JournalEvent extends infer E

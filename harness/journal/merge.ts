@@ -2,7 +2,9 @@
 // the analysis of the union of their cycles. Pure: a plan from each source's run-start and cycle ids, then each
 // event mapped on its own, so `soak merge` streams journals of any size (two passes, never all events in memory).
 import { InputError } from '../core/errors.js';
-import type { JournalEvent, RunStartEvent } from './events.js';
+import { machineLabel } from '../core/environment.js';
+import { plannedCycles } from '../scenario/planned.js';
+import type { JournalEvent, RunStartEvent, SourceRun } from './events.js';
 
 /** What the plan needs of one source: its run-start and the distinct ids of its cycle-start events. */
 export interface MergeInput {
@@ -12,6 +14,8 @@ export interface MergeInput {
   source: string;
   /** The source folder with every symlink resolved, when it is on disk: the same folder twice is caught by it. */
   realPath?: string;
+  /** How its last runner ended ('unknown': no run-end; absent: not gathered). */
+  status?: SourceRun['status'];
 }
 
 export interface MergePlan {
@@ -31,12 +35,14 @@ export function mergeInput(
   realPath?: string,
 ): MergeInput {
   let start: RunStartEvent | undefined;
+  let status: SourceRun['status'] = 'unknown';
   const cycleIds = new Set<number>();
   forEach((e) => {
     if (e.type === 'run-start') start ??= e;
     else if (e.type === 'cycle-start') cycleIds.add(e.cycle);
+    else if (e.type === 'run-end') status = e.status;
   });
-  return { start, cycleIds, source, ...(realPath === undefined ? {} : { realPath }) };
+  return { start, cycleIds, source, status, ...(realPath === undefined ? {} : { realPath }) };
 }
 
 /** The run ids a run-start stands for: a merged run stands for every run it combines. */
@@ -79,6 +85,7 @@ function refuseOverlap(inputs: readonly MergeInput[], starts: readonly RunStartE
 }
 
 const CYCLE_KEYED = new Set([
+  'machine-load',
   'host-start',
   'boot',
   'checkpoint',
@@ -132,9 +139,36 @@ export function planMerge(inputs: readonly MergeInput[], mergedRunId: string): M
       runId: mergedRunId,
       scenario: { ...first.scenario, cycles },
       mergedFrom: starts.flatMap(constituents), // a merge of merges still names every run it holds
+      sources: inputs.flatMap((input, i) => sourceRuns(input, starts[i]!, shifts[i]!)),
     },
     shifts,
   };
+}
+
+/** The source runs one input stands for (a merged input: its own sources, their cycle ranges shifted). */
+function sourceRuns(input: MergeInput, start: RunStartEvent, shift: number): SourceRun[] {
+  const at = (c: number | null): number | null => (c === null ? null : c + shift);
+  if (start.sources)
+    return start.sources.map((s) => ({ ...s, firstCycle: at(s.firstCycle), lastCycle: at(s.lastCycle) }));
+  let first: number | null = null;
+  let last: number | null = null;
+  for (const id of input.cycleIds) {
+    if (first === null || id < first) first = id;
+    if (last === null || id > last) last = id;
+  }
+  return [
+    {
+      runId: start.runId,
+      machine: machineLabel(start.environment),
+      seed: start.scenario.seed,
+      ...(start.shard ? { shard: start.shard } : {}),
+      plannedCycles: plannedCycles(start.scenario.cycles, start.shard),
+      cycles: input.cycleIds.size,
+      firstCycle: at(first),
+      lastCycle: at(last),
+      status: input.status ?? 'unknown',
+    },
+  ];
 }
 
 /** One source event as it goes into the merged journal (its cycle id shifted), or null when it stays out. */

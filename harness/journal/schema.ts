@@ -33,6 +33,9 @@ export const DURATION_MS: NumberRule = {
   expected: 'a finite number >= 0',
 };
 
+/** A share of the machine's CPU time, in percent. */
+export const PERCENT: NumberRule = { integer: false, min: 0, max: 100, expected: 'a number from 0 to 100' };
+
 /** Whether `x` follows `rule`; false for NaN and the infinities. Cheap enough for every field of every line. */
 export function follows(rule: NumberRule, x: number): boolean {
   return x >= rule.min && x <= rule.max && (!rule.integer || Number.isInteger(x));
@@ -90,6 +93,8 @@ const environment = z.object({
   cores: number(COUNT),
   memoryGiB: number(DURATION_MS),
   kernel: text,
+  kernelBuild: text.optional(),
+  virtualization: text.optional(),
   node: text,
   harnessVersion: text,
   gitCommit: text,
@@ -107,6 +112,21 @@ export const EVENT_SCHEMAS = {
     environment,
     shard: z.object({ index: number(COUNT), count: number(POSITIVE) }).optional(),
     mergedFrom: z.array(text).optional(),
+    sources: z
+      .array(
+        z.object({
+          runId: text,
+          machine: text,
+          seed: number(COUNT),
+          shard: z.object({ index: number(COUNT), count: number(POSITIVE) }).optional(),
+          plannedCycles: number(COUNT),
+          cycles: number(COUNT),
+          firstCycle: numberOrNull(COUNT),
+          lastCycle: numberOrNull(COUNT),
+          status: oneOf([...RUN_STATUSES, 'unknown'] as const),
+        }),
+      )
+      .optional(),
   }),
   'run-resume': z.object({
     ...base,
@@ -211,6 +231,17 @@ export const EVENT_SCHEMAS = {
     cycles: number(COUNT),
     reason: text.optional(),
   }),
+  'machine-load': z.object({
+    ...base,
+    type: z.literal('machine-load'),
+    cycle: number(COUNT),
+    windowMs: number(DURATION_MS),
+    load1: number(DURATION_MS),
+    stealPct: number(PERCENT),
+    busyPct: number(PERCENT),
+    harnessPct: number(PERCENT),
+    otherCpuPct: number(PERCENT),
+  }),
 } as const;
 
 /** True when A and B are assignable both ways: same fields, same optionality, same value types. */
@@ -231,6 +262,7 @@ export const SCHEMAS_MATCH_EVENTS: { [T in EventType]: Same<z.infer<(typeof EVEN
   observation: true,
   cycle: true,
   'run-end': true,
+  'machine-load': true,
   environment: true,
 };
 

@@ -1,5 +1,5 @@
 // The tested environment as label/value rows for the report (credential-looking text masked); never reads env vars.
-import type { Environment } from '../core/environment.js';
+import { kernelRelease, type Environment } from '../core/environment.js';
 import { redactEnvironment } from './redact.js';
 
 const TARGET_LABELS: Record<string, string> = {
@@ -15,7 +15,9 @@ export function environmentRows(environment: Environment, target: string): Array
     ['Host CPU', `${env.cpuModel} (${env.cores} cores, ${env.arch})`],
     ['Memory', `${env.memoryGiB} GiB`],
     ['OS', env.os],
-    ['Kernel', env.kernel],
+    ['Kernel', kernelRelease(env)],
+    ...(env.kernelBuild !== undefined ? ([['Kernel build', env.kernelBuild]] as Array<[string, string]>) : []),
+    ['Virtualisation', env.virtualization ?? 'not recorded (older run)'],
     ['Node', env.node],
     ['Target', target],
   ];

@@ -4,6 +4,7 @@ import { wilson, zeroFailureTrialsNeeded } from '../stats/wilson.js';
 import type { RunAnalysis } from '../analysis/summary.js';
 import { fmtNum, fmtPct } from './text/format.js';
 import { downtimeQuantiles } from './findings.js';
+import { machinesText } from './provenance.js';
 
 /** "a", "a and b", "a, b and c". */
 function joinAnd(items: readonly string[]): string {
@@ -27,7 +28,7 @@ export function durabilityLimits(analysis: RunAnalysis): string[] {
 export function scopeLimitations(analysis: RunAnalysis, gates: readonly GateResult[]): string[] {
   const s = analysis.summary;
   const out = [
-    `Measured once, on one workload (scenario ${s.scenario}, seed ${s.seed}, ${s.cycles.total} cycles on one host): it says nothing about run-to-run variation.`,
+    `Measured once, on one workload (scenario ${s.scenario}, seed ${s.seed}, ${s.cycles.total} cycles on ${machinesText(s)}): it says nothing about run-to-run variation.`,
     'A single demonstration is not a recovery-time guarantee: the downtime figures describe this run on this machine under this load.',
   ];
   const kr = s.killResume;
@@ -53,7 +54,7 @@ export function scopeLimitations(analysis: RunAnalysis, gates: readonly GateResu
   if (s.tornCheckpoint.trials === 0)
     out.push('No kill landed during a checkpoint write, so recovery from a torn checkpoint was not exercised.');
   out.push(
-    'No cross-region number: the session host, the runner and the checkpoint store ran on one machine, so no network or remote-store latency is included.',
+    `No cross-region number: in ${s.sources ? 'each source run' : 'this run'} the session host, the runner and the checkpoint store ran on the same machine, so no network or remote-store latency is included.`,
   );
   const accelerator = s.environment.target['accelerator'];
   if (accelerator === 'tcg')

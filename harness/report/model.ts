@@ -11,6 +11,7 @@ import { reportVerdict, type ReportVerdict } from '../gates/verdict.js';
 import { GATE_RULES } from './gate-rules.js';
 import type { Baseline } from './baseline/read-baseline.js';
 import { sinceLast, type SinceLast } from './baseline/since-last.js';
+import { machineLoadRows, provenanceLine, saturationBanner, sourceRows } from './provenance.js';
 
 /** The report's content as plain data (strings unescaped: each renderer escapes for its format). */
 export interface ReportModel {
@@ -29,6 +30,12 @@ export interface ReportModel {
   indeterminate: IndeterminateText;
   /** The comparison with the previous report (`soak report --baseline`); absent without one. */
   sinceLast?: SinceLast;
+  /** The first line: run status, planned vs run cycles, merged sources. */
+  provenance: string;
+  /** The saturated-machine banner shown beside the verdict (null: not saturated, or no load samples). */
+  saturation: string | null;
+  /** A merged run's source runs (no rows for a single run). */
+  sources: ReturnType<typeof sourceRows>;
 }
 
 /** Build the model; gates are sorted by id; with a baseline, the since-last-report comparison. */
@@ -42,11 +49,14 @@ export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[], 
     verdict: reportVerdict(summary, sortedGates),
     findings: findings(clean),
     quantiles: downtimeQuantiles(clean),
-    environment: environmentRows(summary.environment, summary.target),
+    environment: [...environmentRows(summary.environment, summary.target), ...machineLoadRows(summary)],
     durability: durabilityLimits(clean),
     limitations: scopeLimitations(clean, sortedGates),
     gateRules: GATE_RULES,
     indeterminate: indeterminateText(summary),
     ...(baseline ? { sinceLast: sinceLast(baseline, sortedGates, analysis.downtimes) } : {}),
+    provenance: provenanceLine(summary),
+    saturation: saturationBanner(summary),
+    sources: sourceRows(summary),
   };
 }

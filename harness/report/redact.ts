@@ -37,6 +37,8 @@ export function redactEnvironment(env: Environment): Environment {
     arch: redactText(env.arch),
     cpuModel: redactText(env.cpuModel),
     kernel: redactText(env.kernel),
+    ...(env.kernelBuild !== undefined ? { kernelBuild: redactText(env.kernelBuild) } : {}),
+    ...(env.virtualization !== undefined ? { virtualization: redactText(env.virtualization) } : {}),
     node: redactText(env.node),
     harnessVersion: redactText(env.harnessVersion),
     gitCommit: redactText(env.gitCommit),

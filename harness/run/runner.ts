@@ -19,6 +19,7 @@ import { injectedRunnerError } from './test-faults.js';
 import type { RunStatus } from '../journal/events.js';
 import { hostConfig, journaledHosts, startSession, type SpawnHost } from './host-journal.js';
 import type { Progress } from './progress.js';
+import { LoadSampling } from './load-sampling.js';
 import type { RunPaths } from './run-folder.js';
 
 /** How the caller follows and stops a run. */
@@ -67,6 +68,7 @@ export async function runCycles(
   const onSigterm = (): void => void (opts.stop.requested = true);
   process.on('SIGTERM', onSigterm);
   opts.progress.start(cycles.length);
+  const loads = new LoadSampling(journal);
   try {
     for (const cycle of cycles) {
       if (opts.stop.requested) {
@@ -93,6 +95,7 @@ export async function runCycles(
         host = null;
       }
       done++;
+      loads.cycleEnded(cycle);
       opts.progress.cycle(result.event);
     }
   } catch (err) {
@@ -105,6 +108,7 @@ export async function runCycles(
     process.off('SIGTERM', onSigterm);
     if (host) await host.reap(timeouts.hostMs);
     try {
+      await loads.stop();
       journal.append({ type: 'run-end', status, cycles: done, ...(reason !== undefined ? { reason } : {}) });
       journal.close();
     } catch (err) {

@@ -16,6 +16,9 @@ const base: RunProvenance = {
   cycles: 40,
   harnessVersion: '0.1.0',
   machine: 'AMD EPYC, 2 cores',
+  kernel: '6.1.0-40-cloud-amd64',
+  cores: 2,
+  load: { p50: 0.8, saturated: false },
 };
 
 describe('comparisonWarnings', () => {
@@ -42,6 +45,9 @@ describe('comparisonWarnings', () => {
       cycles: 6,
       harnessVersion: '0.2.0',
       machine: 'Intel Xeon, 8 cores',
+      kernel: '6.12.0',
+      cores: 8,
+      load: { p50: 1.5, saturated: false },
     };
     expect(comparisonWarnings(base, other)).toEqual([
       'A and B differ in scenario: default vs torn-checkpoint (not measured alike)',
@@ -50,10 +56,31 @@ describe('comparisonWarnings', () => {
       'A and B differ in cycle count: 40 vs 6 (not measured alike)',
       'A and B differ in harness version: 0.1.0 vs 0.2.0 (not measured alike)',
       'A and B differ in machine: AMD EPYC, 2 cores vs Intel Xeon, 8 cores (not measured alike)',
+      'A and B differ in kernel: 6.1.0-40-cloud-amd64 vs 6.12.0 (not measured alike)',
     ]);
     expect(comparisonWarnings(base, { ...other, ...base, dir: '/runs/b', runId: 'b', cycles: 41 })).toEqual([
       'A and B differ in cycle count: 40 vs 41 (not measured alike)',
     ]);
+  });
+});
+
+describe('comparisonWarnings on machine load', () => {
+  const b = { ...base, dir: '/runs/b', runId: 'b' };
+  it('warns when one side was saturated and the other not', () => {
+    expect(comparisonWarnings(base, { ...b, load: { p50: 5.5, saturated: true } })).toEqual([
+      "A and B differ in machine load: load p50 0.8 on 2 cores vs load p50 5.5 on 2 cores, saturated (latency differences may be the machine's, not the system's)",
+    ]);
+  });
+
+  it('warns when the load p50 differs by more than 1 per core, even with neither saturated', () => {
+    const quiet = { ...base, cores: 8, load: { p50: 0.5, saturated: false } };
+    expect(comparisonWarnings(quiet, { ...b, cores: 8, load: { p50: 8.6, saturated: false } })).toHaveLength(1);
+    expect(comparisonWarnings(quiet, { ...b, cores: 8, load: { p50: 8.4, saturated: false } })).toEqual([]);
+  });
+
+  it('says nothing of load when both are alike or either was not sampled (negative control)', () => {
+    expect(comparisonWarnings(base, { ...b, load: { p50: 1.6, saturated: false } })).toEqual([]);
+    expect(comparisonWarnings(base, { ...b, load: null })).toEqual([]);
   });
 });
 
@@ -70,6 +97,9 @@ describe('runProvenance', () => {
       cycles: 6,
       harnessVersion: '0.1.0',
       machine: 'AMD EPYC, 2 cores',
+      kernel: '6.18.44-fc-v657',
+      cores: 2,
+      load: null,
     });
   });
 });

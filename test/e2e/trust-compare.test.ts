@@ -41,6 +41,25 @@ describe('soak compare provenance warnings', () => {
     ]);
   });
 
+  it('a saturated run against the same run measured quiet: a load warning, both environments side by side', async () => {
+    const saturated = realpathSync(fixturePath('journals', 'process-saturated'));
+    const text = fixtureText('process-saturated');
+    const quietText = text
+      .replace(/"load1":[0-9.]+/g, '"load1":0.4')
+      .replace(/"runId":"([^"]+)"/, '"runId":"$1-quiet"');
+    const quiet = scratch(quietText);
+    const r = await compare(quiet, saturated);
+    expect(warningLines(r)).toEqual([
+      "soak: warning: A and B differ in machine load: load p50 0.4 on 2 cores vs load p50 19.65 on 2 cores, saturated (latency differences may be the machine's, not the system's)",
+    ]);
+    const out = String(r.stdout);
+    expect(out).toMatch(/^load average +p50 0\.4 \(max 0\.4\) +p50 19\.65 \(max 19\.93\) SATURATED$/m);
+    expect(out).toMatch(/^kernel +6\.18\.44-fc-v1045 +6\.18\.44-fc-v1045$/m);
+    expect(out).toMatch(/^cycles +3 of 3 \(complete\) +3 of 3 \(complete\)$/m);
+    const same = await compare(quiet, scratch(quietText.replace('-quiet"', '-quiet2"')));
+    expect(warningLines(same)).toEqual([]); // the negative control: alike in load too
+  });
+
   it('two distinct runs measured alike: no warning (negative control)', async () => {
     const twin = scratch(fixtureText('process-default').replace(RUN_ID, `${RUN_ID}-twin`));
     const r = await compare(runA, twin, '--json');

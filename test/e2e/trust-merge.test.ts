@@ -1,6 +1,16 @@
 // `soak merge` of one run twice exits 3 and writes nothing (issue 13, finding 8): the same folder by relative and
 // absolute path, through the `latest` symlink, or as a copy (same run id); two distinct runs still merge (exit 0).
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -39,5 +49,33 @@ describe('soak merge refuses one run twice', () => {
     expect(String(r.stderr)).toContain(`${run} and ${copy} both hold run 20261201T025632-default-s3`);
     const ok = await soak('merge', run, fixturePath('journals', 'process-resumed'), '--out', path.join(tmp, 'm2'));
     expect(ok.exitCode, String(ok.stderr)).toBe(0);
+  });
+});
+
+describe('soak report on real journals: provenance first, the saturated banner, the source shards', () => {
+  it('a merge of two shards measured at load ~20 on 2 cores', async () => {
+    const out = path.join(tmp, 'reports-merged');
+    const r = await soak('report', fixturePath('journals', 'process-merged-sources'), '--out', out, '--json');
+    expect([0, 1, 2], String(r.stderr)).toContain(r.exitCode);
+    const dir = (JSON.parse(String(r.stdout)) as { dir: string }).dir;
+    const md = readFileSync(path.join(dir, 'summary.md'), 'utf8').split('\n');
+    expect(md[0]).toBe('**Run complete: 6 of 6 planned cycles, merged from 2 runs on one machine.**');
+    expect(md[2]).toMatch(/^> \*\*Warning: Measured on a saturated machine: load average 19\.65 on 2 cores/);
+    for (const shard of ['20261201T171955-default-s11-shard0of2', '20261201T172013-default-s11-shard1of2'])
+      expect(
+        md.find((l) => l.startsWith(`| ${shard} | AMD EPYC, 2 cores, kernel 6.18.44-fc-v1045 (\\#`)),
+      ).toBeDefined();
+    expect(md.join('\n')).not.toMatch(/one host/i);
+  });
+
+  it('an interrupted run says so, with planned vs run cycles, on its first line', async () => {
+    const text = readFileSync(path.join(fixturePath('journals', 'process-saturated'), 'journal.ndjson'), 'utf8');
+    const run = path.join(tmp, 'interrupted');
+    mkdirSync(run);
+    writeFileSync(path.join(run, 'journal.ndjson'), text.replace('"status":"complete"', '"status":"interrupted"'));
+    const r = await soak('report', run, '--out', path.join(tmp, 'reports-interrupted'), '--json');
+    const dir = (JSON.parse(String(r.stdout)) as { dir: string }).dir;
+    const md = readFileSync(path.join(dir, 'summary.md'), 'utf8');
+    expect(md.split('\n')[0]).toBe('**Run interrupted after 3 of 3 planned cycles.**');
   });
 });

@@ -21,7 +21,7 @@ function start(runId: string, o: StartOptions = {}): RunStartEvent {
     runId,
     startedAt: '2026-12-01T00:00:00.000Z',
     scenario: { name: o.name ?? 'default', cycles: 4, seed: o.seed ?? 9 } as RunStartEvent['scenario'],
-    environment: {} as RunStartEvent['environment'],
+    environment: { cpuModel: 'AMD EPYC', cores: 2, kernel: '6.1.0', os: 'Linux 6.1.0' } as RunStartEvent['environment'],
     ...(o.shard ? { shard: o.shard } : {}),
     ...(o.mergedFrom ? { mergedFrom: o.mergedFrom } : {}),
   };

@@ -12,8 +12,8 @@ function start(runId: string, cycles: number, shard?: { index: number; count: nu
     type: 'run-start',
     runId,
     startedAt: '2026-12-01T00:00:00.000Z',
-    scenario: { name: 'x', cycles } as RunStartEvent['scenario'],
-    environment: {} as RunStartEvent['environment'],
+    scenario: { name: 'x', cycles, seed: 4 } as RunStartEvent['scenario'],
+    environment: { cpuModel: 'AMD EPYC', cores: 2, kernel: '6.1.0', os: 'Linux 6.1.0' } as RunStartEvent['environment'],
     ...(shard ? { shard } : {}),
   };
 }
@@ -35,6 +35,54 @@ describe('planMerge', () => {
     expect(plan.shifts).toEqual([0, 0]);
     expect(plan.start).toMatchObject({ runId: 'merged', mergedFrom: ['a', 'b'], scenario: { cycles: 8 } });
     expect(plan.start.shard).toBeUndefined();
+    const machine = 'AMD EPYC, 2 cores, kernel 6.1.0 (#' + plan.start.sources![0]!.machine.slice(-9);
+    expect(plan.start.sources).toEqual([
+      {
+        runId: 'a',
+        machine,
+        seed: 4,
+        shard: { index: 0, count: 2 },
+        plannedCycles: 4,
+        cycles: 4,
+        firstCycle: 1,
+        lastCycle: 7,
+        status: 'unknown',
+      },
+      {
+        runId: 'b',
+        machine,
+        seed: 4,
+        shard: { index: 1, count: 2 },
+        plannedCycles: 4,
+        cycles: 4,
+        firstCycle: 2,
+        lastCycle: 8,
+        status: 'unknown',
+      },
+    ]);
+    expect(machine).toMatch(/ \(#[0-9a-f]{8}\)$/);
+  });
+
+  it('a merge of merges keeps every source run, its cycle range shifted', () => {
+    const inner = planMerge(
+      [
+        { start: start('a', 2), cycleIds: ids(1, 2), source: 'a', status: 'complete' },
+        { start: start('b', 2), cycleIds: ids(1, 1), source: 'b', status: 'interrupted' },
+      ],
+      'ab',
+    ).start;
+    const outer = planMerge(
+      [
+        { start: start('c', 3), cycleIds: ids(1, 3), source: 'c', status: 'complete' },
+        { start: inner, cycleIds: ids(1, 3), source: 'ab' },
+      ],
+      'abc',
+    ).start;
+    expect(outer.sources!.map((x) => [x.runId, x.firstCycle, x.lastCycle, x.plannedCycles, x.status])).toEqual([
+      ['c', 1, 3, 3, 'complete'],
+      ['a', 4, 5, 2, 'complete'],
+      ['b', 6, 6, 2, 'interrupted'],
+    ]);
   });
 
   it('shifts runs whose ids overlap past the previous runs, and adds their cycle counts', () => {

@@ -10,7 +10,7 @@ import type { CycleEvent, JournalEvent, ObservationEvent } from '../../harness/j
 import { observationEvent, resumeObservation } from '../../harness/journal/observation.js';
 import { Rechecker, recheckExitCode } from '../../harness/journal/recheck.js';
 import { readJournal } from '../../harness/journal/reader.js';
-import { fixtureJournals, fixtureNames } from '../helpers/journals.js';
+import { fixtureJournals, fixtureNames, fixtureText } from '../helpers/journals.js';
 
 const model = new WorkloadModel();
 const NONCE = '0123456789abcdef';
@@ -113,7 +113,7 @@ describe('Rechecker', () => {
     expect(r).toMatchObject({ rechecked: 1, agreed: 1, changed: [] });
   });
 
-  it.each(fixtureNames)(
+  it.each(fixtureNames.filter((n) => !fixtureText(n).includes('"type":"observation"')))(
     '%s (written before observations): nothing re-checked; exit 1 if it journaled failures (they outrank), else 2',
     (name) => {
       const { events } = readJournal(path.join(fixtureJournals, name, 'journal.ndjson'));
@@ -123,6 +123,16 @@ describe('Rechecker', () => {
       const failed = events.filter((e) => e.type === 'cycle' && e.outcome === 'fail').length;
       expect(r.journaledFailures).toBe(failed);
       expect(recheckExitCode(r)).toBe(failed > 0 ? 1 : 2);
+    },
+  );
+
+  it.each(fixtureNames.filter((n) => fixtureText(n).includes('"type":"observation"')))(
+    '%s (written with observations): every cycle re-checked, the same verdict',
+    (name) => {
+      const { events } = readJournal(path.join(fixtureJournals, name, 'journal.ndjson'));
+      const r = recheck(events);
+      expect(r.rechecked).toBe(r.cycles);
+      expect(r.changed).toEqual([]);
     },
   );
 });

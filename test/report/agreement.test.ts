@@ -1,4 +1,6 @@
-// summary.md, index.html, summary.json and the terminal gate table agree on every gate figure: value, n, interval, verdict.
+// summary.md, index.html, summary.json and the terminal gate table agree on every gate figure (value, n, interval,
+// verdict); the three report files agree on the first line (status, planned vs run cycles), the saturated-machine
+// banner, the load rows and the source runs.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,8 +16,10 @@ import {
 } from '../../harness/report/text/gate-format.js';
 import { writeReport } from '../../harness/report/write.js';
 import { formatGateTable } from '../../harness/report/text/gate-table.js';
-import { makeAnalysis } from './fixtures.js';
+import { makeAnalysis, makeGates } from './fixtures.js';
 import { plantedGates } from './planted-gates.js';
+import { plantedSaturatedMerge } from './planted-provenance.js';
+import type { Summary } from '../../harness/analysis/summary.js';
 
 /** The columns both tables share, read back as plain text. */
 interface Row {
@@ -141,5 +145,58 @@ describe('one report, three files, the same figures', () => {
     expect(json.verdict.level).toBe('inconclusive'); // no gate failed, gate 9 decides the run's word
     expect(unHtml(html)).toContain(json.verdict.headline);
     expect(md).toContain(`**${json.verdict.headline}.**`);
+  });
+});
+
+describe('provenance and load: the same figures in summary.md, index.html and summary.json', () => {
+  let reportsDir: string;
+  let json: Summary;
+  let html: string;
+  let md: string;
+
+  beforeAll(async () => {
+    reportsDir = await mkdtemp(path.join(os.tmpdir(), 'soak-agree-prov-'));
+    const analysis = plantedSaturatedMerge();
+    const { dir } = await writeReport({ analysis, gates: makeGates(analysis), reportsDir });
+    json = JSON.parse(await readFile(path.join(dir, 'summary.json'), 'utf8')) as Summary;
+    html = await readFile(path.join(dir, 'index.html'), 'utf8');
+    md = await readFile(path.join(dir, 'summary.md'), 'utf8');
+  });
+  afterAll(() => rm(reportsDir, { recursive: true, force: true }));
+
+  test('the first line: status and planned vs run cycles from summary.json', () => {
+    expect(json).toMatchObject({ plannedCycles: 80, runStatus: { status: 'interrupted' }, cycles: { total: 37 } });
+    const first = `Run interrupted after ${json.cycles.total} of ${json.plannedCycles} planned cycles, merged from 2 runs on 2 machines.`;
+    expect(md.split('\n')[0]).toBe(`**${first}**`);
+    const banner = /<section class="banner provenance" id="provenance"><strong>(.*?)<\/strong>/.exec(html);
+    expect(unHtml(banner![1]!)).toBe(first);
+    expect(html.indexOf('id="provenance"')).toBeLessThan(html.indexOf('<h1>'));
+  });
+
+  test('the saturated banner and the load rows carry summary.json machineLoad', () => {
+    const m = json.machineLoad!;
+    expect(m).toMatchObject({ saturated: true, cores: 2, samples: 3, load1: { p50: 5.5, max: 6.1 } });
+    const said = `load average ${m.load1.p50} on ${m.cores} cores (median of ${m.samples} samples, max ${m.load1.max})`;
+    const mdBanner = md.split('\n')[2]!;
+    expect(unMd(mdBanner.replace(/^> /, ''))).toContain(said);
+    const htmlBanner = /<section class="banner insufficient" id="saturated"><strong>(.*?)<\/strong>/.exec(html);
+    expect(unHtml(htmlBanner![1]!)).toBe(unMd(mdBanner.replace(/^> /, '')).replace(/^Warning: /, ''));
+    const row = `p50 ${m.load1.p50}, max ${m.load1.max} on ${m.cores} cores (${m.samples} samples)`;
+    expect(md).toContain(`| Load average (1 min) | ${row} |`);
+    expect(unHtml(html)).toContain(`Load average (1 min)${row}`);
+    expect(unHtml(html)).toContain(`p50 ${m.stealPct.p50}%, max ${m.stealPct.max}% of all CPU time`);
+  });
+
+  test('every source shard in summary.json is listed with its machine, seed and range; never "one host"', () => {
+    for (const s of json.sources!) {
+      const cells = [s.runId, s.machine, String(s.seed), `${s.cycles} (ids ${s.firstCycle}-${s.lastCycle})`, s.status];
+      const mdRow = md.split('\n').find((l) => l.startsWith(`| ${s.runId} |`));
+      for (const c of cells) expect(unMd(mdRow!)).toContain(c);
+      const htmlRow = [...html.matchAll(/<tr>(.*?)<\/tr>/g)]
+        .map((r) => unHtml(r[1]!))
+        .find((r) => r.startsWith(s.runId));
+      for (const c of cells) expect(htmlRow).toContain(c);
+    }
+    for (const text of [md, unHtml(html)]) expect(text).not.toMatch(/one host/i);
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import { writeReport } from '../../harness/report/write.js';
 import { makeAnalysis, makeGates } from './fixtures.js';
 import { plantedGates } from './planted-gates.js';
+import { PLANTED_SOURCES, plantedSaturatedMerge } from './planted-provenance.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HOSTILE = 'nightly <script>alert(1)</script> soak';
@@ -128,6 +129,47 @@ describe.skipIf(!present)('report page in headless Chromium', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'report-planted.png'), fullPage: true });
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test('a saturated, interrupted merge: status first, the saturated banner above the verdict, every shard listed', async () => {
+    const analysis = plantedSaturatedMerge();
+    const ownDir = await mkdtemp(path.join(os.tmpdir(), 'soak-browser-saturated-')); // the index test counts the shared folder
+    onTestFinished(() => rm(ownDir, { recursive: true, force: true }));
+    const { dir } = await writeReport({ analysis, gates: makeGates(analysis), reportsDir: ownDir });
+    const { page, problems, dialogs } = await open(path.join(dir, 'index.html'));
+    await expect(page.locator('#provenance').innerText()).resolves.toBe(
+      'Run interrupted after 37 of 80 planned cycles, merged from 2 runs on 2 machines.',
+    );
+    const banner = page.locator('#saturated');
+    expect(await banner.isVisible()).toBe(true);
+    await expect(banner.innerText()).resolves.toMatch(/^Measured on a saturated machine: load average 5\.5 on 2 cores/);
+    const [bannerBox, verdictBox] = [await banner.boundingBox(), await page.locator('#verdict').boundingBox()];
+    expect(bannerBox!.y).toBeLessThan(verdictBox!.y);
+    const rows = await page.locator('table.sources tbody tr').allInnerTexts();
+    expect(rows).toHaveLength(PLANTED_SOURCES.length);
+    PLANTED_SOURCES.forEach((s, i) => {
+      expect(rows[i]).toContain(s.runId);
+      expect(rows[i]).toContain(s.machine);
+      expect(rows[i]).toContain(`${s.cycles} (ids ${s.firstCycle}-${s.lastCycle})`);
+    });
+    await expect(page.locator('main').innerText()).resolves.not.toMatch(/one host/i);
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'report-saturated-merge.png'), fullPage: true });
+    expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test('a quiet complete run: no saturated banner, no source runs (negative control)', async () => {
+    const analysis = makeAnalysis({ cycles: 30, seed: 2, scenario: 'quiet' });
+    const ownDir = await mkdtemp(path.join(os.tmpdir(), 'soak-browser-quiet-'));
+    onTestFinished(() => rm(ownDir, { recursive: true, force: true }));
+    const { dir } = await writeReport({ analysis, gates: makeGates(analysis), reportsDir: ownDir });
+    const { page } = await open(path.join(dir, 'index.html'));
+    await expect(page.locator('#provenance').innerText()).resolves.toBe('Run complete: 30 cycles.');
+    await expect(page.locator('#saturated').count()).resolves.toBe(0);
+    await expect(page.locator('table.sources').count()).resolves.toBe(0);
     await page.close();
   });
 

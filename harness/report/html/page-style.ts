@@ -19,6 +19,8 @@ h2 { font-size: 18px; margin: 36px 0 12px; padding-bottom: 6px; border-bottom: 1
 .banner.fail { background: var(--fail-bg); border-color: var(--fail); color: var(--fail); }
 .banner.insufficient, .banner.inconclusive { background: var(--warn-bg); border-color: var(--warn); color: var(--warn); }
 .banner.none { background: var(--none-bg); border-color: var(--muted); color: var(--ink); }
+.banner.provenance { background: var(--none-bg); border-color: var(--muted); color: var(--ink); margin-top: 8px; }
+.banner.provenance strong { font-size: 15px; }
 .banner p { color: var(--ink); }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin: 16px 0 0; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 12px 14px; }

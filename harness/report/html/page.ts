@@ -107,14 +107,30 @@ ${warn}${list(u.lines)}
 `;
 }
 
+/** The source runs of a merged run (empty for a single run). */
+function sourcesHtml(sources: ReportModel['sources']): string {
+  if (sources.rows.length === 0) return '';
+  const head = sources.header.map((c) => `<th>${h(c)}</th>`).join('');
+  const rows = sources.rows.map((r) => `<tr>${r.map((c) => `<td class="wrap">${h(c)}</td>`).join('')}</tr>`).join('');
+  return `<h2>Source runs</h2>
+<p>This run merges the runs below (<code>soak merge</code>); machines are named by CPU, cores, kernel and a short hash of them.</p>
+<div class="table-scroll"><table class="sources"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>
+`;
+}
+
 /** Render the run page. Every string from config or the journal is escaped; chart SVGs come from render.ts (checked there). */
 export function renderPage(model: ReportModel, charts: readonly RenderedChart[]): string {
   const s = model.summary;
   const u = model.indeterminate;
+  const top =
+    `<section class="banner provenance" id="provenance"><strong>${h(model.provenance)}</strong></section>\n` +
+    (model.saturation
+      ? `<section class="banner insufficient" id="saturated"><strong>${h(model.saturation)}</strong></section>\n`
+      : '');
   const notice = u.notice
     ? `<section class="banner fail" id="incomplete"><strong>${h(u.notice)}</strong></section>\n`
     : '';
-  const body = `${notice}<header>
+  const body = `${top}${notice}<header>
 <h1>Kill-and-resume soak: ${h(s.scenario)}</h1>
 <p class="meta"><span>${h(s.date)} (UTC)</span><span>target ${h(s.target)}</span><span>n = ${h(s.cycles.total)} cycles</span><span>seed ${h(s.seed)}</span><span>run ${h(s.runId)}</span></p>
 </header>
@@ -133,7 +149,7 @@ ${charts.map(chartFigure).join('\n')}
 ${quantileTable(model)}
 <h2>Tested environment</h2>
 <table class="env"><tbody>${model.environment.map(([k, v]) => `<tr><td>${h(k)}</td><td class="wrap">${h(v)}</td></tr>`).join('')}</tbody></table>
-<h2>Durability limits</h2>
+${sourcesHtml(model.sources)}<h2>Durability limits</h2>
 ${list(model.durability)}
 <h2>Scope and limitations</h2>
 ${list(model.limitations)}

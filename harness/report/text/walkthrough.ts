@@ -32,6 +32,22 @@ function indeterminateSection(u: ReportModel['indeterminate']): string[] {
   ];
 }
 
+/** The source runs of a merged run (empty for a single run). */
+function sourcesSection(sources: ReportModel['sources']): string[] {
+  if (sources.rows.length === 0) return [];
+  return [
+    '## Source runs',
+    '',
+    'This run merges the runs below (`soak merge`); machines are named by CPU, cores, kernel and a short hash of them.',
+    '',
+    ...table(
+      sources.header,
+      sources.rows.map((r) => r.map((c) => md(c))),
+    ),
+    '',
+  ];
+}
+
 /** Render summary.md; `charts` are listed with their SVG and spec file names. */
 export function renderWalkthrough(
   model: ReportModel,
@@ -40,6 +56,9 @@ export function renderWalkthrough(
   const s = model.summary;
   const u = model.indeterminate;
   const lines: string[] = [
+    `**${md(model.provenance)}**`,
+    '',
+    ...(model.saturation ? [`> **Warning: ${md(model.saturation)}**`, ''] : []),
     ...(u.notice ? [`**${md(u.notice)}**`, ''] : []),
     `# Soak report: ${md(s.scenario)}, ${md(s.date)}`,
     '',
@@ -122,6 +141,7 @@ export function renderWalkthrough(
       model.environment.map(([label, value]) => [md(label), md(value)]),
     ),
     '',
+    ...sourcesSection(model.sources),
     '## Durability limits',
     '',
     ...bullets(model.durability),

@@ -13,7 +13,7 @@ import type { JournalEvent } from '../../../harness/journal/events.js';
 import { cliPath } from '../../helpers/paths.js';
 
 /** Events the fast path never reads (nested values, once per run); every other line must be taken. */
-const RARE = ['run-start', 'run-end', 'run-resume', 'target-info'];
+const RARE = ['run-start', 'run-end', 'run-resume', 'target-info', 'machine-load'];
 
 let tmp: string;
 let journal: string;

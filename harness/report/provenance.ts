@@ -1,0 +1,73 @@
+// Where a report's numbers came from, said where a reader looks first: the run's status with planned vs run cycles
+// (the first line), the saturated-machine banner beside the verdict (never changing it), the machine-load rows and a
+// merged run's source runs. Plain text; each renderer escapes it. Pure.
+import { SATURATION_RULE } from '../analysis/machine-load.js';
+import type { Summary } from '../analysis/summary.js';
+
+const STATUS_WORDS: Record<NonNullable<Summary['runStatus']>['status'], string> = {
+  complete: 'complete',
+  interrupted: 'interrupted',
+  budget: 'stopped by its time budget',
+  aborted: 'aborted',
+  unknown: 'not ended (no run-end: its runner died or is still running)',
+};
+
+/** "Run complete: 80 of 80 planned cycles." / "Run interrupted after 37 of 80 planned cycles." (+ merged sources). */
+export function provenanceLine(s: Summary): string {
+  const status = s.runStatus?.status ?? 'complete';
+  const ran = s.cycles.total;
+  const planned = s.plannedCycles === undefined ? '' : ` of ${s.plannedCycles} planned`;
+  const head =
+    status === 'complete'
+      ? `Run complete: ${ran}${planned} cycles`
+      : `Run ${STATUS_WORDS[status]} after ${ran}${planned} cycles`;
+  const merged = s.sources ? `, merged from ${s.sources.length} runs on ${machinesText(s)}` : '';
+  return `${head}${merged}.`;
+}
+
+/** "one machine" or "3 machines": how many distinct machines a run's cycles ran on. */
+export function machinesText(s: Summary): string {
+  const n = s.sources ? new Set(s.sources.map((x) => x.machine)).size : 1;
+  return n === 1 ? 'one machine' : `${n} machines`;
+}
+
+/** The banner of a run measured on a saturated machine (null when it was not, or load was not sampled). */
+export function saturationBanner(s: Summary): string | null {
+  const m = s.machineLoad;
+  if (!m?.saturated) return null;
+  return (
+    `Measured on a saturated machine: load average ${m.load1.p50} on ${m.cores} cores (median of ${m.samples} samples, max ${m.load1.max}), ` +
+    `CPU steal ${m.stealPct.p50}%, other processes ${m.otherCpuPct.p50}% of all CPU time (medians); ${m.reason}. ` +
+    'Latency gates may reflect the machine, not the system under test; the verdict is the gates\u2019 own and is not changed by this.'
+  );
+}
+
+/** Environment rows for the machine load (empty when the run journaled no samples). */
+export function machineLoadRows(s: Summary): Array<[string, string]> {
+  const m = s.machineLoad;
+  if (!m) return [];
+  return [
+    ['Load average (1 min)', `p50 ${m.load1.p50}, max ${m.load1.max} on ${m.cores} cores (${m.samples} samples)`],
+    ['CPU steal', `p50 ${m.stealPct.p50}%, max ${m.stealPct.max}% of all CPU time`],
+    [
+      'Other processes\u2019 CPU',
+      `p50 ${m.otherCpuPct.p50}%, max ${m.otherCpuPct.max}% of all CPU time (busy minus the harness\u2019s own process tree)`,
+    ],
+    ['Saturated', m.saturated ? `yes: ${m.reason ?? ''} (${SATURATION_RULE})` : `no (${SATURATION_RULE})`],
+  ];
+}
+
+/** The source-runs table of a merged run: header and one row per source (empty for a single run). */
+export function sourceRows(s: Summary): { header: string[]; rows: string[][] } {
+  const header = ['Run', 'Machine', 'Seed', 'Shard', 'Cycles', 'Planned', 'Status'];
+  const rows = (s.sources ?? []).map((x) => [
+    x.runId,
+    x.machine,
+    String(x.seed),
+    x.shard ? `${x.shard.index + 1}/${x.shard.count}` : '-',
+    x.firstCycle === null ? '0' : `${x.cycles} (ids ${x.firstCycle}-${x.lastCycle})`,
+    String(x.plannedCycles),
+    x.status,
+  ]);
+  return { header, rows };
+}
