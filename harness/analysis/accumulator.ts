@@ -224,6 +224,7 @@ export class RunAccumulator {
         date: start.startedAt.slice(0, 10),
         startedAt: start.startedAt,
         seed: start.scenario.seed,
+        ...(start.seedKey !== undefined ? { seedKey: start.seedKey } : {}),
         cycles: {
           total: cycles.length + unfinished,
           resumed: tally.resumed,

@@ -44,6 +44,8 @@ export interface RunStartEvent extends Base {
   shard?: { index: number; count: number };
   /** Set on a run folder written by `soak merge`: the run ids it combines. */
   mergedFrom?: string[];
+  /** Set when the seed was derived from a nightly key (`soak run --seed-from <key>`): the key; the seed is scenario.seed. */
+  seedKey?: string;
 }
 
 /** A runner picked up a run whose previous runner died (`soak run --resume`). */
