@@ -5,6 +5,9 @@ import type { GateResult } from '../gates/types.js';
 import { writeReport } from '../report/write.js';
 import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import { defineCommand } from './command.js';
+import { VERBS } from './verbs.js';
+import { ciOutputOptions, writeCiOutputs } from './ci-outputs.js';
+import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 import type { RunAnalysis } from '../analysis/summary.js';
 import { judge, verdictLine } from '../gates/judge.js';
 import { exitCodeFor } from '../gates/verdict.js';
@@ -14,6 +17,8 @@ interface ReportArgs {
   runDirs: string[];
   out: string;
   json: boolean;
+  junit?: string;
+  summaryMd?: string;
 }
 
 /** Write the report for an analysed run into `reportsDir`. */
@@ -26,11 +31,10 @@ export function writeReportFor(
 }
 
 export const reportCommand = defineCommand<ReportArgs>({
-  command: 'report <run-dirs..>',
-  describe:
-    'Write the dated report reports/<yyyy-mm-dd>-<scenario>/ for run folders (several are reported as one sample); exit code of its verdict: 0 pass, 1 fail, 2 inconclusive or insufficient data',
+  command: VERBS.report.command,
+  describe: VERBS.report.describe,
   builder: (y: Argv) =>
-    y
+    ciOutputOptions(y)
       .positional('run-dirs', { type: 'string', array: true, describe: 'Run folders' })
       .option('out', { type: 'string', default: 'reports', describe: 'Reports folder' })
       .option('json', {
@@ -42,7 +46,11 @@ export const reportCommand = defineCommand<ReportArgs>({
     const { analysis } = noteTornTails(await loadRuns(argv.runDirs));
     const j = judge(analysis);
     const written = await writeReportFor(analysis, j.gates, argv.out);
-    if (argv.json) process.stdout.write(`${JSON.stringify({ ...written, verdict: j.verdict }, null, 2)}\n`);
+    writeCiOutputs(argv, { analysis, judgement: j, reportDir: written.dir });
+    if (argv.json)
+      process.stdout.write(
+        `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...written, verdict: j.verdict }, null, 2)}\n`,
+      );
     else process.stdout.write(neutralizeBidi(`report: ${path.join(written.dir, 'index.html')}\n${verdictLine(j)}\n`));
     return exitCodeFor(j.verdict); // the report is written either way; the exit code says what it found
   },
