@@ -37,6 +37,7 @@ interface RunArgs {
   resume?: string;
   shard?: string;
   judge: boolean;
+  gatesDir?: string;
   junit?: string;
   summaryMd?: string;
 }
@@ -107,6 +108,7 @@ export const runCommand = defineCommand<RunArgs>({
           describe:
             'Exit with the verdict of the gates (--no-judge: exit 0 once the cycles ran, whatever the gates say, for shards judged after "soak merge"; 3 bad input, 4 harness failure, 130 aborted)',
         })
+        .option('gates-dir', { type: 'string', describe: 'Folder of gate files (default: gates/ of the harness)' })
         .option('json', { type: 'boolean', default: false, describe: 'Print a JSON result on stdout instead of text' })
         .option('verbose', { type: 'boolean', default: false, describe: 'Log every cycle on stderr' }),
     ),
@@ -185,7 +187,7 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
   }
 
   const { analysis } = noteTornTails(await loadRuns([result.runDir]));
-  const judgement = judge(analysis);
+  const judgement = judge(analysis, argv.gatesDir);
   // imported here, not at the top: the report pulls in vega, which `soak run --help` does not need
   const { writeReportFor } = await import('./report.js');
   const reportDir = reportsDir !== null ? (await writeReportFor(analysis, judgement.gates, reportsDir)).dir : null;
