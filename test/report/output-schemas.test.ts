@@ -3,25 +3,18 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
 import { judge } from '../../harness/gates/judge.js';
 import { OUTPUT_SCHEMAS, outputJsonSchema, type OutputName } from '../../harness/report/output-schemas.js';
 import { writeReport } from '../../harness/report/write.js';
 import { fixturePath, repoRoot } from '../helpers/paths.js';
+import { validatorFor } from '../helpers/schemas.js';
 
 const names = Object.keys(OUTPUT_SCHEMAS) as OutputName[];
 const file = (name: OutputName): string => path.join(repoRoot, 'schemas', `${name}.schema.json`);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-schemas-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** A validator of output `name` from its checked-in schema. */
-export function validatorFor(name: OutputName): (data: unknown) => string[] {
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  const validate = ajv.compile(JSON.parse(readFileSync(file(name), 'utf8')) as object);
-  return (data) => (validate(data) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`));
-}
 
 describe('schemas/', () => {
   it.each(names)('%s.schema.json is what the zod schema generates', (name) => {
