@@ -101,6 +101,7 @@ export const summarySchema = z.object({
   violations: num,
   violationSamples: z.array(z.string()),
   negativeControl: z.boolean().optional(),
+  recheck: z.object({ rechecked: num, agreed: num, changed: num, changedCycles: z.array(num) }).optional(),
   environment: environmentSchema,
 });
 
@@ -118,8 +119,16 @@ export const summaryFileSchema = summarySchema.extend({
   gates: z.array(gateResultSchema),
 });
 
-/** True when A and B are assignable both ways. */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** True when A and B are assignable both ways and name the same fields (an optional field one lacks fails too). */
+type Same<A, B> = [A] extends [B]
+  ? [B] extends [A]
+    ? [keyof A] extends [keyof B]
+      ? [keyof B] extends [keyof A]
+        ? true
+        : false
+      : false
+    : false
+  : false;
 /** Compile-time proof that the schemas infer the types the code writes (a drift on either side does not compile). */
 export const OUTPUT_SCHEMAS_MATCH_TYPES: {
   summary: Same<z.infer<typeof summarySchema>, Summary>;
