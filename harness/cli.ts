@@ -3,17 +3,43 @@
 import yargs, { type Argv, type CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { DiskError, diskErrno, EXIT, InputError, SoakError } from './core/errors.js';
-import { checkCommand } from './commands/check.js';
 import type { CommandContext, SoakCommand } from './commands/command.js';
-import { compareCommand } from './commands/compare.js';
-import { gatesCommand } from './commands/gates.js';
-import { mergeCommand } from './commands/merge.js';
-import { reportCommand } from './commands/report.js';
-import { runCommand } from './commands/run.js';
-import { storeCommand } from './commands/store.js';
-import { targetCommand } from './commands/target.js';
+import { VERBS, type VerbName } from './commands/verbs.js';
 
-const EPILOG = `Exit codes: 0 pass, 1 a gate failed or a check found a violation, 2 unknown / insufficient data, 3 bad input or usage, 4 internal error.`;
+const EPILOG = `Exit codes: 0 pass, 1 a gate failed or a check found a violation, 2 unknown / insufficient data, 3 bad input or usage, 4 internal error, 130 aborted (a second Ctrl-C or SIGTERM).`;
+
+/** Each verb's module, imported only when that verb runs (so `soak --help` loads no verb, nor vega). */
+const LOAD: Record<VerbName, () => Promise<SoakCommand>> = {
+  run: async () => (await import('./commands/run.js')).runCommand,
+  report: async () => (await import('./commands/report.js')).reportCommand,
+  gates: async () => (await import('./commands/gates.js')).gatesCommand,
+  check: async () => (await import('./commands/check.js')).checkCommand,
+  compare: async () => (await import('./commands/compare.js')).compareCommand,
+  merge: async () => (await import('./commands/merge.js')).mergeCommand,
+  store: async () => (await import('./commands/store.js')).storeCommand,
+  target: async () => (await import('./commands/target.js')).targetCommand,
+  image: async () => (await import('./commands/image.js')).imageCommand,
+};
+
+/** The verb the arguments name: the first word that is not an option (the only global options are flags). */
+function verbIn(args: readonly string[]): VerbName | undefined {
+  const word = args.find((a) => !a.startsWith('-'));
+  return word !== undefined && Object.hasOwn(VERBS, word) ? (word as VerbName) : undefined;
+}
+
+/** The verbs yargs is told about: the one named in full (its module loaded), every other as its name and description. */
+async function verbsFor(args: readonly string[]): Promise<SoakCommand[]> {
+  const named = verbIn(args);
+  const loaded = named !== undefined ? await LOAD[named]() : undefined;
+  return (Object.keys(VERBS) as VerbName[]).map(
+    (v) =>
+      (v === named ? loaded : undefined) ?? {
+        ...VERBS[v],
+        builder: (y: Argv) => y,
+        run: () => EXIT.internal, // never runs: only the named verb can match
+      },
+  );
+}
 
 const context: CommandContext = { abort: (code) => process.exit(code) };
 
@@ -41,21 +67,11 @@ function toYargs(c: SoakCommand, exit: { code: number }): CommandModule {
 }
 
 async function main(): Promise<number> {
-  const commands: SoakCommand[] = [
-    runCommand,
-    reportCommand,
-    gatesCommand,
-    checkCommand,
-    compareCommand,
-    mergeCommand,
-    storeCommand,
-    targetCommand,
-  ];
+  let commands: SoakCommand[];
   try {
-    const { imageCommand } = await import('./commands/image.js');
-    commands.push(imageCommand);
-  } catch {
-    // the micro-VM image builder is optional
+    commands = await verbsFor(hideBin(process.argv));
+  } catch (err) {
+    return report(err);
   }
   const cli = yargs(hideBin(process.argv))
     .scriptName('soak')

@@ -2,20 +2,11 @@
 // time and not kept, and per-cycle numbers go into typed columns, so a journal of any length is analysed streaming,
 // in memory proportional to its cycles (tens of bytes each).
 import { CheckpointTableBuilder, CycleTableBuilder, type Encoded } from './tables.js';
-import {
-  byRow,
-  countMissing,
-  Float64Column,
-  gather,
-  lastWinsOrder,
-  sortedDistinct,
-  sumInOrder,
-  type RowOrder,
-} from './columns.js';
+import { byRow, countMissing, Float64Column, gather, lastWinsOrder, sortedDistinct, type RowOrder } from './columns.js';
 import { tallyCycles } from './tally.js';
 import { Rejudge, type RejudgeFold } from './rejudge.js';
 import type { ObservationFields } from '../journal/observation.js';
-import { unjournaledCheckpoints } from './checkpoint-gaps.js';
+import { dedupOf } from './checkpoint-gaps.js';
 import { indeterminateOf, runFacts } from './run-status.js';
 import { LoadSamples, type LoadColumns } from './machine-load.js';
 import type { IndeterminateCause, JournalEvent, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
@@ -220,8 +211,6 @@ export class RunAccumulator {
     const checkpoints = this.checkpoints.build();
     const trials = tally.resumed + tally.failed;
     const allViolations = [...violations.values()].flat();
-    const logicalBytes = sumInOrder(checkpoints.logicalBytes);
-    const storedBytes = sumInOrder(checkpoints.storedBytes);
     return {
       summary: {
         schemaVersion: SUMMARY_SCHEMA_VERSION,
@@ -231,6 +220,7 @@ export class RunAccumulator {
         date: start.startedAt.slice(0, 10),
         startedAt: start.startedAt,
         seed: start.scenario.seed,
+        ...(start.seedKey !== undefined ? { seedKey: start.seedKey } : {}),
         cycles: {
           total: cycles.length + unfinished,
           resumed: tally.resumed,
@@ -251,13 +241,7 @@ export class RunAccumulator {
         },
         tornCheckpoint: tally.tornCheckpoint,
         noncePreserved: tally.noncePreserved,
-        dedup: {
-          checkpoints: checkpoints.length,
-          logicalBytes,
-          storedBytes,
-          ratio: storedBytes > 0 ? logicalBytes / storedBytes : null,
-          committed: checkpoints.length + unjournaledCheckpoints(checkpoints.seq),
-        },
+        dedup: dedupOf(checkpoints),
         violations: allViolations.length,
         recheck,
         violationSamples: allViolations.slice(0, 10).map((v) => v.message),

@@ -1,6 +1,8 @@
 // Checkpoints a store committed that the journal never recorded: gaps in the sequence numbers of journaled checkpoints.
 // A host SIGKILLed between renaming a manifest into place and reporting it leaves a committed checkpoint the runner
 // never heard of (it is restored from all the same); `soak store stats` counts it, the journal cannot know its bytes.
+import { sumInOrder } from './columns.js';
+import type { CheckpointTable, Summary } from './summary.js';
 
 /**
  * How many sequence numbers are missing from `seq` (journal order). Each store numbers its checkpoints 1, 2, 3...;
@@ -17,4 +19,18 @@ export function unjournaledCheckpoints(seq: ArrayLike<number>): number {
     prev = s;
   }
   return missing;
+}
+
+/** The summary's dedup figures: journaled checkpoints and their bytes (summed in journal order), and the committed count. */
+export function dedupOf(c: CheckpointTable): Summary['dedup'] {
+  const logicalBytes = sumInOrder(c.logicalBytes);
+  const storedBytes = sumInOrder(c.storedBytes);
+  const ratio = storedBytes > 0 ? logicalBytes / storedBytes : null;
+  return {
+    checkpoints: c.length,
+    logicalBytes,
+    storedBytes,
+    ratio,
+    committed: c.length + unjournaledCheckpoints(c.seq),
+  };
 }

@@ -51,6 +51,8 @@ export interface Summary {
   date: string;
   startedAt: string;
   seed: number;
+  /** The nightly key the seed was derived from (`soak run --seed-from`); absent when the seed was given directly. */
+  seedKey?: string;
   /**
    * indeterminate: cycles the harness or machine could not judge (journaled as indeterminate, or started and never
    * finished); they count in no success rate. causes: how many of them had each cause ('unfinished': no outcome).

@@ -6,6 +6,8 @@ import { JOURNAL_FILE, resolveRunDir } from '../analysis/load-runs.js';
 import { Rechecker, recheckExitCode, type RecheckResult } from '../journal/recheck.js';
 import { streamJournal } from '../journal/reader.js';
 import { defineCommand } from './command.js';
+import { VERBS } from './verbs.js';
+import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 
 interface CheckArgs {
   runDir: string;
@@ -39,9 +41,8 @@ function formatRecheck(r: RecheckResult): string {
 }
 
 export const checkCommand = defineCommand<CheckArgs>({
-  command: 'check <run-dir>',
-  describe:
-    'Re-run the checker over the observations a run journaled; exit 0 all verdicts agree and none failed, 1 a verdict changed or the run has violations (these outrank the next), 2 no observations recorded (a journal older than observations), 3 bad input',
+  command: VERBS.check.command,
+  describe: VERBS.check.describe,
   builder: (y: Argv) =>
     y
       .positional('run-dir', { type: 'string', describe: 'Run folder (made by "soak run" or "soak merge")' })
@@ -53,7 +54,9 @@ export const checkCommand = defineCommand<CheckArgs>({
     const r = checker.result();
     const code = recheckExitCode(r);
     if (argv.json)
-      process.stdout.write(`${JSON.stringify({ schemaVersion: 1, runDir: dir, exitCode: code, ...r }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: dir, exitCode: code, ...r }, null, 2)}\n`,
+      );
     else process.stdout.write(formatRecheck(r));
     if (tornTail !== null) process.stderr.write(`soak: the journal's torn last line was dropped\n`);
     return code;

@@ -6,6 +6,8 @@ import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import { comparisonWarnings, environmentsSideBySide, runProvenance } from '../analysis/provenance.js';
 import { compareSamples, COMPARE_DEFAULTS, type Comparison } from '../stats/compare.js';
 import { defineCommand } from './command.js';
+import { VERBS } from './verbs.js';
+import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 
 interface CompareArgs {
   runA: string;
@@ -32,8 +34,8 @@ function fmt(name: string, c: Comparison | null): string {
 }
 
 export const compareCommand = defineCommand<CompareArgs>({
-  command: 'compare <run-a> <run-b>',
-  describe: 'A/B test run B against baseline run A on downtime and checkpoint pause; exit 1 on a regression',
+  command: VERBS.compare.command,
+  describe: VERBS.compare.describe,
   builder: (y: Argv) =>
     y
       .positional('run-a', { type: 'string', demandOption: true, describe: 'Baseline run folder' })
@@ -83,11 +85,14 @@ export const compareCommand = defineCommand<CompareArgs>({
     const results = { downtimeMs: downtime, checkpointPauseMs: pause };
     if (argv.json)
       process.stdout.write(
-        `${JSON.stringify({ schemaVersion: 1, runA: a.summary.runId, runB: b.summary.runId, warnings, environments, ...results }, null, 2)}\n`,
+        `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, runA: a.summary.runId, runB: b.summary.runId, warnings, environments, ...results }, null, 2)}
+`,
       );
     else
       process.stdout.write(
-        `${sideBySide(environments)}${fmt('downtime', downtime)}\n${fmt('checkpoint pause', pause)}\n`,
+        `${sideBySide(environments)}${fmt('downtime', downtime)}
+${fmt('checkpoint pause', pause)}
+`,
       );
     const all = [downtime, pause];
     return all.some((c) => c?.verdict === 'regression')

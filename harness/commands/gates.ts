@@ -4,6 +4,9 @@ import { exitCodeFor } from '../gates/evaluate.js';
 import { formatGateTable } from '../report/text/gate-table.js';
 import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import { defineCommand } from './command.js';
+import { VERBS } from './verbs.js';
+import { ciOutputOptions, writeCiOutputs } from './ci-outputs.js';
+import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 import { judge, verdictLine } from '../gates/judge.js';
 import { neutralizeBidi } from '../report/escape.js';
 
@@ -11,14 +14,15 @@ interface GatesArgs {
   runDirs: string[];
   gatesDir?: string;
   json: boolean;
+  junit?: string;
+  summaryMd?: string;
 }
 
 export const gatesCommand = defineCommand<GatesArgs>({
-  command: 'gates <run-dirs..>',
-  describe:
-    'Judge run folders against gates/NN-*.yaml; exit 0 all pass, 1 any fail, 2 any inconclusive or insufficient data, 3 bad input',
+  command: VERBS.gates.command,
+  describe: VERBS.gates.describe,
   builder: (y: Argv) =>
-    y
+    ciOutputOptions(y)
       .positional('run-dirs', {
         type: 'string',
         array: true,
@@ -33,9 +37,10 @@ export const gatesCommand = defineCommand<GatesArgs>({
   run: async (argv) => {
     const { analysis, dirs } = noteTornTails(await loadRuns(argv.runDirs));
     const j = judge(analysis, argv.gatesDir);
+    writeCiOutputs(argv, { analysis, judgement: j, reportDir: null });
     if (argv.json) {
       process.stdout.write(
-        `${JSON.stringify({ schemaVersion: 1, runDirs: dirs, verdict: j.verdict, gates: j.gates }, null, 2)}\n`,
+        `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDirs: dirs, verdict: j.verdict, gates: j.gates }, null, 2)}\n`,
       );
     } else {
       process.stdout.write(neutralizeBidi(`${formatGateTable(j.gates)}\n${verdictLine(j)}\n`));

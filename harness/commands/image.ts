@@ -3,6 +3,8 @@ import type { Argv } from 'yargs';
 import { EXIT } from '../core/errors.js';
 import { buildImage } from '../targets/guest/image.js';
 import { defineCommand, type SoakCommand } from './command.js';
+import { VERBS } from './verbs.js';
+import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 
 interface ImageBuildArgs {
   force: boolean;
@@ -25,7 +27,9 @@ const buildCommand = defineCommand<ImageBuildArgs>({
     const image = await buildImage({ force: argv.force });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (argv.json) {
-      process.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...image, buildMs: Math.round(ms) }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...image, buildMs: Math.round(ms) }, null, 2)}\n`,
+      );
       return EXIT.pass;
     }
     process.stdout.write(
@@ -41,7 +45,7 @@ const buildCommand = defineCommand<ImageBuildArgs>({
 });
 
 export const imageCommand: SoakCommand = {
-  command: 'image <command>',
-  describe: 'Guest image of the microvm target: build',
+  command: VERBS.image.command,
+  describe: VERBS.image.describe,
   subcommands: [buildCommand],
 };

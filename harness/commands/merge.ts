@@ -20,6 +20,8 @@ import { fsyncDir } from '../core/durable.js';
 import { mergeEvent, mergeInput, planMerge } from '../journal/merge.js';
 import { JOURNAL_FILE, resolveRunDir } from '../analysis/load-runs.js';
 import { defineCommand } from './command.js';
+import { VERBS } from './verbs.js';
+import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 
 interface MergeArgs {
   runDirs: string[];
@@ -28,9 +30,8 @@ interface MergeArgs {
 }
 
 export const mergeCommand = defineCommand<MergeArgs>({
-  command: 'merge <run-dirs..>',
-  describe:
-    'Combine run folders (shards of one soak, or several nights) into one run folder; its statistics equal one run over the union',
+  command: VERBS.merge.command,
+  describe: VERBS.merge.describe,
   builder: (y: Argv) =>
     y
       .positional('run-dirs', { type: 'string', array: true, describe: 'Run folders to combine' })
@@ -78,7 +79,10 @@ export const mergeCommand = defineCommand<MergeArgs>({
     fsyncDir(tmp);
     renameSync(tmp, out);
     fsyncDir(path.dirname(out));
-    if (argv.json) process.stdout.write(`${JSON.stringify({ runDir: out, sources: files.length, cycles })}\n`);
+    if (argv.json)
+      process.stdout.write(
+        `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: out, sources: files.length, cycles })}\n`,
+      );
     else process.stdout.write(`merged ${files.length} runs (${cycles} cycles) into ${out}\n`);
     return EXIT.pass;
   },

@@ -5,6 +5,9 @@ import type { GateResult } from '../gates/types.js';
 import { writeReport } from '../report/write.js';
 import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import { defineCommand } from './command.js';
+import { VERBS } from './verbs.js';
+import { ciOutputOptions, writeCiOutputs } from './ci-outputs.js';
+import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 import type { RunAnalysis } from '../analysis/summary.js';
 import { judge, verdictLine } from '../gates/judge.js';
 import { exitCodeFor } from '../gates/verdict.js';
@@ -17,6 +20,8 @@ interface ReportArgs {
   out: string;
   json: boolean;
   baseline?: string;
+  junit?: string;
+  summaryMd?: string;
 }
 
 /** Write the report for an analysed run into `reportsDir`. */
@@ -41,11 +46,10 @@ async function baselineFor(
 }
 
 export const reportCommand = defineCommand<ReportArgs>({
-  command: 'report <run-dirs..>',
-  describe:
-    'Write the dated report reports/<yyyy-mm-dd>-<scenario>/ for run folders (several are reported as one sample); exit code of its verdict: 0 pass, 1 fail, 2 inconclusive or insufficient data',
+  command: VERBS.report.command,
+  describe: VERBS.report.describe,
   builder: (y: Argv) =>
-    y
+    ciOutputOptions(y)
       .positional('run-dirs', { type: 'string', array: true, describe: 'Run folders' })
       .option('out', { type: 'string', default: 'reports', describe: 'Reports folder' })
       .option('baseline', {
@@ -63,9 +67,12 @@ export const reportCommand = defineCommand<ReportArgs>({
     const baseline = await baselineFor(argv.baseline, analysis, argv.out); // read first: a bad baseline writes nothing
     const j = judge(analysis);
     const written = await writeReportFor(analysis, j.gates, argv.out, baseline ?? undefined);
+    writeCiOutputs(argv, { analysis, judgement: j, reportDir: written.dir });
     const since = baseline === null ? null : baseline.dir;
     if (argv.json)
-      process.stdout.write(`${JSON.stringify({ ...written, verdict: j.verdict, baseline: since }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...written, verdict: j.verdict, baseline: since }, null, 2)}\n`,
+      );
     else {
       const note =
         argv.baseline === undefined

@@ -6,24 +6,30 @@ import { exitCodeFor } from '../gates/evaluate.js';
 import { formatGateTable } from '../report/text/gate-table.js';
 import { neutralizeBidi } from '../report/escape.js';
 import { streamProgress, quietProgress } from '../run/progress.js';
-import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import type { RunResult } from '../run/runner.js';
 import { resumeSoak } from '../run/resume.js';
 import type { Shard } from '../run/shard.js';
 import { runSoak } from '../run/soak.js';
+import { seedFromKey } from '../run/shard.js';
+import { onStopSignals } from '../run/stop-signals.js';
+import { recalledOptions } from '../run/run-options.js';
+import { loadRuns, noteTornTails, resolveRunDir } from '../analysis/load-runs.js';
+import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
+import { ciOutputOptions, writeCiOutputs } from './ci-outputs.js';
 import { loadScenario } from '../scenario/scenario.js';
 import { assertTargetName, validateTarget } from '../targets/registry.js';
 import { judge, verdictLine } from '../gates/judge.js';
-import { writeReportFor } from './report.js';
 import { defineCommand } from './command.js';
+import { VERBS } from './verbs.js';
 
 interface RunArgs {
   scenario?: string;
   target?: string;
   cycles?: number;
   seed?: number;
+  seedFrom?: string;
   out: string;
-  reportDir: string;
+  reportDir?: string;
   report: boolean;
   skewMs?: number;
   injectRestoreDelayMs?: number;
@@ -32,6 +38,10 @@ interface RunArgs {
   verbose: boolean;
   resume?: string;
   shard?: string;
+  judge: boolean;
+  gatesDir?: string;
+  junit?: string;
+  summaryMd?: string;
 }
 
 /** Parse `--shard i/n` (0-based index, as Kubernetes' JOB_COMPLETION_INDEX). */
@@ -45,112 +55,158 @@ export function parseShard(text: string): Shard {
 }
 
 export const runCommand = defineCommand<RunArgs>({
-  command: 'run',
-  describe:
-    'Run a soak: boot a session, SIGKILL it at seeded random points, resume, verify; then report and judge the gates',
+  command: VERBS.run.command,
+  describe: VERBS.run.describe,
   builder: (y: Argv) =>
-    y
-      .option('scenario', {
-        type: 'string',
-        describe: 'Scenario name in scenarios/ or a path to a .yaml file (default: "default")',
-      })
-      .option('target', { type: 'string', describe: 'Override the scenario target (process | microvm)' })
-      .option('cycles', { type: 'number', describe: 'Override the number of kill-and-resume cycles' })
-      .option('seed', { type: 'number', describe: 'Override the PRNG seed (same seed, same kill plan)' })
-      .option('out', {
-        type: 'string',
-        default: 'runs',
-        describe: 'Folder that receives the run folder <timestamp>-<scenario>-s<seed>/',
-      })
-      .option('report-dir', { type: 'string', default: 'reports', describe: 'Folder for the dated report' })
-      .option('report', {
-        type: 'boolean',
-        default: true,
-        describe: 'Write the dated report after the run (--no-report to skip)',
-      })
-      .option('skew-ms', {
-        type: 'number',
-        describe: 'Negative control: capture the filesystem, then memory this many ms later',
-      })
-      .option('inject-restore-delay-ms', {
-        type: 'number',
-        describe: 'Fault injection: sleep this long inside every restore',
-      })
-      .option('budget-s', { type: 'number', describe: 'Stop cleanly after this many seconds' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print a JSON result on stdout instead of text' })
-      .option('verbose', { type: 'boolean', default: false, describe: 'Log every cycle on stderr' })
-      .option('resume', {
-        type: 'string',
-        describe: 'Pick up a run folder whose runner died: kill its orphaned hosts, run the cycles not yet finished',
-      })
-      .option('shard', {
-        type: 'string',
-        describe:
-          'Run one shard i/n of the cycles (0-based i; cycle c belongs to shard (c-1) mod n); combine with "soak merge"',
-      }) as unknown as Argv<RunArgs>,
+    ciOutputOptions(
+      y
+        .option('scenario', {
+          type: 'string',
+          describe: 'Scenario name in scenarios/ or a path to a .yaml file (default: "default")',
+        })
+        .option('target', { type: 'string', describe: 'Override the scenario target (process | microvm)' })
+        .option('cycles', { type: 'number', describe: 'Override the number of kill-and-resume cycles' })
+        .option('seed', { type: 'number', describe: 'Override the PRNG seed (same seed, same kill plan)' })
+        .option('out', {
+          type: 'string',
+          default: 'runs',
+          describe: 'Folder that receives the run folder <timestamp>-<scenario>-s<seed>/',
+        })
+        .option('seed-from', {
+          type: 'string',
+          describe:
+            'Derive the seed from this key (e.g. the date 2026-12-01) and the shard index: each shard its own seed, the same key the same seeds; recorded in run-start and the report',
+        })
+        .option('report-dir', {
+          type: 'string',
+          describe: 'Folder for the dated report (default: reports; with --resume, the one the run was started with)',
+        })
+        .option('report', {
+          type: 'boolean',
+          default: true,
+          describe: 'Write the dated report after the run (--no-report to skip)',
+        })
+        .option('skew-ms', {
+          type: 'number',
+          describe: 'Negative control: capture the filesystem, then memory this many ms later',
+        })
+        .option('inject-restore-delay-ms', {
+          type: 'number',
+          describe: 'Fault injection: sleep this long inside every restore',
+        })
+        .option('budget-s', { type: 'number', describe: 'Stop cleanly after this many seconds' })
+        .option('resume', {
+          type: 'string',
+          describe: 'Pick up a run folder whose runner died: kill its orphaned hosts, run the cycles not yet finished',
+        })
+        .option('shard', {
+          type: 'string',
+          describe:
+            'Run one shard i/n of the cycles (0-based i; cycle c belongs to shard (c-1) mod n); combine with "soak merge"',
+        })
+        .option('judge', {
+          type: 'boolean',
+          default: true,
+          describe:
+            'Exit with the verdict of the gates (--no-judge: exit 0 once the cycles ran, whatever the gates say, for shards judged after "soak merge"; 3 bad input, 4 harness failure, 130 aborted)',
+        })
+        .option('gates-dir', { type: 'string', describe: 'Folder of gate files (default: gates/ of the harness)' })
+        .option('json', { type: 'boolean', default: false, describe: 'Print a JSON result on stdout instead of text' })
+        .option('verbose', { type: 'boolean', default: false, describe: 'Log every cycle on stderr' }),
+    ),
   run: async (argv, ctx) => {
     const stop = { requested: false };
-    const onSigint = (): void => {
-      if (stop.requested) ctx.abort(EXIT.insufficient);
-      stop.requested = true;
-      process.stderr.write('\nstopping after the current cycle (Ctrl-C again to abort now)\n');
-    };
-    const progress = argv.json ? quietProgress : streamProgress();
-    const common = { progress, stop, logLevel: argv.verbose ? ('debug' as const) : ('warn' as const) };
-    let result: RunResult;
-    process.on('SIGINT', onSigint);
+    const say = (line: string): void => void process.stderr.write(`\nsoak: ${line}\n`);
+    // Installed until the report is written: a SIGTERM while it is written waits for it, a second one aborts.
+    const unlisten = onStopSignals(stop, () => ctx.abort(EXIT.aborted), say);
     try {
-      if (argv.resume !== undefined) {
-        const clash = (
-          ['scenario', 'target', 'cycles', 'seed', 'shard', 'skewMs', 'injectRestoreDelayMs', 'budgetS'] as const
-        ).filter((k) => argv[k] !== undefined);
-        if (clash.length > 0)
-          throw new InputError(
-            `--resume continues a run with the scenario it started with: drop ${clash.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`,
-          );
-        if (!argv.json) process.stderr.write(`soak: resuming ${argv.resume}\n`);
-        result = await resumeSoak({ ...common, runDir: argv.resume });
-      } else {
-        const shard = argv.shard !== undefined ? parseShard(argv.shard) : undefined;
-        const { scenario, file } = loadScenario(argv.scenario ?? 'default', {
-          target: argv.target,
-          cycles: argv.cycles,
-          seed: argv.seed,
-          skewMs: argv.skewMs,
-          injectRestoreDelayMs: argv.injectRestoreDelayMs,
-          budgetS: argv.budgetS,
-        });
-        if (argv.target !== undefined) assertTargetName(argv.target, '--target');
-        await validateTarget(scenario.target, scenario.targetOptions, file);
-        if (!argv.json) {
-          const shardText = shard ? `, shard ${shard.index}/${shard.count}` : '';
-          process.stderr.write(
-            `soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.cycles} cycles${shardText}, seed ${scenario.seed}\n`,
-          );
-        }
-        result = await runSoak({ ...common, scenario, runsDir: path.resolve(argv.out), shard });
-      }
+      return await runAndReport(argv, stop);
     } finally {
-      process.off('SIGINT', onSigint);
+      unlisten();
     }
-
-    const { analysis } = noteTornTails(await loadRuns([result.runDir]));
-    const judgement = judge(analysis);
-    const reportDir = argv.report ? (await writeReportFor(analysis, judgement.gates, argv.reportDir)).dir : null;
-    if (argv.json) {
-      process.stdout.write(
-        `${JSON.stringify({ runDir: result.runDir, status: result.status, reportDir, verdict: judgement.verdict, summary: analysis.summary, gates: judgement.gates }, null, 2)}\n`,
-      );
-    } else {
-      const s = analysis.summary;
-      process.stdout.write(
-        `run folder: ${result.runDir} (${result.status}, ${result.cycles} cycles run now, ${s.cycles.total} in the run)\n`,
-      );
-      process.stdout.write(neutralizeBidi(`${formatGateTable(judgement.gates)}\n`));
-      if (s.violations > 0) process.stdout.write(`violations: ${s.violations}, e.g. ${s.violationSamples[0] ?? ''}\n`);
-      if (reportDir) process.stdout.write(`report: ${path.join(reportDir, 'index.html')}\n`);
-      process.stdout.write(`${verdictLine(judgement)}\n`);
-    }
-    return exitCodeFor(judgement.verdict);
   },
 });
+
+/** Run (or resume) the soak, then analyse, report and judge it; the exit code. */
+async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promise<number> {
+  const progress = argv.json ? quietProgress : streamProgress();
+  const common = { progress, stop, logLevel: argv.verbose ? ('debug' as const) : ('warn' as const) };
+  let result: RunResult;
+  let reportsDir: string | null = argv.report ? path.resolve(argv.reportDir ?? 'reports') : null;
+  if (argv.resume !== undefined) {
+    const clash = (
+      [
+        'scenario',
+        'target',
+        'cycles',
+        'seed',
+        'seedFrom',
+        'shard',
+        'skewMs',
+        'injectRestoreDelayMs',
+        'budgetS',
+      ] as const
+    ).filter((k) => argv[k] !== undefined);
+    if (clash.length > 0)
+      throw new InputError(
+        `--resume continues a run with the scenario it started with: drop ${clash.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`,
+      );
+    if (!argv.json) process.stderr.write(`soak: resuming ${argv.resume}\n`);
+    const remembered = recalledOptions(resolveRunDir(argv.resume));
+    if (argv.report && argv.reportDir === undefined && remembered?.reportDir) reportsDir = remembered.reportDir;
+    result = await resumeSoak({ ...common, runDir: argv.resume });
+  } else {
+    const shard = argv.shard !== undefined ? parseShard(argv.shard) : undefined;
+    if (argv.seedFrom !== undefined && argv.seed !== undefined)
+      throw new InputError('--seed-from derives the seed: drop --seed (or --seed-from)');
+    if (argv.seedFrom?.trim() === '') throw new InputError('--seed-from: expected a key such as a date, got ""');
+    const seed = argv.seedFrom !== undefined ? seedFromKey(argv.seedFrom, shard) : argv.seed;
+    const { scenario, file } = loadScenario(argv.scenario ?? 'default', {
+      target: argv.target,
+      cycles: argv.cycles,
+      seed,
+      skewMs: argv.skewMs,
+      injectRestoreDelayMs: argv.injectRestoreDelayMs,
+      budgetS: argv.budgetS,
+    });
+    if (argv.target !== undefined) assertTargetName(argv.target, '--target');
+    await validateTarget(scenario.target, scenario.targetOptions, file);
+    if (!argv.json) {
+      const shardText = shard ? `, shard ${shard.index}/${shard.count}` : '';
+      const keyText = argv.seedFrom !== undefined ? ` (from key ${JSON.stringify(argv.seedFrom)})` : '';
+      process.stderr.write(
+        `soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.cycles} cycles${shardText}, seed ${scenario.seed}${keyText}\n`,
+      );
+    }
+    result = await runSoak({
+      ...common,
+      scenario,
+      runsDir: path.resolve(argv.out),
+      shard,
+      ...(argv.seedFrom !== undefined ? { seedKey: argv.seedFrom } : {}),
+      remember: { reportDir: reportsDir },
+    });
+  }
+
+  const { analysis } = noteTornTails(await loadRuns([result.runDir]));
+  const judgement = judge(analysis, argv.gatesDir);
+  // imported here, not at the top: the report pulls in vega, which `soak run --help` does not need
+  const { writeReportFor } = await import('./report.js');
+  const reportDir = reportsDir !== null ? (await writeReportFor(analysis, judgement.gates, reportsDir)).dir : null;
+  writeCiOutputs(argv, { analysis, judgement, reportDir });
+  if (argv.json) {
+    process.stdout.write(
+      `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: result.runDir, status: result.status, reportDir, verdict: judgement.verdict, judged: argv.judge, summary: analysis.summary, gates: judgement.gates }, null, 2)}\n`,
+    );
+  } else {
+    const s = analysis.summary;
+    process.stdout.write(
+      `run folder: ${result.runDir} (${result.status}, ${result.cycles} cycles run now, ${s.cycles.total} in the run)\n`,
+    );
+    process.stdout.write(neutralizeBidi(`${formatGateTable(judgement.gates)}\n`));
+    if (s.violations > 0) process.stdout.write(`violations: ${s.violations}, e.g. ${s.violationSamples[0] ?? ''}\n`);
+    if (reportDir) process.stdout.write(`report: ${path.join(reportDir, 'index.html')}\n`);
+    process.stdout.write(`${verdictLine(judgement)}${argv.judge ? '' : ' (not judged here: --no-judge, exit 0)'}\n`);
+  }
+  return argv.judge ? exitCodeFor(judgement.verdict) : EXIT.pass;
+}

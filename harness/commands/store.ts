@@ -7,6 +7,8 @@ import { gcStore } from '../store/gc.js';
 import { isStore, Store } from '../store/store.js';
 import { storeStats, verifyStore } from '../store/verify.js';
 import { defineCommand, type SoakCommand } from './command.js';
+import { VERBS } from './verbs.js';
+import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 
 interface StoreArgs {
   dir: string;
@@ -42,7 +44,7 @@ const statsCommand = defineCommand<StoreArgs>({
       store.close();
     }
     if (argv.json) {
-      process.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...stats }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...stats }, null, 2)}\n`);
       return EXIT.pass;
     }
     const lines = ['  seq      step     logical      stored  new chunks  (deltas)    ratio   cum.ratio'];
@@ -79,7 +81,8 @@ const verifyCommand = defineCommand<StoreArgs>({
     } finally {
       store.close();
     }
-    if (argv.json) process.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...report }, null, 2)}\n`);
+    if (argv.json)
+      process.stdout.write(`${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...report }, null, 2)}\n`);
     else {
       for (const p of report.problems)
         process.stdout.write(
@@ -116,7 +119,7 @@ const gcCommand = defineCommand<GcArgs>({
       store.close();
     }
     if (argv.json) {
-      process.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...report }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...report }, null, 2)}\n`);
     } else {
       const lines = [
         `kept ${report.kept.length} checkpoints${report.kept.length > 0 ? ` (${report.kept[0]}..${report.kept.at(-1)})` : ''}, removed ${report.removed.length}`,
@@ -134,7 +137,7 @@ const gcCommand = defineCommand<GcArgs>({
 });
 
 export const storeCommand: SoakCommand = {
-  command: 'store <command>',
-  describe: 'Inspect and maintain a checkpoint store: stats | verify | gc',
+  command: VERBS.store.command,
+  describe: VERBS.store.describe,
   subcommands: [statsCommand, verifyCommand, gcCommand],
 };

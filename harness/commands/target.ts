@@ -11,6 +11,7 @@ import { loadScenario } from '../scenario/scenario.js';
 import { protocolJsonSchemas } from '../targets/exec/messages.js';
 import { validateTarget } from '../targets/registry.js';
 import { defineCommand } from './command.js';
+import { VERBS } from './verbs.js';
 
 interface CheckArgs {
   what: string;
@@ -84,7 +85,7 @@ const schemasCommand = defineCommand<{ out: string }>({
 
 /** `soak target check|schemas`. */
 export const targetCommand = {
-  command: 'target',
-  describe: 'Targets: conformance kit (check) and the public protocol schemas (schemas)',
+  command: VERBS.target.command,
+  describe: VERBS.target.describe,
   subcommands: [checkCommand, schemasCommand],
 };

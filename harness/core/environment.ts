@@ -2,7 +2,7 @@
 // Never reads environment variables: nothing secret can reach a public report from here.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from './repo-root.js';
@@ -31,7 +31,9 @@ function harnessVersion(): string {
   return pkg.version ?? 'unknown';
 }
 
+/** The harness's own commit; 'unknown' when it is not a git checkout (an installed package sits in its user's repo). */
 function gitCommit(): string {
+  if (!existsSync(path.join(repoRoot(), '.git'))) return 'unknown';
   try {
     const out = execFileSync('git', ['rev-parse', 'HEAD'], {
       cwd: repoRoot(),

@@ -10,6 +10,8 @@ export const EXIT = {
   /** Bad input or usage: malformed file, unknown target, missing run folder. */
   badInput: 3,
   internal: 4,
+  /** Aborted by a second Ctrl-C or SIGTERM (128 + SIGINT, as shells report it): no run-end, no report. */
+  aborted: 130,
 } as const;
 
 export class SoakError extends Error {

@@ -66,6 +66,8 @@ export interface RunStartEvent extends Base {
   mergedFrom?: string[];
   /** Set on a run folder written by `soak merge`: each source run, in order (absent on merges made before it was). */
   sources?: SourceRun[];
+  /** Set when the seed was derived from a nightly key (`soak run --seed-from <key>`): the key; the seed is scenario.seed. */
+  seedKey?: string;
 }
 
 /** A runner picked up a run whose previous runner died (`soak run --resume`). */

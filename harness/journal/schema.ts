@@ -127,6 +127,7 @@ export const EVENT_SCHEMAS = {
         }),
       )
       .optional(),
+    seedKey: text.optional(),
   }),
   'run-resume': z.object({
     ...base,

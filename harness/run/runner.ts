@@ -1,5 +1,5 @@
 // The runner loop: the observer. Runs the given cycles in order against one session (booted or restored), journals
-// every event before acting on it, and stops cleanly on Ctrl-C, SIGTERM or when the time budget runs out. A host that
+// every event before acting on it, and stops cleanly when asked (opts.stop: Ctrl-C, SIGTERM) or when the time budget runs out. A host that
 // hangs, dies or hits a full disk costs one indeterminate cycle, not the run; any other error aborts it, and run-end
 // says so ('aborted' with the reason). Preparing the run folder is soak.ts's job (a new run) or resume.ts's.
 import { rmSync } from 'node:fs';
@@ -25,7 +25,7 @@ import type { RunPaths } from './run-folder.js';
 /** How the caller follows and stops a run. */
 export interface RunControl {
   progress: Progress;
-  /** Set to true (e.g. by SIGINT) to stop after the current cycle. */
+  /** Set to true (the caller's SIGINT/SIGTERM handler: stop-signals.ts) to stop after the current cycle. */
   stop: { requested: boolean };
   logLevel: 'debug' | 'info' | 'warn' | 'silent';
 }
@@ -65,8 +65,6 @@ export async function runCycles(
   let nextStart = firstStart;
   const runClock = nowMs();
   const timeouts = hostTimeouts(scenario);
-  const onSigterm = (): void => void (opts.stop.requested = true);
-  process.on('SIGTERM', onSigterm);
   opts.progress.start(cycles.length);
   const loads = new LoadSampling(journal);
   try {
@@ -105,7 +103,6 @@ export async function runCycles(
     reason = failure instanceof Error ? failure.message : String(failure);
     throw failure;
   } finally {
-    process.off('SIGTERM', onSigterm);
     if (host) await host.reap(timeouts.hostMs);
     try {
       await loads.stop();

@@ -12,6 +12,7 @@ import { hostConfig } from './host-journal.js';
 import { createRunFolder, resetScratch, runPaths } from './run-folder.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { cycleIds, type Shard } from './shard.js';
+import { rememberOptions, type RememberedOptions } from './run-options.js';
 
 /** A new run: its scenario, where run folders go, and which shard (if any) of the cycles it runs. */
 export interface RunOptions extends RunControl {
@@ -19,6 +20,10 @@ export interface RunOptions extends RunControl {
   /** Parent folder of run folders (default runs/). */
   runsDir: string;
   shard?: Shard;
+  /** The nightly key the scenario's seed was derived from (`--seed-from`), journaled in run-start. */
+  seedKey?: string;
+  /** Options a resumed runner carries on with, stored in the run folder. */
+  remember?: RememberedOptions;
 }
 
 /** Start a new run folder and run every cycle this run (or shard) owns. */
@@ -37,7 +42,9 @@ export async function runSoak(opts: RunOptions): Promise<RunResult> {
     scenario,
     environment,
     ...(shard ? { shard } : {}),
+    ...(opts.seedKey !== undefined ? { seedKey: opts.seedKey } : {}),
   });
+  if (opts.remember) rememberOptions(paths.dir, opts.remember);
   resetScratch(paths);
   return runCycles(opts, paths, journal, scenario, cycleIds(scenario.cycles, shard), 'boot');
 }

@@ -1,0 +1,177 @@
+// The zod schema of summary.json (the analysed run, its verdict banner and judged gates), from which the checked-in
+// JSON Schema schemas/summary.schema.json is generated; compile-time checks keep it equal to the TypeScript types.
+import { z } from 'zod';
+import type { Summary } from '../analysis/summary.js';
+import { CAUSE_CODES } from '../journal/events.js';
+import type { GateResult } from '../gates/types.js';
+import type { ReportVerdict } from '../gates/verdict.js';
+
+const num = z.number();
+const nullableNum = z.number().nullable();
+const interval = z.tuple([z.number(), z.number()]);
+const VERDICTS = ['pass', 'fail', 'inconclusive', 'insufficient'] as const;
+
+/** A distribution summary in ms; every figure null when n = 0. */
+const distribution = z.object({
+  n: num,
+  min: nullableNum,
+  p50: nullableNum,
+  p90: nullableNum,
+  p95: nullableNum,
+  p99: nullableNum,
+  max: nullableNum,
+  mean: nullableNum,
+});
+
+/** A sampled machine-load figure: median and maximum over the run. */
+const loadFigure = z.object({ p50: num, max: num });
+
+/** The tested environment (redacted in every report). */
+export const environmentSchema = z.object({
+  os: z.string(),
+  arch: z.string(),
+  cpuModel: z.string(),
+  cores: num,
+  memoryGiB: num,
+  kernel: z.string(),
+  kernelBuild: z.string().optional(),
+  virtualization: z.string().optional(),
+  node: z.string(),
+  harnessVersion: z.string(),
+  gitCommit: z.string(),
+  target: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+});
+
+/** One judged gate, as `soak gates --json`, `soak run --json` and summary.json carry it. */
+export const gateResultSchema = z.object({
+  id: num,
+  name: z.string(),
+  title: z.string(),
+  metric: z.string(),
+  kind: z.enum(['rate', 'count', 'ratio', 'distribution']),
+  unit: z.string(),
+  threshold: z.string(),
+  op: z.enum(['<', '<=', '>', '>=', '==']),
+  bound: num,
+  description: z.string(),
+  value: nullableNum,
+  observed: nullableNum,
+  successes: nullableNum,
+  judged: z.enum(['point', 'lower', 'upper']),
+  interval: interval.nullable(),
+  bounds: z.tuple([nullableNum, nullableNum]).nullable(),
+  n: num,
+  minN: num,
+  verdict: z.enum(VERDICTS),
+  solid: z.boolean(),
+  note: z.string(),
+});
+
+/** The run's verdict: one of VERDICTS. */
+export const verdictSchema = z.enum(VERDICTS);
+
+/** The analysed run (summary.json without its verdict banner and gates). */
+export const summarySchema = z.object({
+  schemaVersion: z.literal(1),
+  runId: z.string(),
+  scenario: z.string(),
+  target: z.string(),
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  startedAt: z.string(),
+  seed: num,
+  seedKey: z.string().optional(),
+  cycles: z.object({ total: num, resumed: num, failed: num, indeterminate: num }),
+  indeterminate: z
+    .object({
+      causes: z.partialRecord(z.enum([...CAUSE_CODES, 'unfinished']), num),
+      samples: z.array(z.string()),
+    })
+    .optional(),
+  runStatus: z
+    .object({
+      status: z.enum(['complete', 'interrupted', 'budget', 'aborted', 'unknown']),
+      reason: z.string().optional(),
+    })
+    .optional(),
+  killResume: z.object({ successes: num, trials: num, wilson95: interval.nullable() }),
+  downtimeMs: distribution,
+  bootMs: distribution,
+  checkpointPauseMs: distribution,
+  checkpointWriteMs: distribution,
+  restoreMs: distribution,
+  lostSteps: z.object({ n: num, max: nullableNum, mean: nullableNum }),
+  tornCheckpoint: z.object({ trials: num, previousRestored: num }),
+  noncePreserved: z.object({ trials: num, preserved: num }),
+  dedup: z.object({
+    checkpoints: num,
+    logicalBytes: num,
+    storedBytes: num,
+    ratio: nullableNum,
+    committed: num.optional(),
+  }),
+  violations: num,
+  violationSamples: z.array(z.string()),
+  negativeControl: z.boolean().optional(),
+  recheck: z.object({ rechecked: num, agreed: num, changed: num, changedCycles: z.array(num) }).optional(),
+  environment: environmentSchema,
+  plannedCycles: num.optional(),
+  sources: z
+    .array(
+      z.object({
+        runId: z.string(),
+        machine: z.string(),
+        seed: num,
+        shard: z.object({ index: num, count: num }).optional(),
+        plannedCycles: num,
+        cycles: num,
+        firstCycle: nullableNum,
+        lastCycle: nullableNum,
+        status: z.enum(['complete', 'interrupted', 'budget', 'aborted', 'unknown']),
+      }),
+    )
+    .optional(),
+  machineLoad: z
+    .object({
+      samples: num,
+      cores: num,
+      load1: loadFigure,
+      stealPct: loadFigure,
+      otherCpuPct: loadFigure,
+      saturated: z.boolean(),
+      reason: z.string().nullable(),
+    })
+    .optional(),
+});
+
+/** The report's verdict banner. */
+const reportVerdictSchema = z.object({
+  level: z.enum([...VERDICTS, 'none']),
+  headline: z.string(),
+  detail: z.string(),
+});
+
+/** summary.json: the summary (its run status always present), the verdict banner and the judged gates. */
+export const summaryFileSchema = summarySchema.extend({
+  runStatus: summarySchema.shape.runStatus.unwrap(),
+  verdict: reportVerdictSchema,
+  gates: z.array(gateResultSchema),
+  /** The comparison with the previous report (`soak report --baseline`): its identity, gates then and now, downtime. */
+  baseline: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** True when A and B are assignable both ways and name the same fields (an optional field one lacks fails too). */
+type Same<A, B> = [A] extends [B]
+  ? [B] extends [A]
+    ? [keyof A] extends [keyof B]
+      ? [keyof B] extends [keyof A]
+        ? true
+        : false
+      : false
+    : false
+  : false;
+/** Compile-time proof that the schemas infer the types the code writes (a drift on either side does not compile). */
+export const OUTPUT_SCHEMAS_MATCH_TYPES: {
+  summary: Same<z.infer<typeof summarySchema>, Summary>;
+  gate: Same<z.infer<typeof gateResultSchema>, GateResult>;
+  verdict: Same<z.infer<typeof reportVerdictSchema>, ReportVerdict>;
+} = { summary: true, gate: true, verdict: true };

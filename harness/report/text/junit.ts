@@ -1,0 +1,90 @@
+// JUnit XML of a judged run, for CI systems that read test reports: one testcase per gate. A failed gate is a
+// <failure> whose message carries the measured value, its 95% interval, the figure judged and the threshold with
+// units; an insufficient or inconclusive gate is <skipped> with the same figures (not a pass, not a failure of the
+// system under test either: the run's exit code 2 says "not known"). Every string is XML-escaped.
+import type { GateResult } from '../../gates/types.js';
+import { VERDICT_WORD, type Verdict } from '../../gates/verdict.js';
+import type { Summary } from '../../analysis/summary.js';
+import { fmtGateInterval, fmtGateJudged, fmtGateObserved, fmtGateThreshold } from './gate-format.js';
+
+/** What the XML describes: the run's summary, its judged gates and overall verdict, and where the report went. */
+export interface JunitInput {
+  summary: Pick<Summary, 'runId' | 'scenario' | 'target' | 'seed' | 'seedKey' | 'startedAt' | 'cycles'>;
+  gates: readonly GateResult[];
+  verdict: Verdict;
+  reportDir: string | null;
+}
+
+/** Characters XML 1.0 cannot hold at all (C0 controls but tab, LF, CR; lone surrogates; U+FFFE, U+FFFF). */
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+const XML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+};
+
+/** Escape text for XML content and attribute values: markup characters as entities, tab/LF/CR as character
+ * references (so attributes keep them), and characters XML cannot hold as a visible "[U+0001]". */
+export function escapeXml(value: unknown): string {
+  return String(value)
+    .replace(NOT_XML, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`)
+    .replace(/[&<>"'\t\n\r]/g, (c) => XML_ESCAPES[c] ?? c);
+}
+
+/** One line of figures for a gate: "measured ..., 95% interval ..., judged on ..., threshold ..., n 20 (min 59)". */
+export function gateFigures(g: GateResult): string {
+  return `measured ${fmtGateObserved(g)}, 95% interval ${fmtGateInterval(g)}, judged on ${fmtGateJudged(g)}, threshold ${fmtGateThreshold(g)}, n ${g.n} (min ${g.minN})${g.note ? `; ${g.note}` : ''}`;
+}
+
+function testcase(g: GateResult): string {
+  const name = escapeXml(`gate ${String(g.id).padStart(2, '0')} ${g.name}: ${g.title}`);
+  const open = `    <testcase classname="keepstate-soak.gates" name="${name}" time="0"`;
+  if (g.verdict === 'pass') return `${open}/>`;
+  const message = escapeXml(`${VERDICT_WORD[g.verdict]}: ${gateFigures(g)}`);
+  const body = escapeXml(`${g.title}\n${gateFigures(g)}${g.description ? `\n${g.description}` : ''}`);
+  const inner =
+    g.verdict === 'fail'
+      ? `<failure type="fail" message="${message}">${body}</failure>`
+      : `<skipped message="${message}"/>`;
+  return `${open}>\n      ${inner}\n    </testcase>`;
+}
+
+/** The JUnit XML document (one <testsuite> holding one <testcase> per gate, sorted by gate number). */
+export function renderJunit(input: JunitInput): string {
+  const { summary: s, verdict } = input;
+  const gates = [...input.gates].sort((a, b) => a.id - b.id);
+  const count = (v: Verdict): number => gates.filter((g) => g.verdict === v).length;
+  const skipped = count('insufficient') + count('inconclusive');
+  const props: Array<[string, string]> = [
+    ['verdict', verdict],
+    ['runId', s.runId],
+    ['scenario', s.scenario],
+    ['target', s.target],
+    ['seed', String(s.seed)],
+    ...(s.seedKey !== undefined ? [['seedKey', s.seedKey] as [string, string]] : []),
+    ['cycles', String(s.cycles.total)],
+    ...(input.reportDir !== null ? [['reportDir', input.reportDir] as [string, string]] : []),
+  ];
+  const suite = escapeXml(`soak gates: ${s.scenario} (${s.runId})`);
+  const attrs = `tests="${gates.length}" failures="${count('fail')}" errors="0" skipped="${skipped}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="keepstate-soak" ${attrs}>`,
+    `  <testsuite name="${suite}" ${attrs} timestamp="${escapeXml(s.startedAt)}">`,
+    '    <properties>',
+    ...props.map(([k, v]) => `      <property name="${escapeXml(k)}" value="${escapeXml(v)}"/>`),
+    '    </properties>',
+    ...gates.map(testcase),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,31 @@
+// Parse XML with a real parser (Python's expat, through Debian's python3) for tests: the JUnit files the CLI writes.
+import { execaSync } from 'execa';
+
+/** A JUnit document as the parser read it: suites' counts and each testcase's name and <failure>/<skipped> message. */
+export interface ParsedJunit {
+  tests: number;
+  failures: number;
+  skipped: number;
+  properties: Record<string, string>;
+  cases: Array<{ name: string; failure: string | null; skipped: string | null }>;
+}
+
+const SCRIPT = `
+import json, sys, xml.etree.ElementTree as ET
+root = ET.fromstring(sys.stdin.buffer.read())
+suite = root.find('testsuite')
+cases = [{'name': c.get('name'),
+          'failure': (c.find('failure').get('message') if c.find('failure') is not None else None),
+          'skipped': (c.find('skipped').get('message') if c.find('skipped') is not None else None)}
+         for c in suite.findall('testcase')]
+props = {p.get('name'): p.get('value') for p in suite.find('properties').findall('property')}
+print(json.dumps({'tests': int(root.get('tests')), 'failures': int(root.get('failures')),
+                  'skipped': int(root.get('skipped')), 'properties': props, 'cases': cases}))
+`;
+
+/** Parse `xml` (throws with the parser's message when it is not well-formed XML). */
+export function parseJunit(xml: string): ParsedJunit {
+  const r = execaSync('python3', ['-c', SCRIPT], { input: xml, reject: false, timeout: 60_000 });
+  if (r.exitCode !== 0) throw new Error(`not well-formed: ${r.stderr.trim().split('\n').pop() ?? ''}`);
+  return JSON.parse(r.stdout) as ParsedJunit;
+}

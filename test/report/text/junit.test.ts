@@ -1,0 +1,43 @@
+// JUnit XML of a judged run: well-formed (read back by a real XML parser), one testcase per gate, a failure message
+// with the measured value, interval and threshold in units; hostile text and control characters escaped.
+import { describe, expect, it } from 'vitest';
+import { escapeXml, renderJunit } from '../../../harness/report/text/junit.js';
+import { makeAnalysis, makeGates } from '../fixtures.js';
+import { parseJunit } from '../../helpers/xml.js';
+
+const analysis = makeAnalysis({ cycles: 40, failedCycles: [2, 5, 8, 13, 21, 34] });
+const gates = makeGates(analysis);
+const xml = (g = gates): string =>
+  renderJunit({ summary: analysis.summary, gates: g, verdict: 'fail', reportDir: '/r/2026-12-01-default' });
+
+describe('renderJunit', () => {
+  it('writes one testcase per gate; a failed gate carries its figures in units', () => {
+    const j = parseJunit(xml());
+    expect(j.tests).toBe(gates.length);
+    expect(j.cases).toHaveLength(gates.length);
+    expect(j.failures).toBe(gates.filter((g) => g.verdict === 'fail').length);
+    expect(j.skipped).toBe(gates.filter((g) => g.verdict === 'insufficient' || g.verdict === 'inconclusive').length);
+    const rate = j.cases.find((c) => c.name.includes('Kill-and-resume success'));
+    expect(rate?.failure).toBe(
+      'fail: measured 85% (34/40), 95% interval [70.9%, 93%], judged on lower end, 70.9%, threshold wilson95.lo >= 85%, n 40 (min 30)',
+    );
+    expect(j.properties).toMatchObject({ verdict: 'fail', reportDir: '/r/2026-12-01-default', cycles: '40' });
+  });
+
+  it('escapes markup, quotes, newlines and characters XML cannot hold', () => {
+    const hostile = gates.map((g, i) =>
+      i === 0 ? { ...g, title: `a <b> & "c" 'd'\u0001\u001b[31m\nline2`, verdict: 'fail' as const } : g,
+    );
+    const j = parseJunit(xml(hostile));
+    expect(j.cases[0]!.name).toBe(`gate 01 kill-resume: a <b> & "c" 'd'[U+0001][U+001B][31m\nline2`);
+    expect(escapeXml('\uD800x\uFFFE')).toBe('[U+D800]x[U+FFFE]');
+  });
+
+  it('the parser rejects what is not well-formed (so the checks above can fail)', () => {
+    const withAmp = xml(gates.map((g, i) => (i === 0 ? { ...g, title: 'R&D' } : g)));
+    expect(() => parseJunit(withAmp)).not.toThrow();
+    expect(() => parseJunit(withAmp.replace('R&amp;D', 'R&D'))).toThrow(/well-formed/);
+    expect(() => parseJunit('<testsuites><testsuite name="a & b"></testsuite></testsuites>')).toThrow(/well-formed/);
+    expect(() => parseJunit(`<testsuites name="\u0001"/>`)).toThrow(/well-formed/);
+  });
+});
