@@ -6,6 +6,7 @@ import { DiskError, diskErrno, EXIT, InputError, SoakError } from './core/errors
 import { checkCommand } from './commands/check.js';
 import type { CommandContext, SoakCommand } from './commands/command.js';
 import { compareCommand } from './commands/compare.js';
+import { demoCommand } from './commands/demo.js';
 import { gatesCommand } from './commands/gates.js';
 import { mergeCommand } from './commands/merge.js';
 import { reportCommand } from './commands/report.js';
@@ -50,6 +51,7 @@ async function main(): Promise<number> {
     mergeCommand,
     storeCommand,
     targetCommand,
+    demoCommand,
   ];
   try {
     const { imageCommand } = await import('./commands/image.js');

@@ -44,6 +44,8 @@ export interface RunStartEvent extends Base {
   shard?: { index: number; count: number };
   /** Set on a run folder written by `soak merge`: the run ids it combines. */
   mergedFrom?: string[];
+  /** Set on a run folder written by `soak demo`: every kill was typed by a person (or the page's button), none planned. */
+  manualKills?: true;
 }
 
 /** A runner picked up a run whose previous runner died (`soak run --resume`). */

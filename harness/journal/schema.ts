@@ -107,6 +107,7 @@ export const EVENT_SCHEMAS = {
     environment,
     shard: z.object({ index: number(COUNT), count: number(POSITIVE) }).optional(),
     mergedFrom: z.array(text).optional(),
+    manualKills: z.literal(true).optional(),
   }),
   'run-resume': z.object({
     ...base,
