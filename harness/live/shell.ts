@@ -32,6 +32,7 @@ export function livePage(opts: { title: string; nonce: string; body: string; scr
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>${h(opts.title)}</title>
 <style nonce="${nonce}">${CSS}</style>
 </head><body>
