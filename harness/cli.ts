@@ -13,6 +13,7 @@ import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { storeCommand } from './commands/store.js';
 import { targetCommand } from './commands/target.js';
+import { watchCommand } from './commands/watch.js';
 
 const EPILOG = `Exit codes: 0 pass, 1 a gate failed or a check found a violation, 2 unknown / insufficient data, 3 bad input or usage, 4 internal error.`;
 
@@ -52,6 +53,7 @@ async function main(): Promise<number> {
     storeCommand,
     targetCommand,
     demoCommand,
+    watchCommand,
   ];
   try {
     const { imageCommand } = await import('./commands/image.js');

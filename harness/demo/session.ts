@@ -20,7 +20,7 @@ import { Store } from '../store/store.js';
 import { DemoState, type KilledBy } from './state.js';
 import { resumeAfterKill, type ResumeContext } from './resume.js';
 import { interruptionView } from './outcome-view.js';
-import { tailLines } from './workspace.js';
+import { tailLines } from '../live/tail.js';
 
 /** How the demo is started. */
 export interface DemoOptions {

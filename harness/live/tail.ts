@@ -1,4 +1,4 @@
-// The last lines of the agent's workspace file (the process target's workspace/log.txt), read at each page update.
+// The last lines of a file that is being appended to (an agent's workspace log, a run's journal), read on each update.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** How many bytes from the end are read: enough for the last lines the page shows. */
