@@ -12,6 +12,9 @@ checked by the same checker a soak uses. Run folder: <span id="run" class="mono"
 <pre id="cmd-group">–</pre>
 <p>Or only the session host process:</p>
 <pre id="cmd-host">–</pre>
+<p id="qemu-line" hidden>Or only the guest's QEMU process:</p>
+<pre id="cmd-qemu" hidden></pre>
+<p class="mute">Processes in the group: <span id="members" class="mono">–</span></p>
 <p><button id="kill" type="button">kill -9 now</button> <span id="kill-said" class="mute"></span></p>
 </section>
 <section><h2>Agent</h2>
@@ -59,6 +62,9 @@ function render(s) {
   text('target', s.target); text('run', s.runDir);
   text('cmd-group', s.pids ? s.pids.commands[0] : '(no session host running)');
   text('cmd-host', s.pids ? s.pids.commands[1] : '(no session host running)');
+  const qemu = s.pids ? s.pids.commands.slice(2) : [];
+  $('qemu-line').hidden = $('cmd-qemu').hidden = qemu.length === 0; text('cmd-qemu', qemu.join('\\n'));
+  text('members', s.pids && s.pids.members.length ? s.pids.members.map((m) => m.pid + ' ' + m.name).join(', ') : '–');
   text('step', s.step >= 0 ? s.step : null); text('nonce', s.nonce);
   const e = s.expected || {}; text('exp-fs', short(e.fs)); text('exp-mem', short(e.mem)); text('exp-tool', short(e.tool));
   const r = s.reported || {}; text('rep-step', r.step); text('rep-fs', short(r.fs)); text('rep-mem', short(r.mem)); text('rep-tool', short(r.tool));

@@ -21,6 +21,7 @@ import { DemoState, type KilledBy } from './state.js';
 import { resumeAfterKill, type ResumeContext } from './resume.js';
 import { interruptionView } from './outcome-view.js';
 import { tailLines } from '../live/tail.js';
+import { groupReader } from './group.js';
 
 /** How the demo is started. */
 export interface DemoOptions {
@@ -54,7 +55,7 @@ export class DemoSession {
     this.spawnHost = journaledHosts(journal, hostConfig(scenario, paths), paths.hostLog);
     this.timeouts = hostTimeouts(scenario);
     const log = path.join(paths.session, 'workspace', 'log.txt');
-    this.state = new DemoState(scenario.target, paths.dir, new WorkloadModel(), () => tailLines(log, 8));
+    this.state = new DemoState(scenario.target, paths.dir, new WorkloadModel(), () => tailLines(log, 8), groupReader());
   }
 
   /** Create the run folder (run-start marks its kills as typed by a person) and boot the session. */

@@ -3,6 +3,7 @@
 import { nowMs } from '../core/clock.js';
 import type { WorkloadModel } from '../check/workload.js';
 import type { Outcome } from '../journal/events.js';
+import type { GroupMember } from './group.js';
 
 /** The session's state as the page names it. */
 export type SessionState =
@@ -56,7 +57,8 @@ export interface DemoSnapshot {
   reported: Digests | null;
   workspace: string[];
   checkpoint: { seq: number; step: number; ageMs: number } | null;
-  pids: { host: number; group: number; commands: string[] } | null;
+  /** The host's PID (= its process group), the kill commands, and the group's processes (QEMU's among them). */
+  pids: { host: number; group: number; commands: string[]; members: GroupMember[] } | null;
   last: InterruptionView | null;
   counts: { interruptions: number; resumed: number; failed: number };
   /** Wall-clock time (epoch ms, sub-ms) the last death was noticed, for measuring notice latency from outside. */
@@ -89,6 +91,7 @@ export class DemoState {
     readonly runDir: string,
     private readonly model: WorkloadModel,
     private readonly workspace: () => string[],
+    private readonly group: (pgid: number) => GroupMember[] = () => [],
   ) {}
 
   /** Add a line to the timeline (newest first on the page). */
@@ -112,6 +115,12 @@ export class DemoState {
     return this.inFlight ? 'checkpointing' : 'running';
   }
 
+  private pidsOf(pid: number): NonNullable<DemoSnapshot['pids']> {
+    const members = this.group(pid);
+    const qemu = members.filter((m) => m.name.startsWith('qemu')).map((m) => `kill -9 ${m.pid}`);
+    return { host: pid, group: pid, commands: [`kill -9 -- -${pid}`, `kill -9 ${pid}`, ...qemu], members };
+  }
+
   /** The page's data now. */
   snapshot(): DemoSnapshot {
     const pid = this.pid;
@@ -126,7 +135,7 @@ export class DemoState {
       reported: this.reported,
       workspace: this.workspace(),
       checkpoint: cp ? { seq: cp.seq, step: cp.step, ageMs: Math.round(nowMs() - cp.at) } : null,
-      pids: pid === null ? null : { host: pid, group: pid, commands: [`kill -9 -- -${pid}`, `kill -9 ${pid}`] },
+      pids: pid === null ? null : this.pidsOf(pid),
       last: this.last,
       counts: { ...this.counts },
       noticedAtEpochMs: this.noticedAtEpochMs,

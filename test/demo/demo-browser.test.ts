@@ -94,6 +94,7 @@ describe.skipIf(!present)('soak demo in headless Chromium', () => {
     await state(/running|checkpointing/);
     await page.locator('#ck-seq', { hasText: /^\d+$/ }).waitFor({ timeout: WAIT });
     await expect(page.locator('#cmd-group').textContent()).resolves.toMatch(/^kill -9 -- -\d+$/);
+    await page.locator('#members', { hasText: /^\d+ node, \d+ node, \d+ node/ }).waitFor({ timeout: WAIT }); // host, agent, tool
     const width = await page.evaluate('document.documentElement.scrollWidth');
     expect(width).toBeLessThanOrEqual(390);
     await page.screenshot({ path: path.join(ARTIFACTS, 'demo-running.png'), fullPage: true });
