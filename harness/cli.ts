@@ -19,6 +19,8 @@ const LOAD: Record<VerbName, () => Promise<SoakCommand>> = {
   store: async () => (await import('./commands/store.js')).storeCommand,
   target: async () => (await import('./commands/target.js')).targetCommand,
   image: async () => (await import('./commands/image.js')).imageCommand,
+  demo: async () => (await import('./commands/demo.js')).demoCommand,
+  watch: async () => (await import('./commands/watch.js')).watchCommand,
 };
 
 /** The verb the arguments name: the first word that is not an option (the only global options are flags). */

@@ -88,6 +88,8 @@ export interface Summary {
   recheck?: { rechecked: number; agreed: number; changed: number; changedCycles: number[] };
   /** The scenario was a negative control: the run is meant to produce violations (absent in older summaries). */
   negativeControl?: boolean;
+  /** Every kill was typed by a person (a `soak demo` run), none planned by the nemesis (absent: a soak). */
+  manualKills?: boolean;
   environment: Environment;
   /** Cycles the run planned: the scenario's, a shard's share, or a merge's sources summed (absent in older summaries). */
   plannedCycles?: number;

@@ -44,6 +44,15 @@ export const VERBS = {
     command: 'image <command>',
     describe: 'Guest image of the microvm target: build',
   },
+  demo: {
+    command: 'demo',
+    describe:
+      'Start one session and a live page (127.0.0.1, token in the URL): kill -9 it by hand and watch it resume verified',
+  },
+  watch: {
+    command: 'watch <run-dir>',
+    describe: 'Serve a read-only live page for a running or finished soak (127.0.0.1, token in the URL); Ctrl-C ends it',
+  },
 } as const;
 
 /** A verb's name (the first word after `soak`). */

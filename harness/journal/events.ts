@@ -68,6 +68,8 @@ export interface RunStartEvent extends Base {
   sources?: SourceRun[];
   /** Set when the seed was derived from a nightly key (`soak run --seed-from <key>`): the key; the seed is scenario.seed. */
   seedKey?: string;
+  /** Set on a run folder written by `soak demo`: every kill was typed by a person (or the page's button), none planned. */
+  manualKills?: true;
 }
 
 /** A runner picked up a run whose previous runner died (`soak run --resume`). */

@@ -128,6 +128,7 @@ export const EVENT_SCHEMAS = {
       )
       .optional(),
     seedKey: text.optional(),
+    manualKills: z.literal(true).optional(),
   }),
   'run-resume': z.object({
     ...base,

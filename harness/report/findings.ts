@@ -27,6 +27,11 @@ export function findings(analysis: RunAnalysis): string[] {
   const s = analysis.summary;
   const out: string[] = [];
   const kr = s.killResume;
+  if (s.manualKills)
+    out.push(
+      `${s.cycles.total} interruptions typed by a person (soak demo: kill -9 by hand or the page's button, not planned by the nemesis), ` +
+        `${kr.successes} resumed and verified: ${rateClause(kr.successes, kr.trials, 'judged')}. Downtime is timed from the moment the demo noticed each death.`,
+    );
   out.push(
     kr.trials > 0
       ? `Kill-and-resume succeeded in ${rateClause(kr.successes, kr.trials, 'cycles')}.`

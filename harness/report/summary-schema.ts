@@ -115,6 +115,7 @@ export const summarySchema = z.object({
   recheck: z.object({ rechecked: num, agreed: num, changed: num, changedCycles: z.array(num) }).optional(),
   environment: environmentSchema,
   plannedCycles: num.optional(),
+  manualKills: z.boolean().optional(),
   sources: z
     .array(
       z.object({

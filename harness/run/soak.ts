@@ -53,7 +53,7 @@ export async function runSoak(opts: RunOptions): Promise<RunResult> {
  * The host owns the target: a short-lived host in 'describe' mode reports the target's facts without booting it, so
  * run-start, journaled before anything acts, carries the environment. It works in a temporary folder of its own.
  */
-async function describeScenarioTarget(scenario: Scenario): Promise<Environment['target']> {
+export async function describeScenarioTarget(scenario: Scenario): Promise<Environment['target']> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-describe-'));
   try {
     const paths = runPaths(tmp);

@@ -1,0 +1,217 @@
+// The demo's session driver: one session on a target, checkpointing at the scenario's cadence, journaled as a soak
+// run. When its host dies by anyone's hand (a person's kill -9, or the page's button) it notices the child's exit,
+// journals the interruption as a cycle, restores from the newest complete checkpoint, checks and shows the outcome.
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { nowMs } from '../core/clock.js';
+import { captureEnvironment } from '../core/environment.js';
+import { createLogger, type Logger } from '../core/logger.js';
+import { WorkloadModel } from '../check/workload.js';
+import type { RunStatus } from '../journal/events.js';
+import { JournalWriter } from '../journal/writer.js';
+import { hostConfig, journaledHosts, startSession, type SpawnHost } from '../run/host-journal.js';
+import { hostTimeouts, type HostTimeouts } from '../run/outcome.js';
+import { createRunFolder, resetScratch, type RunPaths } from '../run/run-folder.js';
+import { describeScenarioTarget } from '../run/soak.js';
+import type { Scenario } from '../scenario/scenario.js';
+import type { HostHandle } from '../session/host-handle.js';
+import { Store } from '../store/store.js';
+import { DemoState, type KilledBy } from './state.js';
+import { resumeAfterKill, type ResumeContext } from './resume.js';
+import { interruptionView } from './outcome-view.js';
+import { tailLines } from '../live/tail.js';
+import { groupReader } from './group.js';
+
+/** How the demo is started. */
+export interface DemoOptions {
+  scenario: Scenario;
+  /** Parent folder of run folders. */
+  runsDir: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'silent';
+}
+
+/** One supervised session: start it, kill it from the page, stop it (run-end). */
+export class DemoSession {
+  readonly state: DemoState;
+  private host: HostHandle | null = null;
+  private stopping = false;
+  private nextCycle = 1;
+  private buttonKillAt: number | null = null;
+  private work: Promise<void> = Promise.resolve();
+  private readonly spawnHost: SpawnHost;
+  private readonly timeouts: HostTimeouts;
+  private readonly model = new WorkloadModel();
+  private readonly log: Logger;
+
+  private constructor(
+    private readonly scenario: Scenario,
+    readonly paths: RunPaths,
+    private readonly journal: JournalWriter,
+    private readonly store: Store,
+    logLevel: DemoOptions['logLevel'],
+  ) {
+    this.log = createLogger(paths.runLog, logLevel).child({ run: path.basename(paths.dir), demo: true });
+    this.spawnHost = journaledHosts(journal, hostConfig(scenario, paths), paths.hostLog);
+    this.timeouts = hostTimeouts(scenario);
+    const log = path.join(paths.session, 'workspace', 'log.txt');
+    this.state = new DemoState(scenario.target, paths.dir, new WorkloadModel(), () => tailLines(log, 8), groupReader());
+  }
+
+  /** Create the run folder (run-start marks its kills as typed by a person) and boot the session. */
+  static async start(opts: DemoOptions): Promise<DemoSession> {
+    const { scenario } = opts;
+    const environment = captureEnvironment(await describeScenarioTarget(scenario));
+    const { id, paths } = createRunFolder(opts.runsDir, scenario);
+    const runStart = nowMs();
+    const journal = new JournalWriter(paths.journal, () => nowMs() - runStart);
+    journal.append({
+      type: 'run-start',
+      runId: id,
+      startedAt: new Date().toISOString(),
+      scenario,
+      environment,
+      manualKills: true,
+    });
+    resetScratch(paths);
+    const store = Store.open(paths.store, { purpose: 'demo lease' });
+    const demo = new DemoSession(scenario, paths, journal, store, opts.logLevel);
+    demo.work = demo.boot();
+    return demo;
+  }
+
+  /** Resolves once the session is up (booted, or resumed after the latest interruption) or could not be. */
+  settled(): Promise<void> {
+    return this.work;
+  }
+
+  /** The page's button: SIGKILL the session host's process group now (what a person would type). */
+  killNow(): boolean {
+    const h = this.host;
+    if (!h || h.exited || this.stopping) return false;
+    this.buttonKillAt = h.kill();
+    return true;
+  }
+
+  /** Stop: wait for a resume in progress, stop the session host, journal run-end; returns the status journaled. */
+  async stop(): Promise<RunStatus> {
+    this.stopping = true;
+    await this.work.catch(() => {});
+    await this.host?.stop(this.timeouts.hostMs);
+    this.state.set('stopped');
+    const done = this.state.counts.interruptions;
+    // The demo's plan is "until the person stops it": Ctrl-C or SIGTERM is how it completes.
+    this.journal.append({ type: 'run-end', status: 'complete', cycles: done });
+    this.journal.close();
+    this.store.close();
+    rmSync(this.paths.scratch, { recursive: true, force: true });
+    return 'complete';
+  }
+
+  private async boot(): Promise<void> {
+    this.state.set('booting');
+    try {
+      const h = await startSession(this.spawnHost, this.journal, 'boot', this.nextCycle, this.timeouts.resumeMs, (s) =>
+        this.follow(s),
+      );
+      this.up(h, 'running', `booted (host ${h.pid}); checkpoint every ${this.scenario.checkpoint.everyMs} ms`);
+    } catch (err) {
+      if (this.stopping) return;
+      this.state.set('failed', `could not boot: ${(err as Error).message}`);
+      this.log.error({ err }, 'demo boot failed');
+    }
+  }
+
+  /** Show `h` on the page: its PID and everything it says. */
+  private follow(h: HostHandle): void {
+    this.state.pid = h.pid;
+    h.on('msg', (msg) => {
+      const s = this.state;
+      if (msg.ev === 'hb') {
+        s.step = msg.step;
+        if (msg.full && msg.fs && msg.mem && msg.tool) {
+          s.nonce = msg.nonce;
+          s.reported = { step: msg.step, fs: msg.fs.digest, mem: msg.mem.digest, tool: msg.tool.digest };
+        }
+      } else if (msg.ev === 'ckpt-begin') s.inFlight = true;
+      else if (msg.ev === 'ckpt-commit') {
+        s.inFlight = false;
+        s.checkpoint = { seq: msg.seq, step: msg.step, at: nowMs() };
+      } else if (msg.ev === 'restore-begin') s.note(`restoring checkpoint ${msg.seq} (step ${msg.step})`);
+    });
+  }
+
+  /** `h` is the session now: a death from here on is an interruption. */
+  private up(h: HostHandle, as: 'running' | 'verified', why: string): void {
+    this.host = h;
+    this.state.inFlight = h.inFlightSeq !== null;
+    this.state.set(as, why);
+    void h.died.then((tNoticed) => {
+      if (this.stopping || h !== this.host) return;
+      // the monotonic clock's origin is this process's start: tNoticed in wall-clock terms, for measuring from outside
+      this.state.noticedAtEpochMs = performance.timeOrigin + performance.now() - (nowMs() - tNoticed);
+      h.kill(); // the rest of its group at once, if only the host itself was killed (an agent left running would write on)
+      this.state.set('dead', `host ${h.pid} died: noticed`);
+      this.work = h.done.then(() => this.interrupted(h, tNoticed));
+    });
+  }
+
+  private async interrupted(h: HostHandle, tNoticed: number): Promise<void> {
+    const by: KilledBy = this.buttonKillAt !== null ? 'button' : 'person';
+    const tKill = this.buttonKillAt ?? tNoticed;
+    this.buttonKillAt = null;
+    this.host = null;
+    const s = this.state;
+    const exit = h.exited?.signal ?? `exit code ${String(h.exited?.exitCode)}`;
+    s.note(`host ${h.pid} died (${exit}), ${by === 'button' ? 'killed by the button' : 'killed by a person'}`);
+    s.counts.interruptions++;
+    const cycle = this.nextCycle++;
+    const phase = h.inFlightSeq !== null ? 'checkpoint' : 'work';
+    const killed = { cycle, killStep: h.maxStep, nonce: h.nonce ?? '', phase, tKill } as const;
+    this.journal.append({ type: 'cycle-start', cycle, phase });
+    this.journal.append({
+      type: 'kill',
+      cycle,
+      phase,
+      observedPhase: phase,
+      atStep: h.maxStep,
+      nonce: killed.nonce,
+      lastCommittedSeq: h.lastCommitted?.seq ?? 0,
+      lastCommittedStep: h.lastCommitted?.step ?? 0,
+      inFlightSeq: h.inFlightSeq,
+    });
+    s.set('restoring');
+    const ctx: ResumeContext = {
+      journal: this.journal,
+      store: this.store,
+      model: this.model,
+      log: this.log,
+      runDir: this.paths.dir,
+      timeouts: this.timeouts,
+      spawnHost: this.spawnHost,
+      restoring: (next) => this.follow(next),
+      stopping: () => this.stopping,
+    };
+    const { event, host } = await resumeAfterKill(ctx, killed);
+    const view = interruptionView(event, by, by === 'button' ? tNoticed - tKill : null);
+    s.last = view;
+    if (event.outcome === 'ok') s.counts.resumed++;
+    else s.counts.failed++;
+    if (host && !this.stopping) {
+      const lost = view.lostSteps ?? 0;
+      this.up(
+        host,
+        'verified',
+        `verified: resumed from checkpoint ${view.restoredSeq} at step ${view.restoredStep}, ${lost} steps redone, downtime ${view.downtimeMs?.toFixed(1)} ms`,
+      );
+      return;
+    }
+    if (host) await host.stop(this.timeouts.hostMs);
+    if (this.stopping) return;
+    s.set(
+      'failed',
+      `interruption ${cycle}: ${event.outcome}${event.cause ? ` (${event.cause.code})` : ''}; booting a new session`,
+    );
+    await this.boot();
+  }
+}

@@ -1,0 +1,32 @@
+// The watch page's figures: the report's own sentences and gates, and an ETA from the pace so far (none once ended).
+import { describe, expect, it } from 'vitest';
+import { findings } from '../../harness/report/findings.js';
+import { watchSnapshot } from '../../harness/watch/snapshot.js';
+import { makeAnalysis, makeGates } from '../report/fixtures.js';
+import { judgement } from '../../harness/gates/judge.js';
+
+describe('watchSnapshot', () => {
+  const a = makeAnalysis({ cycles: 20 });
+  const j = judgement(makeGates(a), { violations: 0, negativeControl: false, trials: 20 });
+  const running = { ...a, summary: { ...a.summary, runStatus: { status: 'unknown' as const } } };
+
+  it('ETA = cycles left x time per cycle so far, while the run has no run-end', () => {
+    const s = watchSnapshot('/r', running, j, { planned: 80, elapsedMs: 10_000 });
+    expect(s.cycles).toMatchObject({ done: 20, planned: 80 });
+    expect(s.etaS).toBe(30); // 60 left at 0.5 s each
+    expect(s.status).toMatch(/^running/);
+  });
+
+  it('no ETA once the run ended, or without a plan', () => {
+    const ended = { ...a, summary: { ...a.summary, runStatus: { status: 'complete' as const } } };
+    expect(watchSnapshot('/r', ended, j, { planned: 80, elapsedMs: 10_000 }).etaS).toBeNull();
+    expect(watchSnapshot('/r', running, j, { planned: null, elapsedMs: 10_000 }).etaS).toBeNull();
+  });
+
+  it('carries the report’s findings and one row per gate, and histogram counts that add up to the downtimes', () => {
+    const s = watchSnapshot('/r', a, j, { planned: 20, elapsedMs: 1 });
+    expect(s.findings).toEqual(findings(a));
+    expect(s.gates.map((g) => g.id)).toEqual(j.gates.map((g) => g.id));
+    expect(s.histogram.reduce((n, b) => n + b.count, 0)).toBe(a.downtimes.length);
+  });
+});
