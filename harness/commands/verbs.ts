@@ -51,7 +51,8 @@ export const VERBS = {
   },
   watch: {
     command: 'watch <run-dir>',
-    describe: 'Serve a read-only live page for a running or finished soak (127.0.0.1, token in the URL); Ctrl-C ends it',
+    describe:
+      'Serve a read-only live page for a running or finished soak (127.0.0.1, token in the URL); Ctrl-C ends it',
   },
 } as const;
 

@@ -14,7 +14,17 @@ export type FieldOf<T extends EventType> = Exclude<keyof EventOf<T>, 'schemaVers
 
 /** Each event type's fields, in the order they are written after `{"schemaVersion":..,"t":..,"type":..`. */
 export const FIELD_ORDER = {
-  'run-start': ['runId', 'startedAt', 'scenario', 'environment', 'shard', 'mergedFrom', 'sources', 'seedKey', 'manualKills'],
+  'run-start': [
+    'runId',
+    'startedAt',
+    'scenario',
+    'environment',
+    'shard',
+    'mergedFrom',
+    'sources',
+    'seedKey',
+    'manualKills',
+  ],
   'run-resume': ['killedGroups', 'remaining'],
   'target-info': ['cycle', 'info'],
   'host-start': ['cycle', 'pid', 'mode'],
