@@ -4,6 +4,7 @@ import type { Argv } from 'yargs';
 import type { GateResult } from '../gates/types.js';
 import { writeReport } from '../report/write.js';
 import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
+import { durabilityRows, faultEvents } from '../analysis/durability.js';
 import { defineCommand } from './command.js';
 import type { RunAnalysis } from '../analysis/summary.js';
 import { judge, verdictLine } from '../gates/judge.js';
@@ -21,8 +22,11 @@ export function writeReportFor(
   analysis: RunAnalysis,
   gates: GateResult[],
   reportsDir: string,
+  /** The run folders analysed (their fault events give the durability table). */
+  runDirs: readonly string[] = [],
 ): Promise<{ dir: string; files: string[] }> {
-  return writeReport({ analysis, gates, reportsDir: path.resolve(reportsDir) });
+  const durability = durabilityRows(runDirs.map(faultEvents));
+  return writeReport({ analysis, gates, reportsDir: path.resolve(reportsDir), durability });
 }
 
 export const reportCommand = defineCommand<ReportArgs>({
@@ -39,9 +43,9 @@ export const reportCommand = defineCommand<ReportArgs>({
         describe: 'Print the report folder and files as JSON',
       }) as unknown as Argv<ReportArgs>,
   run: async (argv) => {
-    const { analysis } = noteTornTails(await loadRuns(argv.runDirs));
+    const { analysis, dirs } = noteTornTails(await loadRuns(argv.runDirs));
     const j = judge(analysis);
-    const written = await writeReportFor(analysis, j.gates, argv.out);
+    const written = await writeReportFor(analysis, j.gates, argv.out, dirs);
     if (argv.json) process.stdout.write(`${JSON.stringify({ ...written, verdict: j.verdict }, null, 2)}\n`);
     else process.stdout.write(neutralizeBidi(`report: ${path.join(written.dir, 'index.html')}\n${verdictLine(j)}\n`));
     return exitCodeFor(j.verdict); // the report is written either way; the exit code says what it found

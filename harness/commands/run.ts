@@ -134,7 +134,9 @@ export const runCommand = defineCommand<RunArgs>({
 
     const { analysis } = noteTornTails(await loadRuns([result.runDir]));
     const judgement = judge(analysis);
-    const reportDir = argv.report ? (await writeReportFor(analysis, judgement.gates, argv.reportDir)).dir : null;
+    const reportDir = argv.report
+      ? (await writeReportFor(analysis, judgement.gates, argv.reportDir, [result.runDir])).dir
+      : null;
     if (argv.json) {
       process.stdout.write(
         `${JSON.stringify({ runDir: result.runDir, status: result.status, reportDir, verdict: judgement.verdict, summary: analysis.summary, gates: judgement.gates }, null, 2)}\n`,

@@ -2,7 +2,7 @@
 // 0 violations; the same run against a store build that skips the fsync before its renames
 // (SOAK_TEST_NO_FSYNC_BEFORE_RENAME, test-only) is caught with lost-acknowledged-checkpoint and exits 1. 20 cycles
 // each instead of the scenario's 60, for time. Needs /dev/fuse; skipped (with a message) where it is absent.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execaNode } from 'execa';
@@ -44,6 +44,13 @@ describe.skipIf(!fuseAvailable())('power-loss nemesis', () => {
     expect(powerLosses(es)).toBeGreaterThan(3);
     expect(cs.flatMap((c) => c.violations)).toEqual([]);
     expect(cs.filter((c) => c.outcome === 'fail')).toEqual([]);
+    // the report's durability section: trials, outcomes and a Wilson interval per fault kind
+    const reports = path.join(tmp, 'good', 'reports');
+    const dated = readdirSync(reports).find((d) => d.endsWith('-power-loss'))!;
+    const md = readFileSync(path.join(reports, dated, 'summary.md'), 'utf8');
+    expect(md).toContain('### Measured, per fault kind');
+    expect(md).toMatch(/^\| power-loss \| \d+ \| \d+ \| 0 \| \d+ \| 100\.0% \[/m);
+    expect(md).toMatch(/^\| sigkill \| \d+ \|/m);
   }, 660_000);
 
   it('negative control: a store without fsync before rename passes SIGKILL but power loss catches it (exit 1)', async () => {

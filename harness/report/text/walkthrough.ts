@@ -4,6 +4,8 @@ import { fmtGateInterval, fmtGateJudged, fmtGateObserved, fmtGateThreshold, fmtG
 import { fmtMs } from './format.js';
 import type { ReportModel } from '../model.js';
 import type { RenderedChart } from '../charts/chart-spec.js';
+import type { DurabilityRow } from '../../analysis/durability.js';
+import { durabilityLines } from './durability.js';
 
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
   return [
@@ -35,6 +37,7 @@ function indeterminateSection(u: ReportModel['indeterminate']): string[] {
 export function renderWalkthrough(
   model: ReportModel,
   charts: readonly Pick<RenderedChart, 'name' | 'title'>[],
+  durability: readonly DurabilityRow[] = [],
 ): string {
   const s = model.summary;
   const u = model.indeterminate;
@@ -125,6 +128,7 @@ export function renderWalkthrough(
     '',
     ...bullets(model.durability),
     '',
+    ...durabilityLines(durability),
     '## Scope and limitations',
     '',
     ...bullets(model.limitations),
