@@ -9,7 +9,8 @@ import { isEv, isFullHeartbeat, type HostHandle } from '../session/host-handle.j
 import type { JournalWriter } from '../journal/writer.js';
 import { observationEvent } from '../journal/observation.js';
 import type { Logger } from '../core/logger.js';
-import { planFault, planKill, type KillPlan } from './nemesis.js';
+import { planFault, planKill, planWriteFailure, type KillPlan } from './nemesis.js';
+import type { InjectedErrno } from './lazyfs.js';
 import { causeOf, goneCause, hostTimeouts } from './outcome.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { Store } from '../store/store.js';
@@ -28,6 +29,10 @@ export interface CycleContext {
   spawnHost(mode: 'boot' | 'restore', cycle: number): HostHandle;
   /** Power loss of the store's file system (lazyfs crash + mount again; `store` is reopened); absent without lazyfs. */
   powerLoss?: () => Promise<void>;
+  /** The n-th next write under the store fails with `errno` (lazyfs); absent without lazyfs. */
+  failWrite?: (n: number, errno: InjectedErrno) => void;
+  /** Cancel an injected write error that has not fired (the restore must not meet it). */
+  clearFailWrite?: () => void;
 }
 
 export interface CycleResult {
@@ -45,6 +50,22 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   const fault = planFault(scenario, cycle);
   const log = ctx.log.child({ cycle });
   journal.append({ type: 'cycle-start', cycle, phase: plan.phase });
+  const journalFault = (): void => {
+    const acked = host.lastCommitted;
+    journal.append({
+      type: 'fault',
+      cycle,
+      kind: fault,
+      acknowledgedSeq: acked?.seq ?? 0,
+      acknowledgedStep: acked?.step ?? 0,
+    });
+  };
+  if (fault === 'enospc' || fault === 'eio') {
+    // A failed checkpoint write must leave the previous checkpoint restorable: the host's error is indeterminate.
+    if (!ctx.failWrite) throw new Error(`cycle ${cycle}: an ${fault} fault needs the store on lazyfs`);
+    journalFault();
+    ctx.failWrite(planWriteFailure(scenario, cycle), fault === 'enospc' ? 'ENOSPC' : 'EIO');
+  }
 
   const timeouts = hostTimeouts(scenario);
   const giveUp = (on: HostHandle, cause: IndeterminateCause, killStep: number): Promise<CycleResult> =>
@@ -78,19 +99,11 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
       lastCommittedStep: host.lastCommitted?.step ?? 0,
       inFlightSeq,
     });
-  if (fault !== 'sigkill') {
-    const acked = host.lastCommitted;
-    journal.append({
-      type: 'fault',
-      cycle,
-      kind: fault,
-      acknowledgedSeq: acked?.seq ?? 0,
-      acknowledgedStep: acked?.step ?? 0,
-    });
-  }
+  if (fault === 'power-loss') journalFault();
   journalKill(plan.phase, observedPhase, host.maxStep, host.inFlightSeq);
   const tKill = host.kill();
   await host.reap(timeouts.hostMs);
+  ctx.clearFailWrite?.();
   let killStep = host.maxStep;
   /** After a power loss: the newest checkpoint acknowledged before it (read to EOF: every ack the host sent). */
   let acknowledgedSeq: number | undefined;

@@ -92,6 +92,11 @@ export class LazyMount {
     writeFileSync(path.join(this.mountpoint, LAZYFS_CTL), `fail-write ${n} ${errno}\n`);
   }
 
+  /** Cancel an injected write error that has not fired yet. */
+  clearFailWrite(): void {
+    writeFileSync(path.join(this.mountpoint, LAZYFS_CTL), 'clear\n');
+  }
+
   /**
    * Power loss: drop every write and folder change not yet fsynced, then unmount and mount again. Call it only once
    * every process writing under the mount is gone (SIGKILLed and reaped).

@@ -45,3 +45,11 @@ export function planFault(scenario: Pick<Scenario, 'seed' | 'faults'>, cycle: nu
 export function needsLazyfs(scenario: Pick<Scenario, 'faults'>): boolean {
   return scenario.faults.some((f) => f.kind !== 'sigkill');
 }
+
+/** Injected write errors fail one of the first this-many writes under the store after the cycle begins. */
+export const WRITE_FAILURE_WINDOW = 8;
+
+/** Which write (1-based, from the cycle's start) an enospc or eio fault fails: a pure function of (seed, cycle). */
+export function planWriteFailure(scenario: Pick<Scenario, 'seed'>, cycle: number): number {
+  return createRng(scenario.seed, (cycle ^ FAULT_STREAM_SALT ^ 0xe10) >>> 0).int(1, WRITE_FAILURE_WINDOW);
+}

@@ -62,12 +62,15 @@ export async function runCycles(
     runDir: paths.dir,
     spawnHost,
   };
-  if (lazy)
+  if (lazy) {
     ctx.powerLoss = async () => {
       ctx.store.close();
       await lazy.crash();
       ctx.store = lease();
     };
+    ctx.failWrite = (n, errno) => lazy.failWrite(n, errno);
+    ctx.clearFailWrite = () => lazy.clearFailWrite();
+  }
   let host: HostHandle | null = null;
   let status: RunResult['status'] = 'complete';
   let reason: string | undefined;
@@ -96,6 +99,7 @@ export async function runCycles(
         result = started.result;
       }
       result ??= await runCycle(ctx, cycle, host!);
+      lazy?.clearFailWrite(); // an injected write error the cycle did not reach is not carried into the next
       host = result.host;
       nextStart = result.restartWith;
       if (scenario.session === 'fresh' && host) {

@@ -11,7 +11,7 @@ const range = z
   .refine(([lo, hi]) => lo <= hi, { error: 'expected [min, max] with min <= max' });
 
 /** The fault kinds a scenario may list (README "Faults"); sigkill is the default and the only one without a FUSE layer. */
-export const FAULT_KINDS = ['sigkill', 'power-loss'] as const;
+export const FAULT_KINDS = ['sigkill', 'power-loss', 'enospc', 'eio'] as const;
 /** One of FAULT_KINDS. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

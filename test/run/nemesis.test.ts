@@ -1,7 +1,7 @@
 // The nemesis as data: a scenario without faults keeps today's kill plans (same seed, same plan), listing faults does
 // not move them either, and each cycle's fault is a pure function of (seed, cycle) drawn by weight.
 import { describe, expect, it } from 'vitest';
-import { needsLazyfs, planFault, planKill } from '../../harness/run/nemesis.js';
+import { needsLazyfs, planFault, planKill, planWriteFailure, WRITE_FAILURE_WINDOW } from '../../harness/run/nemesis.js';
 import { parseScenario } from '../../harness/scenario/scenario.js';
 
 const plain = parseScenario('name: t\nseed: 5\nkill: { phases: { work: 2, checkpoint: 1 } }\n', 't.yaml');
@@ -30,6 +30,15 @@ describe('planFault', () => {
     expect(share).toBeLessThan(0.3);
     const other = { ...withFaults, seed: 6 };
     expect(Array.from({ length: 50 }, (_, i) => planFault(other, i + 1))).not.toEqual(kinds.slice(0, 50));
+  });
+
+  it('an injected write error lands on a seeded write in [1, window], the same for the same (seed, cycle)', () => {
+    const io = parseScenario('name: t\nseed: 9\nfaults: [{kind: enospc}, {kind: eio}]\n', 't.yaml');
+    const ns = Array.from({ length: 200 }, (_, i) => planWriteFailure(io, i + 1));
+    expect(Array.from({ length: 200 }, (_, i) => planWriteFailure(io, i + 1))).toEqual(ns);
+    expect(Math.min(...ns)).toBe(1);
+    expect(Math.max(...ns)).toBe(WRITE_FAILURE_WINDOW);
+    expect(new Set(Array.from({ length: 200 }, (_, i) => planFault(io, i + 1)))).toEqual(new Set(['enospc', 'eio']));
   });
 
   it('rejects an unknown fault kind and a weight of 0, naming the field', () => {

@@ -5,6 +5,8 @@ import type { DurabilityRow } from '../../analysis/durability.js';
 const WHAT: Record<DurabilityRow['kind'], string> = {
   sigkill: 'process kill (SIGKILL of the session host group; the page cache survives)',
   'power-loss': "power loss of one host's file system (lazyfs drops every write and folder change not fsynced)",
+  enospc: 'ENOSPC injected into one of the next writes under the store (lazyfs)',
+  eio: 'EIO injected into one of the next writes under the store (lazyfs)',
 };
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
@@ -25,7 +27,10 @@ export function durabilityLines(rows: readonly DurabilityRow[]): string[] {
     ),
     '',
     ...rows.map((r) => `- Tested: ${WHAT[r.kind]}, n = ${r.trials}.`),
-    "- Not tested (n = 0): ENOSPC and EIO injected into store writes, freeze (SIGSTOP), a second region, a real disk's volatile write cache, firmware that acknowledges a flush it did not do.",
+    ...(['enospc', 'eio'] as const)
+      .filter((k) => !rows.some((r) => r.kind === k))
+      .map((k) => `- Not tested: ${WHAT[k]}, n = 0.`),
+    "- Not tested (n = 0): freeze (SIGSTOP), a second region, a real disk's volatile write cache, firmware that acknowledges a flush it did not do.",
     '',
   ];
 }
