@@ -14,6 +14,8 @@ export interface ResumeObservation {
   nonce: string;
   /** The newest complete checkpoint in the store after the kill, as the runner saw it (null: not checked). */
   latestCompleteSeq: number | null;
+  /** After a power loss: the newest checkpoint whose commit was acknowledged before it (absent: not checked). */
+  acknowledgedSeq?: number;
 }
 
 /** Every violation in one resumed heartbeat; an empty list means the resume is verified. */
@@ -67,6 +69,12 @@ export function checkResume(obs: ResumeObservation, model: WorkloadModel): Viola
     add(
       'not-latest',
       `restored checkpoint ${obs.restored.seq}, but the newest complete checkpoint was ${obs.latestCompleteSeq}`,
+    );
+  }
+  if (obs.acknowledgedSeq !== undefined && obs.restored.seq < obs.acknowledgedSeq) {
+    add(
+      'lost-acknowledged-checkpoint',
+      `lost an acknowledged checkpoint: restored ${obs.restored.seq}, but checkpoint ${obs.acknowledgedSeq} was acknowledged before the power loss`,
     );
   }
   return v;

@@ -26,4 +26,12 @@ export interface Violation {
 }
 
 export type ViolationCode =
-  'not-full' | 'nonce' | 'inconsistent' | 'digest' | 'regressed' | 'ahead' | 'not-latest' | 'no-resume';
+  | 'not-full'
+  | 'nonce'
+  | 'inconsistent'
+  | 'digest'
+  | 'regressed'
+  | 'ahead'
+  | 'not-latest'
+  | 'no-resume'
+  | 'lost-acknowledged-checkpoint';

@@ -4,6 +4,7 @@ import type { Argv } from 'yargs';
 import type { GateResult } from '../gates/types.js';
 import { writeReport } from '../report/write.js';
 import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
+import { durabilityRows, faultEvents } from '../analysis/durability.js';
 import { defineCommand } from './command.js';
 import { VERBS } from './verbs.js';
 import { ciOutputOptions, writeCiOutputs } from './ci-outputs.js';
@@ -30,8 +31,17 @@ export function writeReportFor(
   gates: GateResult[],
   reportsDir: string,
   baseline?: Baseline,
+  /** The run folders analysed (their fault events give the durability table). */
+  runDirs: readonly string[] = [],
 ): Promise<{ dir: string; files: string[] }> {
-  return writeReport({ analysis, gates, reportsDir: path.resolve(reportsDir), ...(baseline ? { baseline } : {}) });
+  const durability = durabilityRows(runDirs.map(faultEvents));
+  return writeReport({
+    analysis,
+    gates,
+    reportsDir: path.resolve(reportsDir),
+    durability,
+    ...(baseline ? { baseline } : {}),
+  });
 }
 
 /** The baseline `--baseline` names: a report folder, or `auto` (the newest earlier report of this scenario and target). */
@@ -63,10 +73,10 @@ export const reportCommand = defineCommand<ReportArgs>({
         describe: 'Print the report folder and files as JSON',
       }) as unknown as Argv<ReportArgs>,
   run: async (argv) => {
-    const { analysis } = noteTornTails(await loadRuns(argv.runDirs));
+    const { analysis, dirs } = noteTornTails(await loadRuns(argv.runDirs));
     const baseline = await baselineFor(argv.baseline, analysis, argv.out); // read first: a bad baseline writes nothing
     const j = judge(analysis);
-    const written = await writeReportFor(analysis, j.gates, argv.out, baseline ?? undefined);
+    const written = await writeReportFor(analysis, j.gates, argv.out, baseline ?? undefined, dirs);
     writeCiOutputs(argv, { analysis, judgement: j, reportDir: written.dir });
     const since = baseline === null ? null : baseline.dir;
     if (argv.json)

@@ -192,7 +192,10 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
   const judgement = judge(analysis, argv.gatesDir);
   // imported here, not at the top: the report pulls in vega, which `soak run --help` does not need
   const { writeReportFor } = await import('./report.js');
-  const reportDir = reportsDir !== null ? (await writeReportFor(analysis, judgement.gates, reportsDir)).dir : null;
+  const reportDir =
+    reportsDir !== null
+      ? (await writeReportFor(analysis, judgement.gates, reportsDir, undefined, [result.runDir])).dir
+      : null;
   writeCiOutputs(argv, { analysis, judgement, reportDir });
   if (argv.json) {
     process.stdout.write(

@@ -1,7 +1,31 @@
-// Durable file primitives: fsync a directory, write a small file atomically (private temp name), remove files.
+// Durable file primitives: fsync a directory, write a small file atomically (private temp name), remove files, make
+// folders that survive a power loss.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+
+/**
+ * TEST-ONLY: SOAK_TEST_NO_FSYNC_BEFORE_RENAME=1 builds a broken store whose files are renamed into place without their
+ * data fsynced first (the negative control of the power-loss nemesis: SIGKILL cannot see it, a power loss must).
+ * Read here and nowhere else; nothing sets it in normal use.
+ */
+export const TEST_NO_FSYNC_BEFORE_RENAME = 'SOAK_TEST_NO_FSYNC_BEFORE_RENAME';
+
+/** fsync a file's data before a rename publishes it (skipped only under the test-only switch above). */
+export function fsyncBeforeRename(fd: number): void {
+  if (process.env[TEST_NO_FSYNC_BEFORE_RENAME] === '1') return;
+  fsyncSync(fd);
+}
+
+/** mkdir -p `dir`, then fsync the parent of every folder it created, so they survive a power loss. */
+export function mkdirDurable(dir: string): void {
+  const first = mkdirSync(dir, { recursive: true });
+  if (first === undefined) return;
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    fsyncDir(path.dirname(d));
+    if (d === path.resolve(first)) break;
+  }
+}
 
 /** fsync a directory so a rename or create inside it survives a crash. */
 export function fsyncDir(dir: string): void {
@@ -32,7 +56,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   try {
     try {
       writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-      fsyncSync(fd);
+      fsyncBeforeRename(fd);
     } finally {
       closeSync(fd);
     }

@@ -43,6 +43,7 @@ export const FIELD_ORDER = {
   ],
   'cycle-start': ['cycle', 'phase'],
   kill: ['cycle', 'phase', 'observedPhase', 'atStep', 'nonce', 'lastCommittedSeq', 'lastCommittedStep', 'inFlightSeq'],
+  fault: ['cycle', 'kind', 'acknowledgedSeq', 'acknowledgedStep'],
   restore: ['cycle', 'seq', 'step', 'restoreMs'],
   observation: [
     'cycle',
@@ -57,6 +58,7 @@ export const FIELD_ORDER = {
     'fs',
     'mem',
     'tool',
+    'acknowledgedSeq',
   ],
   cycle: [
     'cycle',

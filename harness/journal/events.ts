@@ -4,7 +4,7 @@ import type { Environment } from '../core/environment.js';
 import type { LoadSample } from '../core/machine-load.js';
 
 export type { Violation, ViolationCode } from '../check/heartbeat.js';
-import type { Scenario } from '../scenario/scenario.js';
+import type { FaultKind, Scenario } from '../scenario/scenario.js';
 
 export const JOURNAL_SCHEMA_VERSION = 1;
 
@@ -141,6 +141,18 @@ export interface KillEvent extends Base {
   inFlightSeq: number | null;
 }
 
+/**
+ * A fault other than SIGKILL, journaled before it is delivered (a cycle without one was a plain SIGKILL), with the
+ * newest checkpoint whose commit the store acknowledged before it: a power loss must not take that one away.
+ */
+export interface FaultEvent extends Base {
+  type: 'fault';
+  cycle: number;
+  kind: FaultKind;
+  acknowledgedSeq: number;
+  acknowledgedStep: number;
+}
+
 export interface RestoreEvent extends Base {
   type: 'restore';
   cycle: number;
@@ -165,6 +177,8 @@ export interface ObservationEvent extends Base {
   nonce: string;
   /** The newest complete checkpoint in the store after the kill, as the runner saw it (null: not checked). */
   latestCompleteSeq: number | null;
+  /** The newest checkpoint acknowledged before a power loss (only on power-loss cycles: the checker holds it to it). */
+  acknowledgedSeq?: number;
   /** The first full heartbeat after the restore: its step, nonce and parts (parts absent when it was not full). */
   step: number;
   heartbeatNonce: string;
@@ -224,6 +238,7 @@ export type JournalEvent =
   | CheckpointEvent
   | CycleStartEvent
   | KillEvent
+  | FaultEvent
   | RestoreEvent
   | ObservationEvent
   | CycleEvent

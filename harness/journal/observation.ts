@@ -19,6 +19,7 @@ export function observationEvent(cycle: number, obs: ResumeObservation): Extract
     ...(hb.fs ? { fs: { step: hb.fs.step, digest: hb.fs.digest } } : {}),
     ...(hb.mem ? { mem: { step: hb.mem.step, digest: hb.mem.digest } } : {}),
     ...(hb.tool ? { tool: { step: hb.tool.step, digest: hb.tool.digest } } : {}),
+    ...(obs.acknowledgedSeq !== undefined ? { acknowledgedSeq: obs.acknowledgedSeq } : {}),
   };
 }
 
@@ -40,5 +41,6 @@ export function resumeObservation(ev: ObservationFields): ResumeObservation {
     killStep: ev.killStep,
     nonce: ev.nonce,
     latestCompleteSeq: ev.latestCompleteSeq,
+    ...(ev.acknowledgedSeq !== undefined ? { acknowledgedSeq: ev.acknowledgedSeq } : {}),
   };
 }

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { ViolationCode } from '../check/heartbeat.js';
 import type { Environment } from '../core/environment.js';
-import { scenarioSchema } from '../scenario/scenario.js';
+import { FAULT_KINDS, scenarioSchema } from '../scenario/scenario.js';
 import type { EventOf, EventType } from './codec.js';
 import { CAUSE_CODES, JOURNAL_SCHEMA_VERSION, type KillPhase, type Outcome } from './events.js';
 
@@ -55,6 +55,7 @@ export const VIOLATION_CODES = [
   'ahead',
   'not-latest',
   'no-resume',
+  'lost-acknowledged-checkpoint',
 ] as const satisfies readonly ViolationCode[];
 
 /** A value as an error message quotes it. */
@@ -183,6 +184,14 @@ export const EVENT_SCHEMAS = {
     lastCommittedStep: number(COUNT),
     inFlightSeq: numberOrNull(COUNT),
   }),
+  fault: z.object({
+    ...base,
+    type: z.literal('fault'),
+    cycle: number(CYCLE_ID),
+    kind: oneOf(FAULT_KINDS),
+    acknowledgedSeq: number(COUNT),
+    acknowledgedStep: number(COUNT),
+  }),
   restore: z.object({
     ...base,
     type: z.literal('restore'),
@@ -206,6 +215,7 @@ export const EVENT_SCHEMAS = {
     fs: part.optional(),
     mem: part.optional(),
     tool: part.optional(),
+    acknowledgedSeq: number(COUNT).optional(),
   }),
   cycle: z.object({
     ...base,
@@ -260,6 +270,7 @@ export const SCHEMAS_MATCH_EVENTS: { [T in EventType]: Same<z.infer<(typeof EVEN
   checkpoint: true,
   'cycle-start': true,
   kill: true,
+  fault: true,
   restore: true,
   observation: true,
   cycle: true,

@@ -158,6 +158,19 @@ export const summaryFileSchema = summarySchema.extend({
   gates: z.array(gateResultSchema),
   /** The comparison with the previous report (`soak report --baseline`): its identity, gates then and now, downtime. */
   baseline: z.record(z.string(), z.unknown()).optional(),
+  /** Measured durability per fault kind (absent when no fault but SIGKILL was planted). */
+  durability: z
+    .array(
+      z.object({
+        kind: z.string(),
+        trials: num,
+        ok: num,
+        fail: num,
+        indeterminate: num,
+        interval: interval.nullable(),
+      }),
+    )
+    .optional(),
 });
 
 /** True when A and B are assignable both ways and name the same fields (an optional field one lacks fails too). */

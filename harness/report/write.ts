@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DiskError, diskErrno, InputError } from '../core/errors.js';
 import type { GateResult } from '../gates/types.js';
 import type { RunAnalysis } from '../analysis/summary.js';
+import type { DurabilityRow } from '../analysis/durability.js';
 import { writeFileAtomic } from '../core/durable.js';
 import { reportChartSpecs, renderCharts } from './charts/charts.js';
 import { cyclesCsv } from './text/csv.js';
@@ -23,6 +24,8 @@ export interface WriteReportInput {
   reportsDir: string;
   /** The previous report to compare with (read by readBaseline); none: no since-last-report section. */
   baseline?: Baseline;
+  /** Measured durability per fault kind (analysis/durability.ts); absent or empty: no fault but SIGKILL. */
+  durability?: DurabilityRow[];
 }
 
 /** Where the report went: its folder and the absolute paths of every file in it (sorted). */
@@ -37,6 +40,7 @@ export interface WrittenReport {
  */
 export async function writeReport(input: WriteReportInput): Promise<WrittenReport> {
   const { analysis, gates, reportsDir } = input;
+  const durability = input.durability ?? [];
   const date = analysis.summary.date;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date))
     throw new InputError(
@@ -46,10 +50,10 @@ export async function writeReport(input: WriteReportInput): Promise<WrittenRepor
   const charts = await renderCharts(reportChartSpecs({ ...analysis, summary: model.summary }, model.gates));
   const files = new Map<string, string>([
     ['index.html', renderPage(model, charts)],
-    ['summary.md', renderWalkthrough(model, charts)],
+    ['summary.md', renderWalkthrough(model, charts, durability)],
     [
       'summary.json',
-      `${JSON.stringify({ ...model.summary, verdict: model.verdict, gates: model.gates, ...sinceLastJson(model.sinceLast) }, null, 2)}\n`,
+      `${JSON.stringify({ ...model.summary, verdict: model.verdict, gates: model.gates, ...sinceLastJson(model.sinceLast), ...(durability.length > 0 ? { durability } : {}) }, null, 2)}\n`,
     ],
     ['cycles.csv', cyclesCsv(analysis.cycles)],
   ]);

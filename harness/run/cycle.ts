@@ -9,7 +9,8 @@ import { isEv, isFullHeartbeat, type HostHandle } from '../session/host-handle.j
 import type { JournalWriter } from '../journal/writer.js';
 import { observationEvent } from '../journal/observation.js';
 import type { Logger } from '../core/logger.js';
-import { planKill, type KillPlan } from './nemesis.js';
+import { planFault, planKill, planWriteFailure, type KillPlan } from './nemesis.js';
+import type { InjectedErrno } from './lazyfs.js';
 import { causeOf, goneCause, hostTimeouts } from './outcome.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { Store } from '../store/store.js';
@@ -26,6 +27,12 @@ export interface CycleContext {
   runDir: string;
   /** Start a session host (journals host-start and wires checkpoint events). */
   spawnHost(mode: 'boot' | 'restore', cycle: number): HostHandle;
+  /** Power loss of the store's file system (lazyfs crash + mount again; `store` is reopened); absent without lazyfs. */
+  powerLoss?: () => Promise<void>;
+  /** The n-th next write under the store fails with `errno` (lazyfs); absent without lazyfs. */
+  failWrite?: (n: number, errno: InjectedErrno) => void;
+  /** Cancel an injected write error that has not fired (the restore must not meet it). */
+  clearFailWrite?: () => void;
 }
 
 export interface CycleResult {
@@ -40,8 +47,25 @@ export interface CycleResult {
 export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandle): Promise<CycleResult> {
   const { scenario, journal } = ctx;
   const plan = planKill(scenario, cycle);
+  const fault = planFault(scenario, cycle);
   const log = ctx.log.child({ cycle });
   journal.append({ type: 'cycle-start', cycle, phase: plan.phase });
+  const journalFault = (): void => {
+    const acked = host.lastCommitted;
+    journal.append({
+      type: 'fault',
+      cycle,
+      kind: fault,
+      acknowledgedSeq: acked?.seq ?? 0,
+      acknowledgedStep: acked?.step ?? 0,
+    });
+  };
+  if (fault === 'enospc' || fault === 'eio') {
+    // A failed checkpoint write must leave the previous checkpoint restorable: the host's error is indeterminate.
+    if (!ctx.failWrite) throw new Error(`cycle ${cycle}: an ${fault} fault needs the store on lazyfs`);
+    journalFault();
+    ctx.failWrite(planWriteFailure(scenario, cycle), fault === 'enospc' ? 'ENOSPC' : 'EIO');
+  }
 
   const timeouts = hostTimeouts(scenario);
   const giveUp = (on: HostHandle, cause: IndeterminateCause, killStep: number): Promise<CycleResult> =>
@@ -75,10 +99,19 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
       lastCommittedStep: host.lastCommitted?.step ?? 0,
       inFlightSeq,
     });
+  if (fault === 'power-loss') journalFault();
   journalKill(plan.phase, observedPhase, host.maxStep, host.inFlightSeq);
   const tKill = host.kill();
   await host.reap(timeouts.hostMs);
+  ctx.clearFailWrite?.();
   let killStep = host.maxStep;
+  /** After a power loss: the newest checkpoint acknowledged before it (read to EOF: every ack the host sent). */
+  let acknowledgedSeq: number | undefined;
+  if (fault === 'power-loss') {
+    if (!ctx.powerLoss) throw new Error(`cycle ${cycle}: a power-loss fault needs the store on lazyfs`);
+    acknowledgedSeq = host.lastCommitted?.seq ?? 0;
+    await ctx.powerLoss();
+  }
 
   let restoreKills = 0;
   let finalPhase: KillPhase = observedPhase;
@@ -127,6 +160,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
         killStep,
         nonce,
         latestCompleteSeq: latest,
+        ...(acknowledgedSeq !== undefined ? { acknowledgedSeq } : {}),
       };
       // What the checker looks at is journaled before its verdict, so `soak check` can re-judge the stored run.
       journal.append(observationEvent(cycle, observed));
@@ -136,6 +170,12 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
       const cause = causeOf(err, next, ctx.runDir);
       if (cause) return giveUp(next, cause, killStep);
       violations = [{ code: 'no-resume', message: `session did not resume: ${(err as Error).message}` }];
+      // The store as the runner saw it after the power loss: nothing at or after the acknowledged checkpoint.
+      if (acknowledgedSeq !== undefined && acknowledgedSeq > 0 && (latest ?? 0) < acknowledgedSeq)
+        violations.push({
+          code: 'lost-acknowledged-checkpoint',
+          message: `checkpoint ${acknowledgedSeq} was acknowledged before the power loss; the store's newest after it is ${latest ?? 'none'}`,
+        });
     }
     const ok = violations.length === 0;
     const event = journal.append({

@@ -1,6 +1,6 @@
 // The nemesis: chooses, from a seeded PRNG, where each cycle's kill is aimed and how long after its trigger it lands.
 import type { KillPhase } from '../journal/events.js';
-import type { Scenario } from '../scenario/scenario.js';
+import type { FaultKind, Scenario } from '../scenario/scenario.js';
 import { createRng } from '../stats/random.js';
 
 export interface KillPlan {
@@ -22,4 +22,34 @@ export function planKill(scenario: Scenario, cycle: number): KillPlan {
   const work = rng.uniform(workDelayMs[0], workDelayMs[1]);
   const [lo, hi] = phase === 'restore' ? restoreDelayMs : checkpointDelayMs;
   return { phase, workDelayMs: work, phaseDelayMs: rng.uniform(lo, hi) };
+}
+
+/** The stream of the fault choice, apart from the kill plan's: adding faults to a scenario keeps its kill plans. */
+const FAULT_STREAM_SALT = 0x6661756c; // "faul"
+
+/** Which fault cycle `cycle` delivers: a pure function of (seed, cycle); SIGKILL when the scenario lists no faults. */
+export function planFault(scenario: Pick<Scenario, 'seed' | 'faults'>, cycle: number): FaultKind {
+  const faults = scenario.faults;
+  if (faults.length === 0) return 'sigkill';
+  const rng = createRng(scenario.seed, (cycle ^ FAULT_STREAM_SALT) >>> 0);
+  const total = faults.reduce((sum, f) => sum + f.weight, 0);
+  let pick = rng.next() * total;
+  for (const f of faults) {
+    if (pick < f.weight) return f.kind;
+    pick -= f.weight;
+  }
+  return faults[faults.length - 1]!.kind;
+}
+
+/** Whether the scenario's store must live on the lazy file system (some fault needs it to drop un-synced writes). */
+export function needsLazyfs(scenario: Pick<Scenario, 'faults'>): boolean {
+  return scenario.faults.some((f) => f.kind !== 'sigkill');
+}
+
+/** Injected write errors fail one of the first this-many writes under the store after the cycle begins. */
+export const WRITE_FAILURE_WINDOW = 8;
+
+/** Which write (1-based, from the cycle's start) an enospc or eio fault fails: a pure function of (seed, cycle). */
+export function planWriteFailure(scenario: Pick<Scenario, 'seed'>, cycle: number): number {
+  return createRng(scenario.seed, (cycle ^ FAULT_STREAM_SALT ^ 0xe10) >>> 0).int(1, WRITE_FAILURE_WINDOW);
 }

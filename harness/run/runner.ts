@@ -14,7 +14,8 @@ import type { Scenario } from '../scenario/scenario.js';
 import { Store } from '../store/store.js';
 import { indeterminate, runCycle, type CycleContext, type CycleResult } from './cycle.js';
 import { causeOf, hostTimeouts, type HostTimeouts } from './outcome.js';
-import { planKill } from './nemesis.js';
+import { needsLazyfs, planKill } from './nemesis.js';
+import { LazyMount } from './lazyfs.js';
 import { injectedRunnerError } from './test-faults.js';
 import type { RunStatus } from '../journal/events.js';
 import { hostConfig, journaledHosts, startSession, type SpawnHost } from './host-journal.js';
@@ -48,16 +49,29 @@ export async function runCycles(
   firstStart: 'boot' | 'restore',
 ): Promise<RunResult> {
   const log = createLogger(paths.runLog, opts.logLevel).child({ run: path.basename(paths.dir) });
-  const spawnHost = journaledHosts(journal, hostConfig(scenario, paths), paths.hostLog);
+  // With power-loss faults the store folder is lazyfs's backing; runner and hosts use it through the mount.
+  const lazy = needsLazyfs(scenario) ? await LazyMount.mount(paths.store, path.join(paths.dir, 'store-live')) : null;
+  const live: RunPaths = lazy ? { ...paths, store: lazy.mountpoint } : paths;
+  const spawnHost = journaledHosts(journal, hostConfig(scenario, live), paths.hostLog);
+  const lease = (): Store => Store.open(live.store, { purpose: 'run lease' }); // held for the whole run: gc refuses
   const ctx: CycleContext = {
     scenario,
-    store: Store.open(paths.store, { purpose: 'run lease' }), // held for the whole run: gc refuses, restores included
+    store: lease(),
     journal,
     log,
     model: new WorkloadModel(),
     runDir: paths.dir,
     spawnHost,
   };
+  if (lazy) {
+    ctx.powerLoss = async () => {
+      ctx.store.close();
+      await lazy.crash();
+      ctx.store = lease();
+    };
+    ctx.failWrite = (n, errno) => lazy.failWrite(n, errno);
+    ctx.clearFailWrite = () => lazy.clearFailWrite();
+  }
   let host: HostHandle | null = null;
   let status: RunResult['status'] = 'complete';
   let reason: string | undefined;
@@ -85,6 +99,7 @@ export async function runCycles(
         result = started.result;
       }
       result ??= await runCycle(ctx, cycle, host!);
+      lazy?.clearFailWrite(); // an injected write error the cycle did not reach is not carried into the next
       host = result.host;
       nextStart = result.restartWith;
       if (scenario.session === 'fresh' && host) {
@@ -113,6 +128,7 @@ export async function runCycles(
       log.error({ err }, 'could not journal run-end');
     }
     ctx.store.close();
+    await lazy?.unmount();
     opts.progress.finish();
     rmSync(paths.scratch, { recursive: true, force: true });
   }

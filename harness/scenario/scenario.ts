@@ -10,6 +10,19 @@ const range = z
   .tuple([z.number().nonnegative(), z.number().nonnegative()])
   .refine(([lo, hi]) => lo <= hi, { error: 'expected [min, max] with min <= max' });
 
+/** The fault kinds a scenario may list (README "Faults"); sigkill is the default and the only one without a FUSE layer. */
+export const FAULT_KINDS = ['sigkill', 'power-loss', 'enospc', 'eio'] as const;
+/** One of FAULT_KINDS. */
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+const faultSchema = z
+  .object({
+    kind: z.enum(FAULT_KINDS),
+    /** Relative weight of this fault among the listed ones. */
+    weight: z.number().positive().default(1),
+  })
+  .strict();
+
 export const scenarioSchema = z
   .object({
     name: z.string().min(1).max(120),
@@ -63,6 +76,11 @@ export const scenarioSchema = z
         checkpointDelayMs: [0, 3],
         restoreDelayMs: [0, 30],
       }),
+    /**
+     * Which fault each cycle delivers, by weight (nemesis.ts planFault); empty = SIGKILL only. With power-loss the run's
+     * store lives on the lazy FUSE file system (docs/lazyfs.md).
+     */
+    faults: z.array(faultSchema).default([]),
     /** Give up on a resume (outcome fail) after this long. */
     resumeTimeoutMs: z.number().positive().default(30_000),
     /**

@@ -3,10 +3,10 @@
 // once; a block that does not shrink is stored chunk by chunk. A chunk may be stored as a delta against a base chunk
 // (chunking/delta.ts): its entry then names the base.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { writeFileAtomic } from '../core/durable.js';
+import { fsyncBeforeRename, writeFileAtomic } from '../core/durable.js';
 import { type ChunkLocation, encodePackIndex, entryLocation, type IndexEntry } from './pack-index.js';
 
 /** How new chunks are kept: `deflate` (deflate-raw level 1 in ~64 KiB blocks) or `none`. */
@@ -112,7 +112,7 @@ export class PackWriter {
     if (this.entries.length === 0) return 0;
     this.flush();
     if (this.fd !== null) {
-      fsyncSync(this.fd);
+      fsyncBeforeRename(this.fd); // before the index (and later the manifest) name it
       closeSync(this.fd);
       this.fd = null;
     }

@@ -1,7 +1,8 @@
 // The content-addressed checkpoint store: SHA-256 chunks in packs, a checkpoint visible only once its manifest is
 // committed. Opens the folder, lists checkpoints, and hands out writers and readers.
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { mkdirDurable } from '../core/durable.js';
 import { ChunkIndex } from './chunk-index.js';
 import { readChunkList } from './chunk-list.js';
 import type { PageKeys } from './chunking/qemu-pages.js';
@@ -71,8 +72,8 @@ export class Store {
    */
   static open(dir: string, opts: StoreOptions = {}): Store {
     const store = new Store(dir, opts);
-    for (const sub of [store.internals.paths.packs, store.internals.paths.checkpoints])
-      mkdirSync(sub, { recursive: true });
+    // durably: a folder whose parent was never fsynced vanishes in a power loss, with every checkpoint in it
+    for (const sub of [store.internals.paths.packs, store.internals.paths.checkpoints]) mkdirDurable(sub);
     store.locks.push(StoreLock.acquire(dir, opts.lock ?? 'shared', opts.purpose ?? 'reader'));
     store.internals.index.load();
     return store;

@@ -42,6 +42,13 @@ describe('checkResume', () => {
     for (const step of [32, 36, 40]) expect(checkResume(observation(heartbeat(model, step)), model)).toEqual([]);
   });
 
+  it('lost-acknowledged-checkpoint: a power loss took a checkpoint whose commit was acknowledged (negative control)', () => {
+    const hb = heartbeat(model, 32);
+    expect(codes(observation(hb, { acknowledgedSeq: 5 }))).toEqual([]);
+    expect(codes(observation(hb, { acknowledgedSeq: 4 }))).toEqual([]);
+    expect(codes(observation(hb, { acknowledgedSeq: 6 }))).toEqual(['lost-acknowledged-checkpoint']);
+  });
+
   it('skips the not-latest check when the runner did not look (latestCompleteSeq null)', () => {
     expect(
       codes(observation(heartbeat(model, 32), { restored: { seq: 4, step: 32 }, latestCompleteSeq: null })),

@@ -66,8 +66,18 @@ describe('the observation event', () => {
   it('round-trips the checker input through a journal line, flat, in codec order', () => {
     const obs = observed(37);
     const line = encodeEvent(stamp(observationEvent(4, obs)));
-    expect(Object.keys(JSON.parse(line) as object)).toEqual(['schemaVersion', 't', 'type', ...FIELD_ORDER.observation]);
+    const always = FIELD_ORDER.observation.filter((k) => k !== 'acknowledgedSeq'); // power-loss cycles only
+    expect(Object.keys(JSON.parse(line) as object)).toEqual(['schemaVersion', 't', 'type', ...always]);
     expect(resumeObservation(JSON.parse(line) as ObservationEvent)).toEqual(obs);
+    const afterPowerLoss = { ...obs, acknowledgedSeq: 9 };
+    const line2 = encodeEvent(stamp(observationEvent(4, afterPowerLoss)));
+    expect(Object.keys(JSON.parse(line2) as object)).toEqual([
+      'schemaVersion',
+      't',
+      'type',
+      ...FIELD_ORDER.observation,
+    ]);
+    expect(resumeObservation(JSON.parse(line2) as ObservationEvent)).toEqual(afterPowerLoss);
   });
 
   it('keeps a heartbeat that is not full without parts, and the checker still says so', () => {

@@ -32,6 +32,7 @@ describe('parseScenario', () => {
       negativeControl: false,
       session: 'continuous',
       injectRestoreDelayMs: 0,
+      faults: [],
       targetOptions: {},
     });
   });

@@ -200,6 +200,8 @@ export class AnalysisLineReader {
         fs: () => (o.fs = part()),
         mem: () => (o.mem = part()),
         tool: () => (o.tool = part()),
+        // only on power-loss cycles, and last: a line with it does not close here, so JSON.parse reads it
+        acknowledgedSeq: null,
       }),
       boot: steps('boot', { cycle: check(CYCLE_ID), bootMs: () => (this.ms = num(DURATION_MS)), nonce: skipString }),
       // A cycle outcome with no violations (one with violations needs their messages: JSON.parse reads it).

@@ -5,6 +5,8 @@ import { fmtMs } from './format.js';
 import type { ReportModel } from '../model.js';
 import type { RenderedChart } from '../charts/chart-spec.js';
 import { sinceLastMarkdown } from './since-last.js';
+import type { DurabilityRow } from '../../analysis/durability.js';
+import { durabilityLines } from './durability.js';
 
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
   return [
@@ -52,6 +54,7 @@ function sourcesSection(sources: ReportModel['sources']): string[] {
 export function renderWalkthrough(
   model: ReportModel,
   charts: readonly Pick<RenderedChart, 'name' | 'title'>[],
+  durability: readonly DurabilityRow[] = [],
 ): string {
   const s = model.summary;
   const u = model.indeterminate;
@@ -146,6 +149,7 @@ export function renderWalkthrough(
     '',
     ...bullets(model.durability),
     '',
+    ...durabilityLines(durability),
     '## Scope and limitations',
     '',
     ...bullets(model.limitations),
