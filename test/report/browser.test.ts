@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { writeReport } from '../../harness/report/write.js';
+import { readBaseline } from '../../harness/report/baseline/read-baseline.js';
 import { makeAnalysis, makeGates } from './fixtures.js';
 import { plantedGates } from './planted-gates.js';
 import { PLANTED_SOURCES, plantedSaturatedMerge } from './planted-provenance.js';
@@ -170,6 +171,35 @@ describe.skipIf(!present)('report page in headless Chromium', () => {
     await expect(page.locator('#provenance').innerText()).resolves.toBe('Run complete: 30 cycles.');
     await expect(page.locator('#saturated').count()).resolves.toBe(0);
     await expect(page.locator('table.sources').count()).resolves.toBe(0);
+    await page.close();
+  });
+
+  test('a report with --baseline: the "Since last report" section names the night before and each gate then and now', async () => {
+    const ownDir = await mkdtemp(path.join(os.tmpdir(), 'soak-browser-baseline-'));
+    onTestFinished(() => rm(ownDir, { recursive: true, force: true }));
+    const night = (date: string, seed: number) =>
+      makeAnalysis({ cycles: 40, seed, scenario: 'nightly', date, failedCycles: seed === 3 ? [5] : [] });
+    const before = night('2025-06-01', 3);
+    const beforeDir = (await writeReport({ analysis: before, gates: makeGates(before), reportsDir: ownDir })).dir;
+    const now = night('2025-06-02', 8);
+    const baseline = await readBaseline(beforeDir);
+    const { dir } = await writeReport({ analysis: now, gates: makeGates(now), reportsDir: ownDir, baseline });
+    const { page, problems } = await open(path.join(dir, 'index.html'));
+    const section = page.locator('#since-last');
+    expect(await section.isVisible()).toBe(true);
+    await expect(section.locator('p.baseline').innerText()).resolves.toContain(
+      `Compared with ${path.basename(beforeDir)}: run ${before.summary.runId} of 2025-06-01`,
+    );
+    const rows = section.locator('table.since-last tbody tr');
+    await expect(rows.count()).resolves.toBe(makeGates(now).length);
+    await expect(section.locator('p.downtime-change').innerText()).resolves.toMatch(/\S/);
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'report-since-last.png'), fullPage: true });
+    expect(problems).toEqual([]);
+    // negative control: the night before has no baseline, so no such section
+    const first = await open(path.join(beforeDir, 'index.html'));
+    await expect(first.page.locator('#since-last').count()).resolves.toBe(0);
+    await first.page.close();
     await page.close();
   });
 
