@@ -5,9 +5,16 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from './args.js';
 
 const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'harness', 'cli.js');
-const runs = Number(process.env['BENCH_RUNS'] ?? 9);
+const { values } = benchArgs(
+  'cli-startup',
+  'Whole-process wall time of `soak --help` and `soak run --help` beside a bare `node -e 0`, medians, with the load average.',
+  { runs: 'runs of each command, interleaved' },
+  { options: { runs: { type: 'string', default: process.env['BENCH_RUNS'] ?? '9' } } },
+);
+const runs = Number(values.runs);
 
 /** Wall ms of one `node ...args` run, from spawn to exit. */
 function once(args: readonly string[]): number {
