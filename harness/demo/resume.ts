@@ -8,7 +8,7 @@ import { observationEvent } from '../journal/observation.js';
 import type { JournalWriter } from '../journal/writer.js';
 import { indeterminate } from '../run/cycle.js';
 import type { SpawnHost } from '../run/host-journal.js';
-import { causeOf, type HostTimeouts } from '../run/outcome.js';
+import { causeOf, judgedCycleEvent, type HostTimeouts } from '../run/outcome.js';
 import type { Logger } from '../core/logger.js';
 import { isEv, isFullHeartbeat, type HostHandle } from '../session/host-handle.js';
 import type { Store } from '../store/store.js';
@@ -104,22 +104,19 @@ export async function resumeAfterKill(ctx: ResumeContext, killed: KilledSession)
       }
       violations = [{ code: 'no-resume', message: `session did not resume: ${(err as Error).message}` }];
     }
-    const ok = violations.length === 0;
-    const event = journal.append({
-      type: 'cycle',
-      cycle,
-      phase: killed.phase,
-      observedPhase: finalPhase,
-      outcome: ok ? 'ok' : 'fail',
-      downtimeMs,
-      killStep,
-      restoredSeq,
-      restoredStep,
-      lostSteps: restoredStep === null ? null : killStep - restoredStep,
-      restoreKills,
-      violations,
-      cause: null,
-    }) as CycleEvent;
+    const event = journal.append(
+      judgedCycleEvent({
+        cycle,
+        phase: killed.phase,
+        observedPhase: finalPhase,
+        downtimeMs,
+        killStep,
+        restoredSeq,
+        restoredStep,
+        restoreKills,
+        violations,
+      }),
+    ) as CycleEvent;
     if (downtimeMs === null) {
       await next.reap(ctx.timeouts.hostMs);
       return { event, host: null };

@@ -11,7 +11,7 @@ import { observationEvent } from '../journal/observation.js';
 import type { Logger } from '../core/logger.js';
 import { planFault, planKill, planWriteFailure, type KillPlan } from './nemesis.js';
 import type { InjectedErrno } from './lazyfs.js';
-import { causeOf, goneCause, hostTimeouts } from './outcome.js';
+import { causeOf, goneCause, hostTimeouts, judgedCycleEvent } from './outcome.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { Store } from '../store/store.js';
 import type { WorkloadModel } from '../check/workload.js';
@@ -178,21 +178,19 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
         });
     }
     const ok = violations.length === 0;
-    const event = journal.append({
-      type: 'cycle',
-      cycle,
-      phase: plan.phase,
-      observedPhase: finalPhase,
-      outcome: ok ? 'ok' : 'fail',
-      downtimeMs,
-      killStep,
-      restoredSeq,
-      restoredStep,
-      lostSteps: restoredStep === null ? null : killStep - restoredStep,
-      restoreKills,
-      violations,
-      cause: null,
-    }) as CycleEvent;
+    const event = journal.append(
+      judgedCycleEvent({
+        cycle,
+        phase: plan.phase,
+        observedPhase: finalPhase,
+        downtimeMs,
+        killStep,
+        restoredSeq,
+        restoredStep,
+        restoreKills,
+        violations,
+      }),
+    ) as CycleEvent;
     if (!ok) log.warn({ violations: violations.map((v) => v.message) }, 'cycle failed');
     else log.debug({ downtimeMs, lostSteps: event.lostSteps }, 'cycle verified');
     if (downtimeMs === null) {

@@ -1,7 +1,7 @@
 // Telling the machine's failures from the system's: a host that hung, died with nothing to say, hit a full or failing
 // disk or found the store locked makes a cycle indeterminate (Jepsen's :info) with a cause, never a failure.
 import { diskErrno, EXIT, HostTimeoutError } from '../core/errors.js';
-import type { IndeterminateCause } from '../journal/events.js';
+import type { EventInput, IndeterminateCause, KillPhase, Violation } from '../journal/events.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { diskFull } from '../session/disk-full.js';
@@ -58,4 +58,36 @@ function exitText(host: HostHandle): string {
 function oneLine(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}…` : line;
+}
+
+/** What a judged cycle (one that reached the checker or failed to resume) observed. */
+export interface JudgedCycle {
+  cycle: number;
+  phase: KillPhase;
+  observedPhase: KillPhase;
+  downtimeMs: number | null;
+  killStep: number;
+  restoredSeq: number | null;
+  restoredStep: number | null;
+  restoreKills: number;
+  violations: Violation[];
+}
+
+/** The cycle outcome event of a judged cycle: ok when the checker found nothing, work lost since the restored step. */
+export function judgedCycleEvent(c: JudgedCycle): Extract<EventInput, { type: 'cycle' }> {
+  return {
+    type: 'cycle',
+    cycle: c.cycle,
+    phase: c.phase,
+    observedPhase: c.observedPhase,
+    outcome: c.violations.length === 0 ? 'ok' : 'fail',
+    downtimeMs: c.downtimeMs,
+    killStep: c.killStep,
+    restoredSeq: c.restoredSeq,
+    restoredStep: c.restoredStep,
+    lostSteps: c.restoredStep === null ? null : c.killStep - c.restoredStep,
+    restoreKills: c.restoreKills,
+    violations: c.violations,
+    cause: null,
+  };
 }

@@ -62,19 +62,3 @@ export function chunkMap(store: Store): ChunkMap {
     },
   };
 }
-
-/**
- * A chunk of part `part` (of the oldest checkpoint that has one) whose stored bytes serve nothing but that part of
- * that checkpoint (no other part or checkpoint, no chunk list): corrupting them names that checkpoint and part alone.
- */
-export function chunkStoredAlone(store: Store, part: string): { seq: number; hash: string } | null {
-  const map = chunkMap(store);
-  for (const m of store.list()) {
-    for (const hash of m.parts.find((p) => p.name === part)?.chunks ?? []) {
-      const users = map.usersOf(map.damagedWith(hash));
-      if (users.lists.size === 0 && users.parts.size === 1 && users.parts.has(`${m.seq} ${part}`))
-        return { seq: m.seq, hash };
-    }
-  }
-  return null;
-}
