@@ -1,16 +1,15 @@
 // After a person's kill: restore the session from the newest complete checkpoint in a fresh host, run the checker on
 // its first full heartbeat, and journal it as a soak cycle does (restore, observation, cycle). A kill that lands while
 // the restore runs is journaled too (phase restore) and the restore starts again, as in run/cycle.ts.
-import { checkResume, type ResumeObservation } from '../check/checker.js';
 import type { WorkloadModel } from '../check/workload.js';
 import type { CycleEvent, Violation } from '../journal/events.js';
-import { observationEvent } from '../journal/observation.js';
 import type { JournalWriter } from '../journal/writer.js';
 import { indeterminate } from '../run/cycle.js';
 import type { SpawnHost } from '../run/host-journal.js';
 import { causeOf, judgedCycleEvent, type HostTimeouts } from '../run/outcome.js';
 import type { Logger } from '../core/logger.js';
-import { isEv, isFullHeartbeat, type HostHandle } from '../session/host-handle.js';
+import type { HostHandle } from '../session/host-handle.js';
+import { judgeResume, listenForResume } from '../run/resume-check.js';
 import type { Store } from '../store/store.js';
 
 /** What resuming needs: the run's journal, store, model and hosts, and a way to show a new host while it restores. */
@@ -55,29 +54,21 @@ export async function resumeAfterKill(ctx: ResumeContext, killed: KilledSession)
     const latest = ctx.store.latest()?.seq ?? null;
     const next = ctx.spawnHost('restore', cycle);
     ctx.restoring(next);
-    const restored = next.waitFor(isEv('restore-end'), ctx.timeouts.resumeMs, 'restore-end');
-    const firstFull = next.waitFor(isFullHeartbeat, ctx.timeouts.resumeMs, 'full heartbeat');
-    restored.catch(() => {});
-    firstFull.catch(() => {});
+    const pending = listenForResume(next, ctx.timeouts.resumeMs);
     let violations: Violation[];
     let downtimeMs: number | null = null;
     let restoredSeq: number | null = null;
     let restoredStep: number | null = null;
     try {
-      const [{ msg: end }, { msg: hb, t }] = await Promise.all([restored, firstFull]);
-      restoredSeq = end.seq;
-      restoredStep = end.step;
-      journal.append({ type: 'restore', cycle, seq: end.seq, step: end.step, restoreMs: end.restoreMs });
-      const observed: ResumeObservation = {
-        heartbeat: hb,
-        restored: { seq: end.seq, step: end.step },
+      const r = await judgeResume(pending, journal, cycle, ctx.model, {
         killStep,
         nonce: killed.nonce,
         latestCompleteSeq: latest,
-      };
-      journal.append(observationEvent(cycle, observed));
-      violations = checkResume(observed, ctx.model);
-      downtimeMs = t - killed.tKill;
+      });
+      restoredSeq = r.seq;
+      restoredStep = r.step;
+      violations = r.violations;
+      downtimeMs = r.heartbeatT - killed.tKill;
     } catch (err) {
       if (next.exited?.signal === 'SIGKILL' && !ctx.stopping()) {
         // killed again, while restoring: that is part of this interruption, as a nemesis' restore-phase kill is

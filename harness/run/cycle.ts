@@ -3,15 +3,14 @@
 // host hung, died, hit a full disk or a held lock (outcome.ts). Every wait on a host is bounded (README "Timeouts").
 // The runner only connects the roles; this file holds the cycle's order of events.
 import { sleep } from '../core/clock.js';
-import { checkResume, type ResumeObservation } from '../check/checker.js';
 import type { CycleEvent, IndeterminateCause, KillPhase, Violation } from '../journal/events.js';
-import { isEv, isFullHeartbeat, type HostHandle } from '../session/host-handle.js';
+import { isEv, type HostHandle } from '../session/host-handle.js';
 import type { JournalWriter } from '../journal/writer.js';
-import { observationEvent } from '../journal/observation.js';
 import type { Logger } from '../core/logger.js';
 import { planFault, planKill, planWriteFailure, type KillPlan } from './nemesis.js';
 import type { InjectedErrno } from './lazyfs.js';
 import { causeOf, goneCause, hostTimeouts, judgedCycleEvent } from './outcome.js';
+import { judgeResume, listenForResume } from './resume-check.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { Store } from '../store/store.js';
 import type { WorkloadModel } from '../check/workload.js';
@@ -119,11 +118,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     ctx.store.refresh();
     const latest = ctx.store.latest()?.seq ?? null;
     const next = ctx.spawnHost('restore', cycle);
-    // Listen for both before anything arrives: they can come in one read.
-    const restored = next.waitFor(isEv('restore-end'), timeouts.resumeMs, 'restore-end');
-    const firstFull = next.waitFor(isFullHeartbeat, timeouts.resumeMs, 'full heartbeat');
-    restored.catch(() => {});
-    firstFull.catch(() => {});
+    const pending = listenForResume(next, timeouts.resumeMs);
 
     if (plan.phase === 'restore' && restoreKills === 0) {
       try {
@@ -150,22 +145,16 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     let restoredSeq: number | null = null;
     let restoredStep: number | null = null;
     try {
-      const [{ msg: end }, { msg: hb, t }] = await Promise.all([restored, firstFull]);
-      restoredSeq = end.seq;
-      restoredStep = end.step;
-      journal.append({ type: 'restore', cycle, seq: end.seq, step: end.step, restoreMs: end.restoreMs });
-      const observed: ResumeObservation = {
-        heartbeat: hb,
-        restored: { seq: end.seq, step: end.step },
+      const r = await judgeResume(pending, journal, cycle, ctx.model, {
         killStep,
         nonce,
         latestCompleteSeq: latest,
         ...(acknowledgedSeq !== undefined ? { acknowledgedSeq } : {}),
-      };
-      // What the checker looks at is journaled before its verdict, so `soak check` can re-judge the stored run.
-      journal.append(observationEvent(cycle, observed));
-      violations = checkResume(observed, ctx.model);
-      downtimeMs = t - tKill;
+      });
+      restoredSeq = r.seq;
+      restoredStep = r.step;
+      violations = r.violations;
+      downtimeMs = r.heartbeatT - tKill;
     } catch (err) {
       const cause = causeOf(err, next, ctx.runDir);
       if (cause) return giveUp(next, cause, killStep);
