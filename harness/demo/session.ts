@@ -5,15 +5,14 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { nowMs } from '../core/clock.js';
-import { captureEnvironment } from '../core/environment.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { WorkloadModel } from '../check/workload.js';
 import type { RunStatus } from '../journal/events.js';
 import { JournalWriter } from '../journal/writer.js';
 import { hostConfig, journaledHosts, startSession, type SpawnHost } from '../run/host-journal.js';
 import { hostTimeouts, type HostTimeouts } from '../run/outcome.js';
-import { createRunFolder, resetScratch, type RunPaths } from '../run/run-folder.js';
-import { describeScenarioTarget } from '../run/soak.js';
+import type { RunPaths } from '../run/run-folder.js';
+import { startRunFolder } from '../run/soak.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { HostHandle } from '../session/host-handle.js';
 import { Store } from '../store/store.js';
@@ -61,19 +60,7 @@ export class DemoSession {
   /** Create the run folder (run-start marks its kills as typed by a person) and boot the session. */
   static async start(opts: DemoOptions): Promise<DemoSession> {
     const { scenario } = opts;
-    const environment = captureEnvironment(await describeScenarioTarget(scenario));
-    const { id, paths } = createRunFolder(opts.runsDir, scenario);
-    const runStart = nowMs();
-    const journal = new JournalWriter(paths.journal, () => nowMs() - runStart);
-    journal.append({
-      type: 'run-start',
-      runId: id,
-      startedAt: new Date().toISOString(),
-      scenario,
-      environment,
-      manualKills: true,
-    });
-    resetScratch(paths);
+    const { paths, journal } = await startRunFolder(opts.runsDir, scenario, { manualKills: true });
     const store = Store.open(paths.store, { purpose: 'demo lease' });
     const demo = new DemoSession(scenario, paths, journal, store, opts.logLevel);
     demo.work = demo.boot();

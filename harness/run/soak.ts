@@ -5,11 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { nowMs } from '../core/clock.js';
 import { captureEnvironment, type Environment } from '../core/environment.js';
+import type { RunStartEvent } from '../journal/events.js';
 import { JournalWriter } from '../journal/writer.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { describeTarget } from '../session/describe.js';
 import { hostConfig } from './host-journal.js';
-import { createRunFolder, resetScratch, runPaths } from './run-folder.js';
+import { createRunFolder, resetScratch, runPaths, type RunPaths } from './run-folder.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { cycleIds, type Shard } from './shard.js';
 import { rememberOptions, type RememberedOptions } from './run-options.js';
@@ -26,13 +27,21 @@ export interface RunOptions extends RunControl {
   remember?: RememberedOptions;
 }
 
-/** Start a new run folder and run every cycle this run (or shard) owns. */
-export async function runSoak(opts: RunOptions): Promise<RunResult> {
-  const { scenario, shard } = opts;
-  // Everything slow comes first, so the folder, its journal and run-start appear together: a runner killed before
-  // leaves no run folder that cannot be resumed for lack of a run-start.
+/** What run-start records beyond the scenario and environment (a shard, the nightly key, kills typed by a person). */
+export type RunStartExtras = Pick<RunStartEvent, 'shard' | 'seedKey' | 'manualKills'>;
+
+/**
+ * A new run folder with its journal open and run-start written, scratch reset. Everything slow comes first, so the
+ * folder, its journal and run-start appear together: a runner killed before leaves no run folder that cannot be
+ * resumed for lack of a run-start.
+ */
+export async function startRunFolder(
+  runsDir: string,
+  scenario: Scenario,
+  extras: RunStartExtras = {},
+): Promise<{ id: string; paths: RunPaths; journal: JournalWriter }> {
   const environment = captureEnvironment(await describeScenarioTarget(scenario));
-  const { id, paths } = createRunFolder(opts.runsDir, scenario, shard);
+  const { id, paths } = createRunFolder(runsDir, scenario, extras.shard);
   const runStart = nowMs();
   const journal = new JournalWriter(paths.journal, () => nowMs() - runStart);
   journal.append({
@@ -41,11 +50,20 @@ export async function runSoak(opts: RunOptions): Promise<RunResult> {
     startedAt: new Date().toISOString(),
     scenario,
     environment,
+    ...extras,
+  });
+  resetScratch(paths);
+  return { id, paths, journal };
+}
+
+/** Start a new run folder and run every cycle this run (or shard) owns. */
+export async function runSoak(opts: RunOptions): Promise<RunResult> {
+  const { scenario, shard } = opts;
+  const { paths, journal } = await startRunFolder(opts.runsDir, scenario, {
     ...(shard ? { shard } : {}),
     ...(opts.seedKey !== undefined ? { seedKey: opts.seedKey } : {}),
   });
   if (opts.remember) rememberOptions(paths.dir, opts.remember);
-  resetScratch(paths);
   return runCycles(opts, paths, journal, scenario, cycleIds(scenario.cycles, shard), 'boot');
 }
 
