@@ -5,6 +5,7 @@ import type { GateResult } from '../../gates/types.js';
 import { thresholdWithUnit } from '../../gates/threshold.js';
 import { VERDICT_WORD } from '../../gates/verdict.js';
 import { fmtMs, fmtNum, fmtPct } from './format.js';
+import { escapeMarkdown as md } from '../escape.js';
 
 type Unit = Pick<GateResult, 'unit'>;
 
@@ -60,4 +61,20 @@ export function fmtGateThreshold(gate: Pick<GateResult, 'threshold' | 'op' | 'bo
 /** The verdict word; a point verdict its whole 95% interval agrees with says so ("fail, solid at 95%"). */
 export function fmtGateVerdict(gate: Pick<GateResult, 'verdict' | 'solid'>): string {
   return `${VERDICT_WORD[gate.verdict]}${gate.solid ? ', solid at 95%' : ''}`;
+}
+
+/** Headers of the Markdown gate tables' shared columns (summary.md and the CI job summary). */
+export const GATE_MD_HEADERS = ['#', 'Gate', 'Threshold', 'Observed', '95% interval', 'Judged on', 'n (min)'];
+
+/** A gate's cells under GATE_MD_HEADERS, Markdown-escaped. */
+export function gateMarkdownCells(g: GateResult): string[] {
+  return [
+    String(g.id),
+    md(g.title),
+    md(fmtGateThreshold(g)),
+    md(fmtGateObserved(g)),
+    md(fmtGateInterval(g)),
+    md(fmtGateJudged(g)),
+    `${g.n} (${g.minN})`,
+  ];
 }

@@ -2,7 +2,7 @@
 // intervals, the gate table, where the dated report is). Data strings are Markdown-escaped; the whole stays < 1 MiB.
 import { escapeMarkdown as md } from '../escape.js';
 import type { ReportModel } from '../model.js';
-import { fmtGateInterval, fmtGateJudged, fmtGateObserved, fmtGateThreshold, fmtGateVerdict } from './gate-format.js';
+import { fmtGateVerdict, GATE_MD_HEADERS, gateMarkdownCells } from './gate-format.js';
 
 /** GitHub refuses a step summary over 1 MiB; stay well below it (other steps may append to the same file). */
 export const STEP_SUMMARY_MAX_BYTES = 512 * 1024;
@@ -49,18 +49,12 @@ export function renderStepSummary(model: ReportModel, reportDir: string | null):
   if (model.gates.length === 0) lines.push('No gate was judged.');
   else
     lines.push(
-      row(['', '#', 'Gate', 'Threshold', 'Observed', '95% interval', 'Judged on', 'n (min)', 'Verdict']),
+      row(['', ...GATE_MD_HEADERS, 'Verdict']),
       row(['---', '---:', '---', '---', '---', '---', '---', '---:', '---']),
       ...model.gates.map((g) =>
         row([
           ICON[g.verdict],
-          String(g.id),
-          md(g.title),
-          md(fmtGateThreshold(g)),
-          md(fmtGateObserved(g)),
-          md(fmtGateInterval(g)),
-          md(fmtGateJudged(g)),
-          `${g.n} (${g.minN})`,
+          ...gateMarkdownCells(g),
           g.verdict === 'fail' ? `**${md(fmtGateVerdict(g))}**` : md(fmtGateVerdict(g)),
         ]),
       ),

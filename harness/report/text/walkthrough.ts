@@ -1,6 +1,6 @@
 // summary.md: the walkthrough of one run in Markdown, written from the report model; data strings are Markdown-escaped.
 import { escapeMarkdown as md } from '../escape.js';
-import { fmtGateInterval, fmtGateJudged, fmtGateObserved, fmtGateThreshold, fmtGateVerdict } from './gate-format.js';
+import { fmtGateVerdict, GATE_MD_HEADERS, gateMarkdownCells } from './gate-format.js';
 import { fmtMs } from './format.js';
 import type { ReportModel } from '../model.js';
 import type { RenderedChart } from '../charts/chart-spec.js';
@@ -84,15 +84,9 @@ export function renderWalkthrough(
   else {
     lines.push(
       ...table(
-        ['#', 'Gate', 'Threshold', 'Observed', '95% interval', 'Judged on', 'n (min)', 'Verdict', 'Note'],
+        [...GATE_MD_HEADERS, 'Verdict', 'Note'],
         model.gates.map((g) => [
-          String(g.id),
-          md(g.title),
-          md(fmtGateThreshold(g)),
-          md(fmtGateObserved(g)),
-          md(fmtGateInterval(g)),
-          md(fmtGateJudged(g)),
-          `${g.n} (${g.minN})`,
+          ...gateMarkdownCells(g),
           g.verdict === 'pass'
             ? md(fmtGateVerdict(g))
             : g.verdict === 'fail'
