@@ -1,5 +1,5 @@
 // Per-phase times of the microvm target over N cycles (boot, pause, store write, restore, kill -> first full heartbeat) and the skew detection rate.
-// Run after tsc: node dist/bench/microvm-phases.js [--cycles 20] [--skew-trials 10] [--accel auto|kvm|tcg] [--ingest file|inline] [--disk true|false] [--ram stream|memfd]
+// Run after tsc: node dist/bench/microvm-phases.js [--cycles 20] [--skew-trials 10] [--accel auto|kvm|tcg] [--ingest file|inline] [--disk true|false] [--ram stream|memfd] [--save live|paused]
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,7 @@ const { values } = benchArgs(
     ingest: 'how RAM reaches the store: file or inline',
     disk: 'include the guest disk in checkpoints: true or false',
     ram: 'RAM capture: stream or memfd',
+    save: 'stream mode: save RAM live (pre-copy, QEMU pauses for the rest) or paused',
   },
   {
     options: {
@@ -29,6 +30,7 @@ const { values } = benchArgs(
       ingest: { type: 'string', default: 'file' },
       disk: { type: 'string', default: 'true' },
       ram: { type: 'string', default: 'stream' },
+      save: { type: 'string', default: 'live' },
     },
   },
 );
@@ -39,6 +41,7 @@ const options = {
   disk: values.disk !== 'false',
   ramCapture: values.ram,
   ramIngest: values.ingest,
+  ramSave: values.save,
 };
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'mvbench-'));
@@ -197,7 +200,7 @@ try {
         .padStart(8)}   n ${v.length}`,
   );
   console.log(
-    `microvm phases (ms; ramMiB in MiB), ${String(describe.accelerator)} QEMU ${String(describe.qemuVersion)}, ${String(describe.memoryMiB)} MiB guest, disk ${String(describe.disk)}, ramCapture ${options.ramCapture}`,
+    `microvm phases (ms; ramMiB in MiB), ${String(describe.accelerator)} QEMU ${String(describe.qemuVersion)}, ${String(describe.memoryMiB)} MiB guest, disk ${String(describe.disk)}, ramCapture ${options.ramCapture}, save ${options.ramSave}`,
   );
   console.log(rows.join('\n'));
   console.log(`resumes verified: ${verified}/${cycles}`);

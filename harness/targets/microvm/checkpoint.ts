@@ -1,5 +1,6 @@
-// One microvm checkpoint: stop, RAM + device state (stream mode: straight into the store as QEMU writes it), disk copy,
-// cont, then the remaining parts into the store (and the skew control).
+// One microvm checkpoint: RAM + device state (live: saved while the guest runs, QEMU pausing it for the last dirty pages;
+// paused: all while stopped), disk copy and cont inside the pause, then the remaining parts into the store (and the
+// skew control).
 import { stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CheckpointSink } from '../../store/types.js';
@@ -9,6 +10,11 @@ import { type RamIo, saveRam, saveRamInto } from './ram.js';
 import { type MachineRecord, RECORD_PART } from './record.js';
 import type { QmpClient } from './qmp.js';
 import type { CheckpointOptions, CheckpointResult } from '../target.js';
+import { TargetError } from '../../core/errors.js';
+import { PauseClock } from './pause-clock.js';
+
+/** How long after a pause heartbeats written before it may still be arriving. */
+const HEARTBEAT_SETTLE_MS = 10;
 
 /** What a checkpoint needs from the running guest. */
 export interface CheckpointGuest {
@@ -48,7 +54,7 @@ export async function takeCheckpoint(
     const t = process.hrtime.bigint();
     await qmp.execute('stop');
     await copyDisk(g.diskPath, diskCopy);
-    await sleep(10); // let heartbeats written before the stop reach us, so diskStep is exact
+    await sleep(HEARTBEAT_SETTLE_MS); // let heartbeats written before the stop reach us, so diskStep is exact
     diskStep = g.lastStep();
     await qmp.execute('cont');
     pausedNs += process.hrtime.bigint() - t;
@@ -58,21 +64,48 @@ export async function takeCheckpoint(
     held = await g.hold();
   }
   const inline = g.opts.ramCapture === 'stream' && g.opts.ramIngest === 'inline';
-  const t = process.hrtime.bigint();
-  await qmp.execute('stop');
+  const live = g.opts.ramCapture === 'stream' && g.opts.ramSave === 'live';
+  const clock = new PauseClock(qmp);
+  let fallback: NodeJS.Timeout | undefined;
   let saved: { parts: Array<[string, string]>; ramBytes: number; devBytes: number };
   let inlineNs = 0n;
-  if (inline) {
-    // Stream mode: the migration stream goes straight into the store as QEMU writes it (parts keep their order).
-    const i = process.hrtime.bigint();
-    await sink.put(RECORD_PART, Buffer.from(JSON.stringify(g.record)));
-    saved = { parts: [], ramBytes: await saveRamInto(g.ramIo(), sink), devBytes: 0 };
-    inlineNs = process.hrtime.bigint() - i;
-  } else saved = await saveRam(g.opts.ramCapture, g.ramIo(), prefix);
-  if (!skew && g.diskPath !== undefined && diskCopy !== undefined) await copyDisk(g.diskPath, diskCopy);
-  const step = g.lastStep();
-  await qmp.execute('cont');
-  pausedNs += process.hrtime.bigint() - t;
+  let step = -1;
+  let resumed = false;
+  // The end of the pause, run as soon as QEMU has written the whole save (we may still be reading it): disk copy,
+  // the exact step, cont.
+  const resume = async (): Promise<void> => {
+    if (resumed) return;
+    resumed = true;
+    clearTimeout(fallback);
+    if (!clock.stopped)
+      throw new TargetError('checkpoint: QEMU completed the save but never reported the guest stopped');
+    if (!skew && g.diskPath !== undefined && diskCopy !== undefined) await copyDisk(g.diskPath, diskCopy);
+    // Heartbeats the guest wrote just before the pause may still be on their way to us: the step must be exact.
+    const settle = HEARTBEAT_SETTLE_MS - clock.sinceStopMs();
+    if (settle > 0) await sleep(settle);
+    step = g.lastStep();
+    await qmp.execute('cont');
+    pausedNs += BigInt(Math.round(clock.pauseMs() * 1e6));
+  };
+  try {
+    if (live) {
+      // QEMU pauses the guest itself once the dirty pages left fit in the downtime it aims for; if pre-copy does not
+      // converge in time, we pause it and QEMU finishes the save paused.
+      await qmp.execute('migrate-set-parameters', { 'downtime-limit': g.opts.precopyDowntimeMs });
+      fallback = setTimeout(() => void qmp.execute('stop').catch(() => {}), g.opts.precopyMaxMs);
+    } else await qmp.execute('stop');
+    if (inline) {
+      // Stream mode: the migration stream goes straight into the store as QEMU writes it (parts keep their order).
+      const i = process.hrtime.bigint();
+      await sink.put(RECORD_PART, Buffer.from(JSON.stringify(g.record)));
+      saved = { parts: [], ramBytes: await saveRamInto(g.ramIo(), sink, resume), devBytes: 0 };
+      inlineNs = process.hrtime.bigint() - i;
+    } else saved = await saveRam(g.opts.ramCapture, g.ramIo(), prefix, resume);
+    await resume();
+  } finally {
+    clearTimeout(fallback);
+    clock.dispose();
+  }
   if (held) g.release();
 
   const w = process.hrtime.bigint();
@@ -94,6 +127,7 @@ export async function takeCheckpoint(
       guestRamMiB: g.opts.memoryMiB,
       ramCapture: g.opts.ramCapture,
       ramIngest: inline ? 'inline' : 'file',
+      ramSave: live ? 'live' : 'paused',
       ramStreamBytes: saved.ramBytes,
       deviceStateBytes: saved.devBytes,
       diskBytes: diskCopy === undefined ? 0 : (await stat(diskCopy)).size,

@@ -47,9 +47,16 @@ export async function migrateToFile(
   socketPath: string,
   file: string,
   timeoutMs: number,
+  onCompleted?: () => Promise<void>,
 ): Promise<number> {
   try {
-    return await migrateInto(qmp, socketPath, (conn) => pipeline(conn, createWriteStream(file)), timeoutMs);
+    return await migrateInto(
+      qmp,
+      socketPath,
+      (conn) => pipeline(conn, createWriteStream(file)),
+      timeoutMs,
+      onCompleted,
+    );
   } catch (err) {
     rmSync(file, { force: true });
     throw err;
@@ -57,15 +64,18 @@ export async function migrateToFile(
 }
 
 /**
- * Save the (paused) guest's RAM + device state into `consume` as QEMU writes it (e.g. straight into the store, hashed
+ * Save the guest's RAM + device state into `consume` as QEMU writes it (e.g. straight into the store, hashed
  * inline: no file, no second read). Returns the stream size in bytes; throws a TargetError if the migration or the
- * consumer fails (a consumer's SoakError, such as a store error, keeps its class).
+ * consumer fails (a consumer's SoakError, such as a store error, keeps its class). `onCompleted` runs as soon as QEMU
+ * says the save is complete (all of it is written to the socket), while we may still be reading the stream: the guest
+ * can be resumed there instead of after the last byte reached `consume`.
  */
 export async function migrateInto(
   qmp: QmpClient,
   socketPath: string,
   consume: (stream: AsyncIterable<Buffer>) => Promise<unknown>,
   timeoutMs: number,
+  onCompleted?: () => Promise<void>,
 ): Promise<number> {
   rmSync(socketPath, { force: true });
   const server = net.createServer();
@@ -98,6 +108,7 @@ export async function migrateInto(
     const deadline = Date.now() + timeoutMs;
     await qmp.execute('migrate', { uri: `unix:${socketPath}` });
     await waitMigration(qmp, 'saving RAM state', deadline, () => failure);
+    if (onCompleted !== undefined) await onCompleted();
     const timer = new AbortController();
     try {
       await Promise.race([

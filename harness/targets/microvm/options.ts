@@ -28,6 +28,16 @@ export const microvmOptionsSchema = z
      * work, but new pages are compressed inside the pause). Measured in bench/microvm-phases (README).
      */
     ramIngest: z.enum(['file', 'inline']).default('file'),
+    /**
+     * Stream mode: `live` saves RAM while the guest runs (QEMU's pre-copy: dirty pages resent) and QEMU pauses it only
+     * for the last dirty pages, the disk copy and `cont`; `paused` stops the guest for the whole save. The checkpoint is
+     * the state at the pause either way. memfd mode always saves paused.
+     */
+    ramSave: z.enum(['live', 'paused']).default('live'),
+    /** Live save: if pre-copy has not converged after this long, pause the guest (the rest is then saved paused). */
+    precopyMaxMs: z.number().int().positive().max(600_000).default(2000),
+    /** Live save: the pause QEMU aims for when it decides to stop the guest (QMP `downtime-limit`). */
+    precopyDowntimeMs: z.number().int().positive().max(60_000).default(20),
     qemuBinary: z.string().min(1).default('qemu-system-x86_64'),
   })
   .strict();

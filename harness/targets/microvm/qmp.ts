@@ -8,6 +8,8 @@ import { TargetError } from '../../core/errors.js';
 export interface QmpEvent {
   event: string;
   data?: Record<string, unknown>;
+  /** When QEMU emitted it, in ms of the host's wall clock (QMP's `timestamp`), if it said. */
+  atMs?: number;
 }
 
 interface Pending {
@@ -131,7 +133,11 @@ export class QmpClient {
       return;
     }
     if (typeof msg.event === 'string') {
-      const ev: QmpEvent = { event: msg.event, data: msg.data as Record<string, unknown> | undefined };
+      const ev: QmpEvent = {
+        event: msg.event,
+        data: msg.data as Record<string, unknown> | undefined,
+        atMs: eventTime(msg.timestamp),
+      };
       for (const l of this.listeners) l(ev);
       return;
     }
@@ -170,4 +176,12 @@ function openSocket(socketPath: string): Promise<net.Socket> {
     });
     s.once('error', reject);
   });
+}
+
+/** QMP's event `timestamp` ({seconds, microseconds} of the host's wall clock) in ms, or undefined if absent. */
+function eventTime(ts: unknown): number | undefined {
+  if (typeof ts !== 'object' || ts === null) return undefined;
+  const { seconds, microseconds } = ts as { seconds?: unknown; microseconds?: unknown };
+  if (typeof seconds !== 'number' || typeof microseconds !== 'number') return undefined;
+  return seconds * 1000 + microseconds / 1000;
 }

@@ -28,25 +28,36 @@ export async function setupRamCapture(mode: RamCaptureMode, qmp: QmpClient): Pro
 }
 
 /**
- * Stream mode: save while paused straight into the checkpoint as part "ram", each page hashed as QEMU writes it (no
- * file, no second read: the store keeps up with QEMU's TCG migration, so the pause does not grow). Returns the bytes.
+ * Stream mode: save straight into the checkpoint as part "ram", each page hashed as QEMU writes it (no file, no second
+ * read). Returns the bytes. `onCompleted` runs once QEMU has written the whole stream (the guest may resume there).
  */
-export async function saveRamInto(io: RamIo, sink: CheckpointSink): Promise<number> {
-  return migrateInto(io.qmp, io.socket, (stream) => sink.put('ram', stream, { chunking: 'qemu-pages' }), io.timeoutMs);
+export async function saveRamInto(io: RamIo, sink: CheckpointSink, onCompleted?: () => Promise<void>): Promise<number> {
+  return migrateInto(
+    io.qmp,
+    io.socket,
+    (stream) => sink.put('ram', stream, { chunking: 'qemu-pages' }),
+    io.timeoutMs,
+    onCompleted,
+  );
 }
 
-/** Save while paused into files under `prefix`; returns the parts to store, in order, and the bytes captured. */
+/**
+ * Save into files under `prefix`; returns the parts to store, in order, and the bytes captured. Stream mode runs
+ * `onCompleted` once QEMU has written the whole stream; memfd mode reads RAM after the save, so it runs it at the end.
+ */
 export async function saveRam(
   mode: RamCaptureMode,
   io: RamIo,
   prefix: string,
+  onCompleted: () => Promise<void> = async () => {},
 ): Promise<{ parts: Array<[string, string]>; ramBytes: number; devBytes: number }> {
   if (mode === 'stream') {
-    const ramBytes = await migrateToFile(io.qmp, io.socket, `${prefix}.ram`, io.timeoutMs);
+    const ramBytes = await migrateToFile(io.qmp, io.socket, `${prefix}.ram`, io.timeoutMs, onCompleted);
     return { parts: [['ram', `${prefix}.ram`]], ramBytes, devBytes: 0 };
   }
   const devBytes = await migrateToFile(io.qmp, io.socket, `${prefix}.dev`, io.timeoutMs);
   const ramBytes = await saveMemfd(io.qemuPid, `${prefix}.ram`);
+  await onCompleted();
   return {
     parts: [
       ['ram', `${prefix}.ram`],

@@ -47,7 +47,8 @@ describe('QmpClient', () => {
     const sock = await fakeQmp((msg, send) => {
       if (msg.execute === 'slow') held.push(() => send({ return: { which: 'slow' }, id: msg.id }));
       else {
-        send({ event: 'STOP', data: {}, timestamp: { seconds: 0, microseconds: 0 } });
+        send({ event: 'STOP', data: {}, timestamp: { seconds: 1_700_000_000, microseconds: 250_500 } });
+        send({ event: 'RESUME' });
         send({ return: { which: msg.execute }, id: msg.id });
         held.forEach((f) => f());
       }
@@ -59,7 +60,9 @@ describe('QmpClient', () => {
     const fast = qmp.execute<{ which: string }>('stop');
     expect(await fast).toEqual({ which: 'stop' });
     expect(await slow).toEqual({ which: 'slow' });
-    expect(events.map((e) => e.event)).toEqual(['STOP']);
+    expect(events.map((e) => e.event)).toEqual(['STOP', 'RESUME']);
+    expect(events[0]!.atMs).toBe(1_700_000_000_250.5); // QMP's wall-clock stamp, in ms: the pause clock starts there
+    expect(events[1]!.atMs).toBeUndefined();
     qmp.close();
   });
 

@@ -266,9 +266,30 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
     const c = new DirCheckpoint(path.join(root, 'ramonly'), 1);
     const res = await a.target.checkpoint(c, { skewMs: 0 });
     expect(c.parts()).toEqual(['microvm.json', 'ram']);
+    expect(res.meta.ramSave).toBe('live'); // the default: pre-copy while the guest runs
     process.kill(qemuPid(a.target), 'SIGKILL');
     await a.target.destroy();
     await expectConsistentResume({ disk: false }, c, first.nonce, res.step);
+  });
+
+  it('ramSave paused, and live with pre-copy cut short: each pause is measured from QEMU stopping the guest and each restore is consistent', async () => {
+    for (const [name, options] of [
+      ['paused', { disk: false, ramSave: 'paused' }],
+      ['cut short', { disk: false, precopyMaxMs: 1 }], // we stop the guest ourselves; QEMU finishes the save paused
+    ] as const) {
+      const a = await makeTarget(options);
+      live.push(a.target);
+      await a.target.boot();
+      const first = a.hbs.find((h) => h.full)!;
+      await waitFor(reached(a.hbs, 10), 30_000, 'step 10');
+      const c = new DirCheckpoint(path.join(root, `save-${name.replace(' ', '-')}`), 1);
+      const res = await a.target.checkpoint(c, { skewMs: 0 });
+      expect(res.meta.ramSave, name).toBe(name === 'paused' ? 'paused' : 'live');
+      expect(res.pauseMs, name).toBeGreaterThan(0);
+      process.kill(qemuPid(a.target), 'SIGKILL');
+      await a.target.destroy();
+      await expectConsistentResume(options, c, first.nonce, res.step);
+    }
   });
 
   it('ramIngest inline: the migration stream goes into the real store as QEMU writes it, page-split; restore is consistent', async () => {
