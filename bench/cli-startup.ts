@@ -1,6 +1,6 @@
-// `npm run bench cli-startup`: whole-process wall time of `soak --help` and `soak run --help` (the CLI
-// imports a verb's module only when that verb runs), beside a bare `node -e 0` on the same machine at the same time,
-// median of N runs each, interleaved so load swings hit all three alike; prints the load average.
+// `npm run bench cli-startup`: whole-process wall time of `soak --help`, `soak --version` (both answered without yargs)
+// and `soak run --help` (yargs and the run verb's module), beside a bare `node -e 0` on the same machine at the same
+// time, median of N runs each, interleaved so load swings hit all alike; prints the load average and the ratio to the floor.
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { benchArgs } from './args.js';
 const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'harness', 'cli.js');
 const { values } = benchArgs(
   'cli-startup',
-  'Whole-process wall time of `soak --help` and `soak run --help` beside a bare `node -e 0`, medians, with the load average.',
+  'Whole-process wall time of `soak --help`, `--version` and `run --help` beside a bare `node -e 0`, medians, load average.',
   { runs: 'runs of each command, interleaved' },
   { options: { runs: { type: 'string', default: process.env['BENCH_RUNS'] ?? '9' } } },
 );
@@ -34,6 +34,7 @@ function median(xs: readonly number[]): number {
 const cases: Array<[string, string[]]> = [
   ['node -e 0 (floor)', ['-e', '0']],
   ['soak --help', [cli, '--help']],
+  ['soak --version', [cli, '--version']],
   ['soak run --help', [cli, 'run', '--help']],
 ];
 const times = new Map<string, number[]>(cases.map(([name]) => [name, []]));
@@ -47,6 +48,6 @@ const floor = median(times.get(cases[0]![0])!);
 for (const [name] of cases) {
   const m = median(times.get(name)!);
   process.stdout.write(
-    `${name.padEnd(20)} ${m.toFixed(0).padStart(6)} ms median (min ${Math.min(...times.get(name)!).toFixed(0)} ms), ${(m - floor).toFixed(0)} ms over the floor\n`,
+    `${name.padEnd(20)} ${m.toFixed(0).padStart(6)} ms median (min ${Math.min(...times.get(name)!).toFixed(0)} ms), ${(m - floor).toFixed(0)} ms over the floor, ${(m / floor).toFixed(2)}x\n`,
   );
 }

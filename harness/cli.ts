@@ -1,12 +1,9 @@
 #!/usr/bin/env node
 // The `soak` command line: parses arguments, runs one command, and is the only place that exits the process.
-import yargs, { type Argv, type CommandModule } from 'yargs';
-import { hideBin } from 'yargs/helpers';
-import { DiskError, diskErrno, EXIT, InputError, SoakError } from './core/errors.js';
+import { DiskError, diskErrno, EXIT, SoakError } from './core/errors.js';
 import type { CommandContext, SoakCommand } from './commands/command.js';
+import { fastAnswer, helpWidth } from './commands/fast-path.js';
 import { VERBS, type VerbName } from './commands/verbs.js';
-
-const EPILOG = `Exit codes: 0 pass, 1 a gate failed or a check found a violation, 2 unknown / insufficient data, 3 bad input or usage, 4 internal error, 130 aborted (a second Ctrl-C or SIGTERM).`;
 
 /** Each verb's module, imported only when that verb runs (so `soak --help` loads no verb, nor vega). */
 const LOAD: Record<VerbName, () => Promise<SoakCommand>> = {
@@ -29,77 +26,26 @@ function verbIn(args: readonly string[]): VerbName | undefined {
   return word !== undefined && Object.hasOwn(VERBS, word) ? (word as VerbName) : undefined;
 }
 
-/** The verbs yargs is told about: the one named in full (its module loaded), every other as its name and description. */
-async function verbsFor(args: readonly string[]): Promise<SoakCommand[]> {
-  const named = verbIn(args);
-  const loaded = named !== undefined ? await LOAD[named]() : undefined;
-  return (Object.keys(VERBS) as VerbName[]).map(
-    (v) =>
-      (v === named ? loaded : undefined) ?? {
-        ...VERBS[v],
-        builder: (y: Argv) => y,
-        run: () => EXIT.internal, // never runs: only the named verb can match
-      },
-  );
-}
-
 const context: CommandContext = { abort: (code) => process.exit(code) };
 
-/** Adapt a verb to yargs; the exit code the verb returns lands in `exit.code`. */
-function toYargs(c: SoakCommand, exit: { code: number }): CommandModule {
-  if ('subcommands' in c) {
-    return {
-      command: c.command,
-      describe: c.describe,
-      builder: (y: Argv) => {
-        for (const s of c.subcommands) y.command(toYargs(s, exit));
-        return y.demandCommand(1);
-      },
-      handler: () => {},
-    };
-  }
-  return {
-    command: c.command,
-    describe: c.describe,
-    builder: (y: Argv) => c.builder(y),
-    handler: async (argv) => {
-      exit.code = await c.run(argv, context);
-    },
-  };
-}
-
 async function main(): Promise<number> {
-  let commands: SoakCommand[];
-  try {
-    commands = await verbsFor(hideBin(process.argv));
-  } catch (err) {
-    return report(err);
+  const args = process.argv.slice(2);
+  const width = helpWidth(process.stdout);
+  // `soak --help`, `--version` and a bare `soak` are answered without yargs (commands/fast-path.ts)
+  const fast = fastAnswer(args, width);
+  if (fast?.kind === 'print') {
+    process.stdout.write(fast.text);
+    return EXIT.pass;
   }
-  const cli = yargs(hideBin(process.argv))
-    .scriptName('soak')
-    .usage('$0 <command> [options]\n\nKill-and-resume reliability harness for durable agent sessions.')
-    .epilog(EPILOG)
-    .strict()
-    .demandCommand(1, 'pass a command, e.g. "soak run"')
-    .recommendCommands()
-    .option('debug', {
-      type: 'boolean',
-      default: false,
-      global: true,
-      describe: 'On an error, print its stack trace and causes too (errors are one line otherwise)',
-    })
-    .help()
-    .alias('h', 'help')
-    .version()
-    .wrap(Math.min(110, process.stdout.isTTY ? process.stdout.columns : 100))
-    .fail((msg: string, err: Error | undefined) => {
-      // Throwing here stops yargs before any handler runs.
-      throw err ?? new InputError(`${msg}\nRun "soak --help" for usage.`);
-    });
-  const exit: { code: number } = { code: EXIT.pass };
-  for (const c of commands) cli.command(toYargs(c, exit));
+  if (fast?.kind === 'error') return report(fast.error);
+  const exit = { code: EXIT.pass as number };
   try {
-    await cli.parseAsync();
+    const { listedVerb, soakParser } = await import('./commands/parser.js');
+    const named = verbIn(args);
+    const loaded = named !== undefined ? await LOAD[named]() : undefined;
+    // the verb named in full (its module loaded), every other as its name and description
+    const commands = (Object.keys(VERBS) as VerbName[]).map((v) => (v === named ? loaded : undefined) ?? listedVerb(v));
+    await soakParser(args, commands, width, exit, context).parseAsync();
   } catch (err) {
     return report(err);
   }
