@@ -7,7 +7,8 @@
 #   nightly.sh all         [-- extra soak run args]  every shard (in parallel), then finish: the local dry run
 #
 # Configuration (environment; defaults in brackets):
-#   NIGHT_KEY  [UTC date, yyyy-mm-dd]  the night: names its folder and seeds its shards (--seed-from)
+#   NIGHT_KEY  [UTC date, yyyy-mm-dd]  the night: names its folder, seeds its shards (--seed-from) and, being a
+#                                      date, dates its report (not the day the first shard started)
 #   SHARDS [4]  CYCLES [320, over all shards]  SCENARIO [default]
 #   NIGHTLY_DATA [./nightly]  holds nights/<key>/shard-<i>/ (one run folder per shard), nights/<key>/merged/,
 #                             nights/<key>/{junit,summary}-*.{xml,md}

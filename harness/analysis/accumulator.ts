@@ -20,6 +20,7 @@ import {
   type CycleRow,
   type RunAnalysis,
 } from './summary.js';
+import { reportDate } from './report-date.js';
 
 /**
  * What one thread folded from a part of one journal (byte ranges, analysis-parallel.ts), to append after the parts
@@ -217,7 +218,7 @@ export class RunAccumulator {
         runId: start.runId,
         scenario: start.scenario.name,
         target: start.scenario.target,
-        date: start.startedAt.slice(0, 10),
+        date: reportDate(start.startedAt, start.seedKey),
         startedAt: start.startedAt,
         seed: start.scenario.seed,
         ...(start.seedKey !== undefined ? { seedKey: start.seedKey } : {}),

@@ -47,7 +47,7 @@ export interface Summary {
   runId: string;
   scenario: string;
   target: string;
-  /** yyyy-mm-dd of the run start (UTC). */
+  /** yyyy-mm-dd the report is dated: the night key (seedKey) when it is a date, else the run start's UTC day. */
   date: string;
   startedAt: string;
   seed: number;
