@@ -66,6 +66,7 @@ const handlers = {
     options = req.options;
     return {
       protocolVersion: 1,
+      runtime: 'example',
       info: {
         runtime: 'example (in-process Node workload)',
         runtimeVersion: process.version,

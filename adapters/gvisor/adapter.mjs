@@ -187,6 +187,7 @@ const handlers = {
       .replace('runsc version ', '');
     return {
       protocolVersion: 1,
+      runtime: 'gvisor', // gate files' byTarget key (gates/*.yaml)
       info: {
         runtime: 'gVisor (runsc)',
         runtimeVersion: version,

@@ -64,9 +64,20 @@ function judgeDistribution(
   return { verdict: 'inconclusive' as const, solid: false };
 }
 
+/**
+ * The byTarget key a run is judged under: the runtime an exec adapter declared in `describe` (environment.target
+ * .runtimeId, e.g. gvisor) when the gate has thresholds for it, else the target's name (process, microvm, exec).
+ */
+export function byTargetKey(base: Gate, summary: Partial<Summary>): string | undefined {
+  const runtime = summary.environment?.target.runtimeId;
+  if (typeof runtime === 'string' && runtime in base.byTarget) return runtime;
+  return summary.target !== undefined && summary.target in base.byTarget ? summary.target : undefined;
+}
+
 /** Judge one gate: n < minN is insufficient (a count already over a "<", "<=" or "==" bar fails: counts only grow). */
 export function evaluateGate(base: Gate, summary: Partial<Summary>, evidence: GateEvidence = {}): GateResult {
-  const override = summary.target !== undefined ? base.byTarget[summary.target] : undefined;
+  const key = byTargetKey(base, summary);
+  const override = key !== undefined ? base.byTarget[key] : undefined;
   const gate = override ? { ...base, ...override } : base;
   const m = measure(gate.metric, gate.threshold, summary, evidence);
   const { op, bound } = gate.threshold;

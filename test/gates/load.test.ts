@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../harness/core/errors.js';
 import { loadGates } from '../../harness/gates/evaluate.js';
+import type { Summary } from '../../harness/analysis/summary.js';
 
 function dirWith(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'gates-'));
@@ -108,6 +109,25 @@ describe('per-target overrides (byTarget)', () => {
       verdict: 'fail',
       solid: true,
     });
+  });
+
+  it('keys an exec run on the runtime its adapter declared (runtimeId), else on the target name', async () => {
+    const { byTargetKey, evaluateGate } = await import('../../harness/gates/evaluate.js');
+    const [g] = loadGates(dirWith({ '01-boot.yaml': `${good}byTarget:\n  gvisor: { threshold: "p95 < 9000" }\n` }));
+    const samples = Array.from({ length: 60 }, (_, i) => 4000 + (1000 * i) / 59);
+    const dist = { n: 60, min: 4000, p50: 4500, p90: 4900, p95: 4950, p99: 5000, max: 5000, mean: 4500 };
+    const run = (runtimeId: string): Partial<Summary> => ({
+      target: 'exec',
+      bootMs: dist,
+      environment: { target: { kind: 'exec', runtimeId } } as unknown as Summary['environment'],
+    });
+    const gvisorRun = run('gvisor');
+    const otherRun = run('example');
+    expect(byTargetKey(g!, gvisorRun)).toBe('gvisor');
+    expect(byTargetKey(g!, otherRun)).toBeUndefined();
+    expect(evaluateGate(g!, gvisorRun, { samples: { bootMs: samples } }).verdict).toBe('pass');
+    // negative control: an adapter declaring another runtime gets the default bar, which these boots fail
+    expect(evaluateGate(g!, otherRun, { samples: { bootMs: samples } }).verdict).toBe('fail');
   });
 
   it('reports a bad override threshold with its dot-path', () => {

@@ -73,6 +73,13 @@ export const adapterMessages = {
       type: z.literal('result'),
       id,
       protocolVersion: z.number().int().optional().describe('describe only: the version the adapter speaks'),
+      runtime: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9-]*$/)
+        .optional()
+        .describe(
+          "describe only: the runtime's short lower-case name (e.g. gvisor); gate files' byTarget may key on it",
+        ),
       info: info.optional().describe('describe only: runtime, version, checkpoint kind... (into the report)'),
       limitations: z
         .array(z.string())

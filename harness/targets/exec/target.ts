@@ -46,7 +46,8 @@ export async function createExecTarget(ctx: TargetContext): Promise<Target> {
       `adapter ${opts.adapter} speaks target protocol version ${String(reply.protocolVersion)}; this host speaks ${PROTOCOL_VERSION}`,
     );
   }
-  return new ExecTarget(ctx, adapter, reply.info ?? {}, reply.limitations ?? []);
+  const info = { ...reply.info, ...(reply.runtime !== undefined ? { runtimeId: reply.runtime } : {}) };
+  return new ExecTarget(ctx, adapter, info, reply.limitations ?? []);
 }
 
 /** Part names are relative paths inside the checkpoint folder: nothing absolute, nothing climbing out. */
