@@ -25,9 +25,10 @@ export const FIELD_ORDER = {
     'seedKey',
     'manualKills',
   ],
-  'run-resume': ['killedGroups', 'remaining'],
+  'run-resume': ['killedGroups', 'remaining', 'killedDeclared'],
   'target-info': ['cycle', 'info'],
   'host-start': ['cycle', 'pid', 'mode'],
+  'kill-list': ['cycle', 'host', 'procs'],
   boot: ['cycle', 'bootMs', 'nonce'],
   checkpoint: [
     'cycle',

@@ -79,6 +79,8 @@ export interface RunResumeEvent extends Base {
   killedGroups: number[];
   /** Cycle ids still to run. */
   remaining: number;
+  /** Processes of the hosts' kill lists (an adapter's detached sandbox) that were still alive and were killed. */
+  killedDeclared?: number[];
 }
 
 /** Facts only a running target knows (accelerator chosen, image hash, QEMU version); merged into environment.target. */
@@ -86,6 +88,26 @@ export interface TargetInfoEvent extends Base {
   type: 'target-info';
   cycle: number;
   info: Record<string, string | number | boolean>;
+}
+
+/**
+ * What a SIGKILL of the session must hit besides a host's process group (an exec adapter's detached sandbox: runsc's
+ * sandbox and gofer), as the host last declared it; a runner picking up a dead runner's run kills what is still alive.
+ */
+export interface KillListEvent extends Base {
+  type: 'kill-list';
+  cycle: number;
+  /** The host that declared it (its host-start pid). */
+  host: number;
+  /** Each process (group: kill its whole group) with its /proc start time, so a recycled PID is never touched. */
+  procs: DeclaredProcess[];
+}
+
+/** One process of a kill list: its PID, whether its whole process group is meant, and its start time (clock ticks). */
+export interface DeclaredProcess {
+  pid: number;
+  group: boolean;
+  startTime: string;
 }
 
 export interface HostStartEvent extends Base {
@@ -234,6 +256,7 @@ export type JournalEvent =
   | RunResumeEvent
   | TargetInfoEvent
   | HostStartEvent
+  | KillListEvent
   | BootEvent
   | CheckpointEvent
   | CycleStartEvent

@@ -87,6 +87,7 @@ function refuseOverlap(inputs: readonly MergeInput[], starts: readonly RunStartE
 const CYCLE_KEYED = new Set([
   'machine-load',
   'host-start',
+  'kill-list',
   'boot',
   'checkpoint',
   'cycle-start',

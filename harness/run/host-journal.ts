@@ -1,10 +1,11 @@
 // Connect session hosts to the journal: spawn a host and journal host-start, turn the messages it sends into journal
-// events (checkpoint, target-info), and start a session (boot or restore) journaling when it is up.
+// events (checkpoint, target-info, kill-list), and start a session (boot or restore) journaling when it is up.
 import { HostHandle, isEv, isFullHeartbeat } from '../session/host-handle.js';
 import type { HostConfig, HostMessage } from '../session/protocol.js';
 import type { JournalWriter } from '../journal/writer.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { RunPaths } from './run-folder.js';
+import { declaredProcesses } from './orphans.js';
 
 /** What every host of this run is told (all but its mode): the scenario's target and cadence, the run's folders. */
 export function hostConfig(scenario: Scenario, paths: RunPaths): Omit<HostConfig, 'mode'> {
@@ -34,6 +35,9 @@ export function journaledHosts(journal: JournalWriter, config: Omit<HostConfig, 
       if (msg.ev === 'ckpt-commit') {
         const { ev: _ev, ...rest } = msg; // drop the protocol tag, keep every field
         journal.append({ type: 'checkpoint', cycle, ...rest });
+      } else if (msg.ev === 'kill-list') {
+        // Before the runner can die with them unkilled: a resumed run kills what is still alive (run/orphans.ts).
+        journal.append({ type: 'kill-list', cycle, host: h.pid, procs: declaredProcesses(msg) });
       } else if (msg.ev === 'target' && msg.live && !targetInfoJournaled) {
         // What only a running target knows (accelerator chosen, image hash, QEMU version) completes the environment.
         targetInfoJournaled = true;

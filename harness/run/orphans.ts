@@ -1,7 +1,8 @@
 // Find and kill session hosts left running by a runner that died: by the PIDs its journal recorded (each host leads
-// its own process group: agent, tool, QEMU), confirmed against /proc so a recycled PID is never touched.
+// its own process group: agent, tool, QEMU), confirmed against /proc so a recycled PID is never touched; and the
+// processes an exec adapter declared outside the host group (its kill list: runsc's sandbox and gofer), by start time.
 import { readdirSync, readFileSync } from 'node:fs';
-import type { JournalEvent } from '../journal/events.js';
+import type { DeclaredProcess, JournalEvent, KillListEvent } from '../journal/events.js';
 import { readProcStat } from '../core/proc.js';
 
 /** Processes of this harness a host group may hold, besides those that name the run folder in their argv. */
@@ -57,4 +58,43 @@ export function killOrphans(hostGroupIds: ReadonlySet<number>, runDir: string): 
     }
   }
   return groups;
+}
+
+/** A kill list as the host declared it, with each process's start time read now (while it surely is that process). */
+export function declaredProcesses(k: { pids: number[]; groups: number[] }): DeclaredProcess[] {
+  const out: DeclaredProcess[] = [];
+  const add = (pid: number, group: boolean): void => {
+    const stat = readProcStat(pid);
+    if (stat !== null) out.push({ pid, group, startTime: stat.startTime });
+  };
+  for (const p of k.groups) add(p, true);
+  for (const p of k.pids) if (!k.groups.includes(p)) add(p, false);
+  return out;
+}
+
+/** Every process any host of the run ever declared for its kill list (each list replaces none: all are suspects). */
+export function declaredKillLists(events: Iterable<JournalEvent>): DeclaredProcess[] {
+  const seen = new Map<string, DeclaredProcess>();
+  for (const e of events)
+    if (e.type === 'kill-list') for (const p of (e as KillListEvent).procs) seen.set(`${p.pid}:${p.startTime}`, p);
+  return [...seen.values()];
+}
+
+/**
+ * SIGKILL each declared process that still runs with the start time it was declared with (a zombie is already dead);
+ * a group entry kills its whole group. Returns the PIDs killed.
+ */
+export function killDeclared(procs: readonly DeclaredProcess[]): number[] {
+  const killed: number[] = [];
+  for (const p of procs) {
+    const stat = readProcStat(p.pid);
+    if (stat === null || stat.startTime !== p.startTime || stat.state === 'Z' || stat.state === 'X') continue;
+    try {
+      process.kill(p.group ? -p.pid : p.pid, 'SIGKILL');
+      killed.push(p.pid);
+    } catch {
+      // gone already, or its group is: fine
+    }
+  }
+  return killed;
 }

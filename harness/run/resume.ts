@@ -2,11 +2,11 @@
 // it started; those still alive are killed, and the session restores from the newest checkpoint.
 import { InputError } from '../core/errors.js';
 import { nowMs } from '../core/clock.js';
-import type { HostStartEvent, RunStartEvent } from '../journal/events.js';
+import type { DeclaredProcess, HostStartEvent, JournalEvent, RunStartEvent } from '../journal/events.js';
 import { JournalWriter, streamJournal } from '../journal/writer.js';
 import { resolveRunDir } from '../analysis/load-runs.js';
 import { Store } from '../store/store.js';
-import { hostGroups, killOrphans } from './orphans.js';
+import { declaredKillLists, hostGroups, killDeclared, killOrphans } from './orphans.js';
 import { resetScratch, runPaths } from './run-folder.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { cycleIds } from './shard.js';
@@ -23,6 +23,8 @@ export interface ResumeScan {
   remaining: number[];
   /** Every host-start event: the process groups a dead runner may have left alive. */
   hosts: HostStartEvent[];
+  /** Every process the hosts declared for their kill lists (a detached sandbox a dead runner could not kill). */
+  declared: DeclaredProcess[];
   /** Time of the last event, so the resumed journal's times carry on from it. */
   lastT: number;
 }
@@ -32,8 +34,10 @@ export function scanForResume(file: string): ResumeScan {
   let start: RunStartEvent | undefined;
   const finished = new Set<number>();
   const hosts: HostStartEvent[] = [];
+  const killLists: JournalEvent[] = [];
   let lastT = 0;
   streamJournal(file, (e) => {
+    if (e.type === 'kill-list') killLists.push(e);
     if (e.type === 'run-start') start ??= e;
     else if (e.type === 'cycle') finished.add(e.cycle);
     else if (e.type === 'host-start') hosts.push(e);
@@ -41,17 +45,18 @@ export function scanForResume(file: string): ResumeScan {
   });
   if (!start) throw new InputError(`${file} has no run-start event: nothing to resume`);
   const remaining = cycleIds(start.scenario.cycles, start.shard).filter((c) => !finished.has(c));
-  return { start, remaining, hosts, lastT };
+  return { start, remaining, hosts, declared: declaredKillLists(killLists), lastT };
 }
 
 /** Pick up a run whose runner died: kill its orphaned hosts, restore the session, run the cycles not yet finished. */
 export async function resumeSoak(opts: ResumeOptions): Promise<RunResult> {
   const paths = runPaths(resolveRunDir(opts.runDir));
-  const { start, remaining, hosts, lastT } = scanForResume(paths.journal);
+  const { start, remaining, hosts, declared, lastT } = scanForResume(paths.journal);
   const killedGroups = killOrphans(hostGroups(hosts), paths.dir);
+  const killedDeclared = killDeclared(declared);
   const resumedAt = nowMs();
   const journal = new JournalWriter(paths.journal, () => lastT + (nowMs() - resumedAt));
-  journal.append({ type: 'run-resume', killedGroups, remaining: remaining.length });
+  journal.append({ type: 'run-resume', killedGroups, remaining: remaining.length, killedDeclared });
   resetScratch(paths);
   const store = Store.open(paths.store);
   const hasCheckpoint = store.latest() !== null;

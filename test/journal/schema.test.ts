@@ -27,9 +27,16 @@ describe('journal schema', () => {
     for (const e of parsedLines(name)) expect(eventProblems(e), JSON.stringify(e).slice(0, 100)).toBeNull();
   });
 
-  it('the fixtures hold every event type but the fault, which the next test covers', () => {
+  it('the fixtures hold every event type but the kill list and the fault, which the next tests cover', () => {
     const seen = new Set(fixtureNames.flatMap((n) => parsedLines(n).map((e) => e.type)));
-    expect(Object.keys(EVENT_SCHEMAS).filter((t) => !seen.has(t))).toEqual(['fault']);
+    expect(Object.keys(EVENT_SCHEMAS).filter((t) => !seen.has(t))).toEqual(['kill-list', 'fault']);
+  });
+
+  it("an exec adapter's kill list as the runner journals it is valid; a negative PID is not", () => {
+    const procs = [{ pid: 4242, group: true, startTime: '123456' }];
+    const line = encodeEvent({ schemaVersion: 1, t: 1, type: 'kill-list', cycle: 2, host: 4000, procs });
+    expect(eventProblems(JSON.parse(line) as { type: string })).toBeNull();
+    expect(eventProblems(JSON.parse(line.replace('4242', '-4242')) as { type: string })).toMatch(/^kill-list\.procs/);
   });
 
   it('a fault event as the runner journals it is valid; an unknown kind is not', () => {

@@ -3,7 +3,14 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { JournalEvent } from '../../harness/journal/events.js';
-import { hostGroups, killOrphans, orphanProcesses } from '../../harness/run/orphans.js';
+import {
+  declaredKillLists,
+  declaredProcesses,
+  hostGroups,
+  killDeclared,
+  killOrphans,
+  orphanProcesses,
+} from '../../harness/run/orphans.js';
 
 const hostStart = (pid: number): JournalEvent => ({
   schemaVersion: 1,
@@ -47,6 +54,29 @@ describe('orphans', () => {
     } finally {
       theirs.kill('SIGKILL');
       ours.kill('SIGKILL');
+    }
+  });
+});
+
+describe("orphans: an exec adapter's kill list", () => {
+  it('kills a declared process still running with its declared start time, and never a recycled PID', async () => {
+    const sandbox = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' });
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' });
+    const exited = new Promise((r) => sandbox.once('exit', r));
+    try {
+      const procs = declaredProcesses({ pids: [sandbox.pid!], groups: [] });
+      expect(procs).toMatchObject([{ pid: sandbox.pid, group: false }]);
+      const event: JournalEvent = { schemaVersion: 1, t: 0, type: 'kill-list', cycle: 1, host: 1, procs };
+      // negative control: the same PID with another start time is another process (recycled): left alone
+      const recycled = { pid: other.pid!, group: true, startTime: '1' };
+      expect(killDeclared([...declaredKillLists([event]), recycled])).toEqual([sandbox.pid]);
+      await exited;
+      expect(alive(sandbox.pid!)).toBe(false);
+      expect(alive(other.pid!)).toBe(true);
+      expect(killDeclared(declaredKillLists([event]))).toEqual([]);
+    } finally {
+      sandbox.kill('SIGKILL');
+      other.kill('SIGKILL');
     }
   });
 });
