@@ -2,7 +2,7 @@
 // its own process group: agent, tool, QEMU), confirmed against /proc so a recycled PID is never touched; and the
 // processes an exec adapter declared outside the host group (its kill list: runsc's sandbox and gofer), by start time.
 import { readdirSync, readFileSync } from 'node:fs';
-import type { DeclaredProcess, JournalEvent, KillListEvent } from '../journal/events.js';
+import type { DeclaredProcess, JournalEvent } from '../journal/events.js';
 import { readProcStat } from '../core/proc.js';
 
 /** Processes of this harness a host group may hold, besides those that name the run folder in their argv. */
@@ -75,8 +75,7 @@ export function declaredProcesses(k: { pids: number[]; groups: number[] }): Decl
 /** Every process any host of the run ever declared for its kill list (each list replaces none: all are suspects). */
 export function declaredKillLists(events: Iterable<JournalEvent>): DeclaredProcess[] {
   const seen = new Map<string, DeclaredProcess>();
-  for (const e of events)
-    if (e.type === 'kill-list') for (const p of (e as KillListEvent).procs) seen.set(`${p.pid}:${p.startTime}`, p);
+  for (const e of events) if (e.type === 'kill-list') for (const p of e.procs) seen.set(`${p.pid}:${p.startTime}`, p);
   return [...seen.values()];
 }
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execaNode } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { JournalEvent, KillListEvent } from '../../../harness/journal/events.js';
+import type { CycleEvent, JournalEvent, KillListEvent } from '../../../harness/journal/events.js';
 import { readProcStat } from '../../../harness/core/proc.js';
 import { describeResult, soakIn } from '../../helpers/cli.js';
 import { cliPath } from '../../helpers/paths.js';
@@ -87,9 +87,9 @@ describe.skipIf(!usable)('gvisor: a dead runner leaks no sandbox past the next r
     const killed = resumed?.type === 'run-resume' ? (resumed.killedDeclared ?? []) : [];
     expect(killed).toEqual(expect.arrayContaining(sandbox));
     for (const pid of sandbox) expect(running(pid), `pid ${pid}`).toBe(false);
-    const cycles = eventsOf(journal()).filter((e) => e.type === 'cycle');
+    const cycles = eventsOf(journal()).filter((e): e is CycleEvent => e.type === 'cycle');
     expect(
-      cycles.map((c) => (c.type === 'cycle' ? c.outcome : '')),
+      cycles.map((c) => c.outcome),
       describeResult(r),
     ).not.toContain('fail');
     expect(r.exitCode, describeResult(r)).not.toBe(4);
