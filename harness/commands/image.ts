@@ -1,6 +1,8 @@
-// `soak image build [--force]`: build (or show the cached) guest image of the microvm target.
+// `soak image build [--force]`: build (or show the cached) guest image of the microvm target; `soak image agent --out
+// DIR`: the static workload agent alone, for a user's own sandbox image.
 import type { Argv } from 'yargs';
 import { EXIT } from '../core/errors.js';
+import { buildAgent } from '../targets/guest/agent-build.js';
 import { buildImage } from '../targets/guest/image.js';
 import { defineCommand, type SoakCommand } from './command.js';
 import { VERBS } from './verbs.js';
@@ -44,8 +46,23 @@ const buildCommand = defineCommand<ImageBuildArgs>({
   },
 });
 
+const agentCommand = defineCommand<{ out: string }>({
+  command: 'agent',
+  describe: 'Build the static workload agent (one binary, docs/workload.md) to drop into your own sandbox image',
+  builder: (y: Argv) =>
+    y.option('out', { type: 'string', demandOption: true, describe: 'Folder to write soak-agent into' }),
+  run: async (argv) => {
+    const agent = await buildAgent(argv.out);
+    process.stdout.write(
+      `${agent.file} (${agent.bytes} bytes, sha256 ${agent.sha256}, sources ${agent.sourceHash.slice(0, 16)})\n` +
+        '  run it as: soak-agent <workspace> <stepMs> -   (heartbeats on stdout, requests on stdin; docs/workload.md)\n',
+    );
+    return EXIT.pass;
+  },
+});
+
 export const imageCommand: SoakCommand = {
   command: VERBS.image.command,
   describe: VERBS.image.describe,
-  subcommands: [buildCommand],
+  subcommands: [buildCommand, agentCommand],
 };

@@ -1,0 +1,43 @@
+// The workload agent as a standalone artifact (`soak image agent`): vm-images/agent compiled static with gcc, so a user
+// drops one binary into their own sandbox image (docs/workload.md: its arguments and heartbeat format).
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { TargetError } from '../../core/errors.js';
+import { vmImagesDir } from './image.js';
+
+/** The agent's C sources, in link order. */
+export const AGENT_SOURCES = ['agent.c', 'tool.c', 'sha256.c'] as const;
+
+/** What was built: the binary, its size and sha256, and the recipe (sha256 of the sources). */
+export interface BuiltAgent {
+  file: string;
+  bytes: number;
+  sha256: string;
+  sourceHash: string;
+}
+
+/** Compile the static agent into `outDir/soak-agent` (written under a temp name, then renamed into place). */
+export async function buildAgent(outDir: string): Promise<BuiltAgent> {
+  const src = path.join(vmImagesDir(), 'agent');
+  const recipe = createHash('sha256');
+  for (const f of [...AGENT_SOURCES, 'sha256.h', 'tool.h']) recipe.update(readFileSync(path.join(src, f)));
+  mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, 'soak-agent');
+  const tmp = `${file}.tmp-${process.pid}`;
+  const args = ['-O2', '-static', '-Wall', '-Wextra', '-o', tmp, ...AGENT_SOURCES.map((f) => path.join(src, f))];
+  const r = await execa('gcc', args, { reject: false, timeout: 120_000 });
+  if (r.exitCode !== 0)
+    throw new TargetError(
+      `gcc could not build the agent (install the Debian packages gcc libc6-dev): ${String(r.stderr || r.message).split('\n')[0]}`,
+    );
+  renameSync(tmp, file);
+  const bytes = readFileSync(file);
+  return {
+    file,
+    bytes: statSync(file).size,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sourceHash: recipe.digest('hex'),
+  };
+}
