@@ -102,6 +102,8 @@ const environment = z.object({
   target: facts,
 });
 
+/** The processes of an exec adapter's kill list (kill-list events). */
+const procs = z.array(z.object({ pid: number(COUNT), group: z.boolean(), startTime: text }));
 /** Each event type's schema. Unknown fields are tolerated (and stripped from what zod returns, not from the event). */
 export const EVENT_SCHEMAS = {
   'run-start': z.object({
@@ -139,13 +141,7 @@ export const EVENT_SCHEMAS = {
     killedDeclared: z.array(number(COUNT)).optional(),
   }),
   'target-info': z.object({ ...base, type: z.literal('target-info'), cycle: number(CYCLE_ID), info: facts }),
-  'kill-list': z.object({
-    ...base,
-    type: z.literal('kill-list'),
-    cycle: number(CYCLE_ID),
-    host: number(COUNT),
-    procs: z.array(z.object({ pid: number(COUNT), group: z.boolean(), startTime: text })),
-  }),
+  'kill-list': z.object({ ...base, type: z.literal('kill-list'), cycle: number(CYCLE_ID), host: number(COUNT), procs }),
   'host-start': z.object({
     ...base,
     type: z.literal('host-start'),

@@ -88,12 +88,16 @@ export function killDeclared(procs: readonly DeclaredProcess[]): number[] {
   for (const p of procs) {
     const stat = readProcStat(p.pid);
     if (stat === null || stat.startTime !== p.startTime || stat.state === 'Z' || stat.state === 'X') continue;
-    try {
-      process.kill(p.group ? -p.pid : p.pid, 'SIGKILL');
-      killed.push(p.pid);
-    } catch {
-      // gone already, or its group is: fine
-    }
+    // A group entry: its whole group, and the process itself (it need not lead a group: then only it is hit).
+    const hit = [...(p.group ? [-p.pid] : []), p.pid].filter((id) => {
+      try {
+        process.kill(id, 'SIGKILL');
+        return true;
+      } catch {
+        return false; // gone already, or no such group
+      }
+    });
+    if (hit.length > 0) killed.push(p.pid);
   }
   return killed;
 }
