@@ -28,7 +28,7 @@ export const FIELD_ORDER = {
   'run-resume': ['killedGroups', 'remaining'],
   'target-info': ['cycle', 'info'],
   'host-start': ['cycle', 'pid', 'mode'],
-  boot: ['cycle', 'bootMs', 'nonce'],
+  boot: ['cycle', 'bootMs', 'nonce', 'sample'],
   checkpoint: [
     'cycle',
     'seq',
@@ -74,7 +74,7 @@ export const FIELD_ORDER = {
     'violations',
     'cause',
   ],
-  'run-end': ['status', 'cycles', 'reason'],
+  'run-end': ['status', 'cycles', 'reason', 'store'],
   'machine-load': ['cycle', 'windowMs', 'load1', 'stealPct', 'busyPct', 'harnessPct', 'otherCpuPct'],
 } as const satisfies { [T in EventType]: readonly FieldOf<T>[] };
 
