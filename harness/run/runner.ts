@@ -83,11 +83,11 @@ export async function runCycles(
   let nextStart = firstStart;
   const runClock = nowMs();
   const timeouts = hostTimeouts(scenario);
-  opts.progress.start(cycles.length);
   const loads = new LoadSampling(journal);
   try {
     const sampling = { journal, config: hostConfig(scenario, paths), hostLog: paths.hostLog, runDir: paths.dir, log };
     await runBootSamples({ ...sampling, timeouts, stop: opts.stop }, bootSamples, cycles[0] ?? 1);
+    opts.progress.start(cycles.length); // after the samples: elapsed and ETA are the cycles'
     for (const cycle of cycles) {
       if (opts.stop.requested) {
         status = 'interrupted';
