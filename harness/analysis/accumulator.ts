@@ -40,6 +40,8 @@ export interface PartialFold {
   startedCycles: Float64Array;
   checkpoints: CheckpointTable;
   boots: Float64Array;
+  /** How many of `boots` are boot samples (scenario bootSamples), not session boots. */
+  bootSamples: number;
   restores: Float64Array;
   rejudge: RejudgeFold;
   loads: LoadColumns;
@@ -65,6 +67,7 @@ export class RunAccumulator {
   private readonly startedKeys = new Float64Column();
   private readonly checkpoints = new CheckpointTableBuilder();
   private readonly boots = new Float64Column();
+  private bootSamples = 0;
   private readonly restores = new Float64Column();
   /** Each cycle judged again from its journaled observation. */
   private readonly rejudge = new Rejudge();
@@ -111,7 +114,7 @@ export class RunAccumulator {
         this.checkpointCommitted(e);
         break;
       case 'boot':
-        this.booted(e.bootMs);
+        this.booted(e.bootMs, e.sample !== undefined);
         break;
       case 'target-info':
         if (this.run === 0) this.liveTarget = { ...this.liveTarget, ...e.info };
@@ -146,8 +149,10 @@ export class RunAccumulator {
     this.checkpoints.push(c);
   }
 
-  booted(bootMs: number): void {
+  /** A boot time; `sample`: a boot sample's (boot-samples.ts), not a session's own boot. */
+  booted(bootMs: number, sample = false): void {
     this.boots.push(bootMs);
+    if (sample) this.bootSamples++;
   }
 
   restored(restoreMs: number): void {
@@ -172,6 +177,7 @@ export class RunAccumulator {
       startedCycles: this.startedKeys.view(),
       checkpoints: this.checkpoints.build(),
       boots: this.boots.view(),
+      bootSamples: this.bootSamples,
       restores: this.restores.view(),
       rejudge: this.rejudge.partial(),
       loads: this.loads.columns(),
@@ -194,6 +200,7 @@ export class RunAccumulator {
     this.startedKeys.pushAll(p.startedCycles, this.key(0));
     this.checkpoints.append(p.checkpoints);
     this.boots.pushAll(p.boots);
+    this.bootSamples += p.bootSamples;
     this.restores.pushAll(p.restores);
     this.loads.append(p.loads);
   }
@@ -232,6 +239,7 @@ export class RunAccumulator {
         killResume: { successes: tally.resumed, trials, wilson95: wilson(tally.resumed, trials) },
         downtimeMs: summarize(tally.downtimes),
         bootMs: summarize(this.boots.view()),
+        bootSamples: this.bootSamples,
         checkpointPauseMs: summarize(checkpoints.pauseMs),
         checkpointWriteMs: summarize(checkpoints.writeMs),
         restoreMs: summarize(this.restores.view()),
@@ -242,7 +250,7 @@ export class RunAccumulator {
         },
         tornCheckpoint: tally.tornCheckpoint,
         noncePreserved: tally.noncePreserved,
-        dedup: dedupOf(checkpoints),
+        dedup: dedupOf(checkpoints, this.ends),
         violations: allViolations.length,
         recheck,
         violationSamples: allViolations.slice(0, 10).map((v) => v.message),

@@ -1,6 +1,8 @@
 // Checkpoints a store committed that the journal never recorded: gaps in the sequence numbers of journaled checkpoints.
 // A host SIGKILLed between renaming a manifest into place and reporting it leaves a committed checkpoint the runner
 // never heard of (it is restored from all the same); `soak store stats` counts it, the journal cannot know its bytes.
+// When every run's run-end recorded its store (as `soak store stats` counts it), those are the report's figures.
+import type { RunEndEvent } from '../journal/events.js';
 import { sumInOrder } from './columns.js';
 import type { CheckpointTable, Summary } from './summary.js';
 
@@ -21,8 +23,28 @@ export function unjournaledCheckpoints(seq: ArrayLike<number>): number {
   return missing;
 }
 
-/** The summary's dedup figures: journaled checkpoints and their bytes (summed in journal order), and the committed count. */
-export function dedupOf(c: CheckpointTable): Summary['dedup'] {
+/**
+ * The summary's dedup figures. One definition: the checkpoints the run's stores committed (manifest in place) and their
+ * bytes, as `soak store stats` counts them, taken from each run's run-end (`counted: 'store'`). When a run has none
+ * (older journals, a merge, a runner that died), the journaled checkpoints and their bytes (summed in journal order),
+ * with the committed count as a lower bound from sequence gaps (`counted: 'journal'`).
+ */
+export function dedupOf(c: CheckpointTable, ends: readonly (RunEndEvent | null)[] = []): Summary['dedup'] {
+  const stores = ends.map((e) => e?.store);
+  if (stores.length > 0 && stores.every((s) => s !== undefined)) {
+    const sum = (k: 'checkpoints' | 'logicalBytes' | 'storedBytes'): number => stores.reduce((t, s) => t + s[k], 0);
+    const [checkpoints, logicalBytes, storedBytes] = [sum('checkpoints'), sum('logicalBytes'), sum('storedBytes')];
+    const ratio = storedBytes > 0 ? logicalBytes / storedBytes : null;
+    return {
+      checkpoints,
+      logicalBytes,
+      storedBytes,
+      ratio,
+      committed: checkpoints,
+      journaled: c.length,
+      counted: 'store',
+    };
+  }
   const logicalBytes = sumInOrder(c.logicalBytes);
   const storedBytes = sumInOrder(c.storedBytes);
   const ratio = storedBytes > 0 ? logicalBytes / storedBytes : null;
@@ -32,5 +54,7 @@ export function dedupOf(c: CheckpointTable): Summary['dedup'] {
     storedBytes,
     ratio,
     committed: c.length + unjournaledCheckpoints(c.seq),
+    journaled: c.length,
+    counted: 'journal',
   };
 }

@@ -65,6 +65,8 @@ export interface Summary {
   killResume: { successes: number; trials: number; wilson95: [number, number] | null };
   downtimeMs: Distribution;
   bootMs: Distribution;
+  /** How many of bootMs's n are boot samples (scenario bootSamples), the rest session boots (absent in older summaries). */
+  bootSamples?: number;
   checkpointPauseMs: Distribution;
   checkpointWriteMs: Distribution;
   restoreMs: Distribution;
@@ -73,11 +75,20 @@ export interface Summary {
   tornCheckpoint: { trials: number; previousRestored: number };
   noncePreserved: { trials: number; preserved: number };
   /**
-   * checkpoints: journaled commits (their bytes are these totals); committed: journaled plus those the store holds but
-   * the journal missed (gaps in sequence numbers: a host killed between its commit and reporting it), as `soak store
-   * stats` counts them (absent in older summaries).
+   * counted 'store': checkpoints, bytes and ratio are the run's stores' when the runner ended, as `soak store stats`
+   * counts them (committed = checkpoints). counted 'journal' (no store tally in run-end: older runs, merges): the
+   * journaled commits and their bytes, committed = journaled plus the sequence gaps, a lower bound. journaled: the
+   * checkpoints the journal recorded (pause and write times are theirs). committed, journaled, counted: absent in older summaries.
    */
-  dedup: { checkpoints: number; logicalBytes: number; storedBytes: number; ratio: number | null; committed?: number };
+  dedup: {
+    checkpoints: number;
+    logicalBytes: number;
+    storedBytes: number;
+    ratio: number | null;
+    committed?: number;
+    journaled?: number;
+    counted?: 'store' | 'journal';
+  };
   violations: number;
   violationSamples: string[];
   /**

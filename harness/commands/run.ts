@@ -34,6 +34,7 @@ interface RunArgs {
   skewMs?: number;
   injectRestoreDelayMs?: number;
   budgetS?: number;
+  bootSamples?: number;
   json: boolean;
   verbose: boolean;
   resume?: string;
@@ -95,6 +96,10 @@ export const runCommand = defineCommand<RunArgs>({
           describe: 'Fault injection: sleep this long inside every restore',
         })
         .option('budget-s', { type: 'number', describe: 'Stop cleanly after this many seconds' })
+        .option('boot-samples', {
+          type: 'number',
+          describe: 'Boot this many throwaway sessions before the cycles, one boot time each for gate 1 (0: none)',
+        })
         .option('resume', {
           type: 'string',
           describe: 'Pick up a run folder whose runner died: kill its orphaned hosts, run the cycles not yet finished',
@@ -145,6 +150,7 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
         'skewMs',
         'injectRestoreDelayMs',
         'budgetS',
+        'bootSamples',
       ] as const
     ).filter((k) => argv[k] !== undefined);
     if (clash.length > 0)
@@ -168,6 +174,7 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
       skewMs: argv.skewMs,
       injectRestoreDelayMs: argv.injectRestoreDelayMs,
       budgetS: argv.budgetS,
+      bootSamples: argv.bootSamples,
     });
     if (argv.target !== undefined) assertTargetName(argv.target, '--target');
     await validateTarget(scenario.target, scenario.targetOptions, file);
@@ -175,7 +182,7 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
       const shardText = shard ? `, shard ${shard.index}/${shard.count}` : '';
       const keyText = argv.seedFrom !== undefined ? ` (from key ${JSON.stringify(argv.seedFrom)})` : '';
       process.stderr.write(
-        `soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.cycles} cycles${shardText}, seed ${scenario.seed}${keyText}\n`,
+        `soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.cycles} cycles${shardText}${scenario.bootSamples > 0 ? ` after ${scenario.bootSamples} boot samples` : ''}, seed ${scenario.seed}${keyText}\n`,
       );
     }
     result = await runSoak({

@@ -29,7 +29,7 @@ export const FIELD_ORDER = {
   'target-info': ['cycle', 'info'],
   'host-start': ['cycle', 'pid', 'mode'],
   'kill-list': ['cycle', 'host', 'procs'],
-  boot: ['cycle', 'bootMs', 'nonce'],
+  boot: ['cycle', 'bootMs', 'nonce', 'sample'],
   checkpoint: [
     'cycle',
     'seq',
@@ -75,7 +75,7 @@ export const FIELD_ORDER = {
     'violations',
     'cause',
   ],
-  'run-end': ['status', 'cycles', 'reason'],
+  'run-end': ['status', 'cycles', 'reason', 'store'],
   'machine-load': ['cycle', 'windowMs', 'load1', 'stealPct', 'busyPct', 'harnessPct', 'otherCpuPct'],
 } as const satisfies { [T in EventType]: readonly FieldOf<T>[] };
 

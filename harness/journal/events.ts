@@ -120,9 +120,12 @@ export interface HostStartEvent extends Base {
 /** A freshly booted session reached its first full heartbeat. */
 export interface BootEvent extends Base {
   type: 'boot';
+  /** The cycle it was booted for; a boot sample: the first cycle this runner runs after the samples. */
   cycle: number;
   bootMs: number;
   nonce: string;
+  /** A boot sample (scenario bootSamples, run/boot-samples.ts): its id, 1-based; absent for the session's own boots. */
+  sample?: number;
 }
 
 /** What a session host reports of one committed checkpoint (the host protocol's ckpt-commit carries the same). */
@@ -240,6 +243,15 @@ export interface RunEndEvent extends Base {
   cycles: number;
   /** Why the run was aborted (status 'aborted' only): the error's one-line message. */
   reason?: string;
+  /** The run's store once its last host was gone, as `soak store stats` counts it (absent: older runs, or unreadable). */
+  store?: StoreTally;
+}
+
+/** A store's committed checkpoints (manifests in place) and their logical and stored bytes. */
+export interface StoreTally {
+  checkpoints: number;
+  logicalBytes: number;
+  storedBytes: number;
 }
 
 /**

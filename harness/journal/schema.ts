@@ -155,6 +155,7 @@ export const EVENT_SCHEMAS = {
     cycle: number(CYCLE_ID),
     bootMs: number(DURATION_MS),
     nonce: text,
+    sample: number(CYCLE_ID).optional(),
   }),
   checkpoint: z.object({
     ...base,
@@ -246,6 +247,7 @@ export const EVENT_SCHEMAS = {
     status: oneOf(RUN_STATUSES),
     cycles: number(COUNT),
     reason: text.optional(),
+    store: z.object({ checkpoints: number(COUNT), logicalBytes: number(COUNT), storedBytes: number(COUNT) }).optional(),
   }),
   'machine-load': z.object({
     ...base,

@@ -68,6 +68,8 @@ export function findings(analysis: RunAnalysis): string[] {
         : `: ${nonce.trials - nonce.preserved} resumes came back as fresh boots`;
     out.push(`The in-memory boot nonce survived ${rateClause(nonce.preserved, nonce.trials, 'resumes')}${tail}.`);
   }
+  const boot = bootFinding(analysis);
+  if (boot !== null) out.push(boot);
   const pause = s.checkpointPauseMs;
   const write = s.checkpointWriteMs;
   if (pause.n > 0)
@@ -79,18 +81,8 @@ export function findings(analysis: RunAnalysis): string[] {
     out.push(
       `Restore, n = ${restore.n}: p50 ${fmtMs(restore.p50)}, p95 ${fmtMs(restore.p95)}, max ${fmtMs(restore.max)}.`,
     );
-  const dd = s.dedup;
-  if (dd.checkpoints > 0) {
-    const factor = dd.storedBytes > 0 ? ` (${fmtNum(dd.logicalBytes / dd.storedBytes, 1)}× smaller)` : '';
-    const committed = dd.committed ?? dd.checkpoints;
-    const missed =
-      committed > dd.checkpoints
-        ? ` The store committed ${committed} (as soak store stats counts them): ${committed - dd.checkpoints} more whose host was killed before reporting them, so their bytes are in neither total here.`
-        : ` The store committed ${committed}, as soak store stats counts them.`;
-    out.push(
-      `Dedup over ${dd.checkpoints} journaled checkpoints: ${fmtBytes(dd.logicalBytes)} logical, ${fmtBytes(dd.storedBytes)} stored${factor}.${missed}`,
-    );
-  }
+  const dedup = dedupFinding(s.dedup);
+  if (dedup !== null) out.push(dedup);
   out.push(
     s.violations === 0
       ? `Checker violations: 0 in ${s.cycles.total} cycles.`
@@ -110,4 +102,43 @@ function recheckFinding(r: Summary['recheck']): string | null {
   if (r.changed === 0) return `${head}: all ${r.agreed} agree with the runner's.`;
   const listed = r.changedCycles.join(', ') + (r.changed > r.changedCycles.length ? ', ...' : '');
   return `${head}: ${r.changed} differ from the runner's (cycles ${listed}); this report's figures count the re-checked verdicts (\`soak check\` lists each change).`;
+}
+
+/** Boot time with its n, and how many of the boots were boot samples (scenario bootSamples) and how many session boots. */
+function bootFinding(analysis: RunAnalysis): string | null {
+  const b = analysis.summary.bootMs;
+  if (b.n === 0) return null;
+  const samples = analysis.summary.bootSamples ?? 0;
+  const sessions = b.n - samples;
+  const what =
+    samples > 0
+      ? ` (${samples} boot samples, throwaway sessions booted before the cycles, and ${sessions} session boot${sessions === 1 ? '' : 's'})`
+      : ` (session boot${b.n === 1 ? '' : 's'} only; no boot samples)`;
+  const p95 = analysis.samples ? quantileClause(quantileWithCi(analysis.samples.bootMs, 0.95)) : fmtMs(b.p95);
+  return `Boot to the first full heartbeat, n = ${b.n}${what}: p50 ${fmtMs(b.p50)}, p95 ${p95}, max ${fmtMs(b.max)}.`;
+}
+
+/**
+ * The checkpoint count and dedup figures, saying which definition they follow: the store's committed checkpoints as
+ * `soak store stats` counts them (from run-end), or, without that, the journaled ones with a lower bound on the committed.
+ */
+function dedupFinding(dd: Summary['dedup']): string | null {
+  if (dd.checkpoints === 0) return null;
+  const factor = dd.storedBytes > 0 ? ` (${fmtNum(dd.logicalBytes / dd.storedBytes, 1)}× smaller)` : '';
+  const bytes = `${fmtBytes(dd.logicalBytes)} logical, ${fmtBytes(dd.storedBytes)} stored${factor}`;
+  const journaled = dd.journaled ?? dd.checkpoints;
+  if (dd.counted === 'store') {
+    const unreported = dd.checkpoints - journaled;
+    const tail =
+      unreported > 0
+        ? ` ${journaled} of them were journaled with their pause and write times; ${unreported} more were committed by hosts killed before reporting them.`
+        : '';
+    return `Checkpoints committed to the store by the end of the run (a manifest in place, as soak store stats counts them): ${dd.checkpoints}, ${bytes}.${tail}`;
+  }
+  const committed = dd.committed ?? dd.checkpoints;
+  const atLeast =
+    committed > dd.checkpoints
+      ? ` The store committed at least ${committed}: ${committed - dd.checkpoints} more whose host was killed before reporting them, so their bytes are in neither total here.`
+      : '';
+  return `Dedup over ${dd.checkpoints} journaled checkpoints: ${bytes}.${atLeast} The run recorded no store count at its end, so these are the journal's figures; soak store stats on the run folder gives the store's.`;
 }

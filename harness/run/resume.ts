@@ -10,6 +10,8 @@ import { declaredKillLists, hostGroups, killDeclared, killOrphans } from './orph
 import { resetScratch, runPaths } from './run-folder.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { cycleIds } from './shard.js';
+import { bootSampleIds } from './boot-samples.js';
+import type { Scenario } from '../scenario/scenario.js';
 
 /** Which run folder to pick up. */
 export interface ResumeOptions extends RunControl {
@@ -21,6 +23,8 @@ export interface ResumeScan {
   start: RunStartEvent;
   /** Cycle ids still to run, in order. */
   remaining: number[];
+  /** Boot sample ids not yet journaled, in order (boot-samples.ts). */
+  remainingSamples: number[];
   /** Every host-start event: the process groups a dead runner may have left alive. */
   hosts: HostStartEvent[];
   /** Every process the hosts declared for their kill lists (a detached sandbox a dead runner could not kill). */
@@ -33,6 +37,7 @@ export interface ResumeScan {
 export function scanForResume(file: string): ResumeScan {
   let start: RunStartEvent | undefined;
   const finished = new Set<number>();
+  const sampled = new Set<number>();
   const hosts: HostStartEvent[] = [];
   const killLists: JournalEvent[] = [];
   let lastT = 0;
@@ -41,17 +46,20 @@ export function scanForResume(file: string): ResumeScan {
     if (e.type === 'run-start') start ??= e;
     else if (e.type === 'cycle') finished.add(e.cycle);
     else if (e.type === 'host-start') hosts.push(e);
+    else if (e.type === 'boot' && e.sample !== undefined) sampled.add(e.sample);
     lastT = e.t;
   });
   if (!start) throw new InputError(`${file} has no run-start event: nothing to resume`);
   const remaining = cycleIds(start.scenario.cycles, start.shard).filter((c) => !finished.has(c));
-  return { start, remaining, hosts, declared: declaredKillLists(killLists), lastT };
+  const samples = (start.scenario as Partial<Scenario>).bootSamples ?? 0; // journals from before bootSamples: none
+  const remainingSamples = bootSampleIds(samples, start.shard).filter((s) => !sampled.has(s));
+  return { start, remaining, remainingSamples, hosts, declared: declaredKillLists(killLists), lastT };
 }
 
 /** Pick up a run whose runner died: kill its orphaned hosts, restore the session, run the cycles not yet finished. */
 export async function resumeSoak(opts: ResumeOptions): Promise<RunResult> {
   const paths = runPaths(resolveRunDir(opts.runDir));
-  const { start, remaining, hosts, declared, lastT } = scanForResume(paths.journal);
+  const { start, remaining, remainingSamples, hosts, declared, lastT } = scanForResume(paths.journal);
   const killedGroups = killOrphans(hostGroups(hosts), paths.dir);
   const killedDeclared = killDeclared(declared);
   const resumedAt = nowMs();
@@ -61,5 +69,6 @@ export async function resumeSoak(opts: ResumeOptions): Promise<RunResult> {
   const store = Store.open(paths.store);
   const hasCheckpoint = store.latest() !== null;
   store.close();
-  return runCycles(opts, paths, journal, start.scenario, remaining, hasCheckpoint ? 'restore' : 'boot');
+  const firstStart = hasCheckpoint ? 'restore' : 'boot';
+  return runCycles(opts, paths, journal, start.scenario, remaining, firstStart, remainingSamples);
 }

@@ -22,6 +22,8 @@ import { hostConfig, journaledHosts, startSession, type SpawnHost } from './host
 import type { Progress } from './progress.js';
 import { LoadSampling } from './load-sampling.js';
 import type { RunPaths } from './run-folder.js';
+import { runBootSamples } from './boot-samples.js';
+import { storeTally } from './store-tally.js';
 
 /** How the caller follows and stops a run. */
 export interface RunControl {
@@ -47,6 +49,8 @@ export async function runCycles(
   scenario: Scenario,
   cycles: number[],
   firstStart: 'boot' | 'restore',
+  /** Boot sample ids to run before the cycles (boot-samples.ts). */
+  bootSamples: readonly number[] = [],
 ): Promise<RunResult> {
   const log = createLogger(paths.runLog, opts.logLevel).child({ run: path.basename(paths.dir) });
   // With power-loss faults the store folder is lazyfs's backing; runner and hosts use it through the mount.
@@ -79,9 +83,11 @@ export async function runCycles(
   let nextStart = firstStart;
   const runClock = nowMs();
   const timeouts = hostTimeouts(scenario);
-  opts.progress.start(cycles.length);
   const loads = new LoadSampling(journal);
   try {
+    const sampling = { journal, config: hostConfig(scenario, paths), hostLog: paths.hostLog, runDir: paths.dir, log };
+    await runBootSamples({ ...sampling, timeouts, stop: opts.stop }, bootSamples, cycles[0] ?? 1);
+    opts.progress.start(cycles.length); // after the samples: elapsed and ETA are the cycles'
     for (const cycle of cycles) {
       if (opts.stop.requested) {
         status = 'interrupted';
@@ -121,7 +127,9 @@ export async function runCycles(
     if (host) await host.reap(timeouts.hostMs);
     try {
       await loads.stop();
-      journal.append({ type: 'run-end', status, cycles: done, ...(reason !== undefined ? { reason } : {}) });
+      const store = storeTally(ctx.store); // after the last host is gone: nothing commits any more
+      const extra = { ...(reason !== undefined ? { reason } : {}), ...(store ? { store } : {}) };
+      journal.append({ type: 'run-end', status, cycles: done, ...extra });
       journal.close();
     } catch (err) {
       // A full disk may refuse run-end too: the journal then ends without one, which readers take as "did not end".

@@ -13,6 +13,7 @@ import { hostConfig } from './host-journal.js';
 import { createRunFolder, resetScratch, runPaths, type RunPaths } from './run-folder.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { cycleIds, type Shard } from './shard.js';
+import { bootSampleIds } from './boot-samples.js';
 import { rememberOptions, type RememberedOptions } from './run-options.js';
 
 /** A new run: its scenario, where run folders go, and which shard (if any) of the cycles it runs. */
@@ -64,7 +65,8 @@ export async function runSoak(opts: RunOptions): Promise<RunResult> {
     ...(opts.seedKey !== undefined ? { seedKey: opts.seedKey } : {}),
   });
   if (opts.remember) rememberOptions(paths.dir, opts.remember);
-  return runCycles(opts, paths, journal, scenario, cycleIds(scenario.cycles, shard), 'boot');
+  const cycles = cycleIds(scenario.cycles, shard);
+  return runCycles(opts, paths, journal, scenario, cycles, 'boot', bootSampleIds(scenario.bootSamples, shard));
 }
 
 /**

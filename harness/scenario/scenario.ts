@@ -40,6 +40,12 @@ export const scenarioSchema = z
      * checkpoint(s) -> kill -> resume -> verify -> destroy, on a newly booted session.
      */
     session: z.enum(['continuous', 'fresh']).default('continuous'),
+    /**
+     * Boot samples for gate 1 (boot time): before its cycles the runner boots this many throwaway fresh sessions (each
+     * to its first full, verified heartbeat, then destroyed), one raw boot time each; not cycles, not on the kill plan.
+     * A p95 needs n >= 59 boots. Sharded runs split them as they split cycles.
+     */
+    bootSamples: z.number().int().nonnegative().max(100_000).default(0),
     /** Stop cleanly (status "budget") once this much wall time has passed; 0 = no budget. */
     budgetS: z.number().nonnegative().default(0),
     /** Workload: one step every stepMs. */
@@ -105,7 +111,7 @@ export const scenarioSchema = z
 
 export type Scenario = z.infer<typeof scenarioSchema>;
 export type ScenarioOverrides = Partial<
-  Pick<Scenario, 'target' | 'cycles' | 'seed' | 'skewMs' | 'injectRestoreDelayMs' | 'budgetS'>
+  Pick<Scenario, 'target' | 'cycles' | 'seed' | 'skewMs' | 'injectRestoreDelayMs' | 'budgetS' | 'bootSamples'>
 >;
 
 /** Format zod issues as `file: field.path: message` lines. */

@@ -1,7 +1,8 @@
 // Committed-but-unjournaled checkpoints are counted from the gaps in sequence numbers, per store, so the report's
-// checkpoint count is the store's (soak store stats).
+// checkpoint count is the store's (soak store stats); a run-end that recorded its store gives the exact count and bytes.
 import { describe, expect, it } from 'vitest';
-import { unjournaledCheckpoints } from '../../harness/analysis/checkpoint-gaps.js';
+import { dedupOf, unjournaledCheckpoints } from '../../harness/analysis/checkpoint-gaps.js';
+import type { RunEndEvent } from '../../harness/journal/events.js';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
 import { fixturePath } from '../helpers/paths.js';
 
@@ -18,5 +19,55 @@ describe('unjournaledCheckpoints', () => {
     const { analysis } = await loadRuns([fixturePath('journals', 'process-resumed')]);
     expect(analysis.summary.dedup.checkpoints).toBe(128);
     expect(analysis.summary.dedup.committed).toBe(131);
+  });
+});
+
+describe('dedupOf: one definition of the checkpoint count', () => {
+  const table = (seq: number[]) => ({
+    length: seq.length,
+    seq: Float64Array.from(seq),
+    pauseMs: new Float64Array(seq.length),
+    writeMs: new Float64Array(seq.length),
+    logicalBytes: Float64Array.from(seq, () => 1000),
+    storedBytes: Float64Array.from(seq, () => 10),
+  });
+  const end = (store?: { checkpoints: number; logicalBytes: number; storedBytes: number }): RunEndEvent => ({
+    schemaVersion: 1,
+    t: 1,
+    type: 'run-end',
+    status: 'complete',
+    cycles: 3,
+    ...(store ? { store } : {}),
+  });
+
+  it('takes the stores the run-ends recorded (as soak store stats counts them), summed over runs', () => {
+    const store = { checkpoints: 5, logicalBytes: 6000, storedBytes: 40 };
+    // journaled 1, 2, 4: a host killed before reporting 3, and 5 committed as the last host was killed
+    expect(dedupOf(table([1, 2, 4]), [end(store)])).toEqual({
+      checkpoints: 5,
+      logicalBytes: 6000,
+      storedBytes: 40,
+      ratio: 150,
+      committed: 5,
+      journaled: 3,
+      counted: 'store',
+    });
+    expect(dedupOf(table([1, 2, 4, 1]), [end(store), end(store)]).checkpoints).toBe(10);
+  });
+
+  it('without a store in every run-end: the journal, with the committed count a lower bound (it misses the 5th)', () => {
+    const d = dedupOf(table([1, 2, 4]), [end()]);
+    expect(d).toEqual({
+      checkpoints: 3,
+      logicalBytes: 3000,
+      storedBytes: 30,
+      ratio: 100,
+      committed: 4,
+      journaled: 3,
+      counted: 'journal',
+    });
+    expect(dedupOf(table([1, 2, 4]), [end({ checkpoints: 5, logicalBytes: 1, storedBytes: 1 }), null]).counted).toBe(
+      'journal',
+    );
   });
 });

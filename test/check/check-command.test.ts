@@ -29,7 +29,7 @@ function editedRun(name: string, change: (e: JournalEvent, n: number) => Journal
 beforeAll(async () => {
   if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: build first (npm run build)`);
   tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-check-'));
-  const r = await soak('run', '--cycles', '3', '--seed', '5', '--out', 'runs', '--no-report');
+  const r = await soak('run', '--cycles', '3', '--boot-samples', '0', '--seed', '5', '--out', 'runs', '--no-report');
   expect(String(r.stdout), out(r)).toContain('(complete, 3 cycles run now');
   const [dir] = readdirSync(path.join(tmp, 'runs')).filter((d) => d !== 'latest');
   runDir = path.join(tmp, 'runs', dir!);

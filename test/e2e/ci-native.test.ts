@@ -88,7 +88,19 @@ describe('a nightly shard: --no-judge, --seed-from, --junit, --summary-md, schem
     async () => {
       const gatesDir = path.join(tmp, 'gates-impossible');
       const r = await soak(
-        ...['run', '--cycles', '6', '--shard', '1/2', '--seed-from', '2026-12-01', '--no-judge', '--json'],
+        ...[
+          'run',
+          '--cycles',
+          '6',
+          '--boot-samples',
+          '0',
+          '--shard',
+          '1/2',
+          '--seed-from',
+          '2026-12-01',
+          '--no-judge',
+          '--json',
+        ],
         ...['--gates-dir', gatesDir, '--out', 'runs', '--report-dir', 'reports'],
         ...['--junit', 'ci/run.xml', '--summary-md', 'ci/run.md'],
       );
@@ -150,6 +162,8 @@ describe('stopping a run from outside', () => {
         'run',
         '--cycles',
         '40',
+        '--boot-samples',
+        '0',
         '--no-judge',
         '--out',
         runs,
@@ -181,7 +195,7 @@ describe('stopping a run from outside', () => {
     'a second signal aborts with 130; --resume then reports into the --report-dir the run started with',
     async () => {
       const runs = path.join(tmp, 'runs-abort');
-      const first = start(['run', '--cycles', '40', '--out', runs, '--report-dir', 'rep-first']);
+      const first = start(['run', '--cycles', '40', '--boot-samples', '0', '--out', runs, '--report-dir', 'rep-first']);
       expect(await until(() => cyclesIn(runIn(runs)) >= 1, first.child), first.stderr()).toBe(true);
       first.child.kill('SIGTERM');
       expect(await until(() => /stopping after the current cycle/.test(first.stderr()), first.child)).toBe(true);

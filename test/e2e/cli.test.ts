@@ -57,11 +57,13 @@ describe('soak run, report, gates, store (process target)', () => {
 
   beforeAll(async () => {
     [good, skew] = await Promise.all([
-      soak('run', '--cycles', '8', '--seed', '7', '--out', 'runs', '--report-dir', 'reports'),
+      soak('run', '--cycles', '8', '--boot-samples', '0', '--seed', '7', '--out', 'runs', '--report-dir', 'reports'),
       soak(
         'run',
         '--cycles',
         '4',
+        '--boot-samples',
+        '0',
         '--seed',
         '3',
         '--skew-ms',

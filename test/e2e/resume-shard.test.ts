@@ -67,7 +67,7 @@ describe('soak run --resume after the runner itself is SIGKILLed', () => {
     async () => {
       const runs = path.join(tmp, 'runs-resume');
       await killAfterCycle(
-        ['run', '--cycles', '40', '--seed', '5', '--out', runs, '--no-report'],
+        ['run', '--cycles', '40', '--boot-samples', '0', '--seed', '5', '--out', runs, '--no-report'],
         () => runIn(runs),
         0,
       );
@@ -109,7 +109,20 @@ describe('soak run --shard i/n + soak merge', () => {
     async () => {
       const runs = path.join(tmp, 'runs-shards');
       for (let i = 0; i < 4; i++) {
-        const r = await soak('run', '--cycles', '12', '--seed', '9', '--shard', `${i}/4`, '--out', runs, '--no-report');
+        const r = await soak(
+          'run',
+          '--cycles',
+          '12',
+          '--boot-samples',
+          '0',
+          '--seed',
+          '9',
+          '--shard',
+          `${i}/4`,
+          '--out',
+          runs,
+          '--no-report',
+        );
         const dir = readdirSync(runs).find((d) => d.endsWith(`-shard${i}of4`));
         expect(dir, String(r.stderr)).toBeDefined();
         await expectOnlyTimingFailures(r.exitCode, path.join(runs, dir!), `${String(r.stdout)}\n${String(r.stderr)}`);

@@ -64,7 +64,18 @@ describe('soak run on a disk that fills up', () => {
     fill('filler', 1300); // room for a few checkpoints, then the store's writes fail
     const r = await execaNode(
       cliPath,
-      ['run', '--cycles', '6', '--out', path.join(disk, 'runs'), '--report-dir', path.join(tmp, 'reports'), '--json'],
+      [
+        'run',
+        '--cycles',
+        '6',
+        '--boot-samples',
+        '0',
+        '--out',
+        path.join(disk, 'runs'),
+        '--report-dir',
+        path.join(tmp, 'reports'),
+        '--json',
+      ],
       { cwd: tmp, reject: false, timeout: 280_000, stdin: 'ignore', env: { CI: '1' } },
     );
     out = { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };

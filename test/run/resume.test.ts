@@ -1,4 +1,4 @@
-// scanForResume: from a dead runner's journal, the cycles still to run (a shard's share only), the hosts it started
+// scanForResume: from a dead runner's journal, the cycles and boot samples still to run (a shard's share only), the hosts it started
 // and the last event time; a journal without run-start is bad input.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,6 +22,28 @@ function journalFile(): string {
 }
 
 describe('scanForResume', () => {
+  it('lists the boot samples not yet journaled (of the shard), none for a journal from before bootSamples', () => {
+    const file = journalFile();
+    const j = new JournalWriter(file, () => 1);
+    const { scenario } = loadScenario('default', { cycles: 4, bootSamples: 6 });
+    const shard = { index: 0, count: 2 }; // owns samples 1, 3, 5
+    j.append({ type: 'run-start', runId: 'r', startedAt: '', scenario, environment: captureEnvironment({}), shard });
+    j.append({ type: 'boot', cycle: 1, bootMs: 200, nonce: 'a', sample: 1 });
+    j.append({ type: 'boot', cycle: 1, bootMs: 210, nonce: 'b' }); // the session's own boot is no sample
+    expect(scanForResume(file).remainingSamples).toEqual([3, 5]);
+    const old = journalFile();
+    const { bootSamples: _dropped, ...before } = scenario;
+    const w = new JournalWriter(old, () => 1);
+    w.append({
+      type: 'run-start',
+      runId: 'o',
+      startedAt: '',
+      scenario: before as typeof scenario,
+      environment: captureEnvironment({}),
+    });
+    expect(scanForResume(old).remainingSamples).toEqual([]);
+  });
+
   it('lists the unfinished cycles of the shard, the started hosts and the last time', () => {
     const file = journalFile();
     let t = 0;

@@ -17,6 +17,7 @@ describe('parseScenario', () => {
       target: 'process',
       cycles: 30,
       seed: 1,
+      bootSamples: 0,
       budgetS: 0,
       stepMs: 5,
       checkpoint: { everyMs: 100 },

@@ -74,9 +74,9 @@ export class JsonCursor {
     if (this.ok && !this.skipIfAt(lit)) this.fail();
   }
 
-  /** Step over `lit` if the text continues with it (an optional member); nothing happens otherwise. */
-  optional(lit: Literal): void {
-    if (this.ok) this.skipIfAt(lit);
+  /** Step over `lit` if the text continues with it (an optional member), saying whether it did; nothing happens otherwise. */
+  optional(lit: Literal): boolean {
+    return this.ok && this.skipIfAt(lit);
   }
 
   /** A string that must be one of `known` (not empty): its value, without decoding (the first one after a failure). */

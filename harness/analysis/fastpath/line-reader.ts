@@ -60,6 +60,8 @@ function plainDigits(rule: NumberRule): number {
 }
 /** A cycle with no cause: `"cause":null`, or no member at all (journals written before outcomes had causes). */
 const NO_CAUSE = literal(',"cause":null');
+/** A boot sample's id, the last member of its boot event (absent for a session's own boot). */
+const SAMPLE_KEY = literal(',"sample":');
 
 /** How to read one field's value at the cursor (after its key has matched). */
 type ReadValue = () => void;
@@ -113,6 +115,10 @@ export class AnalysisLineReader {
   /** Values kept from the line being read for the accumulator calls that are not rows. */
   private cycleId = 0;
   private ms = 0;
+  /** The boot read last is a boot sample's. */
+  private sample = false;
+  /** Read a boot sample's id (after its key) against the schema's rule. */
+  private readonly sampleId: () => number;
   private readonly steps: Record<FastType, FieldStep[]>;
   /** Read and check the line's time `t`. */
   private readonly checkTime: ReadValue;
@@ -153,6 +159,7 @@ export class AnalysisLineReader {
       return { step, digest };
     };
     this.checkTime = check(DURATION_MS);
+    this.sampleId = () => num(CYCLE_ID);
     this.steps = {
       checkpoint: steps('checkpoint', {
         cycle: check(CYCLE_ID),
@@ -203,7 +210,13 @@ export class AnalysisLineReader {
         // only on power-loss cycles, and last: a line with it does not close here, so JSON.parse reads it
         acknowledgedSeq: null,
       }),
-      boot: steps('boot', { cycle: check(CYCLE_ID), bootMs: () => (this.ms = num(DURATION_MS)), nonce: skipString }),
+      boot: steps('boot', {
+        cycle: check(CYCLE_ID),
+        bootMs: () => (this.ms = num(DURATION_MS)),
+        nonce: skipString,
+        // the last member, and optional: matched in fields()
+        sample: null,
+      }),
       // A cycle outcome with no violations (one with violations needs their messages: JSON.parse reads it).
       cycle: steps('cycle', {
         cycle: () => (r.cycle = num(CYCLE_ID)),
@@ -248,7 +261,7 @@ export class AnalysisLineReader {
         this.acc.restored(this.ms);
         return true;
       case 'boot':
-        this.acc.booted(this.ms);
+        this.acc.booted(this.ms, this.sample);
         return true;
       case 'cycle':
         this.acc.cycleEnded(this.cycle, NO_VIOLATIONS);
@@ -269,6 +282,7 @@ export class AnalysisLineReader {
       step.read();
     }
     if (type === 'cycle') c.optional(NO_CAUSE);
+    else if (type === 'boot') this.sample = c.optional(SAMPLE_KEY) && this.sampleId() >= 1;
     c.literal(CLOSE);
     return c.done();
   }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { InputError } from '../../core/errors.js';
 import type { GateResult } from '../../gates/types.js';
 import { CYCLE_COLUMNS } from '../text/csv.js';
-import { CsvSyntaxError, parseCsv } from '../text/csv-read.js';
+import { CsvError, parse } from 'csv-parse/sync';
 import { storedVerdict } from '../report-list.js';
 import type { VerdictLevel } from '../../gates/verdict.js';
 
@@ -35,16 +35,36 @@ async function readText(file: string): Promise<string> {
   }
 }
 
-/** Downtimes of the ok cycles in a cycles.csv text; InputError naming `file` and the line for anything malformed. */
-export function downtimesFromCsv(text: string, file: string): number[] {
-  let records;
+/** One CSV record with the 1-based line it starts on. */
+interface CsvRecord {
+  cells: string[];
+  line: number;
+}
+
+/**
+ * Every record of CSV text (RFC 4180, as csv-stringify writes it; blank lines skipped) with the line it starts on;
+ * InputError naming `file` and the line, in one line, for a syntax error.
+ */
+function readCsv(text: string, file: string): CsvRecord[] {
+  let rows: { record: string[]; info: { lines: number } }[];
   try {
-    records = parseCsv(text);
+    // info: each record with the line it ends on; relax_column_count: the count is checked below, naming the line
+    rows = parse(text, { info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as typeof rows;
   } catch (err) {
-    if (err instanceof CsvSyntaxError)
-      throw new InputError(`${file}:${err.line}: ${err.message.replace(/^line \d+: /, '')}`);
+    if (err instanceof CsvError) {
+      const line = (err as CsvError & { lines?: number }).lines ?? 1;
+      throw new InputError(`${file}:${line}: ${err.message.replace(/\s+/g, ' ')}`, { cause: err });
+    }
     throw err;
   }
+  // a quoted newline inside a record moves the line it starts on up
+  const newlines = (cells: string[]): number => cells.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
+  return rows.map(({ record, info }) => ({ cells: record, line: info.lines - newlines(record) }));
+}
+
+/** Downtimes of the ok cycles in a cycles.csv text; InputError naming `file` and the line for anything malformed. */
+export function downtimesFromCsv(text: string, file: string): number[] {
+  const records = readCsv(text, file);
   const header = records[0];
   if (header === undefined) throw new InputError(`${file}:1: empty file; expected a header row`);
   const outcomeAt = header.cells.indexOf('outcome');
@@ -53,7 +73,6 @@ export function downtimesFromCsv(text: string, file: string): number[] {
     throw new InputError(`${file}:1: header lacks "outcome" or "downtimeMs" (expected ${CYCLE_COLUMNS.join(',')})`);
   const out: number[] = [];
   for (const { cells, line } of records.slice(1)) {
-    if (cells.length === 1 && cells[0] === '') continue; // a blank line
     if (cells.length !== header.cells.length)
       throw new InputError(`${file}:${line}: ${cells.length} cells, the header has ${header.cells.length}`);
     if (cells[outcomeAt] !== 'ok') continue;

@@ -21,7 +21,7 @@ let journal: string;
 beforeAll(async () => {
   if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: build first (npm run build)`);
   tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-fresh-fast-'));
-  const r = await execaNode(cliPath, ['run', '--cycles', '3', '--out', 'runs', '--no-report'], {
+  const r = await execaNode(cliPath, ['run', '--cycles', '3', '--boot-samples', '2', '--out', 'runs', '--no-report'], {
     cwd: tmp,
     reject: false,
     timeout: 170_000,

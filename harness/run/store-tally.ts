@@ -1,0 +1,16 @@
+// What run-end records of the run's store: its committed checkpoints and their bytes, counted by the same function as
+// `soak store stats` (store/verify.ts storeStats), so the report and the store command count one thing.
+import type { StoreTally } from '../journal/events.js';
+import type { Store } from '../store/store.js';
+import { storeStats } from '../store/verify.js';
+
+/** The store's committed checkpoints and bytes as `soak store stats` counts them; undefined when it cannot be read. */
+export function storeTally(store: Store): StoreTally | undefined {
+  try {
+    store.refresh();
+    const s = storeStats(store);
+    return { checkpoints: s.checkpoints.length, logicalBytes: s.logicalBytes, storedBytes: s.storedBytes };
+  } catch {
+    return undefined; // a full or failing disk: run-end goes without it, and the report says its count is a lower bound
+  }
+}
