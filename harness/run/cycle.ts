@@ -7,7 +7,8 @@ import type { CycleEvent, IndeterminateCause, KillPhase, Violation } from '../jo
 import { isEv, type HostHandle } from '../session/host-handle.js';
 import type { JournalWriter } from '../journal/writer.js';
 import type { Logger } from '../core/logger.js';
-import { planFault, planKill, planWriteFailure, type KillPlan } from './nemesis.js';
+import { FREEZE_DEFAULT_MS, planFaultEntry, planKill, planWriteFailure, type KillPlan } from './nemesis.js';
+import { freezeCycle } from './freeze.js';
 import type { InjectedErrno } from './lazyfs.js';
 import { causeOf, goneCause, hostTimeouts, judgedCycleEvent } from './outcome.js';
 import { judgeResume, listenForResume } from './resume-check.js';
@@ -46,7 +47,8 @@ export interface CycleResult {
 export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandle): Promise<CycleResult> {
   const { scenario, journal } = ctx;
   const plan = planKill(scenario, cycle);
-  const fault = planFault(scenario, cycle);
+  const planned = planFaultEntry(scenario, cycle);
+  const fault = planned.kind;
   const log = ctx.log.child({ cycle });
   journal.append({ type: 'cycle-start', cycle, phase: plan.phase });
   const journalFault = (): void => {
@@ -57,6 +59,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
       kind: fault,
       acknowledgedSeq: acked?.seq ?? 0,
       acknowledgedStep: acked?.step ?? 0,
+      ...(planned.durationMs !== undefined ? { durationMs: planned.durationMs } : {}),
     });
   };
   if (fault === 'enospc' || fault === 'eio') {
@@ -98,6 +101,14 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
       lastCommittedStep: host.lastCommitted?.step ?? 0,
       inFlightSeq,
     });
+  if (fault === 'freeze') {
+    // SIGSTOP where the kill would have landed; past the host timeout the frozen host is killed below, as hung.
+    journalFault();
+    const durationMs = planned.durationMs ?? FREEZE_DEFAULT_MS;
+    const fctx = { ...ctx, hostMs: timeouts.hostMs };
+    const thawed = await freezeCycle(fctx, cycle, plan.phase, host, durationMs, (c) => giveUp(host, c, host.maxStep));
+    if (thawed) return thawed;
+  }
   if (fault === 'power-loss') journalFault();
   journalKill(plan.phase, observedPhase, host.maxStep, host.inFlightSeq);
   const tKill = host.kill();
