@@ -51,8 +51,14 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   const fault = planned.kind;
   const log = ctx.log.child({ cycle });
   journal.append({ type: 'cycle-start', cycle, phase: plan.phase });
+  /** The newest checkpoint acknowledged in this session: the host's own last commit, or the one it restored. */
+  const acknowledged = (): { seq: number; step: number } | null => {
+    const own = host.lastCommitted;
+    const restored = host.restoredFrom;
+    return own === null || (restored !== null && restored.seq > own.seq) ? restored : own;
+  };
   const journalFault = (): void => {
-    const acked = host.lastCommitted;
+    const acked = acknowledged();
     journal.append({
       type: 'fault',
       cycle,
@@ -119,7 +125,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   let acknowledgedSeq: number | undefined;
   if (fault === 'power-loss') {
     if (!ctx.powerLoss) throw new Error(`cycle ${cycle}: a power-loss fault needs the store on lazyfs`);
-    acknowledgedSeq = host.lastCommitted?.seq ?? 0;
+    acknowledgedSeq = acknowledged()?.seq ?? 0;
     await ctx.powerLoss();
   }
 

@@ -67,6 +67,11 @@ describe('freeze nemesis', () => {
       [4, 'freeze', 800],
       [5, 'freeze', 800],
     ]);
+    // a fault after a restore names at least the restored checkpoint as acknowledged (before a new commit too)
+    for (const f of faults) {
+      const restoredBefore = es.filter((e) => e.type === 'restore' && e.t < f.t).at(-1);
+      if (restoredBefore?.type === 'restore') expect(f.acknowledgedSeq).toBeGreaterThanOrEqual(restoredBefore.seq);
+    }
     for (const c of [2, 4, 5]) {
       // the same session carried on: no kill, no new host, checked, nothing lost (unless the machine hung it)
       expect(inCycle(c, 'kill')).toEqual([]);
