@@ -100,5 +100,15 @@ describe('freeze nemesis', () => {
     expect(md).toMatch(/^\| freeze \| 4 \| \d \| 0 \| \d \|/m);
     expect(md).toMatch(/^- Tested: freeze \(SIGSTOP.*, n = 4\.$/m);
     expect(md).toMatch(/^- Not tested: power loss .*, n = 0\.$/m);
+    const html = readFileSync(
+      path.join(
+        reports,
+        readdirSync(reports).find((d) => d.endsWith('freeze-e2e'))!,
+        'index.html',
+      ),
+      'utf8',
+    );
+    expect(html).toMatch(/<li>Tested: freeze \(SIGSTOP[^<]*, n = 4\.<\/li>/);
+    expect(html).toMatch(/<li>Not tested: a second region[^<]*, n = 0\.<\/li>/);
   }, 600_000);
 });

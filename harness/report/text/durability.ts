@@ -6,7 +6,7 @@ import { wilson } from '../../stats/wilson.js';
 
 const WHAT: Record<DurabilityRow['kind'], string> = {
   sigkill: 'process kill (SIGKILL of the session host group; the page cache survives)',
-  'power-loss': "power loss of one host's file system (lazyfs drops every write and folder change not fsynced)",
+  'power-loss': "power loss of the store's file system (lazyfs drops every write and folder change not fsynced)",
   enospc: 'ENOSPC injected into one of the next writes under the store (lazyfs)',
   eio: 'EIO injected into one of the next writes under the store (lazyfs)',
   freeze:
@@ -15,7 +15,7 @@ const WHAT: Record<DurabilityRow['kind'], string> = {
 
 /** What no fault kind of this harness reaches; always n = 0. */
 const NEVER_TESTED = [
-  'a second region (store, host and runner always share one machine)',
+  'a second region (in every run the store, the session host and the runner share a machine)',
   "a real disk's volatile write cache (lazyfs sits above the kernel; the disk's own cache is never cut)",
   'firmware that acknowledges a flush it did not do',
 ];
@@ -30,10 +30,22 @@ export function plainKillRows(cycles: Summary['cycles']): DurabilityRow[] {
   return [{ kind: 'sigkill', trials: total, ok: resumed, fail: failed, indeterminate, interval }];
 }
 
+/** What was tested and what was not, each with its n, as sentences (plain text; none for no rows). */
+export function durabilityStatements(rows: readonly DurabilityRow[]): string[] {
+  if (rows.length === 0) return [];
+  const tested = new Set(rows.map((r) => r.kind));
+  return [
+    ...rows.map((r) => `Tested: ${WHAT[r.kind]}, n = ${r.trials}.`),
+    ...(Object.keys(WHAT) as DurabilityRow['kind'][])
+      .filter((k) => !tested.has(k))
+      .map((k) => `Not tested: ${WHAT[k]}, n = 0.`),
+    ...NEVER_TESTED.map((what) => `Not tested: ${what}, n = 0.`),
+  ];
+}
+
 /** Markdown lines of the measured-durability subsection (none for no rows). */
 export function durabilityLines(rows: readonly DurabilityRow[]): string[] {
   if (rows.length === 0) return [];
-  const tested = new Set(rows.map((r) => r.kind));
   return [
     '### Measured, per fault kind',
     '',
@@ -46,11 +58,7 @@ export function durabilityLines(rows: readonly DurabilityRow[]): string[] {
         } |`,
     ),
     '',
-    ...rows.map((r) => `- Tested: ${WHAT[r.kind]}, n = ${r.trials}.`),
-    ...(Object.keys(WHAT) as DurabilityRow['kind'][])
-      .filter((k) => !tested.has(k))
-      .map((k) => `- Not tested: ${WHAT[k]}, n = 0.`),
-    ...NEVER_TESTED.map((what) => `- Not tested: ${what}, n = 0.`),
+    ...durabilityStatements(rows).map((line) => `- ${line}`),
     '',
   ];
 }
