@@ -44,7 +44,7 @@ export const FIELD_ORDER = {
   ],
   'cycle-start': ['cycle', 'phase'],
   kill: ['cycle', 'phase', 'observedPhase', 'atStep', 'nonce', 'lastCommittedSeq', 'lastCommittedStep', 'inFlightSeq'],
-  fault: ['cycle', 'kind', 'acknowledgedSeq', 'acknowledgedStep'],
+  fault: ['cycle', 'kind', 'acknowledgedSeq', 'acknowledgedStep', 'durationMs'],
   restore: ['cycle', 'seq', 'step', 'restoreMs'],
   observation: [
     'cycle',

@@ -176,6 +176,8 @@ export interface FaultEvent extends Base {
   kind: FaultKind;
   acknowledgedSeq: number;
   acknowledgedStep: number;
+  /** freeze: how long the host group was to stay SIGSTOPped (past the host timeout it is SIGKILLed instead). */
+  durationMs?: number;
 }
 
 export interface RestoreEvent extends Base {

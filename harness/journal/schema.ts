@@ -196,6 +196,7 @@ export const EVENT_SCHEMAS = {
     kind: oneOf(FAULT_KINDS),
     acknowledgedSeq: number(COUNT),
     acknowledgedStep: number(COUNT),
+    durationMs: number(DURATION_MS).optional(),
   }),
   restore: z.object({
     ...base,

@@ -10,6 +10,7 @@ import { cyclesCsv } from './text/csv.js';
 import { renderIndexPage } from './html/index-page.js';
 import { buildModel } from './model.js';
 import { renderPage } from './html/page.js';
+import { durabilityStatements, plainKillRows } from './text/durability.js';
 import { publishReport } from './publish.js';
 import { listReports } from './report-list.js';
 import { slug } from '../core/slug.js';
@@ -41,6 +42,7 @@ export interface WrittenReport {
 export async function writeReport(input: WriteReportInput): Promise<WrittenReport> {
   const { analysis, gates, reportsDir } = input;
   const durability = input.durability ?? [];
+  const rows = durability.length > 0 ? durability : plainKillRows(analysis.summary.cycles);
   const date = analysis.summary.date;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date))
     throw new InputError(
@@ -49,8 +51,9 @@ export async function writeReport(input: WriteReportInput): Promise<WrittenRepor
   const model = buildModel(analysis, gates, input.baseline);
   const charts = await renderCharts(reportChartSpecs({ ...analysis, summary: model.summary }, model.gates));
   const files = new Map<string, string>([
-    ['index.html', renderPage(model, charts)],
-    ['summary.md', renderWalkthrough(model, charts, durability)],
+    // The page's durability section states what was tested and what was not, each with its n, as summary.md does.
+    ['index.html', renderPage({ ...model, durability: [...model.durability, ...durabilityStatements(rows)] }, charts)],
+    ['summary.md', renderWalkthrough(model, charts, rows)],
     [
       'summary.json',
       `${JSON.stringify({ ...model.summary, verdict: model.verdict, gates: model.gates, ...sinceLastJson(model.sinceLast), ...(durability.length > 0 ? { durability } : {}) }, null, 2)}\n`,

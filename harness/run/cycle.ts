@@ -7,7 +7,8 @@ import type { CycleEvent, IndeterminateCause, KillPhase, Violation } from '../jo
 import { isEv, type HostHandle } from '../session/host-handle.js';
 import type { JournalWriter } from '../journal/writer.js';
 import type { Logger } from '../core/logger.js';
-import { planFault, planKill, planWriteFailure, type KillPlan } from './nemesis.js';
+import { FREEZE_DEFAULT_MS, planFaultEntry, planKill, planWriteFailure, type KillPlan } from './nemesis.js';
+import { freezeCycle } from './freeze.js';
 import type { InjectedErrno } from './lazyfs.js';
 import { causeOf, goneCause, hostTimeouts, judgedCycleEvent } from './outcome.js';
 import { judgeResume, listenForResume } from './resume-check.js';
@@ -46,17 +47,25 @@ export interface CycleResult {
 export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandle): Promise<CycleResult> {
   const { scenario, journal } = ctx;
   const plan = planKill(scenario, cycle);
-  const fault = planFault(scenario, cycle);
+  const planned = planFaultEntry(scenario, cycle);
+  const fault = planned.kind;
   const log = ctx.log.child({ cycle });
   journal.append({ type: 'cycle-start', cycle, phase: plan.phase });
+  /** The newest checkpoint acknowledged in this session: the host's own last commit, or the one it restored. */
+  const acknowledged = (): { seq: number; step: number } | null => {
+    const own = host.lastCommitted;
+    const restored = host.restoredFrom;
+    return own === null || (restored !== null && restored.seq > own.seq) ? restored : own;
+  };
   const journalFault = (): void => {
-    const acked = host.lastCommitted;
+    const acked = acknowledged();
     journal.append({
       type: 'fault',
       cycle,
       kind: fault,
       acknowledgedSeq: acked?.seq ?? 0,
       acknowledgedStep: acked?.step ?? 0,
+      ...(planned.durationMs !== undefined ? { durationMs: planned.durationMs } : {}),
     });
   };
   if (fault === 'enospc' || fault === 'eio') {
@@ -98,6 +107,14 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
       lastCommittedStep: host.lastCommitted?.step ?? 0,
       inFlightSeq,
     });
+  if (fault === 'freeze') {
+    // SIGSTOP where the kill would have landed; past the host timeout the frozen host is killed below, as hung.
+    journalFault();
+    const durationMs = planned.durationMs ?? FREEZE_DEFAULT_MS;
+    const fctx = { ...ctx, hostMs: timeouts.hostMs };
+    const thawed = await freezeCycle(fctx, cycle, plan.phase, host, durationMs, (c) => giveUp(host, c, host.maxStep));
+    if (thawed) return thawed;
+  }
   if (fault === 'power-loss') journalFault();
   journalKill(plan.phase, observedPhase, host.maxStep, host.inFlightSeq);
   const tKill = host.kill();
@@ -108,7 +125,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   let acknowledgedSeq: number | undefined;
   if (fault === 'power-loss') {
     if (!ctx.powerLoss) throw new Error(`cycle ${cycle}: a power-loss fault needs the store on lazyfs`);
-    acknowledgedSeq = host.lastCommitted?.seq ?? 0;
+    acknowledgedSeq = acknowledged()?.seq ?? 0;
     await ctx.powerLoss();
   }
 

@@ -1,7 +1,7 @@
 // The lazy file system (native/lazyfs/, docs/lazyfs.md): built from C on demand, cached by source hash, mounted over a
 // backing folder; a power-loss fault drops every write not yet fsynced, then the mount is made again.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { sleep } from '../core/clock.js';
@@ -68,7 +68,8 @@ export class LazyMount {
     if (!fuseAvailable()) throw new TargetError('lazyfs needs /dev/fuse (FUSE), which this machine does not have');
     mkdirSync(backing, { recursive: true });
     mkdirSync(mountpoint, { recursive: true });
-    const m = new LazyMount(await buildLazyfs(), path.resolve(backing), path.resolve(mountpoint));
+    // Real paths: the kernel lists a mount by its real path (a run reached through `latest` is a symlink).
+    const m = new LazyMount(await buildLazyfs(), realpathSync(backing), realpathSync(mountpoint));
     await m.start();
     return m;
   }

@@ -1,6 +1,7 @@
-// The nemesis: chooses, from a seeded PRNG, where each cycle's kill is aimed and how long after its trigger it lands.
+// The nemesis: chooses, from a seeded PRNG, where each cycle's kill is aimed and how long after its trigger it lands,
+// and which fault it is (SIGKILL, power loss, ENOSPC, EIO, freeze).
 import type { KillPhase } from '../journal/events.js';
-import type { FaultKind, Scenario } from '../scenario/scenario.js';
+import type { Fault, FaultKind, Scenario } from '../scenario/scenario.js';
 import { createRng } from '../stats/random.js';
 
 export interface KillPlan {
@@ -27,23 +28,42 @@ export function planKill(scenario: Scenario, cycle: number): KillPlan {
 /** The stream of the fault choice, apart from the kill plan's: adding faults to a scenario keeps its kill plans. */
 const FAULT_STREAM_SALT = 0x6661756c; // "faul"
 
-/** Which fault cycle `cycle` delivers: a pure function of (seed, cycle); SIGKILL when the scenario lists no faults. */
-export function planFault(scenario: Pick<Scenario, 'seed' | 'faults'>, cycle: number): FaultKind {
+/** How long a freeze lasts when its entry gives no durationMs. */
+export const FREEZE_DEFAULT_MS = 2000;
+
+/** A cycle's planned fault; `durationMs` is set for a freeze (how long the host group stays SIGSTOPped). */
+export interface FaultPlan {
+  kind: FaultKind;
+  durationMs?: number;
+}
+
+/** Which fault entry cycle `cycle` delivers: a pure function of (seed, cycle); SIGKILL when the scenario lists none. */
+export function planFaultEntry(scenario: Pick<Scenario, 'seed' | 'faults'>, cycle: number): FaultPlan {
+  const plan = (f: Fault): FaultPlan =>
+    f.kind === 'freeze' ? { kind: f.kind, durationMs: f.durationMs ?? FREEZE_DEFAULT_MS } : { kind: f.kind };
   const faults = scenario.faults;
-  if (faults.length === 0) return 'sigkill';
+  if (faults.length === 0) return { kind: 'sigkill' };
   const rng = createRng(scenario.seed, (cycle ^ FAULT_STREAM_SALT) >>> 0);
   const total = faults.reduce((sum, f) => sum + f.weight, 0);
   let pick = rng.next() * total;
   for (const f of faults) {
-    if (pick < f.weight) return f.kind;
+    if (pick < f.weight) return plan(f);
     pick -= f.weight;
   }
-  return faults[faults.length - 1]!.kind;
+  return plan(faults[faults.length - 1]!);
 }
+
+/** Which fault kind cycle `cycle` delivers (planFaultEntry's kind). */
+export function planFault(scenario: Pick<Scenario, 'seed' | 'faults'>, cycle: number): FaultKind {
+  return planFaultEntry(scenario, cycle).kind;
+}
+
+/** The faults delivered through the lazy file system (a freeze or a SIGKILL needs none). */
+const LAZYFS_FAULTS: ReadonlySet<FaultKind> = new Set(['power-loss', 'enospc', 'eio']);
 
 /** Whether the scenario's store must live on the lazy file system (some fault needs it to drop un-synced writes). */
 export function needsLazyfs(scenario: Pick<Scenario, 'faults'>): boolean {
-  return scenario.faults.some((f) => f.kind !== 'sigkill');
+  return scenario.faults.some((f) => LAZYFS_FAULTS.has(f.kind));
 }
 
 /** Injected write errors fail one of the first this-many writes under the store after the cycle begins. */

@@ -7,6 +7,7 @@ import { JournalWriter, streamJournal } from '../journal/writer.js';
 import { resolveRunDir } from '../analysis/load-runs.js';
 import { Store } from '../store/store.js';
 import { declaredKillLists, hostGroups, killDeclared, killOrphans } from './orphans.js';
+import { unmountStaleLazyfs } from './lazyfs-orphans.js';
 import { resetScratch, runPaths } from './run-folder.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { cycleIds } from './shard.js';
@@ -62,6 +63,7 @@ export async function resumeSoak(opts: ResumeOptions): Promise<RunResult> {
   const { start, remaining, remainingSamples, hosts, declared, lastT } = scanForResume(paths.journal);
   const killedGroups = killOrphans(hostGroups(hosts), paths.dir);
   const killedDeclared = killDeclared(declared);
+  await unmountStaleLazyfs(); // before the scratch folder is emptied: a dead mount under it would fail that
   const resumedAt = nowMs();
   const journal = new JournalWriter(paths.journal, () => lastT + (nowMs() - resumedAt));
   journal.append({ type: 'run-resume', killedGroups, remaining: remaining.length, killedDeclared });

@@ -16,6 +16,7 @@ import { indeterminate, runCycle, type CycleContext, type CycleResult } from './
 import { causeOf, hostTimeouts, type HostTimeouts } from './outcome.js';
 import { needsLazyfs, planKill } from './nemesis.js';
 import { LazyMount } from './lazyfs.js';
+import { clearLazyfsOwner, recordLazyfsOwner, unmountStaleLazyfs } from './lazyfs-orphans.js';
 import { injectedRunnerError } from './test-faults.js';
 import type { RunStatus } from '../journal/events.js';
 import { hostConfig, journaledHosts, startSession, type SpawnHost } from './host-journal.js';
@@ -53,8 +54,12 @@ export async function runCycles(
   bootSamples: readonly number[] = [],
 ): Promise<RunResult> {
   const log = createLogger(paths.runLog, opts.logLevel).child({ run: path.basename(paths.dir) });
+  // A dead runner's lazyfs mounts (this run's, when resuming, or another run's) go first.
+  const stale = await unmountStaleLazyfs();
+  if (stale.length > 0) log.warn({ mountpoints: stale }, 'unmounted lazyfs mounts left by a runner that died');
   // With power-loss faults the store folder is lazyfs's backing; runner and hosts use it through the mount.
   const lazy = needsLazyfs(scenario) ? await LazyMount.mount(paths.store, path.join(paths.dir, 'store-live')) : null;
+  if (lazy) recordLazyfsOwner(paths.dir);
   const live: RunPaths = lazy ? { ...paths, store: lazy.mountpoint } : paths;
   const spawnHost = journaledHosts(journal, hostConfig(scenario, live), paths.hostLog);
   const lease = (): Store => Store.open(live.store, { purpose: 'run lease' }); // held for the whole run: gc refuses
@@ -137,6 +142,7 @@ export async function runCycles(
     }
     ctx.store.close();
     await lazy?.unmount();
+    if (lazy) clearLazyfsOwner(paths.dir);
     opts.progress.finish();
     rmSync(paths.scratch, { recursive: true, force: true });
   }

@@ -11,7 +11,7 @@ const range = z
   .refine(([lo, hi]) => lo <= hi, { error: 'expected [min, max] with min <= max' });
 
 /** The fault kinds a scenario may list (README "Faults"); sigkill is the default and the only one without a FUSE layer. */
-export const FAULT_KINDS = ['sigkill', 'power-loss', 'enospc', 'eio'] as const;
+export const FAULT_KINDS = ['sigkill', 'power-loss', 'enospc', 'eio', 'freeze'] as const;
 /** One of FAULT_KINDS. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -20,8 +20,16 @@ const faultSchema = z
     kind: z.enum(FAULT_KINDS),
     /** Relative weight of this fault among the listed ones. */
     weight: z.number().positive().default(1),
+    /** freeze only: how long the host group stays SIGSTOPped (default FREEZE_DEFAULT_MS in run/nemesis.ts). */
+    durationMs: z.number().int().positive().max(3_600_000).optional(),
   })
-  .strict();
+  .strict()
+  .refine((f) => f.durationMs === undefined || f.kind === 'freeze', {
+    error: 'durationMs applies to kind: freeze only',
+    path: ['durationMs'],
+  });
+/** One entry of a scenario's `faults`. */
+export type Fault = z.infer<typeof faultSchema>;
 
 export const scenarioSchema = z
   .object({
@@ -83,8 +91,8 @@ export const scenarioSchema = z
         restoreDelayMs: [0, 30],
       }),
     /**
-     * Which fault each cycle delivers, by weight (nemesis.ts planFault); empty = SIGKILL only. With power-loss the run's
-     * store lives on the lazy FUSE file system (docs/lazyfs.md).
+     * Which fault each cycle delivers, by weight (nemesis.ts planFault); empty = SIGKILL only. With power-loss, enospc
+     * or eio the run's store lives on the lazy FUSE file system (docs/lazyfs.md); freeze is SIGSTOP + SIGCONT.
      */
     faults: z.array(faultSchema).default([]),
     /** Give up on a resume (outcome fail) after this long. */

@@ -24,6 +24,8 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
   maxStep = -1;
   nonce: string | null = null;
   lastCommitted: { seq: number; step: number } | null = null;
+  /** The checkpoint this host restored (committed and acknowledged before it started), once its restore ended. */
+  restoredFrom: { seq: number; step: number } | null = null;
   inFlightSeq: number | null = null;
   restoring = false;
   exited: HostExit | null = null;
@@ -80,6 +82,7 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
         break;
       case 'restore-end':
         this.restoring = false;
+        this.restoredFrom = { seq: msg.seq, step: msg.step };
         break;
       case 'kill-list':
         this.killList = { pids: msg.pids, groups: msg.groups };

@@ -86,6 +86,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void cleanup());
   process.on('SIGINT', () => void cleanup());
+  // After a freeze (SIGSTOP ... SIGCONT of the group) the runner checks the session on its next full heartbeat.
+  process.on('SIGCONT', () => target.requestFullHeartbeat());
 
   let restored: Manifest | undefined;
   if (cfg.mode === 'boot') {

@@ -1,7 +1,15 @@
 // The nemesis as data: a scenario without faults keeps today's kill plans (same seed, same plan), listing faults does
 // not move them either, and each cycle's fault is a pure function of (seed, cycle) drawn by weight.
 import { describe, expect, it } from 'vitest';
-import { needsLazyfs, planFault, planKill, planWriteFailure, WRITE_FAILURE_WINDOW } from '../../harness/run/nemesis.js';
+import {
+  FREEZE_DEFAULT_MS,
+  needsLazyfs,
+  planFault,
+  planFaultEntry,
+  planKill,
+  planWriteFailure,
+  WRITE_FAILURE_WINDOW,
+} from '../../harness/run/nemesis.js';
 import { parseScenario } from '../../harness/scenario/scenario.js';
 
 const plain = parseScenario('name: t\nseed: 5\nkill: { phases: { work: 2, checkpoint: 1 } }\n', 't.yaml');
@@ -45,6 +53,33 @@ describe('planFault', () => {
     expect(() => parseScenario('name: t\nfaults: [{kind: meteor}]\n', 't.yaml')).toThrow(/faults\.0\.kind/);
     expect(() => parseScenario('name: t\nfaults: [{kind: sigkill, weight: 0}]\n', 't.yaml')).toThrow(
       /faults\.0\.weight/,
+    );
+  });
+});
+
+describe('freeze faults', () => {
+  const freeze = parseScenario(
+    'name: t\nseed: 3\nfaults: [{kind: sigkill}, {kind: freeze, durationMs: 500}, {kind: freeze, durationMs: 9000}, {kind: freeze}]\n',
+    't.yaml',
+  );
+
+  it('plans each entry with its own duration (default FREEZE_DEFAULT_MS), a pure function of (seed, cycle)', () => {
+    const plans = Array.from({ length: 400 }, (_, i) => planFaultEntry(freeze, i + 1));
+    expect(Array.from({ length: 400 }, (_, i) => planFaultEntry(freeze, i + 1))).toEqual(plans);
+    const durations = new Set(plans.filter((p) => p.kind === 'freeze').map((p) => p.durationMs));
+    expect(durations).toEqual(new Set([500, 9000, FREEZE_DEFAULT_MS]));
+    for (const p of plans) if (p.kind === 'sigkill') expect(p.durationMs).toBeUndefined();
+    for (let c = 1; c <= 400; c++) expect(planFault(freeze, c)).toBe(plans[c - 1]!.kind);
+  });
+
+  it('needs no lazyfs (SIGSTOP and SIGCONT only)', () => {
+    expect(needsLazyfs(freeze)).toBe(false);
+    expect(needsLazyfs({ faults: [...freeze.faults, { kind: 'eio', weight: 1 }] })).toBe(true);
+  });
+
+  it('rejects durationMs on any kind but freeze, naming the field', () => {
+    expect(() => parseScenario('name: t\nfaults: [{kind: sigkill, durationMs: 5}]\n', 't.yaml')).toThrow(
+      /faults\.0\.durationMs/,
     );
   });
 });

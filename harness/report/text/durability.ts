@@ -1,17 +1,49 @@
 // The walkthrough's measured durability: per fault kind, trials, outcomes and the Wilson 95% interval, and what was
-// tested and what was not, each with its n.
+// tested and what was not, each with its n (a SIGKILL-only run states it too, from its cycle counts).
 import type { DurabilityRow } from '../../analysis/durability.js';
+import type { Summary } from '../../analysis/summary.js';
+import { wilson } from '../../stats/wilson.js';
 
 const WHAT: Record<DurabilityRow['kind'], string> = {
   sigkill: 'process kill (SIGKILL of the session host group; the page cache survives)',
-  'power-loss': "power loss of one host's file system (lazyfs drops every write and folder change not fsynced)",
+  'power-loss': "power loss of the store's file system (lazyfs drops every write and folder change not fsynced)",
   enospc: 'ENOSPC injected into one of the next writes under the store (lazyfs)',
   eio: 'EIO injected into one of the next writes under the store (lazyfs)',
+  freeze:
+    'freeze (SIGSTOP of the session host group, then SIGCONT: the same session must carry on with no lost steps; past the host timeout it is killed and resumed)',
 };
+
+/** What no fault kind of this harness reaches; always n = 0. */
+const NEVER_TESTED = [
+  'a second region (in every run the store, the session host and the runner share a machine)',
+  "a real disk's volatile write cache (lazyfs sits above the kernel; the disk's own cache is never cut)",
+  'firmware that acknowledges a flush it did not do',
+];
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
-/** Markdown lines of the measured-durability subsection (none when no fault but SIGKILL was delivered). */
+/** The SIGKILL row of a run without a fault event (its cycles were all plain kills); none for a run of no cycles. */
+export function plainKillRows(cycles: Summary['cycles']): DurabilityRow[] {
+  if (cycles.total === 0) return [];
+  const { total, resumed, failed, indeterminate } = cycles;
+  const interval = wilson(resumed, resumed + failed);
+  return [{ kind: 'sigkill', trials: total, ok: resumed, fail: failed, indeterminate, interval }];
+}
+
+/** What was tested and what was not, each with its n, as sentences (plain text; none for no rows). */
+export function durabilityStatements(rows: readonly DurabilityRow[]): string[] {
+  if (rows.length === 0) return [];
+  const tested = new Set(rows.map((r) => r.kind));
+  return [
+    ...rows.map((r) => `Tested: ${WHAT[r.kind]}, n = ${r.trials}.`),
+    ...(Object.keys(WHAT) as DurabilityRow['kind'][])
+      .filter((k) => !tested.has(k))
+      .map((k) => `Not tested: ${WHAT[k]}, n = 0.`),
+    ...NEVER_TESTED.map((what) => `Not tested: ${what}, n = 0.`),
+  ];
+}
+
+/** Markdown lines of the measured-durability subsection (none for no rows). */
 export function durabilityLines(rows: readonly DurabilityRow[]): string[] {
   if (rows.length === 0) return [];
   return [
@@ -26,11 +58,7 @@ export function durabilityLines(rows: readonly DurabilityRow[]): string[] {
         } |`,
     ),
     '',
-    ...rows.map((r) => `- Tested: ${WHAT[r.kind]}, n = ${r.trials}.`),
-    ...(['enospc', 'eio'] as const)
-      .filter((k) => !rows.some((r) => r.kind === k))
-      .map((k) => `- Not tested: ${WHAT[k]}, n = 0.`),
-    "- Not tested (n = 0): freeze (SIGSTOP), a second region, a real disk's volatile write cache, firmware that acknowledges a flush it did not do.",
+    ...durabilityStatements(rows).map((line) => `- ${line}`),
     '',
   ];
 }

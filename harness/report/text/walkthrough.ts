@@ -6,7 +6,7 @@ import type { ReportModel } from '../model.js';
 import type { RenderedChart } from '../charts/chart-spec.js';
 import { sinceLastMarkdown } from './since-last.js';
 import type { DurabilityRow } from '../../analysis/durability.js';
-import { durabilityLines } from './durability.js';
+import { durabilityLines, plainKillRows } from './durability.js';
 
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
   return [
@@ -143,7 +143,7 @@ export function renderWalkthrough(
     '',
     ...bullets(model.durability),
     '',
-    ...durabilityLines(durability),
+    ...durabilityLines(durability.length > 0 ? durability : plainKillRows(s.cycles)),
     '## Scope and limitations',
     '',
     ...bullets(model.limitations),

@@ -1,0 +1,95 @@
+// Stale lazyfs mounts on real FUSE mounts: a mount whose recorded runner is gone is unmounted and its daemon ended;
+// one whose runner lives, or that records no runner (someone else's), is left mounted (the negative controls).
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fuseAvailable, LazyMount } from '../../harness/run/lazyfs.js';
+import {
+  LAZYFS_OWNER_FILE,
+  lazyfsMountpoints,
+  recordLazyfsOwner,
+  unmountStaleLazyfs,
+} from '../../harness/run/lazyfs-orphans.js';
+import { readProcStat } from '../../harness/core/proc.js';
+
+const noFuse = !fuseAvailable();
+const root = mkdtempSync(path.join(tmpdir(), 'lazyfs-orphans-'));
+const mounts: LazyMount[] = [];
+afterAll(async () => {
+  for (const m of mounts) await m.unmount();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const mountedNow = (): string[] => lazyfsMountpoints(readFileSync('/proc/self/mountinfo', 'utf8'));
+
+/** PIDs whose argv serves `mountpoint` as a lazyfs daemon (lazyfs-<hash> BACKING MOUNTPOINT). */
+function daemonsServing(mountpoint: string): number[] {
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .filter((n) => {
+      try {
+        const argv = readFileSync(`/proc/${n}/cmdline`, 'utf8').split('\0');
+        return path.basename(argv[0] ?? '').startsWith('lazyfs-') && argv[2] === mountpoint;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** A run folder `name` with lazyfs mounted at <run>/store-live. */
+async function runWithMount(name: string): Promise<{ run: string; m: LazyMount }> {
+  const run = path.join(root, name);
+  mkdirSync(run);
+  const m = await LazyMount.mount(path.join(run, 'store'), path.join(run, 'store-live'));
+  mounts.push(m);
+  return { run, m };
+}
+
+describe('lazyfsMountpoints', () => {
+  it('lists fuse.lazyfs-* mounts only, with mountinfo escapes decoded', () => {
+    const info = [
+      '44 26 0:39 / /tmp/a\\040b/store-live rw,nosuid - fuse.lazyfs-5514918f8f47 lazyfs-5514918f8f47 rw,user_id=0',
+      '45 26 0:40 / /mnt/other rw - fuse.sshfs host:/ rw',
+      '46 26 0:41 / /tmp/x rw shared:1 - fuse.lazyfs-aaaa lazyfs-aaaa rw',
+    ].join('\n');
+    expect(lazyfsMountpoints(info)).toEqual(['/tmp/a b/store-live', '/tmp/x']);
+  });
+});
+
+describe.skipIf(noFuse)('unmountStaleLazyfs (real mounts)', () => {
+  it("unmounts the mount of a runner that died and ends its daemon; leaves a live runner's and an unrecorded one", async () => {
+    const dead = await runWithMount('dead');
+    const live = await runWithMount('live');
+    const foreign = await runWithMount('foreign');
+    // "dead": its recorded runner is a process that has exited
+    const gone = execa('true');
+    const gonePid = gone.pid!;
+    await gone;
+    writeFileSync(path.join(dead.run, LAZYFS_OWNER_FILE), JSON.stringify({ pid: gonePid, startTime: '1' }));
+    recordLazyfsOwner(live.run); // this process: alive
+    expect(readProcStat(process.pid)).not.toBeNull();
+    for (const r of [dead, live, foreign]) expect(mountedNow()).toContain(r.m.mountpoint);
+
+    const unmounted = await unmountStaleLazyfs();
+    expect(unmounted).toEqual([dead.m.mountpoint]);
+    expect(mountedNow()).not.toContain(dead.m.mountpoint);
+    expect(mountedNow()).toContain(live.m.mountpoint);
+    expect(mountedNow()).toContain(foreign.m.mountpoint);
+    expect(daemonsServing(dead.m.mountpoint)).toEqual([]);
+    expect(daemonsServing(live.m.mountpoint)).toHaveLength(1);
+    // and a second pass finds nothing more to do
+    expect(await unmountStaleLazyfs()).toEqual([]);
+  });
+
+  it('mounts a run reached through a symlink (soak run --resume runs/latest) at its real path', async () => {
+    const { run } = await runWithMount('linked-target');
+    symlinkSync(run, path.join(root, 'latest'));
+    const m = await LazyMount.mount(path.join(root, 'latest', 'store2'), path.join(root, 'latest', 'store2-live'));
+    mounts.push(m);
+    expect(m.mountpoint).toBe(path.join(run, 'store2-live'));
+    expect(mountedNow()).toContain(m.mountpoint);
+  });
+});
