@@ -22,6 +22,7 @@ import { hostConfig, journaledHosts, startSession, type SpawnHost } from './host
 import type { Progress } from './progress.js';
 import { LoadSampling } from './load-sampling.js';
 import type { RunPaths } from './run-folder.js';
+import { WarmStandby } from './standby.js';
 
 /** How the caller follows and stops a run. */
 export interface RunControl {
@@ -63,6 +64,8 @@ export async function runCycles(
     runDir: paths.dir,
     spawnHost,
   };
+  const timeouts = hostTimeouts(scenario);
+  if (scenario.standby) ctx.standby = new WarmStandby((c) => spawnHost('standby', c), timeouts.hostMs, log);
   if (lazy) {
     ctx.powerLoss = async () => {
       ctx.store.close();
@@ -78,7 +81,6 @@ export async function runCycles(
   let done = 0;
   let nextStart = firstStart;
   const runClock = nowMs();
-  const timeouts = hostTimeouts(scenario);
   opts.progress.start(cycles.length);
   const loads = new LoadSampling(journal);
   try {
@@ -98,6 +100,7 @@ export async function runCycles(
         host = started.host;
         result = started.result;
       }
+      ctx.standby?.replenish(cycle); // off the measured path: the session is up, no resume is being timed
       result ??= await runCycle(ctx, cycle, host!);
       lazy?.clearFailWrite(); // an injected write error the cycle did not reach is not carried into the next
       host = result.host;
@@ -119,6 +122,7 @@ export async function runCycles(
     throw failure;
   } finally {
     if (host) await host.reap(timeouts.hostMs);
+    await ctx.standby?.discard(timeouts.hostMs);
     try {
       await loads.stop();
       journal.append({ type: 'run-end', status, cycles: done, ...(reason !== undefined ? { reason } : {}) });

@@ -40,6 +40,11 @@ export const scenarioSchema = z
      * checkpoint(s) -> kill -> resume -> verify -> destroy, on a newly booted session.
      */
     session: z.enum(['continuous', 'fresh']).default('continuous'),
+    /**
+     * Warm standby: keep a session host started ahead of need (modules loaded, store open, target prepared) and hand
+     * it the restore after a kill; the next standby starts after the resume was judged. false: a cold host per resume.
+     */
+    standby: z.boolean().default(false),
     /** Stop cleanly (status "budget") once this much wall time has passed; 0 = no budget. */
     budgetS: z.number().nonnegative().default(0),
     /** Workload: one step every stepMs. */
