@@ -10,36 +10,33 @@ import type { CycleEvent, HostStartEvent, JournalEvent } from '../../harness/jou
 import { STANDBY_SKIPS_RESTORE } from '../../harness/session/standby.js';
 import { cliPath } from '../helpers/paths.js';
 import { describeResult } from '../helpers/cli.js';
+import { hasQemu } from '../helpers/qemu.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-standby-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: build first (npm run build)`);
 
-const scenario = (name: string): string => {
+const processLines = [
+  'target: process',
+  'cycles: 5',
+  'checkpoint: { everyMs: 100 }',
+  'kill: { phases: { work: 2, checkpoint: 1, restore: 0 }, workDelayMs: [100, 300] }',
+];
+
+const scenario = (name: string, lines: string[]): string => {
   const file = path.join(tmp, `${name}.yaml`);
-  writeFileSync(
-    file,
-    [
-      `name: ${name}`,
-      'target: process',
-      'cycles: 5',
-      'seed: 3',
-      'standby: true',
-      'checkpoint: { everyMs: 100 }',
-      'kill: { phases: { work: 2, checkpoint: 1, restore: 0 }, workDelayMs: [100, 300] }',
-    ].join('\n'),
-  );
+  writeFileSync(file, [`name: ${name}`, 'seed: 3', 'standby: true', ...lines].join('\n'));
   return file;
 };
 
 /** Run `soak run` on a standby scenario; returns the journal's events and the parsed --json result. */
-async function run(name: string, env: Record<string, string> = {}) {
+async function run(name: string, env: Record<string, string> = {}, lines = processLines) {
   const out = path.join(tmp, name);
   const r = await execaNode(
     cliPath,
-    ['run', '--scenario', scenario(name), '--out', out, '--report-dir', path.join(out, 'reports'), '--json'],
-    { reject: false, timeout: 240_000, stdin: 'ignore', env: { CI: '1', ...env } },
+    ['run', '--scenario', scenario(name, lines), '--out', out, '--report-dir', path.join(out, 'reports'), '--json'],
+    { reject: false, timeout: 480_000, stdin: 'ignore', env: { CI: '1', ...env } },
   );
   const runDir = path.join(
     out,
@@ -82,4 +79,26 @@ describe('soak run with a warm standby (process target)', () => {
     }
     expect(r.exitCode).toBe(1);
   }, 300_000);
+});
+
+// One short real micro-VM run (TCG here, slow under load): the standby's QEMU waits in `-incoming defer`.
+describe.skipIf(!hasQemu())('soak run with a warm standby (microvm, RAM only)', () => {
+  it('hands each resume to a standby whose QEMU already waits for the RAM stream; every cycle verifies', async () => {
+    const { r, events } = await run('standby-microvm', {}, [
+      'target: microvm',
+      'cycles: 2',
+      'checkpoint: { everyMs: 1500 }',
+      'kill: { phases: { work: 1 }, workDelayMs: [500, 1500] }',
+      'resumeTimeoutMs: 120000',
+      'hostTimeoutMs: 60000',
+      'targetOptions: { memoryMiB: 256, disk: false, accel: auto, ramCapture: stream }',
+    ]);
+    const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
+    expect(
+      cycles.map((c) => c.outcome),
+      describeResult(r),
+    ).toEqual(['ok', 'ok']);
+    const starts = events.filter((e): e is HostStartEvent => e.type === 'host-start');
+    expect(starts.filter((s) => s.mode === 'restore')).toHaveLength(0);
+  }, 600_000);
 });
