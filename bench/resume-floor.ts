@@ -115,6 +115,8 @@ async function floor(trials: number): Promise<number[]> {
     const times: number[] = [];
     for (let i = 0; i < trials; i++) {
       const b = make();
+      // resolve the guest environment (QEMU version, image, accelerator, TSC) first: the floor starts at QEMU's start
+      await (b.target as unknown as { prepare(): Promise<void> }).prepare();
       const t0 = process.hrtime.bigint();
       await b.target.restore(local);
       const ok = await firstVerified(b.hbs, nonce, reader.step);
