@@ -255,6 +255,7 @@ export class RunAccumulator {
         recheck,
         violationSamples: allViolations.slice(0, 10).map((v) => v.message),
         negativeControl: start.scenario.negativeControl,
+        standby: start.scenario.standby,
         ...(start.manualKills ? { manualKills: true } : {}),
         environment: { ...start.environment, target: { ...start.environment.target, ...this.liveTarget } },
         ...runFacts(start, this.loads.columns(), this.ends),

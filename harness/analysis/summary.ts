@@ -99,6 +99,8 @@ export interface Summary {
   recheck?: { rechecked: number; agreed: number; changed: number; changedCycles: number[] };
   /** The scenario was a negative control: the run is meant to produce violations (absent in older summaries). */
   negativeControl?: boolean;
+  /** Resumes were handed to a warm standby host (scenario `standby: true`); false: a cold host per resume (absent in older summaries). */
+  standby?: boolean;
   /** Every kill was typed by a person (a `soak demo` run), none planned by the nemesis (absent: a soak). */
   manualKills?: boolean;
   environment: Environment;

@@ -114,7 +114,8 @@ export interface HostStartEvent extends Base {
   type: 'host-start';
   cycle: number;
   pid: number;
-  mode: 'boot' | 'restore';
+  /** standby: a warm standby host (scenario `standby: true`), started ahead of the kill it will restore after. */
+  mode: 'boot' | 'restore' | 'standby';
 }
 
 /** A freshly booted session reached its first full heartbeat. */

@@ -8,6 +8,17 @@ const TARGET_LABELS: Record<string, string> = {
   imageHash: 'Guest image hash',
 };
 
+/** How resumes were started: a warm standby host, or a cold one (older summaries do not say). */
+export function resumeHostRow(standby: boolean | undefined): [string, string] {
+  if (standby === undefined) return ['Resume host', 'not recorded (older run)'];
+  return [
+    'Resume host',
+    standby
+      ? 'warm standby (a host started ahead, store open, target prepared; handed the restore at the kill)'
+      : 'cold (a new session host started after each kill)',
+  ];
+}
+
 /** Label/value rows: host CPU, memory, OS, kernel, Node, accelerator, QEMU, guest image hash, other target facts, harness version, git commit. */
 export function environmentRows(environment: Environment, target: string): Array<[string, string]> {
   const env = redactEnvironment(environment);

@@ -1,7 +1,7 @@
 // Everything a report says, computed once from the analysis and gates; the HTML page and summary.md both render this.
 import type { GateResult } from '../gates/types.js';
 import type { RunAnalysis, Summary } from '../analysis/summary.js';
-import { environmentRows } from './environment-rows.js';
+import { environmentRows, resumeHostRow } from './environment-rows.js';
 import { downtimeQuantiles, findings } from './findings.js';
 import { durabilityLimits, scopeLimitations } from './limitations.js';
 import type { QuantileEstimate } from '../stats/quantile-ci.js';
@@ -49,7 +49,11 @@ export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[], 
     verdict: reportVerdict(summary, sortedGates),
     findings: findings(clean),
     quantiles: downtimeQuantiles(clean),
-    environment: [...environmentRows(summary.environment, summary.target), ...machineLoadRows(summary)],
+    environment: [
+      ...environmentRows(summary.environment, summary.target),
+      resumeHostRow(summary.standby),
+      ...machineLoadRows(summary),
+    ],
     durability: durabilityLimits(clean),
     limitations: scopeLimitations(clean, sortedGates),
     gateRules: GATE_RULES,

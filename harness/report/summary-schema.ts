@@ -115,6 +115,7 @@ export const summarySchema = z.object({
   violations: num,
   violationSamples: z.array(z.string()),
   negativeControl: z.boolean().optional(),
+  standby: z.boolean().optional(),
   recheck: z.object({ rechecked: num, agreed: num, changed: num, changedCycles: z.array(num) }).optional(),
   environment: environmentSchema,
   plannedCycles: num.optional(),

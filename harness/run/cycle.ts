@@ -15,6 +15,7 @@ import { judgeResume, listenForResume } from './resume-check.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { Store } from '../store/store.js';
 import type { WorkloadModel } from '../check/workload.js';
+import type { WarmStandby } from './standby.js';
 
 export interface CycleContext {
   scenario: Scenario;
@@ -26,7 +27,9 @@ export interface CycleContext {
   /** The run folder (whose disk tells a host that died on a full disk from one that just died). */
   runDir: string;
   /** Start a session host (journals host-start and wires checkpoint events). */
-  spawnHost(mode: 'boot' | 'restore', cycle: number): HostHandle;
+  spawnHost(mode: 'boot' | 'restore' | 'standby', cycle: number): HostHandle;
+  /** The warm standby (scenario `standby: true`): the first restore after a kill is handed to it when it is ready. */
+  standby?: WarmStandby;
   /** Power loss of the store's file system (lazyfs crash + mount again; `store` is reopened); absent without lazyfs. */
   powerLoss?: () => Promise<void>;
   /** The n-th next write under the store fails with `errno` (lazyfs); absent without lazyfs. */
@@ -79,7 +82,8 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   const giveUp = (on: HostHandle, cause: IndeterminateCause, killStep: number): Promise<CycleResult> =>
     indeterminate(ctx, cycle, plan, on, cause, killStep, timeouts.hostMs);
 
-  await sleep(plan.workDelayMs);
+  // a standby still starting delays the kill until it is ready (bounded), so every planned kill meets a warm one
+  await Promise.all([sleep(plan.workDelayMs), ctx.standby?.whenReady()]);
   if (plan.phase === 'checkpoint') {
     try {
       await host.waitFor(isEv('ckpt-begin'), timeouts.hostMs, 'checkpoint-begin');
@@ -126,6 +130,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   if (fault === 'power-loss') {
     if (!ctx.powerLoss) throw new Error(`cycle ${cycle}: a power-loss fault needs the store on lazyfs`);
     acknowledgedSeq = acknowledged()?.seq ?? 0;
+    await ctx.standby?.discard(timeouts.hostMs); // its open store must not live across the power loss: a cold host restores
     await ctx.powerLoss();
   }
 
@@ -134,7 +139,8 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   for (;;) {
     ctx.store.refresh();
     const latest = ctx.store.latest()?.seq ?? null;
-    const next = ctx.spawnHost('restore', cycle);
+    // the first restore goes to a ready standby; a restore after a restore-phase kill starts a cold host
+    const next = (restoreKills === 0 ? ctx.standby?.take(cycle) : null) ?? ctx.spawnHost('restore', cycle);
     const pending = listenForResume(next, timeouts.resumeMs);
 
     if (plan.phase === 'restore' && restoreKills === 0) {

@@ -22,16 +22,25 @@ export function hostConfig(scenario: Scenario, paths: RunPaths): Omit<HostConfig
   };
 }
 
-/** Start a session host for `cycle`; what cycle.ts and the runner call. */
-export type SpawnHost = (mode: 'boot' | 'restore', cycle: number) => HostHandle;
+/** Start a session host for `cycle`; what cycle.ts and the runner call (and run/standby.ts, with mode 'standby'). */
+export type SpawnHost = (mode: 'boot' | 'restore' | 'standby', cycle: number) => HostHandle;
+
+/** The cycle each host's events are journaled under, when it changed since the spawn (a standby handed a restore). */
+const handedTo = new WeakMap<HostHandle, number>();
+
+/** Journal `h`'s events from now on under `cycle` (a standby started in one cycle restores in a later one). */
+export function reassignHostCycle(h: HostHandle, cycle: number): void {
+  handedTo.set(h, cycle);
+}
 
 /** A SpawnHost that journals host-start, each committed checkpoint, and the first live target facts of the run. */
 export function journaledHosts(journal: JournalWriter, config: Omit<HostConfig, 'mode'>, hostLog: string): SpawnHost {
   let targetInfoJournaled = false;
-  return (mode, cycle) => {
+  return (mode, spawnedIn) => {
     const h = new HostHandle({ ...config, mode }, hostLog);
-    journal.append({ type: 'host-start', cycle, pid: h.pid, mode });
+    journal.append({ type: 'host-start', cycle: spawnedIn, pid: h.pid, mode });
     h.on('msg', (msg) => {
+      const cycle = handedTo.get(h) ?? spawnedIn;
       if (msg.ev === 'ckpt-commit') {
         const { ev: _ev, ...rest } = msg; // drop the protocol tag, keep every field
         journal.append({ type: 'checkpoint', cycle, ...rest });

@@ -25,6 +25,7 @@ import { LoadSampling } from './load-sampling.js';
 import type { RunPaths } from './run-folder.js';
 import { runBootSamples } from './boot-samples.js';
 import { storeTally } from './store-tally.js';
+import { WarmStandby } from './standby.js';
 
 /** How the caller follows and stops a run. */
 export interface RunControl {
@@ -72,6 +73,8 @@ export async function runCycles(
     runDir: paths.dir,
     spawnHost,
   };
+  const timeouts = hostTimeouts(scenario);
+  if (scenario.standby) ctx.standby = new WarmStandby((c) => spawnHost('standby', c), timeouts.hostMs, log);
   if (lazy) {
     ctx.powerLoss = async () => {
       ctx.store.close();
@@ -87,7 +90,6 @@ export async function runCycles(
   let done = 0;
   let nextStart = firstStart;
   const runClock = nowMs();
-  const timeouts = hostTimeouts(scenario);
   const loads = new LoadSampling(journal);
   try {
     const sampling = { journal, config: hostConfig(scenario, paths), hostLog: paths.hostLog, runDir: paths.dir, log };
@@ -109,6 +111,7 @@ export async function runCycles(
         host = started.host;
         result = started.result;
       }
+      ctx.standby?.replenish(cycle); // off the measured path: the session is up, no resume is being timed
       result ??= await runCycle(ctx, cycle, host!);
       lazy?.clearFailWrite(); // an injected write error the cycle did not reach is not carried into the next
       host = result.host;
@@ -130,6 +133,7 @@ export async function runCycles(
     throw failure;
   } finally {
     if (host) await host.reap(timeouts.hostMs);
+    await ctx.standby?.discard(timeouts.hostMs);
     try {
       await loads.stop();
       const store = storeTally(ctx.store); // after the last host is gone: nothing commits any more

@@ -54,6 +54,11 @@ export const scenarioSchema = z
      * A p95 needs n >= 59 boots. Sharded runs split them as they split cycles.
      */
     bootSamples: z.number().int().nonnegative().max(100_000).default(0),
+    /**
+     * Warm standby: keep a session host started ahead of need (modules loaded, store open, target prepared) and hand
+     * it the restore after a kill; the next standby starts after the resume was judged. false: a cold host per resume.
+     */
+    standby: z.boolean().default(false),
     /** Stop cleanly (status "budget") once this much wall time has passed; 0 = no budget. */
     budgetS: z.number().nonnegative().default(0),
     /** Workload: one step every stepMs. */

@@ -10,6 +10,7 @@ import { HostTimeoutError } from '../core/errors.js';
 import type { HostConfig, HostMessage } from './protocol.js';
 import { readMessages } from '../journal/ndjson.js';
 import type { Heartbeat } from '../check/heartbeat.js';
+import { HAND_OFF_LINE } from './standby.js';
 
 const hostScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'host-main.js');
 
@@ -44,7 +45,8 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     super();
     this.child = execaNode(hostScript, [JSON.stringify(cfg)], {
       detached: true,
-      stdin: 'ignore',
+      // a standby waits for its hand-off on stdin (and exits when the runner, holding the other end, is gone)
+      stdin: cfg.mode === 'standby' ? 'pipe' : 'ignore',
       stdout: 'pipe',
       stderr: { file: logFile, append: true },
       buffer: false,
@@ -133,6 +135,12 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
       this.on('exit', onExit);
       if (this.exited) onExit();
     });
+  }
+
+  /** Hand a standby host (mode 'standby', ready) the restore of the newest checkpoint. */
+  handOff(): void {
+    if (!this.child.stdin) throw new Error(`host ${this.pid} is not a standby host (no stdin to hand off on)`);
+    this.child.stdin.write(`${HAND_OFF_LINE}\n`);
   }
 
   /** SIGKILL the host's whole process group (host, agent, tools, QEMU) and its kill list; returns the monotonic kill time. */

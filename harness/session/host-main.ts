@@ -10,6 +10,7 @@ import { Store } from '../store/store.js';
 import { createTarget } from '../targets/registry.js';
 import type { Target } from '../targets/target.js';
 import { diskFull } from './disk-full.js';
+import { awaitHandOff, standbySkipsRestore } from './standby.js';
 
 function send(msg: HostMessage): void {
   process.stdout.write(`${JSON.stringify(msg)}\n`);
@@ -96,16 +97,13 @@ async function main(): Promise<void> {
     send({ ev: 'booted', bootMs: booting() });
     send({ ev: 'target', info: target.describe(), live: true });
   } else {
-    const { manifest, skipped } = store.newest();
-    for (const s of skipped) process.stderr.write(`host: restore passed over ${s.problem}\n`);
-    if (!manifest) throw new Error(`store ${cfg.storeDir} has no complete checkpoint to restore`);
-    const restoring = stopwatch();
-    send({ ev: 'restore-begin', seq: manifest.seq, step: manifest.step });
-    if (cfg.injectRestoreDelayMs > 0) await sleep(cfg.injectRestoreDelayMs);
-    await target.restore(store.reader(manifest));
-    send({ ev: 'restore-end', seq: manifest.seq, step: manifest.step, restoreMs: restoring() });
-    send({ ev: 'target', info: target.describe(), live: true });
-    restored = manifest;
+    if (cfg.mode === 'standby') {
+      await target.warmUp?.();
+      send({ ev: 'standby-ready', readyMs: Math.round(process.uptime() * 1000) });
+      await awaitHandOff();
+      store.refresh(); // checkpoints committed while this host waited
+    }
+    restored = await restoreNewest(cfg, store, target);
   }
   // Checkpoint only a session that has proven it is alive (and keep the first pause out of the resume path).
   await alive;
@@ -113,6 +111,22 @@ async function main(): Promise<void> {
   // ~30 ms of synchronous work do not delay it (it ends the measured resume). A restored checkpoint is the newest.
   store.warmPageKeys(restored);
   await checkpointLoop(cfg, store, target);
+}
+
+/** Restore the store's newest complete checkpoint into `target`, telling the runner when it begins and ends. */
+async function restoreNewest(cfg: HostConfig, store: Store, target: Target): Promise<Manifest> {
+  const { manifest, skipped } = store.newest();
+  for (const s of skipped) process.stderr.write(`host: restore passed over ${s.problem}\n`);
+  if (!manifest) throw new Error(`store ${cfg.storeDir} has no complete checkpoint to restore`);
+  const restoring = stopwatch();
+  send({ ev: 'restore-begin', seq: manifest.seq, step: manifest.step });
+  if (cfg.injectRestoreDelayMs > 0) await sleep(cfg.injectRestoreDelayMs);
+  // TEST-ONLY negative control: a standby that boots a fresh session and claims the checkpoint (session/standby.ts).
+  if (cfg.mode === 'standby' && standbySkipsRestore()) await target.boot();
+  else await target.restore(store.reader(manifest));
+  send({ ev: 'restore-end', seq: manifest.seq, step: manifest.step, restoreMs: restoring() });
+  send({ ev: 'target', info: target.describe(), live: true });
+  return manifest;
 }
 
 /** Tell the runner why this host fails, then exit. */

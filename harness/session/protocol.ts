@@ -3,8 +3,11 @@ import type { Heartbeat } from '../check/heartbeat.js';
 import type { CheckpointFacts } from '../journal/events.js';
 
 export interface HostConfig {
-  /** Boot a new session, restore the newest checkpoint, or only report the target's facts (no boot) and exit. */
-  mode: 'boot' | 'restore' | 'describe';
+  /**
+   * Boot a new session, restore the newest checkpoint, or only report the target's facts (no boot) and exit;
+   * standby: load everything, open the store, prepare the target, then wait for the runner's hand-off to restore.
+   */
+  mode: 'boot' | 'restore' | 'describe' | 'standby';
   target: string;
   targetOptions: Record<string, unknown>;
   storeDir: string;
@@ -20,6 +23,8 @@ export interface HostConfig {
 export type HostMessage =
   | ({ ev: 'hb' } & Heartbeat)
   | { ev: 'booted'; bootMs: number }
+  /** A standby host is ready for the hand-off (modules loaded, store open, target prepared) after `readyMs`. */
+  | { ev: 'standby-ready'; readyMs: number }
   | { ev: 'restore-begin'; seq: number; step: number }
   | { ev: 'restore-end'; seq: number; step: number; restoreMs: number }
   | { ev: 'ckpt-begin'; seq: number }

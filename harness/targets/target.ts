@@ -37,6 +37,11 @@ export interface Target {
   onHeartbeat(listener: (hb: Heartbeat) => void): void;
   /** Optional: be told whenever the processes outside the host's group change (exec adapters of detaching runtimes). */
   onKillList?(listener: (k: KillList) => void): void;
+  /**
+   * Optional, for a warm standby host: pre-start whatever a later boot() or restore() would start (processes, a VMM
+   * waiting for incoming state), so that call only hands over the state. Called at most once, before either.
+   */
+  warmUp?(): Promise<void>;
   /** Ask for a full heartbeat as soon as possible. */
   requestFullHeartbeat(): void;
   /** Stop everything the target started and remove its scratch files. */

@@ -39,6 +39,8 @@ class MicrovmTarget implements Target {
   private seq = 0;
   private socketDir: string | undefined;
   private onHold: (step: number) => void = () => {};
+  /** warmUp() started a QEMU that waits in `-incoming defer` for the restore. */
+  private incomingReady = false;
 
   constructor(
     private readonly ctx: TargetContext,
@@ -61,6 +63,7 @@ class MicrovmTarget implements Target {
   }
 
   async boot(): Promise<void> {
+    if (this.incomingReady) await this.stopGuest(); // a standby's waiting QEMU cannot boot (it was started -S -incoming)
     await this.prepare();
     if (this.diskPath !== undefined) await createDisk(this.diskPath, this.opts.diskMiB, this.opts.diskFastCommit);
     const first = this.hub.next(
@@ -113,13 +116,27 @@ class MicrovmTarget implements Target {
     }
   }
 
+  /**
+   * Warm standby: resolve the guest environment and start a QEMU waiting in `-incoming defer`, so a restore only
+   * streams the RAM into it. Not with a disk: QEMU opens the disk at start, before a restore has written it.
+   */
+  async warmUp(): Promise<void> {
+    await this.prepare();
+    if (this.diskPath !== undefined) return;
+    await this.start(true);
+    this.incomingReady = true;
+  }
+
   async restore(source: CheckpointSource): Promise<void> {
     await this.prepare();
     await checkRecord(source, this.opts);
     this.hub.lastStep = source.step; // until the resumed guest's first heartbeat
     try {
       if (this.diskPath !== undefined) await source.writeFile('disk', this.diskPath);
-      await this.start(true);
+      // a standby's QEMU that died while it waited is replaced by a new one (the restore then starts it cold)
+      if (this.incomingReady && this.qemu?.exitReason() !== undefined) await this.stopGuest();
+      if (!this.incomingReady || this.qemu === undefined) await this.start(true);
+      this.incomingReady = false;
       const { qemu } = this.running();
       const io = this.ramIo('migrate-in.sock');
       await loadRam(this.opts.ramCapture, io, source);
@@ -192,6 +209,7 @@ class MicrovmTarget implements Target {
 
   /** SIGKILL QEMU (if any) and forget it; destroy() and failed boots/restores use this. */
   private async stopGuest(): Promise<void> {
+    this.incomingReady = false;
     this.qmp?.close();
     await this.qemu?.kill();
     this.qmp = undefined;

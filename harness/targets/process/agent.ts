@@ -13,6 +13,8 @@ interface Args {
   stepMs: number;
   heapBytes: number;
   restoreMem?: string;
+  /** Pre-started for a warm standby: wait for a 'start' command (fresh, or the memory to restore) before working. */
+  standby: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -26,6 +28,7 @@ function parseArgs(argv: string[]): Args {
     stepMs: Number(get('step-ms') ?? 5),
     heapBytes: Number(get('heap-bytes') ?? 1 << 20),
     restoreMem: get('restore-mem'),
+    standby: argv.includes('--standby'),
   };
 }
 
@@ -76,11 +79,14 @@ const send = (msg: object): void => {
 };
 
 let mem: Memory;
-if (args.restoreMem) {
-  mem = decodeMemory(readFileSync(args.restoreMem));
-} else {
-  mem = { nonce: randomBytes(8).toString('hex'), step: 0, chain: MEM_SEED, heap: initialHeap(args.heapBytes) };
-  writeFileSync(logFile, '');
+/** Build the agent's memory: restored from a handoff file, or a fresh session (new nonce, empty log). */
+function initMemory(restoreMem: string | undefined): void {
+  if (restoreMem) {
+    mem = decodeMemory(readFileSync(restoreMem));
+  } else {
+    mem = { nonce: randomBytes(8).toString('hex'), step: 0, chain: MEM_SEED, heap: initialHeap(args.heapBytes) };
+    writeFileSync(logFile, '');
+  }
 }
 
 // The tool process is started by the host beside this agent (both start at once, which halves the resume path);
@@ -155,16 +161,37 @@ async function loop(): Promise<void> {
   }
 }
 
+/** Begin working: the memory is set (and the tool told its state, when restoring from a standby). */
+function begin(): void {
+  send({ ev: 'started', step: mem.step, nonce: mem.nonce });
+  loop().catch((err: unknown) => {
+    process.stderr.write(`agent: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  });
+}
+
+/** A standby agent's start: restore `memFile` (or start fresh) and set the tool's state, then work. */
+async function startFromStandby(msg: { memFile?: string; tool?: { step: number; digest: string } }): Promise<void> {
+  initMemory(msg.memFile);
+  if (msg.tool) await toolCall(`set ${msg.tool.step} ${msg.tool.digest}`);
+  begin();
+}
+
 createInterface({ input: process.stdin }).on('line', (line) => {
-  const msg = JSON.parse(line) as { cmd: string };
+  const msg = JSON.parse(line) as { cmd: string; memFile?: string; tool?: { step: number; digest: string } };
   if (msg.cmd === 'pause') pendingPause = true;
   else if (msg.cmd === 'resume') paused = false;
   else if (msg.cmd === 'full') wantFull = true;
+  else if (msg.cmd === 'start' && args.standby)
+    startFromStandby(msg).catch((err: unknown) => {
+      process.stderr.write(`agent: ${(err as Error).stack ?? String(err)}\n`);
+      process.exit(1);
+    });
 });
 process.stdin.on('end', () => process.exit(0));
 
-send({ ev: 'started', step: mem.step, nonce: mem.nonce });
-loop().catch((err: unknown) => {
-  process.stderr.write(`agent: ${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
-});
+if (args.standby) send({ ev: 'standing-by' });
+else {
+  initMemory(args.restoreMem);
+  begin();
+}

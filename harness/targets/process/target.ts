@@ -46,6 +46,9 @@ class ProcessTarget implements Target {
   private readonly listeners: ((hb: Heartbeat) => void)[] = [];
   private pausedWaiter: ((p: Paused) => void) | null = null;
   private startedWaiter: (() => void) | null = null;
+  private standingByWaiter: (() => void) | null = null;
+  /** The agent and tool were pre-started by warmUp() and wait for a 'start' command. */
+  private prepared = false;
   private readonly workspace: string;
   private readonly handoff: string;
 
@@ -61,7 +64,7 @@ class ProcessTarget implements Target {
   async boot(): Promise<void> {
     rmSync(this.workspace, { recursive: true, force: true });
     mkdirSync(this.workspace, { recursive: true });
-    await this.start([], []);
+    await this.start(null);
   }
 
   async restore(source: CheckpointSource): Promise<void> {
@@ -77,10 +80,48 @@ class ProcessTarget implements Target {
     const memFile = path.join(this.handoff, 'restore-mem.bin');
     await source.writeFile('memory', memFile);
     const tool = JSON.parse((await source.get('tool')).toString()) as { step: number; digest: string };
-    await this.start(['--restore-mem', memFile], [String(tool.step), tool.digest]);
+    await this.start({ memFile, tool });
   }
 
-  private async start(extra: string[], toolArgs: string[]): Promise<void> {
+  /** Warm standby: start the agent and its tool now, idle, so a restore only hands them the state (no process start). */
+  async warmUp(): Promise<void> {
+    const standingBy = new Promise<void>((resolve) => (this.standingByWaiter = resolve));
+    this.spawnPair(['--standby'], []);
+    await this.whileAgentLives(standingBy, 'standing by');
+    this.prepared = true;
+  }
+
+  /** Start the agent working: fresh (null) or from restored memory and tool state; uses prepared processes if any. */
+  private async start(restored: { memFile: string; tool: { step: number; digest: string } } | null): Promise<void> {
+    const started = new Promise<void>((resolve) => (this.startedWaiter = resolve));
+    if (this.prepared) {
+      this.prepared = false;
+      this.send({ cmd: 'start', ...(restored ?? {}) });
+    } else if (restored) {
+      this.spawnPair(['--restore-mem', restored.memFile], [String(restored.tool.step), restored.tool.digest]);
+    } else {
+      this.spawnPair([], []);
+    }
+    await this.whileAgentLives(started, 'start');
+  }
+
+  /** Resolve with `waiting`, or reject if the agent exits first. */
+  private async whileAgentLives(waiting: Promise<void>, what: string): Promise<void> {
+    const agent = this.agent!;
+    const exited = new Promise<never>((_, reject) =>
+      agent.once('exit', (code, signal) =>
+        reject(
+          new TargetError(
+            `process target: agent exited during ${what} (exit code ${String(code)}, signal ${String(signal)})`,
+          ),
+        ),
+      ),
+    );
+    exited.catch(() => {});
+    await Promise.race([waiting, exited]);
+  }
+
+  private spawnPair(extra: string[], toolArgs: string[]): void {
     const args = [
       '--workspace',
       this.workspace,
@@ -102,20 +143,8 @@ class ProcessTarget implements Target {
     tool.stdout.destroy();
     this.tool = tool;
     this.agent = agent;
-    const started = new Promise<void>((resolve) => (this.startedWaiter = resolve));
     void readMessages(agent.stdout!, (msg) => this.onMessage(msg));
     this.agentExit = new Promise((resolve) => agent.once('exit', () => resolve()));
-    const exited = new Promise<never>((_, reject) =>
-      agent.once('exit', (code, signal) =>
-        reject(
-          new TargetError(
-            `process target: agent exited during start (exit code ${String(code)}, signal ${String(signal)})`,
-          ),
-        ),
-      ),
-    );
-    exited.catch(() => {});
-    await Promise.race([started, exited]);
   }
 
   private onMessage(msg: Record<string, unknown>): void {
@@ -128,6 +157,9 @@ class ProcessTarget implements Target {
     } else if (msg.ev === 'started') {
       this.startedWaiter?.();
       this.startedWaiter = null;
+    } else if (msg.ev === 'standing-by') {
+      this.standingByWaiter?.();
+      this.standingByWaiter = null;
     }
   }
 

@@ -1,5 +1,6 @@
 // The agent's long-running tool process (process target): keeps its own state (a digest chain) across commands.
-// Protocol on stdin/stdout, one line each: "step N" -> "ok N <digest>"; "state" -> "state N <digest>".
+// Protocol on stdin/stdout, one line each: "step N" -> "ok N <digest>"; "state" -> "state N <digest>";
+// "set N <digest>" -> "state N <digest>" (a tool pre-started for a warm standby is given the restored state).
 import { createInterface } from 'node:readline';
 import { nextLink, TOOL_SEED } from '../../check/workload.js';
 
@@ -8,7 +9,8 @@ let digest = process.argv[3] ?? TOOL_SEED;
 
 const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {
-  const [cmd, arg] = line.split(' ');
+  const parts = line.split(' ');
+  const [cmd, arg] = parts;
   if (cmd === 'step') {
     const n = Number(arg);
     if (n !== step + 1) {
@@ -18,6 +20,10 @@ rl.on('line', (line) => {
     step = n;
     digest = nextLink(digest, step);
     process.stdout.write(`ok ${step} ${digest}\n`);
+  } else if (cmd === 'set' && parts[2] !== undefined) {
+    step = Number(arg);
+    digest = parts[2];
+    process.stdout.write(`state ${step} ${digest}\n`);
   } else if (cmd === 'state') {
     process.stdout.write(`state ${step} ${digest}\n`);
   } else {

@@ -1,0 +1,30 @@
+// A warm standby host's side of the hand-off: wait, everything loaded and the store open, for the runner's one-line
+// order on stdin to restore the newest checkpoint; and the test-only switch that makes a standby skip that restore.
+import { createInterface } from 'node:readline';
+
+/** The line the runner writes to a standby host's stdin to hand it the restore. */
+export const HAND_OFF_LINE = 'restore';
+
+/**
+ * SOAK_TEST_STANDBY_SKIPS_RESTORE=1 (TEST-ONLY negative control): a standby handed the restore boots a fresh session
+ * instead and still reports the checkpoint as restored; the checker's nonce and digest checks must catch it.
+ */
+export const STANDBY_SKIPS_RESTORE = 'SOAK_TEST_STANDBY_SKIPS_RESTORE';
+
+/** Whether the test-only skip switch is on. */
+export function standbySkipsRestore(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env[STANDBY_SKIPS_RESTORE] === '1';
+}
+
+/** Resolve when the hand-off line arrives on stdin; reject when stdin ends first (the runner is gone). */
+export function awaitHandOff(input: NodeJS.ReadableStream = process.stdin): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input });
+    lines.on('line', (line) => {
+      if (line.trim() !== HAND_OFF_LINE) return;
+      resolve(); // first: close() below emits 'close' at once, whose reject must find the promise settled
+      lines.close();
+    });
+    lines.on('close', () => reject(new Error('standby: stdin closed before the hand-off (the runner is gone)')));
+  });
+}
