@@ -17,6 +17,14 @@ export function fsyncBeforeRename(fd: number): void {
   fsyncSync(fd);
 }
 
+/**
+ * Write all of `data` at `fd`'s position: write(2) may write less than asked (a disk that fills up mid-write), and a
+ * short write taken for a whole one leaves a hole that a later fsync and rename would publish. Throws what write throws.
+ */
+export function writeAll(fd: number, data: Uint8Array): void {
+  for (let off = 0; off < data.length;) off += writeSync(fd, data, off, data.length - off);
+}
+
 /** mkdir -p `dir`, then fsync the parent of every folder it created, so they survive a power loss. */
 export function mkdirDurable(dir: string): void {
   const first = mkdirSync(dir, { recursive: true });
@@ -55,7 +63,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   const fd = openSync(tmp, 'wx', 0o644);
   try {
     try {
-      writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+      writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data);
       fsyncBeforeRename(fd);
     } finally {
       closeSync(fd);
