@@ -56,6 +56,7 @@ export const VIOLATION_CODES = [
   'not-latest',
   'no-resume',
   'lost-acknowledged-checkpoint',
+  'store-damaged',
 ] as const satisfies readonly ViolationCode[];
 
 /** A value as an error message quotes it. */

@@ -10,7 +10,7 @@ import type { Logger } from '../core/logger.js';
 import { planFault, planKill, planWriteFailure, type KillPlan } from './nemesis.js';
 import type { InjectedErrno } from './lazyfs.js';
 import { causeOf, goneCause, hostTimeouts, judgedCycleEvent } from './outcome.js';
-import { awaitWriteFailure } from './write-fault.js';
+import { awaitWriteFailure, damageAfterWriteFault } from './write-fault.js';
 import { judgeResume, listenForResume } from './resume-check.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { Store } from '../store/store.js';
@@ -107,6 +107,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   const tKill = writeFailure ? await host.died : host.kill();
   await host.reap(timeouts.hostMs);
   ctx.clearFailWrite?.();
+  const damaged = fault === 'enospc' || fault === 'eio' ? damageAfterWriteFault(ctx.store) : [];
   let killStep = host.maxStep;
   /** After a power loss: the newest checkpoint acknowledged before it (read to EOF: every ack the host sent). */
   let acknowledgedSeq: number | undefined;
@@ -170,6 +171,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
           message: `checkpoint ${acknowledgedSeq} was acknowledged before the power loss; the store's newest after it is ${latest ?? 'none'}`,
         });
     }
+    violations.push(...damaged);
     const ok = violations.length === 0;
     const event = journal.append(
       judgedCycleEvent(
