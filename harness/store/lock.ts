@@ -121,7 +121,7 @@ export class StoreLock {
     const file = path.join(locks, name);
     // Written whole and durably (temp, fsync, rename, fsync locks/): a checker never reads half a lock, and a power
     // cut cannot leave an empty lock file behind, which would read as unreadable (never stale) and block the store.
-    writeFileAtomic(file, JSON.stringify(body));
+    writeFileAtomic(file, JSON.stringify(body), { always: true }); // not the store's data: the no-fsync switch spares it
     const deadline = Date.now() + waitMs;
     for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
       const mine = (f: string): boolean => f === file || own.some((o) => o.file === f);

@@ -5,7 +5,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fsyncDir } from '../../harness/core/durable.js';
+import { fsyncDir, TEST_NO_FSYNC_BEFORE_RENAME } from '../../harness/core/durable.js';
 import { fuseAvailable, LazyMount } from '../../harness/run/lazyfs.js';
 import { LOCKS_DIR, readLocks, StoreLock } from '../../harness/store/lock.js';
 
@@ -27,6 +27,17 @@ describe.skipIf(!fuseAvailable())('store lock across a power loss', () => {
     const found = readLocks(m.mountpoint);
     expect(found.map((l) => l.file)).toEqual([lock.file]);
     expect(found[0]!.body).toMatchObject({ kind: 'writer', pid: process.pid, purpose: 'test' });
+  });
+
+  it('and under the test-only no-fsync store build (its switch spares lock files)', async () => {
+    process.env[TEST_NO_FSYNC_BEFORE_RENAME] = '1';
+    try {
+      StoreLock.acquire(m.mountpoint, 'writer', 'test');
+    } finally {
+      Reflect.deleteProperty(process.env, TEST_NO_FSYNC_BEFORE_RENAME);
+    }
+    await m.crash();
+    expect(readLocks(m.mountpoint)[0]?.body).toMatchObject({ kind: 'writer', pid: process.pid });
   });
 
   it('twin: a lock written and renamed without fsync comes back empty, an unreadable lock', async () => {
