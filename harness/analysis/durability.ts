@@ -2,7 +2,7 @@
 // joined with its outcome, as trials, outcomes and a Wilson 95% interval of resumed-and-verified among judged cycles.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { JournalEvent } from '../journal/events.js';
+import type { CauseCode, JournalEvent } from '../journal/events.js';
 import type { FaultKind } from '../scenario/scenario.js';
 import { wilson, type Interval } from '../stats/wilson.js';
 import { JOURNAL_FILE } from './load-runs.js';
@@ -15,6 +15,8 @@ export interface DurabilityRow {
   ok: number;
   fail: number;
   indeterminate: number;
+  /** The indeterminate cycles by cause (an injected ENOSPC or EIO shows as its errno). */
+  causes: Partial<Record<CauseCode, number>>;
   /** Wilson 95% interval of ok among judged cycles (ok + fail); null when none was judged. */
   interval: Interval | null;
 }
@@ -33,9 +35,13 @@ export function durabilityRows(runs: Iterable<Iterable<JournalEvent>>): Durabili
     if (kindOf.size > 0) faulted = true;
     for (const [cycle, c] of outcomes) {
       const kind = kindOf.get(cycle) ?? 'sigkill';
-      const row = rows.get(kind) ?? { kind, trials: 0, ok: 0, fail: 0, indeterminate: 0, interval: null };
+      const row = rows.get(kind) ?? { kind, trials: 0, ok: 0, fail: 0, indeterminate: 0, causes: {}, interval: null };
       row.trials++;
       row[c.outcome]++;
+      if (c.outcome === 'indeterminate') {
+        const code = c.cause?.code ?? 'host-exited';
+        row.causes[code] = (row.causes[code] ?? 0) + 1;
+      }
       rows.set(kind, row);
     }
   }

@@ -34,4 +34,5 @@ export type ViolationCode =
   | 'ahead'
   | 'not-latest'
   | 'no-resume'
-  | 'lost-acknowledged-checkpoint';
+  | 'lost-acknowledged-checkpoint'
+  | 'store-damaged';

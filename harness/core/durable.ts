@@ -17,6 +17,14 @@ export function fsyncBeforeRename(fd: number): void {
   fsyncSync(fd);
 }
 
+/**
+ * Write all of `data` at `fd`'s position: write(2) may write less than asked (a disk that fills up mid-write), and a
+ * short write taken for a whole one leaves a hole that a later fsync and rename would publish. Throws what write throws.
+ */
+export function writeAll(fd: number, data: Uint8Array): void {
+  for (let off = 0; off < data.length;) off += writeSync(fd, data, off, data.length - off);
+}
+
 /** mkdir -p `dir`, then fsync the parent of every folder it created, so they survive a power loss. */
 export function mkdirDurable(dir: string): void {
   const first = mkdirSync(dir, { recursive: true });
@@ -48,15 +56,18 @@ export function tempPathFor(file: string): string {
 /**
  * Write `data` to `file` atomically: a fresh temp file in the same dir (created with O_EXCL, so a symlink or file
  * already at that name is never followed nor reused: the write fails instead), fsync, rename, fsync the dir.
- * Renaming replaces a symlink at `file` itself rather than writing through it.
+ * Renaming replaces a symlink at `file` itself rather than writing through it. `always`: fsync even under the
+ * test-only no-fsync switch (a file that is not the store's data, such as its lock files, which the switch must not
+ * break).
  */
-export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+export function writeFileAtomic(file: string, data: string | Uint8Array, opts: { always?: boolean } = {}): void {
   const tmp = tempPathFor(file);
   const fd = openSync(tmp, 'wx', 0o644);
   try {
     try {
-      writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-      fsyncBeforeRename(fd);
+      writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data);
+      if (opts.always === true) fsyncSync(fd);
+      else fsyncBeforeRename(fd);
     } finally {
       closeSync(fd);
     }

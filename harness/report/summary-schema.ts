@@ -171,6 +171,8 @@ export const summaryFileSchema = summarySchema.extend({
         ok: num,
         fail: num,
         indeterminate: num,
+        /** Indeterminate cycles by cause (enospc, eio, host-hung...). */
+        causes: z.record(z.string(), num).optional(),
         interval: interval.nullable(),
       }),
     )

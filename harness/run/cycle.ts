@@ -11,6 +11,7 @@ import { FREEZE_DEFAULT_MS, planFaultEntry, planKill, planWriteFailure, type Kil
 import { freezeCycle } from './freeze.js';
 import type { InjectedErrno } from './lazyfs.js';
 import { causeOf, goneCause, hostTimeouts, judgedCycleEvent } from './outcome.js';
+import { awaitWriteFailure, damageAfterWriteFault } from './write-fault.js';
 import { judgeResume, listenForResume } from './resume-check.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { Store } from '../store/store.js';
@@ -71,20 +72,23 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
       ...(planned.durationMs !== undefined ? { durationMs: planned.durationMs } : {}),
     });
   };
-  if (fault === 'enospc' || fault === 'eio') {
-    // A failed checkpoint write must leave the previous checkpoint restorable: the host's error is indeterminate.
-    if (!ctx.failWrite) throw new Error(`cycle ${cycle}: an ${fault} fault needs the store on lazyfs`);
-    journalFault();
-    ctx.failWrite(planWriteFailure(scenario, cycle), fault === 'enospc' ? 'ENOSPC' : 'EIO');
-  }
-
   const timeouts = hostTimeouts(scenario);
   const giveUp = (on: HostHandle, cause: IndeterminateCause, killStep: number): Promise<CycleResult> =>
     indeterminate(ctx, cycle, plan, on, cause, killStep, timeouts.hostMs);
+  /** An enospc or eio fault the host failed on (write-fault.ts): no kill; the previous checkpoint must restore. */
+  let writeFailure: IndeterminateCause | null = null;
+  if (fault === 'enospc' || fault === 'eio') {
+    if (!ctx.failWrite) throw new Error(`cycle ${cycle}: an ${fault} fault needs the store on lazyfs`);
+    journalFault();
+    ctx.failWrite(planWriteFailure(scenario, cycle), fault === 'enospc' ? 'ENOSPC' : 'EIO');
+    const after = await awaitWriteFailure(host, timeouts.hostMs, ctx.runDir);
+    if (after.kind === 'gone') return giveUp(host, after.cause, host.maxStep);
+    if (after.kind === 'failed') writeFailure = after.cause;
+  }
 
   // a standby still starting delays the kill until it is ready (bounded), so every planned kill meets a warm one
-  await Promise.all([sleep(plan.workDelayMs), ctx.standby?.whenReady()]);
-  if (plan.phase === 'checkpoint') {
+  if (!writeFailure) await Promise.all([sleep(plan.workDelayMs), ctx.standby?.whenReady()]);
+  if (plan.phase === 'checkpoint' && !writeFailure) {
     try {
       await host.waitFor(isEv('ckpt-begin'), timeouts.hostMs, 'checkpoint-begin');
     } catch (err) {
@@ -94,7 +98,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     }
     if (plan.phaseDelayMs > 0) await sleep(plan.phaseDelayMs);
   }
-  const gone = goneCause(host, ctx.runDir);
+  const gone = writeFailure ? null : goneCause(host, ctx.runDir);
   if (gone) return giveUp(host, gone, host.maxStep);
   const nonce = host.nonce ?? '';
   const observedPhase: KillPhase = host.inFlightSeq !== null ? 'checkpoint' : 'work';
@@ -120,10 +124,11 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     if (thawed) return thawed;
   }
   if (fault === 'power-loss') journalFault();
-  journalKill(plan.phase, observedPhase, host.maxStep, host.inFlightSeq);
-  const tKill = host.kill();
+  if (!writeFailure) journalKill(plan.phase, observedPhase, host.maxStep, host.inFlightSeq);
+  const tKill = writeFailure ? await host.died : host.kill();
   await host.reap(timeouts.hostMs);
   ctx.clearFailWrite?.();
+  const damaged = fault === 'enospc' || fault === 'eio' ? damageAfterWriteFault(ctx.store) : [];
   let killStep = host.maxStep;
   /** After a power loss: the newest checkpoint acknowledged before it (read to EOF: every ack the host sent). */
   let acknowledgedSeq: number | undefined;
@@ -189,19 +194,23 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
           message: `checkpoint ${acknowledgedSeq} was acknowledged before the power loss; the store's newest after it is ${latest ?? 'none'}`,
         });
     }
+    violations.push(...damaged);
     const ok = violations.length === 0;
     const event = journal.append(
-      judgedCycleEvent({
-        cycle,
-        phase: plan.phase,
-        observedPhase: finalPhase,
-        downtimeMs,
-        killStep,
-        restoredSeq,
-        restoredStep,
-        restoreKills,
-        violations,
-      }),
+      judgedCycleEvent(
+        {
+          cycle,
+          phase: plan.phase,
+          observedPhase: finalPhase,
+          downtimeMs,
+          killStep,
+          restoredSeq,
+          restoredStep,
+          restoreKills,
+          violations,
+        },
+        writeFailure,
+      ),
     ) as CycleEvent;
     if (!ok) log.warn({ violations: violations.map((v) => v.message) }, 'cycle failed');
     else log.debug({ downtimeMs, lostSteps: event.lostSteps }, 'cycle verified');

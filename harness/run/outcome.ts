@@ -73,8 +73,17 @@ export interface JudgedCycle {
   violations: Violation[];
 }
 
-/** The cycle outcome event of a judged cycle: ok when the checker found nothing, work lost since the restored step. */
-export function judgedCycleEvent(c: JudgedCycle): Extract<EventInput, { type: 'cycle' }> {
+/**
+ * The cycle outcome event of a judged cycle: ok when the checker found nothing, work lost since the restored step.
+ * With `infraCause` (the host failed on an injected ENOSPC or EIO) a clean cycle is indeterminate with that cause, no
+ * downtime: the machine failed, not the system; a violation still makes it fail.
+ */
+export function judgedCycleEvent(
+  c: JudgedCycle,
+  infraCause: IndeterminateCause | null = null,
+): Extract<EventInput, { type: 'cycle' }> {
+  if (infraCause && c.violations.length === 0)
+    return { ...judgedCycleEvent(c), outcome: 'indeterminate', downtimeMs: null, cause: infraCause };
   return {
     type: 'cycle',
     cycle: c.cycle,

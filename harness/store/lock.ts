@@ -3,8 +3,9 @@
 // lock (gc) excludes everyone. A taker creates its file first and then checks the others, so of two racers at least
 // one sees the other: an exclusive taker refuses at once, shared and writer takers wait a little for it to go.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { mkdirDurable, writeFileAtomic } from '../core/durable.js';
 import { InputError } from '../core/errors.js';
 import { readProcStat } from '../core/proc.js';
 
@@ -108,7 +109,7 @@ export class StoreLock {
     own: readonly StoreLock[] = [],
   ): StoreLock {
     const locks = path.join(dir, LOCKS_DIR);
-    mkdirSync(locks, { recursive: true });
+    mkdirDurable(locks);
     const body: LockBody = {
       kind,
       pid: process.pid,
@@ -118,11 +119,9 @@ export class StoreLock {
     };
     const name = `${kind}-${process.pid}-${randomBytes(6).toString('hex')}.json`;
     const file = path.join(locks, name);
-    // Written whole under a temp name, then renamed: a checker never reads half a lock. (No fsync: after a power cut
-    // every holder is dead, so every lock is stale anyway.)
-    const tmp = path.join(locks, `.${name}.tmp`);
-    writeFileSync(tmp, JSON.stringify(body), { mode: 0o644 });
-    renameSync(tmp, file);
+    // Written whole and durably (temp, fsync, rename, fsync locks/): a checker never reads half a lock, and a power
+    // cut cannot leave an empty lock file behind, which would read as unreadable (never stale) and block the store.
+    writeFileAtomic(file, JSON.stringify(body), { always: true }); // not the store's data: the no-fsync switch spares it
     const deadline = Date.now() + waitMs;
     for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
       const mine = (f: string): boolean => f === file || own.some((o) => o.file === f);

@@ -3,14 +3,21 @@
 // once; a block that does not shrink is stored chunk by chunk. A chunk may be stored as a delta against a base chunk
 // (chunking/delta.ts): its entry then names the base.
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { fsyncBeforeRename, writeFileAtomic } from '../core/durable.js';
+import { fsyncBeforeRename, writeAll, writeFileAtomic } from '../core/durable.js';
 import { type ChunkLocation, encodePackIndex, entryLocation, type IndexEntry } from './pack-index.js';
 
 /** How new chunks are kept: `deflate` (deflate-raw level 1 in ~64 KiB blocks) or `none`. */
 export type Compression = 'deflate' | 'none';
+
+/**
+ * TEST-ONLY: SOAK_TEST_IGNORE_FAILED_WRITE=1 builds a broken pack writer that carries on past a failed write of pack
+ * data (ENOSPC, EIO) as if it had succeeded (the negative control of the EIO nemesis: the checkpoint commits over a
+ * hole). Read here and nowhere else; nothing sets it in normal use.
+ */
+export const TEST_IGNORE_FAILED_WRITE = 'SOAK_TEST_IGNORE_FAILED_WRITE';
 
 const FLUSH_AT = 1 << 20;
 const BLOCK_BYTES = 64 * 1024;
@@ -100,7 +107,11 @@ export class PackWriter {
   private flush(): void {
     if (this.bufferedBytes === 0) return;
     this.fd ??= openSync(path.join(this.dir, `${this.id}.pack`), 'w', 0o644);
-    writeSync(this.fd, Buffer.concat(this.buffered, this.bufferedBytes));
+    try {
+      writeAll(this.fd, Buffer.concat(this.buffered, this.bufferedBytes));
+    } catch (err) {
+      if (process.env[TEST_IGNORE_FAILED_WRITE] !== '1') throw err;
+    }
     this.offset += this.bufferedBytes;
     this.buffered = [];
     this.bufferedBytes = 0;

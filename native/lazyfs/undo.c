@@ -62,6 +62,7 @@ int lazy_snapshot_content(ino_t ino, int fd) {
 
 void lazy_snapshot_empty(ino_t ino) {
   lazy_content_synced(ino); /* a new inode: a log under its number is of a freed one */
+  lazy_dir_synced(ino);     /* (a freed folder's too: recovery would open this file as that folder) */
   GROW(contents, ncontents, capcontents);
   contents[ncontents++] = (struct content){ ino, NULL, 0 };
 }
@@ -110,7 +111,8 @@ int lazy_snapshot_parent(const char *path) {
 }
 
 void lazy_snapshot_dir_empty(ino_t ino) {
-  lazy_dir_synced(ino); /* a new inode: a log under its number is of a freed one */
+  lazy_dir_synced(ino);     /* a new inode: a log under its number is of a freed one */
+  lazy_content_synced(ino); /* (a freed file's too) */
   GROW(dirs, ndirs, capdirs);
   dirs[ndirs++] = (struct dirlog){ ino, NULL, 0 };
 }
@@ -186,7 +188,7 @@ static int restore_contents(void) {
   int bad = 0;
   for (size_t i = 0; i < ncontents; i++) {
     const struct place *p = where(contents[i].ino);
-    if (!p) continue; /* an inode no durable name reaches: it goes with its names */
+    if (!p || p->is_dir) continue; /* an inode no durable name reaches (it goes with its names), or a freed one's */
     int fd = open(p->path, O_WRONLY | O_TRUNC);
     if (fd < 0) { fprintf(stderr, "lazyfs: cannot restore %s: %s\n", p->path, strerror(errno)); bad = 1; continue; }
     size_t off = 0;
@@ -204,7 +206,7 @@ static int restore_contents(void) {
 static int remove_undurable(void) {
   for (size_t i = 0; i < ndirs; i++) {
     const struct place *dp = where(dirs[i].ino);
-    if (!dp) continue;
+    if (!dp || !dp->is_dir) continue; /* gone, or its number now names a file: the log is of a freed folder */
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", dp->path);
     DIR *d = opendir(dir);
@@ -235,7 +237,7 @@ static int add_durable(void) {
   for (size_t i = 0; i < ndirs; i++) {
     for (size_t k = 0; k < dirs[i].n; k++) {
       const struct place *dp = where(dirs[i].ino);
-      if (!dp) break;
+      if (!dp || !dp->is_dir) break;
       char p[PATH_MAX];
       snprintf(p, sizeof p, "%s/%s", dp->path, dirs[i].e[k].name);
       struct stat st;

@@ -27,7 +27,7 @@ export function plainKillRows(cycles: Summary['cycles']): DurabilityRow[] {
   if (cycles.total === 0) return [];
   const { total, resumed, failed, indeterminate } = cycles;
   const interval = wilson(resumed, resumed + failed);
-  return [{ kind: 'sigkill', trials: total, ok: resumed, fail: failed, indeterminate, interval }];
+  return [{ kind: 'sigkill', trials: total, ok: resumed, fail: failed, indeterminate, causes: {}, interval }];
 }
 
 /** What was tested and what was not, each with its n, as sentences (plain text; none for no rows). */
@@ -43,17 +43,25 @@ export function durabilityStatements(rows: readonly DurabilityRow[]): string[] {
   ];
 }
 
+/** The indeterminate count with its causes, e.g. `3 (eio 2, host-hung 1)`. */
+function indeterminateCell(r: DurabilityRow): string {
+  const causes = Object.entries(r.causes).sort(([a], [b]) => a.localeCompare(b));
+  return causes.length === 0
+    ? String(r.indeterminate)
+    : `${r.indeterminate} (${causes.map(([c, n]) => `${c} ${n}`).join(', ')})`;
+}
+
 /** Markdown lines of the measured-durability subsection (none for no rows). */
 export function durabilityLines(rows: readonly DurabilityRow[]): string[] {
   if (rows.length === 0) return [];
   return [
     '### Measured, per fault kind',
     '',
-    '| Fault | Trials | ok | fail | indeterminate | Resumed and verified (Wilson 95%) |',
+    '| Fault | Trials | ok | fail | indeterminate (cause) | Resumed and verified (Wilson 95%) |',
     '| --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
-        `| ${r.kind} | ${r.trials} | ${r.ok} | ${r.fail} | ${r.indeterminate} | ${
+        `| ${r.kind} | ${r.trials} | ${r.ok} | ${r.fail} | ${indeterminateCell(r)} | ${
           r.interval ? `${pct(r.ok / (r.ok + r.fail))} [${pct(r.interval[0])}, ${pct(r.interval[1])}]` : 'n/a'
         } |`,
     ),

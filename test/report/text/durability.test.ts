@@ -10,6 +10,7 @@ import { wilson } from '../../../harness/stats/wilson.js';
 const row = (kind: DurabilityRow['kind'], ok: number, fail: number, indeterminate = 0): DurabilityRow => ({
   kind,
   trials: ok + fail + indeterminate,
+  causes: {},
   ok,
   fail,
   indeterminate,
