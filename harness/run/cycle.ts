@@ -85,22 +85,36 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   if (gone) return giveUp(host, gone, host.maxStep);
   const nonce = host.nonce ?? '';
   const observedPhase: KillPhase = host.inFlightSeq !== null ? 'checkpoint' : 'work';
-  /** Journal a kill before it is sent; the committed checkpoint is always the one the session had before this cycle's first kill. */
-  const journalKill = (phase: KillPhase, observed: KillPhase, atStep: number, inFlightSeq: number | null): void =>
-    void journal.append({
-      type: 'kill',
-      cycle,
-      phase,
-      observedPhase: observed,
-      atStep,
-      nonce,
-      lastCommittedSeq: host.lastCommitted?.seq ?? 0,
-      lastCommittedStep: host.lastCommitted?.step ?? 0,
-      inFlightSeq,
-    });
+  /**
+   * Journal a kill the moment after it was sent (same tick, nothing in between), timed at `sentAt` (when the signal
+   * went), so no journal write stands between the plan and the signal. The committed checkpoint is always the one
+   * the session had before this cycle's first kill.
+   */
+  const journalKill = (
+    phase: KillPhase,
+    observed: KillPhase,
+    atStep: number,
+    inFlightSeq: number | null,
+    sentAt: number,
+  ): void =>
+    void journal.append(
+      {
+        type: 'kill',
+        cycle,
+        phase,
+        observedPhase: observed,
+        atStep,
+        nonce,
+        lastCommittedSeq: host.lastCommitted?.seq ?? 0,
+        lastCommittedStep: host.lastCommitted?.step ?? 0,
+        inFlightSeq,
+      },
+      { at: sentAt },
+    );
   if (fault === 'power-loss') journalFault();
-  journalKill(plan.phase, observedPhase, host.maxStep, host.inFlightSeq);
+  const [killAtStep, killInFlight] = [host.maxStep, host.inFlightSeq];
   const tKill = host.kill();
+  journalKill(plan.phase, observedPhase, killAtStep, killInFlight, tKill);
   await host.reap(timeouts.hostMs);
   ctx.clearFailWrite?.();
   let killStep = host.maxStep;
@@ -130,8 +144,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
         if (cause) return giveUp(next, cause, killStep);
       }
       const during = next.restoring;
-      journalKill('restore', during ? 'restore' : 'work', killStep, null);
-      next.kill();
+      journalKill('restore', during ? 'restore' : 'work', killStep, null, next.kill());
       await next.reap(timeouts.hostMs);
       // The restored session may have worked a little before this kill landed: that work existed at the kill.
       killStep = Math.max(killStep, next.maxStep);
