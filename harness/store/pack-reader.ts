@@ -25,7 +25,13 @@ export class PackReader {
 
   /** Read one chunk (rebuilt from its base if it is a delta), check its hash. Throws IntegrityError on a missing or corrupt chunk. */
   readChunk(h: string): Buffer {
-    return this.readChecked(h).data;
+    try {
+      return this.readChecked(h).data;
+    } catch (err) {
+      // a location index led astray (stale or forged): read every pack index and try once more
+      if (err instanceof IntegrityError && this.index.dropSeeds()) return this.readChecked(h).data;
+      throw err;
+    }
   }
 
   /** A chunk stored whole (not a delta), without its hash check (the writer's delta base); null if absent, a delta or unreadable. */
