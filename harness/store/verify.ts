@@ -44,6 +44,7 @@ export function layoutProblems(store: Store, m: Manifest): VerifyProblem[] {
  * a chunk read astray (part "(location index)").
  */
 export function verifyStore(store: Store): VerifyReport {
+  store.internals.packs.close(); // read every chunk from disk again, not from what this process already checked
   const good = new Set<string>();
   let chunksChecked = 0;
   const { manifests, damaged } = store.scan();
