@@ -15,7 +15,7 @@ import { benchArgs } from './args.js';
 
 benchArgs(
   'hot-paths',
-  'tinybench microbenchmarks of the hot paths: journal append (fsync), journal parse + analysis, store ingest.',
+  'tinybench microbenchmarks of the hot paths: journal append (awaiting its fsync), journal parse + analysis, store ingest.',
   {},
   { options: {} },
 );
