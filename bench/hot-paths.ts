@@ -1,4 +1,4 @@
-// tinybench microbenchmarks of the hot paths: journal append (fsync), journal parse + analysis (JSON.parse per event,
+// tinybench microbenchmarks of the hot paths: journal append (awaiting its fsync), journal parse + analysis (JSON.parse per event,
 // and the fast path from a file), store ingest.
 // Run: npm run bench. Compare ratios within one run and quote medians: the machines are shared and noisy.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { benchArgs } from './args.js';
 
 benchArgs(
   'hot-paths',
-  'tinybench microbenchmarks of the hot paths: journal append (fsync), journal parse + analysis, store ingest.',
+  'tinybench microbenchmarks of the hot paths: journal append (awaiting its fsync), journal parse + analysis, store ingest.',
   {},
   { options: {} },
 );
@@ -34,8 +34,9 @@ let round = 0;
 
 const bench = new Bench({ time: 2000, warmupTime: 300 });
 bench
-  .add('journal append + fsync (1 event)', () => {
+  .add('journal append + durable() (1 event, fsynced)', async () => {
     journal.append({ type: 'cycle-start', cycle: 1, phase: 'work' });
+    await journal.durable();
   })
   .add('parse + analyze a 10,000-cycle journal', () => {
     analyze(parseJournal(text10k, 'synthetic').events);

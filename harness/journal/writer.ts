@@ -1,11 +1,23 @@
-// The run journal's writer: append-only NDJSON, one fsync per event, each line in its codec field order (reader.ts reads).
+// The run journal's writer: append-only NDJSON, each line in its codec field order (reader.ts reads), written before
+// append() returns and fsynced by group commit in the background (group-commit.ts), so no append stalls on a disk.
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { nowMs } from '../core/clock.js';
 import { encodeEvent } from './codec.js';
 import { JOURNAL_SCHEMA_VERSION, type EventInput, type JournalEvent } from './events.js';
+import { GroupCommit } from './group-commit.js';
 
-/** Appends events durably: each line is written and fsynced before append() returns. */
+/** When an event happened, if not now: `at` is a monotonic time from core/clock's nowMs() (e.g. when a signal was sent). */
+export interface AppendOptions {
+  at?: number;
+}
+
+/**
+ * Appends events: each line is in the file (it survives a crash of this process) before append() returns, and
+ * durable (fsynced) once durable() resolves or close() returns; fsyncs run in the background, one per group of lines.
+ */
 export class JournalWriter {
   private fd: number;
+  private readonly commits: GroupCommit;
 
   /** `clock` returns ms since the run started (monotonic). */
   constructor(
@@ -14,18 +26,30 @@ export class JournalWriter {
   ) {
     dropTornTail(file);
     this.fd = openSync(file, 'a', 0o644);
+    this.commits = new GroupCommit(this.fd);
   }
 
-  /** Write `event` (stamped with schemaVersion and t, fields in codec order), fsync, and return it as written. */
-  append(event: EventInput): JournalEvent {
-    const full = { schemaVersion: JOURNAL_SCHEMA_VERSION, t: round3(this.clock()), ...event } as JournalEvent;
+  /**
+   * Write `event` (stamped with schemaVersion and t, fields in codec order; t is `opts.at` on the journal's clock when
+   * given) and return it as written; its fsync follows in the background. Throws the error of an earlier fsync that failed.
+   */
+  append(event: EventInput, opts: AppendOptions = {}): JournalEvent {
+    const t = opts.at === undefined ? this.clock() : this.clock() - (nowMs() - opts.at);
+    const full = { schemaVersion: JOURNAL_SCHEMA_VERSION, t: round3(t), ...event } as JournalEvent;
+    this.commits.check();
     writeSync(this.fd, `${encodeEvent(full)}\n`);
-    fsyncSync(this.fd);
+    this.commits.written();
     return full;
   }
 
+  /** Resolves once every event appended so far is fsynced. */
+  durable(): Promise<void> {
+    return this.commits.durable();
+  }
+
+  /** fsync what is not yet durable (on this thread) and close the file. */
   close(): void {
-    closeSync(this.fd);
+    this.commits.close();
   }
 }
 

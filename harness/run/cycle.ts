@@ -102,19 +102,32 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   if (gone) return giveUp(host, gone, host.maxStep);
   const nonce = host.nonce ?? '';
   const observedPhase: KillPhase = host.inFlightSeq !== null ? 'checkpoint' : 'work';
-  /** Journal a kill before it is sent; the committed checkpoint is always the one the session had before this cycle's first kill. */
-  const journalKill = (phase: KillPhase, observed: KillPhase, atStep: number, inFlightSeq: number | null): void =>
-    void journal.append({
-      type: 'kill',
-      cycle,
-      phase,
-      observedPhase: observed,
-      atStep,
-      nonce,
-      lastCommittedSeq: host.lastCommitted?.seq ?? 0,
-      lastCommittedStep: host.lastCommitted?.step ?? 0,
-      inFlightSeq,
-    });
+  /**
+   * Journal a kill the moment after it was sent (same tick, nothing in between), timed at `sentAt` (when the signal
+   * went), so no journal write stands between the plan and the signal. The committed checkpoint is always the one
+   * the session had before this cycle's first kill.
+   */
+  const journalKill = (
+    phase: KillPhase,
+    observed: KillPhase,
+    atStep: number,
+    inFlightSeq: number | null,
+    sentAt: number,
+  ): void =>
+    void journal.append(
+      {
+        type: 'kill',
+        cycle,
+        phase,
+        observedPhase: observed,
+        atStep,
+        nonce,
+        lastCommittedSeq: host.lastCommitted?.seq ?? 0,
+        lastCommittedStep: host.lastCommitted?.step ?? 0,
+        inFlightSeq,
+      },
+      { at: sentAt },
+    );
   if (fault === 'freeze') {
     // SIGSTOP where the kill would have landed; past the host timeout the frozen host is killed below, as hung.
     journalFault();
@@ -124,8 +137,9 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     if (thawed) return thawed;
   }
   if (fault === 'power-loss') journalFault();
-  if (!writeFailure) journalKill(plan.phase, observedPhase, host.maxStep, host.inFlightSeq);
+  const [killAtStep, killInFlight] = [host.maxStep, host.inFlightSeq];
   const tKill = writeFailure ? await host.died : host.kill();
+  if (!writeFailure) journalKill(plan.phase, observedPhase, killAtStep, killInFlight, tKill);
   await host.reap(timeouts.hostMs);
   ctx.clearFailWrite?.();
   const damaged = fault === 'enospc' || fault === 'eio' ? damageAfterWriteFault(ctx.store) : [];
@@ -158,8 +172,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
         if (cause) return giveUp(next, cause, killStep);
       }
       const during = next.restoring;
-      journalKill('restore', during ? 'restore' : 'work', killStep, null);
-      next.kill();
+      journalKill('restore', during ? 'restore' : 'work', killStep, null, next.kill());
       await next.reap(timeouts.hostMs);
       // The restored session may have worked a little before this kill landed: that work existed at the kill.
       killStep = Math.max(killStep, next.maxStep);

@@ -1,7 +1,9 @@
 // The runner loop: the observer. Runs the given cycles in order against one session (booted or restored), journals
-// every event before acting on it, and stops cleanly when asked (opts.stop: Ctrl-C, SIGTERM) or when the time budget runs out. A host that
-// hangs, dies or hits a full disk costs one indeterminate cycle, not the run; any other error aborts it, and run-end
-// says so ('aborted' with the reason). Preparing the run folder is soak.ts's job (a new run) or resume.ts's.
+// every event as it happens (written at once, fsynced by group commit; a cycle's events are durable before the next
+// cycle starts, so --resume, which trusts only finished cycles, never loses one), and stops cleanly when asked
+// (opts.stop: Ctrl-C, SIGTERM) or when the time budget runs out. A host that hangs, dies or hits a full disk costs
+// one indeterminate cycle, not the run; any other error aborts it, and run-end says so ('aborted' with the reason).
+// Preparing the run folder is soak.ts's job (a new run) or resume.ts's.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { nowMs } from '../core/clock.js';
@@ -113,6 +115,7 @@ export async function runCycles(
       }
       ctx.standby?.replenish(cycle); // off the measured path: the session is up, no resume is being timed
       result ??= await runCycle(ctx, cycle, host!);
+      await journal.durable(); // the cycle's events are on disk before the next cycle acts
       lazy?.clearFailWrite(); // an injected write error the cycle did not reach is not carried into the next
       host = result.host;
       nextStart = result.restartWith;

@@ -5,6 +5,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, IntegrityError } from '../core/errors.js';
 import { removeDurably } from '../core/durable.js';
+import { LOCATION_FILE } from './location-index.js';
 import { manifestFileName } from './manifest.js';
 import { PackWriter } from './pack.js';
 import { entryLocation, readPackIndex, type PackIndexFile } from './pack-index.js';
@@ -146,7 +147,12 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
   );
   onStep('manifests-removed');
 
-  // 3. Indexes of rewritten packs go (their live chunks are now listed by the new pack's index), then the packs.
+  // 3. Location indexes go (they may name a pack about to go; the newest is written again at the end), then indexes
+  // of rewritten packs (their live chunks are now listed by the new pack's index), then the packs.
+  removeDurably(
+    manifestDir,
+    readdirSync(manifestDir).filter((f) => LOCATION_FILE.test(f)),
+  );
   removeDurably(
     packDir,
     rewrite.map((i) => `${i.pack}.idx`),
@@ -162,6 +168,7 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
     readdirSync(manifestDir).filter((f) => f.includes('.tmp-')),
   );
   store.reload();
+  store.latest(); // writes the newest checkpoint's location index again, so the next restore opens fast
   onStep('done');
 
   return {

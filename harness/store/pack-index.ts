@@ -80,7 +80,7 @@ export function encodePackIndex(pack: string, entries: readonly IndexEntry[]): B
 }
 
 /** Parse a version-2 index; throws on any inconsistency (the caller treats that as a torn index). */
-function decodePackIndex(buf: Buffer): PackIndexFile {
+export function decodePackIndex(buf: Buffer): PackIndexFile {
   if (buf.length < MAGIC.length + 8 + 4 + 32) throw new Error('short');
   const body = buf.subarray(0, buf.length - 32);
   const check = buf.subarray(buf.length - 32);

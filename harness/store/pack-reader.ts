@@ -11,11 +11,14 @@ import { sha256 } from './sha256.js';
 
 /** Inflated blocks kept per open store (64 KiB each). */
 const BLOCK_CACHE = 16;
+/** Chunks already hash-checked, kept with their bytes (a repeated page or a delta's base is not hashed again). */
+const VERIFIED_CACHE = 256;
 
 /** Reads the chunks `index` lists from the packs of `packDir`; `label` names the store in error messages. */
 export class PackReader {
   private readonly packFds = new Map<string, number>();
   private readonly blocks = new Map<string, Buffer>();
+  private readonly verified = new Map<string, Buffer>();
 
   constructor(
     private readonly label: string,
@@ -25,7 +28,18 @@ export class PackReader {
 
   /** Read one chunk (rebuilt from its base if it is a delta), check its hash. Throws IntegrityError on a missing or corrupt chunk. */
   readChunk(h: string): Buffer {
-    return this.readChecked(h).data;
+    const hit = this.verified.get(h);
+    if (hit) return hit;
+    try {
+      const { data } = this.readChecked(h);
+      if (this.verified.size >= VERIFIED_CACHE) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(h, data);
+      return data;
+    } catch (err) {
+      // a location index led astray (stale or forged): read every pack index and try once more
+      if (err instanceof IntegrityError && this.index.dropSeeds()) return this.readChecked(h).data;
+      throw err;
+    }
   }
 
   /** A chunk stored whole (not a delta), without its hash check (the writer's delta base); null if absent, a delta or unreadable. */
@@ -51,6 +65,7 @@ export class PackReader {
     for (const fd of this.packFds.values()) closeSync(fd);
     this.packFds.clear();
     this.blocks.clear();
+    this.verified.clear();
   }
 
   /** The stored bytes at a location (a raw chunk or a whole compressed block), unchecked; null if the pack is short. */

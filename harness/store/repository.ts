@@ -1,12 +1,13 @@
 // The content-addressed checkpoint store: SHA-256 chunks in packs, a checkpoint visible only once its manifest is
 // committed. Opens the folder, lists checkpoints, and hands out writers and readers.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { mkdirDurable } from '../core/durable.js';
 import { ChunkIndex } from './chunk-index.js';
 import { readChunkList } from './chunk-list.js';
 import type { PageKeys } from './chunking/qemu-pages.js';
 import { DeltaBases } from './delta-bases.js';
+import { locationFileName, readLocations, writeLocations } from './location-index.js';
 import { type LockKind, StoreLock } from './lock.js';
 import { inspectManifest, type Manifest } from './manifest.js';
 import type { Compression } from './pack.js';
@@ -67,15 +68,15 @@ export class Store {
   }
 
   /**
-   * Open (creating if needed) a store, take its lock (StoreBusyError, exit 3, when a live process holds a conflicting
-   * one), and load every intact pack index. Torn packs are ignored.
+   * Open (creating if needed) a store and take its lock (StoreBusyError, exit 3, when a live process holds a
+   * conflicting one). No pack index is read yet: newest() reads the newest checkpoint's location index, and the
+   * first lookup that misses reads every intact pack index (torn packs are ignored).
    */
   static open(dir: string, opts: StoreOptions = {}): Store {
     const store = new Store(dir, opts);
     // durably: a folder whose parent was never fsynced vanishes in a power loss, with every checkpoint in it
     for (const sub of [store.internals.paths.packs, store.internals.paths.checkpoints]) mkdirDurable(sub);
     store.locks.push(StoreLock.acquire(dir, opts.lock ?? 'shared', opts.purpose ?? 'reader'));
-    store.internals.index.load();
     return store;
   }
 
@@ -91,7 +92,7 @@ export class Store {
 
   /** Pick up packs another process committed since this store was opened (cheap: only new index files are read). */
   refresh(): void {
-    this.internals.index.load();
+    this.internals.index.refresh();
   }
 
   /** Manifest file `f` self-checked, with its chunk lists filled in (`broken` says why they could not be). */
@@ -131,17 +132,35 @@ export class Store {
     const { index, paths } = this.internals;
     const skipped: SkippedManifest[] = [];
     for (let i = files.length - 1; i >= 0; i--) {
+      const seq = Number(files[i]!.slice(0, 10));
+      const tried = !index.isComplete;
+      const seeded = tried ? readLocations(paths.checkpoints, seq) : null;
+      if (seeded) index.seed(seeded);
       const m = this.readManifest(files[i]!);
       if ('problem' in m) skipped.push(m);
       else if (m.broken) skipped.push({ file: path.join(paths.checkpoints, files[i]!), problem: m.broken });
       else {
         const missing = m.parts.reduce((n, p) => n + p.chunks.filter((h) => !index.present(h)).length, 0);
-        if (missing === 0) return { manifest: m, skipped };
+        if (missing === 0) {
+          // missing or damaged (the pack indexes were read instead): write it again for the next open
+          if (tried ? !seeded : !existsSync(path.join(paths.checkpoints, locationFileName(seq))))
+            this.rebuildLocations(m);
+          return { manifest: m, skipped };
+        }
         const file = path.join(paths.checkpoints, files[i]!);
         skipped.push({ file, problem: `checkpoint ${m.seq} lacks ${missing} of its chunks` });
       }
     }
     return { manifest: null, skipped };
+  }
+
+  /** Write `m`'s location index again; best effort (it is a cache: a read-only or full disk only costs speed). */
+  private rebuildLocations(m: Manifest): void {
+    try {
+      writeLocations(this.internals.paths.checkpoints, m, (h) => this.internals.index.locate(h));
+    } catch {
+      // the next open reads the pack indexes again
+    }
   }
 
   /** The newest committed checkpoint whose every chunk is present, or null (newest() also says what it passed over). */
@@ -181,9 +200,11 @@ export class Store {
   /**
    * Rebuild the delta bases of every page-split part of the newest checkpoint now (tens of ms for a big guest), so
    * the first checkpoint after a restart does not do it while it writes (inside the pause, with inline RAM ingest).
-   * `newest`: that checkpoint, when the caller has just read it (a host that restored from it).
+   * `newest`: that checkpoint, when the caller has just read it (a host that restored from it). Reads every pack
+   * index first (a restore read only the checkpoint's location index), so the writer dedups against all of them.
    */
   warmPageKeys(newest: Manifest | null = this.latest()): void {
+    this.internals.index.load();
     this.internals.bases.warm(newest);
   }
 

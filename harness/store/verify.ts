@@ -3,6 +3,7 @@ import { IntegrityError } from '../core/errors.js';
 import type { Manifest } from './manifest.js';
 import { pageMap } from './part-reader.js';
 import type { SkippedManifest, Store } from './repository.js';
+import { verifyLocations } from './verify-locations.js';
 
 export interface VerifyProblem {
   seq: number;
@@ -38,10 +39,12 @@ export function layoutProblems(store: Store, m: Manifest): VerifyProblem[] {
 }
 
 /**
- * Re-hash every chunk each committed checkpoint references; report corrupt or missing ones by checkpoint, and every
- * manifest file that fails its check by name (part "(manifest)").
+ * Re-hash every chunk each committed checkpoint references; report corrupt or missing ones by checkpoint, every
+ * manifest file that fails its check by name (part "(manifest)"), and every location index that is damaged or leads
+ * a chunk read astray (part "(location index)").
  */
 export function verifyStore(store: Store): VerifyReport {
+  store.internals.packs.close(); // read every chunk from disk again, not from what this process already checked
   const good = new Set<string>();
   let chunksChecked = 0;
   const { manifests, damaged } = store.scan();
@@ -71,6 +74,9 @@ export function verifyStore(store: Store): VerifyReport {
     }
     if (!problems.some((p) => p.seq === m.seq)) problems.push(...layoutProblems(store, m));
   }
+  store.internals.index.load(); // every pack index, to tell a location index's own fault from a chunk's
+  for (const l of verifyLocations(store.internals.paths, store.internals.index))
+    problems.push({ seq: l.seq, part: '(location index)', chunk: l.chunk, problem: l.problem });
   return { checkpoints: manifests.length, chunksChecked, problems };
 }
 

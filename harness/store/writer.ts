@@ -7,6 +7,7 @@ import { encodeDelta } from './chunking/delta.js';
 import { CdcCutter, type Cutter, FixedCutter } from './chunking/ingest.js';
 import { type PageKeys, PagesCutter } from './chunking/qemu-pages.js';
 import { DeltaPolicy } from './delta-policy.js';
+import { dropOldLocations, writeLocations } from './location-index.js';
 import {
   type Manifest,
   MANIFEST_SCHEMA_VERSION,
@@ -133,11 +134,17 @@ export class CheckpointWriter implements CheckpointSink {
       meta,
       chunkList,
     });
-    writeFileAtomic(path.join(this.store.paths.checkpoints, manifestFileName(this.seq)), text);
+    const manifest: Manifest = { ...file, parts: this.parts, listChunks: [...chunkList, ...leaves] };
     this.store.index.add(this.pack.locations());
+    // Its location index first (a restore then reads no pack index); a crash between the two leaves a cache file
+    // whose manifest never appeared, which nothing reads.
+    const { checkpoints } = this.store.paths;
+    writeLocations(checkpoints, manifest, (h) => this.store.index.locate(h));
+    writeFileAtomic(path.join(checkpoints, manifestFileName(this.seq)), text);
+    dropOldLocations(checkpoints, this.seq);
     for (const [name, keys] of this.pageKeys) this.store.bases.set(name, keys);
     this.committed = true;
-    return { ...file, parts: this.parts, listChunks: [...chunkList, ...leaves] };
+    return manifest;
   }
 
   /** Give up on this checkpoint: close its unsealed pack (a later gc removes the file). */

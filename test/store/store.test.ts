@@ -141,7 +141,9 @@ describe('dedup', () => {
     // first stored = 7 chunks of data (the two short tails included) + its pack index
     expect(m1.storedBytes).toBeGreaterThan(A.length + B.length);
     expect(m1.storedBytes).toBeLessThan(A.length + B.length + 2000);
-    expect(added).toBe(readFileSync(sub('checkpoints', manifestFileName(2))).length); // just the manifest
+    // just the manifest and its location index (a cache of where its chunks live: store/location-index.ts)
+    const manifest2 = readFileSync(sub('checkpoints', manifestFileName(2))).length;
+    expect(added).toBe(manifest2 + readFileSync(sub('checkpoints', '0000000002.loc')).length);
     expect(packFiles('.pack')).toHaveLength(1);
     const stats = storeStats(s);
     expect(stats.ratio).toBe((2 * m1.logicalBytes) / m1.storedBytes);

@@ -1,0 +1,79 @@
+// Store read-back speed: one checkpoint of RAM-like data (4 KiB pages: 60% compressible text, 30% random, 10% copies
+// of a few common pages) stored with deflate, read back the way a restore does (CheckpointReader.writeFile into a
+// scratch file, every chunk inflated and hash-checked), beside SHA-256 alone over the same pages (every byte must be
+// hashed once, so that is the ceiling). Medians of --rounds, each through a freshly opened store.
+// Run after tsc: node dist/bench/store-read.js [--mib 128] [--rounds 5]
+import { hash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Store } from '../harness/store/store.js';
+import { benchArgs } from './args.js';
+
+const { values } = benchArgs(
+  'store-read',
+  'Read back one RAM-like checkpoint the way a restore does (inflate + hash-check), beside SHA-256 alone (the ceiling).',
+  { mib: 'MiB of RAM-like data', rounds: 'rounds; the median is reported' },
+  { options: { mib: { type: 'string', default: '128' }, rounds: { type: 'string', default: '5' } } },
+);
+const bytes = Number(values.mib) << 20;
+const rounds = Number(values.rounds);
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-store-read-'));
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mbps = (ms: number): number => bytes / 1e3 / ms;
+const since = (t: bigint): number => Number(process.hrtime.bigint() - t) / 1e6;
+
+/** RAM-like pages, deterministic in kind: text, random, or one of 8 common pages. */
+function ramLike(): Buffer {
+  const out = Buffer.allocUnsafe(bytes);
+  const words = ['session', 'heartbeat', 'checkpoint', 'digest', 'agent', 'tool', 'step', 'restore', '\n', ' '];
+  const common = Array.from({ length: 8 }, () => randomBytes(4096));
+  const rnd = randomBytes(bytes / 4096);
+  for (let p = 0; p < bytes / 4096; p++) {
+    const at = p * 4096;
+    const kind = rnd[p]! % 10;
+    if (kind < 6) {
+      let o = 0;
+      let w = p;
+      while (o < 4096) o += out.write(words[(w = (w * 7 + 3) % 10)]!, at + o, 4096 - o, 'latin1');
+      out.writeUInt32LE(p, at); // every text page differs
+    } else if (kind < 9) randomBytes(4096).copy(out, at);
+    else common[p % 8]!.copy(out, at);
+  }
+  return out;
+}
+
+const data = ramLike();
+const dir = path.join(tmp, 'store');
+const store = Store.open(dir, { compression: 'deflate' });
+const w = store.begin(1);
+await w.put('ram', data);
+w.commit();
+store.close();
+
+const sha: number[] = [];
+const read: number[] = [];
+for (let r = 0; r < rounds + 1; r++) {
+  let t = process.hrtime.bigint();
+  for (let o = 0; o < data.length; o += 4096) hash('sha256', data.subarray(o, o + 4096), 'hex');
+  const shaMs = since(t);
+  t = process.hrtime.bigint();
+  const s = Store.open(dir);
+  await s.reader(s.latest()!).writeFile('ram', path.join(tmp, 'ram.out'));
+  const readMs = since(t);
+  s.close();
+  if (r === 0) continue; // warm-up
+  sha.push(mbps(shaMs));
+  read.push(mbps(readMs));
+}
+console.log(`store read-back of ${values.mib} MiB RAM-like data (deflate), medians of ${rounds} (target >= 800 MB/s)`);
+console.log('| SHA-256 alone MB/s | read back MB/s | read / SHA-256 |');
+console.log('|---:|---:|---:|');
+console.log(`| ${median(sha).toFixed(0)} | ${median(read).toFixed(0)} | ${(median(read) / median(sha)).toFixed(2)} |`);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} on ${os.cpus().length} cores`,
+);
+rmSync(tmp, { recursive: true, force: true });
