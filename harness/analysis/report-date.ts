@@ -14,3 +14,8 @@ export function keyDate(key: string | undefined): string | undefined {
 export function reportDate(startedAt: string, seedKey?: string): string {
   return keyDate(seedKey) ?? startedAt.slice(0, 10);
 }
+
+/** What a report's day is counted in, for its label: the night key, or the UTC day the run started. */
+export function reportDateBasis(date: string, seedKey?: string): 'night key' | 'UTC' {
+  return keyDate(seedKey) === date ? 'night key' : 'UTC';
+}

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
-import { keyDate, reportDate } from '../../harness/analysis/report-date.js';
+import { keyDate, reportDate, reportDateBasis } from '../../harness/analysis/report-date.js';
 import { judge } from '../../harness/gates/judge.js';
 import { encodeEvent } from '../../harness/journal/codec.js';
 import type { JournalEvent, RunStartEvent } from '../../harness/journal/events.js';
@@ -19,6 +19,8 @@ describe('reportDate', () => {
   it('takes a night key that is a calendar date', () => {
     expect(reportDate('2026-11-30T23:58:10.000Z', '2026-12-01')).toBe('2026-12-01');
     expect(keyDate('2024-02-29')).toBe('2024-02-29');
+    expect(reportDateBasis('2026-12-01', '2026-12-01')).toBe('night key');
+    expect(reportDateBasis('2026-11-30', undefined)).toBe('UTC');
   });
 
   it('keeps the run start UTC day with no key, or a key that is not a calendar date', () => {
@@ -43,11 +45,19 @@ function journalStarting(name: string, startedAt: string, seedKey?: string): str
 
 describe('the dated report folder', () => {
   const reports = path.join(tmp, 'reports');
+  /** Per report folder: what its date is labelled as on the page and in summary.md. */
+  const labels = new Map<string, Array<string | undefined>>();
   const folderOf = async (run: string): Promise<string> => {
     const { analysis } = await loadRuns([run]);
     const { dir } = await writeReport({ analysis, gates: judge(analysis).gates, reportsDir: reports });
     const summary = JSON.parse(readFileSync(path.join(dir, 'summary.json'), 'utf8')) as { date: string };
     expect(path.basename(dir).startsWith(`${summary.date}-`)).toBe(true);
+    labels.set(path.basename(dir), [
+      /<span>\d{4}-\d{2}-\d{2} \((night key|UTC)\)<\/span>/.exec(
+        readFileSync(path.join(dir, 'index.html'), 'utf8'),
+      )?.[1],
+      /^\| Date \((night key|UTC)\) \|/m.exec(readFileSync(path.join(dir, 'summary.md'), 'utf8'))?.[1],
+    ]);
     return path.basename(dir);
   };
 
@@ -55,6 +65,7 @@ describe('the dated report folder', () => {
     expect(await folderOf(journalStarting('keyed', '2026-11-30T23:58:10.000Z', '2026-12-01'))).toBe(
       '2026-12-01-default',
     );
+    expect(labels.get('2026-12-01-default')).toEqual(['night key', 'night key']);
   });
 
   it('is the run start day without a key (the same start, so the key above made the difference)', async () => {
@@ -62,5 +73,7 @@ describe('the dated report folder', () => {
     expect(await folderOf(journalStarting('named', '2026-11-30T23:58:10.000Z', 'release-7'))).toBe(
       '2026-11-30-default-2',
     );
+    expect(labels.get('2026-11-30-default')).toEqual(['UTC', 'UTC']);
+    expect(labels.get('2026-11-30-default-2')).toEqual(['UTC', 'UTC']); // a key that is not a date labels nothing
   });
 });

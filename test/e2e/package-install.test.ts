@@ -34,7 +34,13 @@ describe('the npm package', () => {
     });
     const [{ filename, files }] = JSON.parse(packed.stdout) as [{ filename: string; files: { path: string }[] }];
     const paths = files.map((f) => f.path);
-    for (const needed of ['dist/harness/cli.js', 'dist/harness/targets/process/agent.js', 'scenarios/default.yaml'])
+    for (const needed of [
+      'dist/harness/cli.js',
+      'dist/harness/targets/process/agent.js',
+      'scenarios/default.yaml',
+      'adapters/gvisor/adapter.mjs', // scenarios/gvisor-*.yaml name it
+      'docs/target-protocol.md',
+    ])
       expect(paths).toContain(needed);
     expect(paths.some((p) => p.startsWith('gates/') && p.endsWith('.yaml'))).toBe(true);
     expect(paths.some((p) => p.startsWith('test/') || p.startsWith('dist/bench/'))).toBe(false);

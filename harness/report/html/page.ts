@@ -1,4 +1,5 @@
 // index.html for one report: verdict banner, key figures, gate table, inline SVG charts, environment, limits. No scripts.
+import { reportDateBasis } from '../../analysis/report-date.js';
 import type { RenderedChart } from '../charts/chart-spec.js';
 import { escapeHtml as h } from '../escape.js';
 import { fmtMs, fmtNum, fmtPct, fmtPctInterval } from '../text/format.js';
@@ -132,7 +133,7 @@ export function renderPage(model: ReportModel, charts: readonly RenderedChart[])
     : '';
   const body = `${top}${notice}<header>
 <h1>Kill-and-resume soak: ${h(s.scenario)}</h1>
-<p class="meta"><span>${h(s.date)} (UTC)</span><span>target ${h(s.target)}</span><span>n = ${h(s.cycles.total)} cycles</span><span>seed ${h(s.seed)}</span><span>run ${h(s.runId)}</span></p>
+<p class="meta"><span>${h(s.date)} (${reportDateBasis(s.date, s.seedKey)})</span><span>target ${h(s.target)}</span><span>n = ${h(s.cycles.total)} cycles</span><span>seed ${h(s.seed)}</span><span>run ${h(s.runId)}</span></p>
 </header>
 <section class="banner ${h(model.verdict.level)}" id="verdict"><strong>${h(model.verdict.headline)}</strong><p>${h(model.verdict.detail)}</p></section>
 ${cards(model)}

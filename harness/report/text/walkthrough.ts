@@ -1,4 +1,5 @@
 // summary.md: the walkthrough of one run in Markdown, written from the report model; data strings are Markdown-escaped.
+import { reportDateBasis } from '../../analysis/report-date.js';
 import { escapeMarkdown as md } from '../escape.js';
 import { fmtGateVerdict, GATE_MD_HEADERS, gateMarkdownCells } from './gate-format.js';
 import { fmtMs } from './format.js';
@@ -68,7 +69,7 @@ export function renderWalkthrough(
     `**${md(model.verdict.headline)}.** ${md(model.verdict.detail)}`,
     '',
     ...table(
-      ['Date (UTC)', 'Scenario', 'Target', 'Cycles (n)', 'Seed', 'Run'],
+      [`Date (${reportDateBasis(s.date, s.seedKey)})`, 'Scenario', 'Target', 'Cycles (n)', 'Seed', 'Run'],
       [[md(s.date), md(s.scenario), md(s.target), String(s.cycles.total), String(s.seed), md(s.runId)]],
     ),
     '',
