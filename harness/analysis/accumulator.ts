@@ -6,7 +6,7 @@ import { byRow, countMissing, Float64Column, gather, lastWinsOrder, sortedDistin
 import { tallyCycles } from './tally.js';
 import { Rejudge, type RejudgeFold } from './rejudge.js';
 import type { ObservationFields } from '../journal/observation.js';
-import { dedupOf } from './checkpoint-gaps.js';
+import { dedupOf, storeRecords } from './checkpoint-gaps.js';
 import { indeterminateOf, runFacts } from './run-status.js';
 import { LoadSamples, type LoadColumns } from './machine-load.js';
 import type { IndeterminateCause, JournalEvent, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
@@ -250,7 +250,7 @@ export class RunAccumulator {
         },
         tornCheckpoint: tally.tornCheckpoint,
         noncePreserved: tally.noncePreserved,
-        dedup: dedupOf(checkpoints, this.ends),
+        dedup: dedupOf(checkpoints, storeRecords(start, this.ends)),
         violations: allViolations.length,
         recheck,
         violationSamples: allViolations.slice(0, 10).map((v) => v.message),

@@ -2,7 +2,7 @@
 // A host SIGKILLed between renaming a manifest into place and reporting it leaves a committed checkpoint the runner
 // never heard of (it is restored from all the same); `soak store stats` counts it, the journal cannot know its bytes.
 // When every run's run-end recorded its store (as `soak store stats` counts it), those are the report's figures.
-import type { RunEndEvent } from '../journal/events.js';
+import type { RunEndEvent, RunStartEvent } from '../journal/events.js';
 import { sumInOrder } from './columns.js';
 import type { CheckpointTable, Summary } from './summary.js';
 
@@ -29,7 +29,10 @@ export function unjournaledCheckpoints(seq: ArrayLike<number>): number {
  * (older journals, a merge, a runner that died), the journaled checkpoints and their bytes (summed in journal order),
  * with the committed count as a lower bound from sequence gaps (`counted: 'journal'`).
  */
-export function dedupOf(c: CheckpointTable, ends: readonly (RunEndEvent | null)[] = []): Summary['dedup'] {
+export function dedupOf(
+  c: CheckpointTable,
+  ends: readonly (Pick<RunEndEvent, 'store'> | null)[] = [],
+): Summary['dedup'] {
   const stores = ends.map((e) => e?.store);
   if (stores.length > 0 && stores.every((s) => s !== undefined)) {
     const sum = (k: 'checkpoints' | 'logicalBytes' | 'storedBytes'): number => stores.reduce((t, s) => t + s[k], 0);
@@ -57,4 +60,16 @@ export function dedupOf(c: CheckpointTable, ends: readonly (RunEndEvent | null)[
     journaled: c.length,
     counted: 'journal',
   };
+}
+
+/**
+ * What holds each run's store tally: its run-end; for a merged journal (one run with sources, no run-end of its own),
+ * its sources, each carrying its own run-end's tally, so a merge states the count its shards' stores state.
+ */
+export function storeRecords(
+  start: RunStartEvent,
+  ends: readonly (RunEndEvent | null)[],
+): readonly (Pick<RunEndEvent, 'store'> | null)[] {
+  const merged = ends.length === 1 && ends[0] === null && (start.sources?.length ?? 0) > 0;
+  return merged ? start.sources! : ends;
 }

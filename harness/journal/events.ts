@@ -52,6 +52,8 @@ export interface SourceRun {
   lastCycle: number | null;
   /** How its runner ended ('unknown': no run-end). */
   status: RunStatus | 'unknown';
+  /** Its store as its run-end recorded it (absent: no run-end, or one without the tally). */
+  store?: StoreTally;
 }
 
 export interface RunStartEvent extends Base {

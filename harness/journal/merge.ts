@@ -16,6 +16,8 @@ export interface MergeInput {
   realPath?: string;
   /** How its last runner ended ('unknown': no run-end; absent: not gathered). */
   status?: SourceRun['status'];
+  /** Its store as its last run-end recorded it (absent: none recorded). */
+  store?: SourceRun['store'];
 }
 
 export interface MergePlan {
@@ -36,13 +38,21 @@ export function mergeInput(
 ): MergeInput {
   let start: RunStartEvent | undefined;
   let status: SourceRun['status'] = 'unknown';
+  let store: SourceRun['store'];
   const cycleIds = new Set<number>();
   forEach((e) => {
     if (e.type === 'run-start') start ??= e;
     else if (e.type === 'cycle-start') cycleIds.add(e.cycle);
-    else if (e.type === 'run-end') status = e.status;
+    else if (e.type === 'run-end') [status, store] = [e.status, e.store];
   });
-  return { start, cycleIds, source, status, ...(realPath === undefined ? {} : { realPath }) };
+  return {
+    start,
+    cycleIds,
+    source,
+    status,
+    ...(store === undefined ? {} : { store }),
+    ...(realPath === undefined ? {} : { realPath }),
+  };
 }
 
 /** The run ids a run-start stands for: a merged run stands for every run it combines. */
@@ -168,6 +178,7 @@ function sourceRuns(input: MergeInput, start: RunStartEvent, shift: number): Sou
       firstCycle: at(first),
       lastCycle: at(last),
       status: input.status ?? 'unknown',
+      ...(input.store === undefined ? {} : { store: input.store }),
     },
   ];
 }

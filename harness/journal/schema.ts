@@ -93,6 +93,7 @@ const environment = z.object({
 });
 
 /** The processes of an exec adapter's kill list (kill-list events). */
+const storeTally = z.object({ checkpoints: number(COUNT), logicalBytes: number(COUNT), storedBytes: number(COUNT) });
 const procs = z.array(z.object({ pid: number(COUNT), group: z.boolean(), startTime: text }));
 /** Each event type's schema. Unknown fields are tolerated (and stripped from what zod returns, not from the event). */
 export const EVENT_SCHEMAS = {
@@ -117,6 +118,7 @@ export const EVENT_SCHEMAS = {
           firstCycle: numberOrNull(COUNT),
           lastCycle: numberOrNull(COUNT),
           status: oneOf([...RUN_STATUSES, 'unknown'] as const),
+          store: storeTally.optional(),
         }),
       )
       .optional(),
@@ -238,7 +240,7 @@ export const EVENT_SCHEMAS = {
     status: oneOf(RUN_STATUSES),
     cycles: number(COUNT),
     reason: text.optional(),
-    store: z.object({ checkpoints: number(COUNT), logicalBytes: number(COUNT), storedBytes: number(COUNT) }).optional(),
+    store: storeTally.optional(),
   }),
   'machine-load': z.object({
     ...base,

@@ -1,8 +1,8 @@
 // Committed-but-unjournaled checkpoints are counted from the gaps in sequence numbers, per store, so the report's
 // checkpoint count is the store's (soak store stats); a run-end that recorded its store gives the exact count and bytes.
 import { describe, expect, it } from 'vitest';
-import { dedupOf, unjournaledCheckpoints } from '../../harness/analysis/checkpoint-gaps.js';
-import type { RunEndEvent } from '../../harness/journal/events.js';
+import { dedupOf, storeRecords, unjournaledCheckpoints } from '../../harness/analysis/checkpoint-gaps.js';
+import type { RunEndEvent, RunStartEvent } from '../../harness/journal/events.js';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
 import { fixturePath } from '../helpers/paths.js';
 
@@ -69,5 +69,27 @@ describe('dedupOf: one definition of the checkpoint count', () => {
     expect(dedupOf(table([1, 2, 4]), [end({ checkpoints: 5, logicalBytes: 1, storedBytes: 1 }), null]).counted).toBe(
       'journal',
     );
+  });
+
+  it("a merged journal states the count its sources recorded; one source without it makes the count the journal's", () => {
+    const tally = { checkpoints: 5, logicalBytes: 6000, storedBytes: 40 };
+    const source = (store?: typeof tally) => ({
+      runId: 'r',
+      machine: 'm',
+      seed: 1,
+      plannedCycles: 3,
+      cycles: 3,
+      firstCycle: 1,
+      lastCycle: 3,
+      status: 'complete' as const,
+      ...(store ? { store } : {}),
+    });
+    const merged = (sources: ReturnType<typeof source>[]) => ({ sources }) as unknown as RunStartEvent;
+    const both = dedupOf(table([1, 2, 1, 2]), storeRecords(merged([source(tally), source(tally)]), [null]));
+    expect([both.counted, both.checkpoints, both.storedBytes]).toEqual(['store', 10, 80]);
+    const one = dedupOf(table([1, 2, 1, 2]), storeRecords(merged([source(tally), source()]), [null]));
+    expect([one.counted, one.checkpoints]).toEqual(['journal', 4]);
+    // a plain run keeps its own run-end, sources or not
+    expect(storeRecords(merged([source(tally)]), [end()])).toEqual([end()]);
   });
 });

@@ -30,6 +30,7 @@ describe('parseScenario', () => {
       resumeTimeoutMs: 30_000,
       hostTimeoutMs: 10_000,
       skewMs: 0,
+      standby: false,
       negativeControl: false,
       session: 'continuous',
       injectRestoreDelayMs: 0,
