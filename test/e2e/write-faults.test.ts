@@ -57,9 +57,11 @@ describe.skipIf(!fuseAvailable())('enospc and eio nemeses', () => {
       expect(md).toMatch(new RegExp(`^\\| ${kind} \\| (\\d+) \\| 0 \\| 0 \\| \\1 \\(${kind} \\1\\) \\| n/a \\|$`, 'm'));
   }, 660_000);
 
-  it('negative control: a writer that ignores a failed write is caught by the EIO nemesis (store-damaged, exit 1)', async () => {
+  it('negative control: a writer that ignores a failed write is caught by the write-fault nemeses (store-damaged, exit 1)', async () => {
     const out = path.join(tmp, 'ignore');
-    const args = ['run', '--scenario', 'write-faults', '--cycles', '4', '--out', out];
+    // 8 cycles: a fault whose failing write is not the pack writer's (a location index, a manifest) is reported
+    // honestly and damages nothing; with seed 17 the first that hits a pack write is cycle 5's (measured).
+    const args = ['run', '--scenario', 'write-faults', '--cycles', '8', '--out', out];
     const r = await execaNode(cliPath, [...args, '--report-dir', path.join(out, 'reports')], {
       reject: false,
       timeout: 600_000,
@@ -75,7 +77,7 @@ describe.skipIf(!fuseAvailable())('enospc and eio nemeses', () => {
     const caught = es.filter(
       (e): e is CycleEvent => e.type === 'cycle' && e.violations.some((v) => v.code === 'store-damaged'),
     );
-    expect(caught.length, 'measured: caught on the first write fault, cycle 3').toBeGreaterThan(0);
+    expect(caught.length, 'measured: caught first at cycle 5 (enospc)').toBeGreaterThan(0);
     for (const c of caught) expect(faulted.has(c.cycle)).toBe(true);
   }, 660_000);
 });
