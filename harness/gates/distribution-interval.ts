@@ -56,7 +56,12 @@ export function distributionInterval(
   const one = quantileWithCiSorted(sorted, q, 0.9); // each end of a two-sided 90% interval is a one-sided 95% bound
   const ends: [number | null, number | null] = [one.lo, one.hi];
   if (e.lo !== null && e.hi !== null) return { interval: [e.lo, e.hi], ends, note: '' };
-  return { interval: null, ends, note: cannotBound(key, sorted.length, quantileRanks(sorted.length, q)) };
+  const [l, u] = quantileRanks(sorted.length, q);
+  const oneSidedHolds = (l >= 1 || one.lo !== null) && (u <= sorted.length || one.hi !== null);
+  const note = oneSidedHolds
+    ? `no two-sided 95% interval of ${key} from ${sorted.length} samples (it needs n >= ${minNForQuantileCi(q)}); the one-sided 95% bounds are judged`
+    : cannotBound(key, sorted.length, [l, u]);
+  return { interval: null, ends, note };
 }
 
 function cannotBound(key: string, n: number, [l, u]: [number, number]): string {
