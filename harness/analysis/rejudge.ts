@@ -5,7 +5,13 @@
 import { WorkloadModel } from '../check/workload.js';
 import type { Outcome, Violation } from '../journal/events.js';
 import type { ObservationFields } from '../journal/observation.js';
-import { codesOf, recheckObservation, sameVerdict, type RecheckedVerdict } from '../journal/recheck.js';
+import {
+  codesOf,
+  keepOutsideFindings,
+  recheckObservation,
+  sameVerdict,
+  type RecheckedVerdict,
+} from '../journal/recheck.js';
 import type { RowOrder } from './columns.js';
 import type { CycleTable, Summary } from './summary.js';
 
@@ -76,9 +82,10 @@ export class Rejudge {
     let outcome: Outcome[] | null = null;
     let codes: string[] | null = null;
     for (let row = 0; row < t.length; row++) {
-      const v = this.bound.get(order === null ? row : order[row]!);
+      const bound = this.bound.get(order === null ? row : order[row]!);
       const journaled = t.outcome[row]!;
-      if (v === undefined || journaled === 'indeterminate') continue;
+      if (bound === undefined || journaled === 'indeterminate') continue;
+      const v = keepOutsideFindings(bound, violations.get(row) ?? []);
       recheck.rechecked++;
       if (sameVerdict({ outcome: journaled, codes: codesOf(violations.get(row) ?? []) }, v)) {
         recheck.agreed++;

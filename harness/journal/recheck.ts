@@ -1,7 +1,7 @@
 // Re-judging a stored run: the checker run again over every journaled observation, each verdict compared with the one
 // the run journaled (as Jepsen checks the stored history after the run, so a changed checker can re-judge an old run).
 import { checkResume } from '../check/checker.js';
-import type { Violation } from '../check/heartbeat.js';
+import type { Violation, ViolationCode } from '../check/heartbeat.js';
 import { EXIT } from '../core/errors.js';
 import { WorkloadModel } from '../check/workload.js';
 import type { JournalEvent, ObservationEvent, Outcome } from './events.js';
@@ -46,6 +46,18 @@ export function recheckObservation(obs: ObservationFields, model: WorkloadModel)
   return { outcome: violations.length === 0 ? 'ok' : 'fail', violations };
 }
 
+/**
+ * Violations the runner finds outside the checker (the store verified after an injected write error): they are not in
+ * the observation, so a re-check cannot find them again and must keep them.
+ */
+export const FOUND_OUTSIDE_CHECKER: ReadonlySet<string> = new Set<ViolationCode>(['store-damaged']);
+
+/** The re-checked verdict plus the journaled violations the checker cannot see (a cycle with any of them fails). */
+export function keepOutsideFindings(v: RecheckedVerdict, journaled: readonly Violation[]): RecheckedVerdict {
+  const kept = journaled.filter((x) => FOUND_OUTSIDE_CHECKER.has(x.code));
+  return kept.length === 0 ? v : { outcome: 'fail', violations: [...v.violations, ...kept] };
+}
+
 /** Whether a re-checked verdict is the journaled one: the same outcome and the same distinct violation codes. */
 export function sameVerdict(journaled: { outcome: Outcome; codes: readonly string[] }, v: RecheckedVerdict): boolean {
   return journaled.outcome === v.outcome && codesOf(v.violations).join(' ') === [...journaled.codes].join(' ');
@@ -83,7 +95,7 @@ export class Rechecker {
       return;
     }
     r.rechecked++;
-    const v = recheckObservation(obs, this.model);
+    const v = keepOutsideFindings(recheckObservation(obs, this.model), e.violations);
     if (v.outcome === 'fail') r.recheckedFailures++;
     const journaled = { outcome: e.outcome, codes: codesOf(e.violations) };
     if (sameVerdict(journaled, v)) r.agreed++;

@@ -52,7 +52,6 @@ describe.skipIf(!fuseAvailable())('power-loss nemesis', () => {
     const { r, events: es } = await soak('good');
     const cs = cycles(es);
     expect(cs.length, describeResult(r)).toBe(CYCLES.good);
-    expect(r.exitCode, describeResult(r)).not.toBe(1);
     expect(powerLosses(es)).toBeGreaterThan(3);
     expect(cs.flatMap((c) => c.violations)).toEqual([]);
     expect(cs.filter((c) => c.outcome === 'fail')).toEqual([]);

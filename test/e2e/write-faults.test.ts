@@ -59,9 +59,11 @@ describe.skipIf(!fuseAvailable())('enospc and eio nemeses', () => {
 
   it('negative control: a writer that ignores a failed write is caught by the write-fault nemeses (store-damaged, exit 1)', async () => {
     const out = path.join(tmp, 'ignore');
-    // 8 cycles: a fault whose failing write is not the pack writer's (a location index, a manifest) is reported
-    // honestly and damages nothing; with seed 17 the first that hits a pack write is cycle 5's (measured).
-    const args = ['run', '--scenario', 'write-faults', '--cycles', '8', '--out', out];
+    // A fault whose failing write is not the pack writer's (a location index, a manifest) is reported honestly and
+    // damages nothing, and which write the seeded n-th one is depends on timing (quiet: cycle 5's was the first to hit
+    // a pack write; under load, none of 8 cycles' did). 24 cycles give ~16 write faults, each hitting pack data with
+    // probability about 1/4 or more, so all missing is ~1% at worst.
+    const args = ['run', '--scenario', 'write-faults', '--cycles', '24', '--out', out];
     const r = await execaNode(cliPath, [...args, '--report-dir', path.join(out, 'reports')], {
       reject: false,
       timeout: 600_000,
@@ -77,7 +79,7 @@ describe.skipIf(!fuseAvailable())('enospc and eio nemeses', () => {
     const caught = es.filter(
       (e): e is CycleEvent => e.type === 'cycle' && e.violations.some((v) => v.code === 'store-damaged'),
     );
-    expect(caught.length, 'measured: caught first at cycle 5 (enospc)').toBeGreaterThan(0);
+    expect(caught.length, 'no write fault hit a pack write').toBeGreaterThan(0);
     for (const c of caught) expect(faulted.has(c.cycle)).toBe(true);
   }, 660_000);
 });
