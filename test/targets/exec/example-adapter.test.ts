@@ -37,7 +37,9 @@ function summaryOf(name: string): Summary {
 describe('exec target: the example adapter over the public protocol', () => {
   it('resumes every cycle with no violation, and the report names the adapter', async () => {
     const r = await soak('run', '--scenario', scenario('exec-ok', ''));
-    expect([0, 2], describeResult(r)).toContain(r.exitCode);
+    // the toy adapter's checkpoints barely dedup (~1.4x): gate 5 fails once 10 of them land in the 4 cycles, so the
+    // verdict may be pass, fail or insufficient; a harness or input failure (3, 4) may not
+    expect([0, 1, 2], describeResult(r)).toContain(r.exitCode);
     const s = summaryOf('exec-ok');
     expect(s.cycles, describeResult(r)).toMatchObject({ total: 4, resumed: 4, failed: 0 });
     expect(s.violations).toBe(0);
