@@ -11,6 +11,7 @@ import { fuseAvailable, LazyMount } from '../harness/run/lazyfs.js';
 import { Store } from '../harness/store/store.js';
 import { createTarget } from '../harness/targets/registry.js';
 import { benchArgs } from './args.js';
+import { median, msSince as ms } from './measure.js';
 
 const { values } = benchArgs(
   'lazyfs-overhead',
@@ -47,12 +48,6 @@ if (!fuseAvailable()) {
 }
 
 const load1 = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-const ms = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
 
 type Fs = 'plain' | 'lazyfs';
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-lazyfs-bench-'));

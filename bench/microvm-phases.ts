@@ -1,14 +1,14 @@
 // Per-phase times of the microvm target over N cycles (boot, pause, store write, restore, kill -> first full heartbeat) and the skew detection rate.
 // Run after tsc: node dist/bench/microvm-phases.js [--cycles 20] [--skew-trials 10] [--accel auto|kvm|tcg] [--ingest file|inline] [--disk true|false] [--ram stream|memfd] [--save live|paused]
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Store } from '../harness/store/store.js';
-import { createMicrovmTarget } from '../harness/targets/microvm/target.js';
 import type { Heartbeat } from '../harness/check/heartbeat.js';
 import type { Target, TargetInfo } from '../harness/targets/target.js';
 import { WorkloadModel } from '../harness/check/workload.js';
 import { benchArgs } from './args.js';
+import { median, microvmMaker, msSince as ms } from './measure.js';
 
 const { values } = benchArgs(
   'microvm-phases',
@@ -54,18 +54,9 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 const model = new WorkloadModel();
-const ms = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
 const sleep = (t: number): Promise<void> => new Promise((r) => setTimeout(r, t));
-let n = 0;
 
-function make(): { target: Target; hbs: Heartbeat[] } {
-  const workDir = path.join(root, `w${++n}`);
-  mkdirSync(workDir, { mode: 0o700 });
-  const target = createMicrovmTarget({ workDir, sessionDir: root, stepMs: 5, options });
-  const hbs: Heartbeat[] = [];
-  target.onHeartbeat((hb) => hbs.push(hb));
-  return { target, hbs };
-}
+const make = microvmMaker(root, options);
 
 async function firstFull(hbs: Heartbeat[], timeoutMs: number): Promise<Heartbeat> {
   const deadline = Date.now() + timeoutMs;
@@ -128,12 +119,6 @@ async function restoreLatest(): Promise<{
   const hb = await firstFull(r.hbs, 30_000);
   return { ...r, restoreMs, hb, firstHbMs: ms(t0) };
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length === 0 ? NaN : s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const phases: Record<string, number[]> = {
   boot: [],

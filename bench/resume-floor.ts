@@ -2,7 +2,7 @@
 // file, to the first verified heartbeat) and the product's kill -> verified heartbeat (`soak run` downtime) for a cold
 // host and a warm standby (microvm ram-only, and the process target), each as a ratio to the floor, with the load.
 // Template-fresh sessions are not built yet: reported as such.
-import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,9 +11,8 @@ import { WorkloadModel } from '../harness/check/workload.js';
 import type { Heartbeat } from '../harness/check/heartbeat.js';
 import { Store } from '../harness/store/store.js';
 import type { CheckpointSource } from '../harness/store/types.js';
-import { createMicrovmTarget } from '../harness/targets/microvm/target.js';
-import type { Target } from '../harness/targets/target.js';
 import { benchArgs } from './args.js';
+import { median, microvmMaker, msSince as ms } from './measure.js';
 
 const { values } = benchArgs(
   'resume-floor',
@@ -42,13 +41,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const)
     rmSync(root, { recursive: true, force: true });
     process.exit(130);
   });
-const ms = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
 const sleep = (t: number): Promise<void> => new Promise((r) => setTimeout(r, t));
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length === 0 ? NaN : s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const load = (): string =>
   os
     .loadavg()
@@ -56,16 +49,8 @@ const load = (): string =>
     .join(' ');
 const options = { accel: values.accel, disk: false, memoryMiB: 256, ramCapture: 'stream' };
 const model = new WorkloadModel();
-let n = 0;
 
-function make(): { target: Target; hbs: Heartbeat[] } {
-  const workDir = path.join(root, `w${++n}`);
-  mkdirSync(workDir, { mode: 0o700 });
-  const target = createMicrovmTarget({ workDir, sessionDir: root, stepMs: 5, options });
-  const hbs: Heartbeat[] = [];
-  target.onHeartbeat((hb) => hbs.push(hb));
-  return { target, hbs };
-}
+const make = microvmMaker(root, options);
 
 /** The first full heartbeat, once it arrives, and whether the checker's part rules hold for it. */
 async function firstVerified(hbs: Heartbeat[], nonce: string, minStep: number): Promise<boolean> {

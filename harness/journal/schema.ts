@@ -1,6 +1,6 @@
 // The journal's one home for what a valid line holds: a zod schema per event type, built from a few named value rules
-// (NumberRule, the closed string sets) that the analysis fast path also checks on the fields it decodes from bytes, and
-// compile-time proof that each schema infers exactly its event type in events.ts, so the two cannot drift apart.
+// (number-rules.ts, the closed string sets) that the analysis fast path also checks on the fields it decodes from
+// bytes, and compile-time proof that each schema infers exactly its event type in events.ts, so the two cannot drift.
 import { z } from 'zod';
 import type { ViolationCode } from '../check/heartbeat.js';
 import type { Environment } from '../core/environment.js';
@@ -9,17 +9,6 @@ import type { EventOf, EventType } from './codec.js';
 import { CAUSE_CODES, JOURNAL_SCHEMA_VERSION, type KillPhase, type Outcome } from './events.js';
 
 import {
-  COUNT,
-  CYCLE_ID,
-  DURATION_MS,
-  follows,
-  type NumberRule,
-  PERCENT,
-  POSITIVE,
-  STEP_DELTA,
-} from './number-rules.js';
-
-export {
   COUNT,
   CYCLE_ID,
   DURATION_MS,

@@ -5,15 +5,8 @@ import { AnalysisLineReader } from '../../harness/analysis/fastpath/line-reader.
 import { RunAccumulator } from '../../harness/analysis/accumulator.js';
 import { encodeEvent } from '../../harness/journal/codec.js';
 import { observationEvent } from '../../harness/journal/observation.js';
-import {
-  COUNT,
-  CYCLE_ID,
-  DURATION_MS,
-  EVENT_SCHEMAS,
-  eventProblems,
-  follows,
-  STEP_DELTA,
-} from '../../harness/journal/schema.js';
+import { COUNT, CYCLE_ID, DURATION_MS, follows, STEP_DELTA } from '../../harness/journal/number-rules.js';
+import { EVENT_SCHEMAS, eventProblems } from '../../harness/journal/schema.js';
 import { fixtureNames, fixtureText } from '../helpers/journals.js';
 
 const parsedLines = (name: string): { type: string }[] =>

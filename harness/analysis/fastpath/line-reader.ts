@@ -6,17 +6,8 @@
 // checked against the journal schema's rules (schema.ts: cycle ids >= 1, finite durations >= 0, closed string sets), so a
 // line breaking one is declined too, and the schema names its field exactly as without the fast path.
 import type { RunAccumulator } from '../accumulator.js';
-import {
-  COUNT,
-  CYCLE_ID,
-  DURATION_MS,
-  follows,
-  HOST_MODES,
-  KILL_PHASES,
-  OUTCOMES,
-  STEP_DELTA,
-  type NumberRule,
-} from '../../journal/schema.js';
+import { COUNT, CYCLE_ID, DURATION_MS, follows, type NumberRule, STEP_DELTA } from '../../journal/number-rules.js';
+import { HOST_MODES, KILL_PHASES, OUTCOMES } from '../../journal/schema.js';
 import { fieldOrder, type FieldOf } from '../../journal/codec.js';
 import { orNull } from '../columns.js';
 import { JsonCursor } from './json-cursor.js';
