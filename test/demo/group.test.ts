@@ -19,7 +19,12 @@ describe('readGroup', () => {
     const child = Number(
       await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(d.toString()))),
     );
-    const members = readGroup(pgid);
+    // The child is a fork of `sh` until it execs `sleep`: wait for the exec (observed progress, not a sleep).
+    let members = readGroup(pgid);
+    for (let i = 0; i < 500 && members.find((m) => m.pid === child)?.name !== 'sleep'; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      members = readGroup(pgid);
+    }
     expect(members.map((m) => m.pid)).toEqual([pgid, child].sort((a, b) => a - b));
     expect(members.find((m) => m.pid === child)?.name).toBe('sleep');
     expect(readGroup(process.pid).some((m) => m.pid === child)).toBe(false);
