@@ -5,6 +5,7 @@ import { minNForQuantileBound } from './distribution-interval.js';
 import { measure, type Measurement } from './metrics.js';
 import { holds, violationIsFinal } from './threshold.js';
 import type { Gate, GateEvidence, GateResult, Threshold, Verdict } from './types.js';
+import { belowMinNFailNote, verdictBelowMinN } from './verdict.js';
 import type { Summary } from '../analysis/summary.js';
 
 export { defaultGatesDir, loadGates, parseGate } from './load.js';
@@ -35,6 +36,20 @@ function intervalSays(ends: [number | null, number | null], { op, bound }: Thres
   return !atLo && !atHi ? 'fail' : null;
 }
 
+/** Whether a 95% interval (or one-sided bounds; null: unbounded) lies strictly beyond the bar on its failing side. */
+function beyondBar(ends: readonly [number | null, number | null], { op, bound }: Threshold): boolean {
+  const lo = ends[0] ?? Number.NEGATIVE_INFINITY;
+  const hi = ends[1] ?? Number.POSITIVE_INFINITY;
+  if (lo <= bound && bound <= hi) return false; // reaching or touching the bar is not solid
+  return !holds(lo, op, bound) && !holds(hi, op, bound);
+}
+
+/** A sample's minimum or maximum already past a bar it can only move further from (a max over "<", a min under ">"). */
+function extremeIsFinal(stat: string, op: Threshold['op'], passes: boolean): boolean {
+  if (passes) return false;
+  return stat === 'max' ? op === '<' || op === '<=' : stat === 'min' && (op === '>' || op === '>=');
+}
+
 /** The verdict of a distribution statistic judged on its point estimate and confirmed by its interval. */
 function judgeDistribution(
   m: Measurement,
@@ -43,22 +58,25 @@ function judgeDistribution(
   fileMinN: number,
   minN: number,
   notes: string[],
-) {
+): { verdict: Verdict; solid: boolean } {
   const point: Verdict = holds(value, t.op, t.bound) ? 'pass' : 'fail';
-  if (m.ends === null) return { verdict: point, solid: false }; // a minimum or maximum: the sample's own extreme
-  const says = intervalSays(m.ends, t);
-  if (m.n < fileMinN) {
-    notes.push(`needs n >= ${minN}`);
-    return { verdict: 'insufficient' as const, solid: false };
-  }
   if (m.n < minN) {
     notes.push(
-      `${t.stat} needs n >= ${minN} (the fewest samples whose order statistics bound it at 95% on the side of the bar)`,
+      m.n < fileMinN
+        ? `needs n >= ${minN}`
+        : `${t.stat} needs n >= ${minN} (the fewest samples whose order statistics bound it at 95% on the side of the bar)`,
     );
-    return says === 'fail'
-      ? { verdict: 'fail' as const, solid: true }
-      : { verdict: 'insufficient' as const, solid: false };
+    if (m.ends === null) {
+      const final = extremeIsFinal(t.stat, t.op, point === 'pass');
+      if (final) notes.push(`the sample ${t.stat} is already beyond the bar and more samples only move it further`);
+      return { verdict: verdictBelowMinN(final), solid: false };
+    }
+    const verdict = verdictBelowMinN(beyondBar(m.ends, t));
+    if (verdict === 'fail') notes.push(belowMinNFailNote(m.n, minN));
+    return { verdict, solid: verdict === 'fail' };
   }
+  if (m.ends === null) return { verdict: point, solid: false }; // a minimum or maximum: the sample's own extreme
+  const says = intervalSays(m.ends, t);
   if (says === point) return { verdict: says, solid: true };
   notes.push(`the point ${point === 'pass' ? 'passes' : 'fails'} but its 95% bounds reach across the bar`);
   return { verdict: 'inconclusive' as const, solid: false };
@@ -74,7 +92,10 @@ export function byTargetKey(base: Gate, summary: Partial<Summary>): string | und
   return summary.target !== undefined && summary.target in base.byTarget ? summary.target : undefined;
 }
 
-/** Judge one gate: n < minN is insufficient (a count already over a "<", "<=" or "==" bar fails: counts only grow). */
+/**
+ * Judge one gate: n < minN is never a pass; it is a fail when the 95% interval is wholly beyond the bar (verdict.ts,
+ * verdictBelowMinN) or a count is already over a "<", "<=" or "==" bar (counts only grow), else insufficient.
+ */
 export function evaluateGate(base: Gate, summary: Partial<Summary>, evidence: GateEvidence = {}): GateResult {
   const key = byTargetKey(base, summary);
   const override = key !== undefined ? base.byTarget[key] : undefined;
@@ -96,8 +117,11 @@ export function evaluateGate(base: Gate, summary: Partial<Summary>, evidence: Ga
   } else if (m.growsOnly && violationIsFinal(op)) {
     verdict = 'fail';
   } else if (m.n < gate.minN) {
-    verdict = 'insufficient';
-    notes.push(`needs n >= ${gate.minN}`);
+    // a rate judged on a Wilson end: below minN it fails only when the whole interval is beyond the bar
+    const judgedOnInterval = m.kind === 'rate' && m.judged !== 'point' && m.interval !== null;
+    verdict = verdictBelowMinN(judgedOnInterval && m.interval !== null && beyondBar(m.interval, gate.threshold));
+    solid = verdict === 'fail';
+    notes.push(`needs n >= ${gate.minN}`, solid ? belowMinNFailNote(m.n, gate.minN) : '');
   } else {
     verdict = m.lowerBoundOnly ? 'insufficient' : 'fail';
   }

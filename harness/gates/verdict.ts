@@ -74,6 +74,20 @@ export function verdictOfLevel(level: VerdictLevel): Verdict {
   return level === 'none' ? 'insufficient' : level;
 }
 
+/**
+ * The verdict of a gate below its minimum n: never a pass; a fail when its whole 95% interval (or one-sided 95% bound)
+ * lies strictly beyond the bar on the failing side, since no further samples can bring it back at 95% (an end touching
+ * the bar is not solid); otherwise insufficient.
+ */
+export function verdictBelowMinN(beyondBar: boolean): 'fail' | 'insufficient' {
+  return beyondBar ? 'fail' : 'insufficient';
+}
+
+/** The note on a solid fail below minimum n: its n, and that n is below the minimum for a pass. */
+export function belowMinNFailNote(n: number, minN: number): string {
+  return `solid fail: n = ${n} is below the minimum n ${minN} for a pass, but the whole 95% interval is beyond the bar`;
+}
+
 /** Exit code of a verdict: pass 0, fail 1, inconclusive and insufficient 2 (errors.ts EXIT: not known either way). */
 export function exitCodeFor(verdict: Verdict): number {
   return verdict === 'pass' ? EXIT.pass : verdict === 'fail' ? EXIT.fail : EXIT.insufficient;
