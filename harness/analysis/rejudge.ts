@@ -9,6 +9,7 @@ import {
   codesOf,
   keepOutsideFindings,
   recheckObservation,
+  rejudges,
   sameVerdict,
   type RecheckedVerdict,
 } from '../journal/recheck.js';
@@ -70,8 +71,8 @@ export class Rejudge {
 
   /**
    * The finished table's outcomes and violations replaced by the re-checked verdicts where they differ (`order`: the
-   * append index of each row), and what the re-check found. Outcomes journaled indeterminate stay so: an
-   * infrastructure fault after the observation is no verdict about the system.
+   * append index of each row), and what the re-check found. Outcomes journaled indeterminate stay so (rejudges(),
+   * the rule `soak check` follows too).
    */
   apply(
     t: CycleTable,
@@ -84,7 +85,7 @@ export class Rejudge {
     for (let row = 0; row < t.length; row++) {
       const bound = this.bound.get(order === null ? row : order[row]!);
       const journaled = t.outcome[row]!;
-      if (bound === undefined || journaled === 'indeterminate') continue;
+      if (bound === undefined || !rejudges(journaled)) continue;
       const v = keepOutsideFindings(bound, violations.get(row) ?? []);
       recheck.rechecked++;
       if (sameVerdict({ outcome: journaled, codes: codesOf(violations.get(row) ?? []) }, v)) {

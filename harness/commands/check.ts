@@ -27,6 +27,10 @@ function formatRecheck(r: RecheckResult): string {
         (r.unobserved > 0 ? ` (${r.unobserved} without an observation: the session never resumed)` : ''),
     );
   }
+  if (r.indeterminate.length > 0)
+    lines.push(
+      `${r.indeterminate.length} cycles journaled indeterminate (infrastructure faults) stay indeterminate, not re-judged: ${r.indeterminate.join(', ')}`,
+    );
   for (const c of r.changed) {
     const now = c.rechecked.violations.map((v) => `${v.code}: ${v.message}`).join('; ');
     const was = c.journaled.codes.length > 0 ? ` [${c.journaled.codes.join(' ')}]` : '';

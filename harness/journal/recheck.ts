@@ -25,6 +25,8 @@ export interface RecheckResult {
   changed: ChangedVerdict[];
   /** Cycles with no observation: the session never resumed, or the journal predates observations. */
   unobserved: number;
+  /** Cycles journaled indeterminate (an infrastructure fault): never re-judged (rejudges()), listed by id. */
+  indeterminate: number[];
   /** Cycles the run journaled as failed. */
   journaledFailures: number;
   /** Re-checked cycles in which the checker, run again, finds violations. */
@@ -58,6 +60,15 @@ export function keepOutsideFindings(v: RecheckedVerdict, journaled: readonly Vio
   return kept.length === 0 ? v : { outcome: 'fail', violations: [...v.violations, ...kept] };
 }
 
+/**
+ * Whether a cycle journaled with this outcome is judged again from its observation: an indeterminate outcome (the
+ * harness or the machine failed, possibly after the observation) is no verdict about the system and stays
+ * indeterminate. The one rule for `soak check` (Rechecker) and analysis (analysis/rejudge.ts).
+ */
+export function rejudges(journaled: Outcome): boolean {
+  return journaled !== 'indeterminate';
+}
+
 /** Whether a re-checked verdict is the journaled one: the same outcome and the same distinct violation codes. */
 export function sameVerdict(journaled: { outcome: Outcome; codes: readonly string[] }, v: RecheckedVerdict): boolean {
   return journaled.outcome === v.outcome && codesOf(v.violations).join(' ') === [...journaled.codes].join(' ');
@@ -74,6 +85,7 @@ export class Rechecker {
     agreed: 0,
     changed: [],
     unobserved: 0,
+    indeterminate: [],
     journaledFailures: 0,
     recheckedFailures: 0,
   };
@@ -90,6 +102,10 @@ export class Rechecker {
     if (e.outcome === 'fail') r.journaledFailures++;
     const obs = this.pending.get(e.cycle);
     this.pending.delete(e.cycle);
+    if (!rejudges(e.outcome)) {
+      r.indeterminate.push(e.cycle);
+      return;
+    }
     if (!obs) {
       r.unobserved++;
       return;
@@ -104,7 +120,7 @@ export class Rechecker {
 
   /** What was found so far. */
   result(): RecheckResult {
-    return { ...this.r, changed: [...this.r.changed] };
+    return { ...this.r, changed: [...this.r.changed], indeterminate: [...this.r.indeterminate] };
   }
 }
 

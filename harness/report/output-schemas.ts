@@ -67,6 +67,7 @@ export const OUTPUT_SCHEMAS = {
       agreed: num,
       changed: z.array(loose({ cycle: num })),
       unobserved: num,
+      indeterminate: z.array(num),
       journaledFailures: num,
       recheckedFailures: num,
     }),

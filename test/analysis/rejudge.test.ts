@@ -119,6 +119,31 @@ describe('analysis re-judges observed cycles', () => {
     expect(checker.result().changed.map((c) => c.cycle)).toEqual(analysis.summary.recheck!.changedCycles);
   });
 
+  it('an outcome journaled indeterminate stays so in `soak check` and in analysis alike: both list the same cycles', async () => {
+    const dir = journalWithObservations('indeterminate', [3, 4]);
+    const file = path.join(dir, 'journal.ndjson');
+    const cause = { code: 'eio', message: 'EIO injected into a store write' };
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const edited = lines.map((l) => {
+      if (!l.includes('"type":"cycle"')) return l;
+      const e = JSON.parse(l) as CycleEvent;
+      return e.cycle === 3 ? JSON.stringify({ ...e, outcome: 'indeterminate', violations: [], cause }) : l;
+    });
+    writeFileSync(file, edited.join('\n'));
+    const checker = new Rechecker();
+    streamJournal(file, (e) => checker.add(e));
+    const r = checker.result();
+    const { analysis } = await loadRuns([dir]);
+    const outcomes = Array.from(analysis.cycles.cycle, (c, i) => [c, analysis.cycles.outcome[i]] as const);
+    const indeterminate = outcomes.filter(([, o]) => o === 'indeterminate').map(([c]) => c);
+    expect(indeterminate).toEqual([3]);
+    expect(r.indeterminate).toEqual(indeterminate);
+    expect(r.changed.map((c) => c.cycle)).toEqual(analysis.summary.recheck!.changedCycles);
+    expect(r.changed.map((c) => c.cycle)).toContain(4); // negative control: the tampered judged cycle is still re-judged
+    expect(r.changed.map((c) => c.cycle)).not.toContain(3);
+    expect(r.rechecked).toBe(analysis.summary.recheck!.rechecked);
+  });
+
   it('is the same when the journal is cut into two folds at every line (an observation and its outcome apart)', () => {
     const dir = journalWithObservations('tampered', [2, 5]);
     const events = readFileSync(path.join(dir, 'journal.ndjson'), 'utf8')
