@@ -17,12 +17,20 @@ export function fsyncBeforeRename(fd: number): void {
   fsyncSync(fd);
 }
 
+/** write(2) as writeAll calls it: bytes [off, off + len) of `data`; returns how many it wrote. */
+export type WriteFn = (fd: number, data: Uint8Array, off: number, len: number) => number;
+
 /**
  * Write all of `data` at `fd`'s position: write(2) may write less than asked (a disk that fills up mid-write), and a
- * short write taken for a whole one leaves a hole that a later fsync and rename would publish. Throws what write throws.
+ * short write taken for a whole one leaves a hole that a later fsync and rename would publish. Throws what write
+ * throws, or an error when a write makes no progress. `write` is a test seam (default: fs.writeSync).
  */
-export function writeAll(fd: number, data: Uint8Array): void {
-  for (let off = 0; off < data.length;) off += writeSync(fd, data, off, data.length - off);
+export function writeAll(fd: number, data: Uint8Array, write: WriteFn = writeSync): void {
+  for (let off = 0; off < data.length;) {
+    const n = write(fd, data, off, data.length - off);
+    if (!(n > 0)) throw new Error(`write made no progress after ${off} of ${data.length} bytes`);
+    off += n;
+  }
 }
 
 /** mkdir -p `dir`, then fsync the parent of every folder it created, so they survive a power loss. */

@@ -1,7 +1,9 @@
 // The run journal's writer: append-only NDJSON, each line in its codec field order (reader.ts reads), written before
 // append() returns and fsynced by group commit in the background (group-commit.ts), so no append stalls on a disk.
-import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readSync, statSync } from 'node:fs';
 import { nowMs } from '../core/clock.js';
+import { writeAll, type WriteFn } from '../core/durable.js';
+import { DiskError, diskErrno, EXIT, SoakError } from '../core/errors.js';
 import { encodeEvent } from './codec.js';
 import { JOURNAL_SCHEMA_VERSION, type EventInput, type JournalEvent } from './events.js';
 import { GroupCommit } from './group-commit.js';
@@ -11,6 +13,11 @@ export interface AppendOptions {
   at?: number;
 }
 
+/** How a writer writes (a test seam: `write` replaces fs.writeSync, e.g. to write short). */
+export interface JournalWriterOptions {
+  write?: WriteFn;
+}
+
 /**
  * Appends events: each line is in the file (it survives a crash of this process) before append() returns, and
  * durable (fsynced) once durable() resolves or close() returns; fsyncs run in the background, one per group of lines.
@@ -18,12 +25,15 @@ export interface AppendOptions {
 export class JournalWriter {
   private fd: number;
   private readonly commits: GroupCommit;
+  private readonly write: WriteFn | undefined;
 
   /** `clock` returns ms since the run started (monotonic). */
   constructor(
     readonly file: string,
     private readonly clock: () => number,
+    opts: JournalWriterOptions = {},
   ) {
+    this.write = opts.write;
     dropTornTail(file);
     this.fd = openSync(file, 'a', 0o644);
     this.commits = new GroupCommit(this.fd);
@@ -31,13 +41,22 @@ export class JournalWriter {
 
   /**
    * Write `event` (stamped with schemaVersion and t, fields in codec order; t is `opts.at` on the journal's clock when
-   * given) and return it as written; its fsync follows in the background. Throws the error of an earlier fsync that failed.
+   * given) and return it as written, every byte (a short write is continued); its fsync follows in the background.
+   * Throws the error of an earlier fsync that failed, or one naming the journal when the write fails.
    */
   append(event: EventInput, opts: AppendOptions = {}): JournalEvent {
     const t = opts.at === undefined ? this.clock() : this.clock() - (nowMs() - opts.at);
     const full = { schemaVersion: JOURNAL_SCHEMA_VERSION, t: round3(t), ...event } as JournalEvent;
     this.commits.check();
-    writeSync(this.fd, `${encodeEvent(full)}\n`);
+    try {
+      writeAll(this.fd, Buffer.from(`${encodeEvent(full)}\n`), this.write); // a short write(2) is continued
+    } catch (err) {
+      const errno = diskErrno(err);
+      const why = err instanceof Error ? err.message : String(err);
+      throw errno !== null
+        ? new DiskError(this.file, errno, { cause: err })
+        : new SoakError(`cannot append to the journal ${this.file}: ${why}`, EXIT.internal, { cause: err });
+    }
     this.commits.written();
     return full;
   }
