@@ -126,6 +126,8 @@ const gcCommand = defineCommand<GcArgs>({
         `packs ${report.packsBefore} -> ${report.packsAfter} (${report.packsDeleted} wholly dead deleted, ${report.packsRewritten} rewritten, ${report.tornPacksRemoved} torn removed); chunks copied ${report.chunksCopied}, dropped ${report.chunksDropped}`,
         `on disk ${mib(report.bytesBefore)} -> ${mib(report.bytesAfter)}`,
       ];
+      if (report.lockTempsRemoved > 0)
+        lines.push(`removed ${report.lockTempsRemoved} lock temp files of takers that died while writing their lock`);
       if (report.missingChunks > 0)
         lines.push(
           `warning: kept checkpoints need ${report.missingChunks} chunks no intact pack holds; run "soak store verify"`,

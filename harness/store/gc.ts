@@ -10,6 +10,7 @@ import { manifestFileName } from './manifest.js';
 import { PackWriter } from './pack.js';
 import { entryLocation, readPackIndex, type PackIndexFile } from './pack-index.js';
 import type { Store } from './repository.js';
+import { sweepDeadLockTemps } from './lock.js';
 
 export interface GcReport {
   keep: number;
@@ -28,6 +29,8 @@ export interface GcReport {
   chunksDropped: number;
   /** Pack files without an intact index (torn by a killed writer or gc), removed. */
   tornPacksRemoved: number;
+  /** Temp files of lock takers that died while writing their lock (locks/.<kind>-<pid>-...tmp-...), removed. */
+  lockTempsRemoved: number;
   bytesBefore: number;
   bytesAfter: number;
 }
@@ -167,6 +170,7 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
     manifestDir,
     readdirSync(manifestDir).filter((f) => f.includes('.tmp-')),
   );
+  const lockTemps = sweepDeadLockTemps(store.dir); // under gc's exclusive lock; a live taker's temp stays
   store.reload();
   store.latest(); // writes the newest checkpoint's location index again, so the next restore opens fast
   onStep('done');
@@ -183,6 +187,7 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
     chunksCopied,
     chunksDropped,
     tornPacksRemoved: tornPacks.length,
+    lockTempsRemoved: lockTemps.length,
     bytesBefore,
     bytesAfter: dirBytes(packDir) + dirBytes(manifestDir),
   };

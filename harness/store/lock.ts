@@ -53,6 +53,40 @@ export function holderAlive(body: LockBody): boolean {
   }
 }
 
+/** Whether process `pid` runs (not a zombie); a PID recycled by another process counts as alive, to be safe. */
+function pidAlive(pid: number): boolean {
+  if (hasProc) return processStart(pid) !== null;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A lock's temp name as writeFileAtomic makes it (`.<kind>-<pid>-<id>.json.tmp-<random>`): the taker's PID. */
+const LOCK_TEMP = /^\.(?:shared|writer|exclusive)-(\d+)-[0-9a-f]+\.json\.tmp-[0-9a-f]+$/;
+
+/**
+ * Remove the temp files of lock takers that died while writing their lock (their PID no longer runs); never one of a
+ * live PID (it may be writing its lock now) nor a name without a PID. Returns the names removed. gc calls it.
+ */
+export function sweepDeadLockTemps(dir: string): string[] {
+  const locks = path.join(dir, LOCKS_DIR);
+  let names: string[];
+  try {
+    names = readdirSync(locks);
+  } catch {
+    return [];
+  }
+  const dead = names.filter((f) => {
+    const m = LOCK_TEMP.exec(f);
+    return m !== null && !pidAlive(Number(m[1]));
+  });
+  for (const f of dead) rmSync(path.join(locks, f), { force: true });
+  return dead;
+}
+
 /** Whether two lock kinds may be held at once. */
 export function conflicts(a: LockKind, b: LockKind): boolean {
   return a === 'exclusive' || b === 'exclusive' || (a === 'writer' && b === 'writer');
