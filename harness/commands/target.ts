@@ -6,6 +6,7 @@ import type { Argv } from 'yargs';
 import { runBattery, type CheckResult } from '../conformance/battery.js';
 import type { ConformanceTarget } from '../conformance/session.js';
 import { EXIT } from '../core/errors.js';
+import { prettyJson } from '../core/json-text.js';
 import { repoRoot } from '../core/repo-root.js';
 import { loadScenario } from '../scenario/scenario.js';
 import { protocolJsonSchemas } from '../targets/exec/messages.js';
@@ -77,7 +78,7 @@ const schemasCommand = defineCommand<{ out: string }>({
   run: (argv) => {
     mkdirSync(argv.out, { recursive: true });
     for (const [name, schema] of Object.entries(protocolJsonSchemas()))
-      writeFileSync(path.join(argv.out, name), `${JSON.stringify(schema, null, 2)}\n`);
+      writeFileSync(path.join(argv.out, name), prettyJson(schema)); // as prettier prints it: the files lint clean
     process.stdout.write(`wrote ${Object.keys(protocolJsonSchemas()).length} schemas to ${argv.out}\n`);
     return EXIT.pass;
   },
