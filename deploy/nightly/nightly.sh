@@ -5,10 +5,14 @@
 #   nightly.sh finish                                merge every shard of the night, report (vs. the night before),
 #                                                    gates, JUnit + job summary; exit code = the night's verdict
 #   nightly.sh all         [-- extra soak run args]  every shard (in parallel), then finish: the local dry run
+#   nightly.sh key                                   print the night's key (below) and exit
 #
 # Configuration (environment; defaults in brackets):
 #   NIGHT_KEY  [UTC date, yyyy-mm-dd]  the night: names its folder, seeds its shards (--seed-from) and, being a
 #                                      date, dates its report (not the day the first shard started)
+#   NIGHT_JOB_NAME  when NIGHT_KEY is unset: the Job name a CronJob gave this pod's Job (<cronjob>-<scheduled unix
+#                   minutes>, from the pod's job-name label, deploy/k8s/): the key is that schedule's UTC date, one
+#                   value for every shard and the finish Job however late a pod starts or is retried
 #   SHARDS [4]  CYCLES [320, over all shards]  SCENARIO [default]
 #   NIGHTLY_DATA [./nightly]  holds nights/<key>/shard-<i>/ (one run folder per shard), nights/<key>/merged/,
 #                             nights/<key>/{junit,summary}-*.{xml,md}
@@ -27,7 +31,18 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 read -r -a soak <<<"${SOAK:-node $repo/dist/harness/cli.js}"
-key=${NIGHT_KEY:-$(date -u +%F)}
+night_key() {
+  if [[ -n ${NIGHT_KEY:-} ]]; then
+    echo "$NIGHT_KEY"
+  elif [[ ${NIGHT_JOB_NAME:-} =~ -([0-9]{8,})$ ]]; then
+    date -u -d "@$((BASH_REMATCH[1] * 60))" +%F
+  else
+    [[ -z ${NIGHT_JOB_NAME:-} ]] ||
+      echo "nightly: NIGHT_JOB_NAME '$NIGHT_JOB_NAME' does not end in a CronJob's scheduled minute; the night is today's UTC date" >&2
+    date -u +%F
+  fi
+}
+key=$(night_key)
 shards=${SHARDS:-4}
 cycles=${CYCLES:-320}
 scenario=${SCENARIO:-default}
@@ -158,9 +173,10 @@ case $step in
     shard "$i" "$@"
     ;;
   finish) finish ;;
+  key) echo "$key" ;;
   all)
     [[ ${1:-} == -- ]] && shift
     all "$@"
     ;;
-  *) die "usage: nightly.sh shard <i> [-- soak run args] | finish | all [-- soak run args]" ;;
+  *) die "usage: nightly.sh shard <i> [-- soak run args] | finish | all [-- soak run args] | key" ;;
 esac

@@ -60,7 +60,11 @@ interface JobSpec {
 
 interface PodSpec {
   terminationGracePeriodSeconds?: number;
-  containers: { name: string; resources?: { requests?: Record<string, string>; limits?: Record<string, string> } }[];
+  containers: {
+    name: string;
+    resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+    env?: { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } }[];
+  }[];
 }
 
 describe('deploy/k8s manifests', () => {
@@ -113,6 +117,20 @@ describe('deploy/k8s manifests', () => {
     for (const c of containers) {
       expect(c.resources?.limits?.['cpu'], c.name).toBe(c.resources?.requests?.['cpu']);
       expect(c.resources?.limits?.['memory'], c.name).toBe(c.resources?.requests?.['memory']);
+    }
+  });
+
+  it('every pod takes the night from its CronJob (the Job name, one value for all shards), never its own start date', () => {
+    const containers = all.flatMap((m) => jobs(m.doc)).flatMap((j) => j.pod.containers);
+    for (const c of containers) {
+      const env = c.env ?? [];
+      expect(env.find((e) => e.name === 'NIGHT_JOB_NAME')?.valueFrom?.fieldRef?.fieldPath, c.name).toBe(
+        "metadata.labels['batch.kubernetes.io/job-name']",
+      );
+      expect(
+        env.find((e) => e.name === 'NIGHT_KEY'),
+        c.name,
+      ).toBeUndefined(); // a fixed key would repeat one night
     }
   });
 });
