@@ -1,51 +1,24 @@
 // Analysis: pure folds of journal events into the run's numbers. Never talks to a target. Events are folded one at a
 // time and not kept, and per-cycle numbers go into typed columns, so a journal of any length is analysed streaming,
 // in memory proportional to its cycles (tens of bytes each).
-import { CheckpointTableBuilder, CycleTableBuilder, type Encoded } from './tables.js';
-import { byRow, countMissing, Float64Column, gather, lastWinsOrder, sortedDistinct, type RowOrder } from './columns.js';
+import { CheckpointTableBuilder, CycleTableBuilder } from './tables.js';
+import { byRow, countMissing, Float64Column, gather, lastWinsOrder, sortedDistinct } from './columns.js';
 import { tallyCycles } from './tally.js';
-import { Rejudge, type RejudgeFold } from './rejudge.js';
+import { Rejudge } from './rejudge.js';
+import type { PartialFold } from './partial-fold.js';
 import type { ObservationFields } from '../journal/observation.js';
 import { dedupOf, storeRecords } from './checkpoint-gaps.js';
-import { indeterminateOf, runFacts } from './run-status.js';
-import { LoadSamples, type LoadColumns } from './machine-load.js';
+import { causeSamples, indeterminateOf, runFacts } from './run-status.js';
+import { FreezeCycles } from './freeze-cycles.js';
+import { LoadSamples } from './machine-load.js';
 import type { IndeterminateCause, JournalEvent, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 import { InputError } from '../core/errors.js';
 import { mean, summarize } from '../stats/distribution.js';
 import { wilson } from '../stats/wilson.js';
-import {
-  SUMMARY_SCHEMA_VERSION,
-  type CheckpointRow,
-  type CheckpointTable,
-  type CycleRow,
-  type RunAnalysis,
-} from './summary.js';
+import { SUMMARY_SCHEMA_VERSION, type CheckpointRow, type CycleRow, type RunAnalysis } from './summary.js';
 import { reportDate } from './report-date.js';
 
-/**
- * What one thread folded from a part of one journal (byte ranges, analysis-parallel.ts), to append after the parts
- * before it: rows as journaled, cycle ids as keys. Structured-cloneable; its typed arrays can be transferred.
- */
-export interface PartialFold {
-  start: RunStartEvent | null;
-  liveTarget: Record<string, string | number | boolean>;
-  /** Cycle outcomes in journal order (not yet ordered by cycle, repeats not yet dropped). */
-  outcomes: Encoded<CycleRow>;
-  /** Violations of the outcomes that have any: [row, violations]. */
-  violations: [number, readonly Violation[]][];
-  /** Causes of the outcomes that have one: [row, cause]. */
-  causes: [number, IndeterminateCause][];
-  /** The last run-end of this part (null: none in it). */
-  end: RunEndEvent | null;
-  startedCycles: Float64Array;
-  checkpoints: CheckpointTable;
-  boots: Float64Array;
-  /** How many of `boots` are boot samples (scenario bootSamples), not session boots. */
-  bootSamples: number;
-  restores: Float64Array;
-  rejudge: RejudgeFold;
-  loads: LoadColumns;
-}
+export type { PartialFold } from './partial-fold.js';
 
 /**
  * Folds the events of one or more runs (shards, nights) into one sample; cycles are keyed per run. Events come in
@@ -71,6 +44,7 @@ export class RunAccumulator {
   private readonly restores = new Float64Column();
   /** Each cycle judged again from its journaled observation. */
   private readonly rejudge = new Rejudge();
+  private readonly freezes = new FreezeCycles();
   private liveTarget: Record<string, string | number | boolean> = {};
   private readonly loads = new LoadSamples();
 
@@ -125,8 +99,12 @@ export class RunAccumulator {
       case 'observation':
         this.observed(e);
         break;
+      case 'kill':
+        this.killed(e.cycle);
+        break;
       default:
         if (e.type === 'machine-load') this.loads.add(e);
+        else if (e.type === 'fault' && e.kind === 'freeze') this.freezes.froze(this.key(e.cycle));
         break;
     }
   }
@@ -155,6 +133,11 @@ export class RunAccumulator {
     if (sample) this.bootSamples++;
   }
 
+  /** A kill was sent in cycle `cycle` (a freeze followed by one was killed and resumed: a trial). */
+  killed(cycle: number): void {
+    this.freezes.kill(this.key(cycle));
+  }
+
   restored(restoreMs: number): void {
     this.restores.push(restoreMs);
   }
@@ -181,6 +164,7 @@ export class RunAccumulator {
       restores: this.restores.view(),
       rejudge: this.rejudge.partial(),
       loads: this.loads.columns(),
+      freezes: this.freezes.partial(this.key(0)),
     };
   }
 
@@ -203,6 +187,7 @@ export class RunAccumulator {
     this.bootSamples += p.bootSamples;
     this.restores.pushAll(p.restores);
     this.loads.append(p.loads);
+    this.freezes.append(p.freezes, this.key(0));
   }
 
   /** The analysis of everything fed so far. */
@@ -213,11 +198,13 @@ export class RunAccumulator {
     const order = lastWinsOrder(keys);
     const violations = byRow(this.violationsAt, order);
     const { cycles, recheck } = this.rejudge.apply(this.outcomes.build(order), order, violations);
-    const tally = tallyCycles(cycles, violations);
-    const unfinished = countMissing(sortedDistinct(this.startedKeys.view()), gather(keys, order));
-    const indeterminate = indeterminateOf(tally.causes, unfinished, this.causeSamples(order));
+    const rowKeys = gather(keys, order);
+    const tally = tallyCycles(cycles, violations, (row) => this.freezes.thawed(rowKeys[row]!));
+    const unfinished = countMissing(sortedDistinct(this.startedKeys.view()), rowKeys);
+    const samples = causeSamples(this.causesAt, order, (a) => this.outcomes.cycleAt(a));
+    const indeterminate = indeterminateOf(tally.causes, unfinished, samples);
     const checkpoints = this.checkpoints.build();
-    const trials = tally.resumed + tally.failed;
+    const { successes, trials } = tally.killResume;
     const allViolations = [...violations.values()].flat();
     return {
       summary: {
@@ -236,7 +223,7 @@ export class RunAccumulator {
           indeterminate: tally.indeterminate + unfinished,
         },
         indeterminate,
-        killResume: { successes: tally.resumed, trials, wilson95: wilson(tally.resumed, trials) },
+        killResume: { successes, trials, wilson95: wilson(successes, trials) },
         downtimeMs: summarize(tally.downtimes),
         bootMs: summarize(this.boots.view()),
         bootSamples: this.bootSamples,
@@ -266,15 +253,6 @@ export class RunAccumulator {
       samples: { bootMs: this.boots.view(), restoreMs: this.restores.view() },
       cadence: { stepMs: start.scenario.stepMs, checkpoint: { everyMs: start.scenario.checkpoint.everyMs } },
     };
-  }
-
-  /** Up to 10 '<code> in cycle <n>: <message>' lines of the kept outcomes' causes, in row order. */
-  private causeSamples(order: RowOrder): string[] {
-    const rows = order === null ? [...this.causesAt.keys()] : Array.from(order).filter((a) => this.causesAt.has(a));
-    return rows.slice(0, 10).map((appended) => {
-      const c = this.causesAt.get(appended)!;
-      return `${c.code} in cycle ${this.outcomes.cycleAt(appended)}: ${c.message}`;
-    });
   }
 }
 

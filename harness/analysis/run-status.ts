@@ -1,5 +1,6 @@
 // How a run's outcomes read beyond ok and fail: its indeterminate cycles by cause, and how its runners ended.
-import type { CauseCode, RunEndEvent, RunStartEvent } from '../journal/events.js';
+import type { CauseCode, IndeterminateCause, RunEndEvent, RunStartEvent } from '../journal/events.js';
+import type { RowOrder } from './columns.js';
 import { plannedCycles } from '../scenario/planned.js';
 import { summarizeMachineLoad, type LoadColumns } from './machine-load.js';
 import type { Summary } from './summary.js';
@@ -48,4 +49,17 @@ export function runFacts(
     ...(sources ? { sources } : {}),
     ...(machineLoad ? { machineLoad } : {}),
   };
+}
+
+/** Up to 10 '<code> in cycle <n>: <message>' lines of the kept outcomes' causes (by append index), in row order. */
+export function causeSamples(
+  causesAt: ReadonlyMap<number, IndeterminateCause>,
+  order: RowOrder,
+  cycleAt: (appended: number) => number,
+): string[] {
+  const rows = order === null ? [...causesAt.keys()] : Array.from(order).filter((a) => causesAt.has(a));
+  return rows.slice(0, 10).map((appended) => {
+    const c = causesAt.get(appended)!;
+    return `${c.code} in cycle ${cycleAt(appended)}: ${c.message}`;
+  });
 }

@@ -5,6 +5,8 @@ import type { CycleTable, Summary } from './summary.js';
 export type CycleTally = Pick<Summary, 'tornCheckpoint' | 'noncePreserved'> & {
   resumed: number;
   failed: number;
+  /** Kill-and-resume trials (gate 6): judged cycles less thawed freezes, which killed nothing. */
+  killResume: { successes: number; trials: number };
   /** Cycles journaled indeterminate, and how many had each cause. */
   indeterminate: number;
   causes: Partial<Record<CauseCode, number>>;
@@ -13,11 +15,16 @@ export type CycleTally = Pick<Summary, 'tornCheckpoint' | 'noncePreserved'> & {
   lost: number[];
 };
 
-/** Outcomes (indeterminate ones counted apart, by cause, and in no trial), downtime and lost work of resumed cycles, torn-write and nonce tallies; `violations` by row (rows with any). */
-export function tallyCycles(t: CycleTable, violations: ReadonlyMap<number, readonly Violation[]>): CycleTally {
+/** Outcomes (indeterminate ones counted apart, by cause, and in no trial; thawed freezes in no kill-resume trial), downtime and lost work of resumed cycles, torn-write and nonce tallies; `violations` by row (rows with any). */
+export function tallyCycles(
+  t: CycleTable,
+  violations: ReadonlyMap<number, readonly Violation[]>,
+  thawed: (row: number) => boolean = () => false,
+): CycleTally {
   const out: CycleTally = {
     resumed: 0,
     failed: 0,
+    killResume: { successes: 0, trials: 0 },
     indeterminate: 0,
     causes: {},
     downtimes: [],
@@ -34,6 +41,14 @@ export function tallyCycles(t: CycleTable, violations: ReadonlyMap<number, reado
       continue;
     }
     const ok = t.outcome[i] === 'ok';
+    if (thawed(i)) {
+      // a freeze the session carried on from: an outcome, and its own durability row, but no kill-and-resume trial
+      if (ok) out.resumed++;
+      else out.failed++;
+      continue;
+    }
+    out.killResume.trials++;
+    if (ok) out.killResume.successes++;
     const downtime = t.downtimeMs[i]!;
     const resumedAtAll = !Number.isNaN(downtime);
     if (ok) {

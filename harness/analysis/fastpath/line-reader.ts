@@ -167,7 +167,7 @@ export class AnalysisLineReader {
       'cycle-start': steps('cycle-start', { cycle: () => (this.cycleId = num(CYCLE_ID)), phase: skipPhase }),
       // Kills and host starts matter to the runner, not to analysis: checked, not kept.
       kill: steps('kill', {
-        cycle: check(CYCLE_ID),
+        cycle: () => (this.cycleId = num(CYCLE_ID)),
         phase: skipPhase,
         observedPhase: skipPhase,
         atStep: check(COUNT),
@@ -247,6 +247,9 @@ export class AnalysisLineReader {
         return true;
       case 'cycle-start':
         this.acc.cycleStarted(this.cycleId);
+        return true;
+      case 'kill':
+        this.acc.killed(this.cycleId);
         return true;
       case 'restore':
         this.acc.restored(this.ms);
