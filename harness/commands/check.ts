@@ -5,6 +5,7 @@ import type { Argv } from 'yargs';
 import { JOURNAL_FILE, resolveRunDir } from '../analysis/load-runs.js';
 import { Rechecker, recheckExitCode, type RecheckResult } from '../journal/recheck.js';
 import { streamJournal } from '../journal/reader.js';
+import { InputError } from '../core/errors.js';
 import { defineCommand } from './command.js';
 import { VERBS } from './verbs.js';
 import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
@@ -54,7 +55,10 @@ export const checkCommand = defineCommand<CheckArgs>({
   run: (argv) => {
     const dir = resolveRunDir(argv.runDir);
     const checker = new Rechecker();
-    const { tornTail } = streamJournal(path.join(dir, JOURNAL_FILE), (e) => checker.add(e));
+    const file = path.join(dir, JOURNAL_FILE);
+    const { tornTail } = streamJournal(file, (e) => checker.add(e));
+    if (!checker.started)
+      throw new InputError(`journal ${file} has no run-start event (is it a journal written by "soak run"?)`);
     const r = checker.result();
     const code = recheckExitCode(r);
     if (argv.json)

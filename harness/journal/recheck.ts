@@ -90,8 +90,16 @@ export class Rechecker {
     recheckedFailures: 0,
   };
 
+  private sawRunStart = false;
+
+  /** Whether a run-start event came: a journal without one was not written by `soak run` (bad input). */
+  get started(): boolean {
+    return this.sawRunStart;
+  }
+
   /** One journal event. */
   add(e: JournalEvent): void {
+    if (e.type === 'run-start') this.sawRunStart = true;
     if (e.type === 'observation') {
       this.pending.set(e.cycle, e);
       return;
