@@ -2,6 +2,9 @@
 // cycles, none lost, none counted twice, and no process of the run left behind; shards merged equal their union.
 // Each runner kill is timed from a cycle outcome seen in the journal, never from a sleep; a gate on measured time may
 // fail on a loaded machine (checked with `soak gates --json`), no other gate may.
+// Size: 40 cycles leave room for 5 runner kills each after a cycle of its own plus a final resume; 4 shards of 12 give
+// each shard 3 cycles. The two soaks share nothing, so they run at once, and so do the four shards (as a nightly runs
+// them); each shard's cycle ids and the merge are checked as before.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,7 +64,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('soak run --resume after the runner itself is SIGKILLed', () => {
+describe.concurrent('soak run --resume after the runner itself is SIGKILLed; soak run --shard i/n + soak merge', () => {
   it(
     '5 runner kills during a 40-cycle soak: exactly 40 cycles, each once, and no orphan processes',
     async () => {
@@ -101,28 +104,32 @@ describe('soak run --resume after the runner itself is SIGKILLed', () => {
     },
     SOAK_TEST_MS,
   );
-});
 
-describe('soak run --shard i/n + soak merge', () => {
   it(
     'four shards merged give the same counts and Wilson interval as the union of their cycles',
     async () => {
       const runs = path.join(tmp, 'runs-shards');
-      for (let i = 0; i < 4; i++) {
-        const r = await soak(
-          'run',
-          '--cycles',
-          '12',
-          '--boot-samples',
-          '0',
-          '--seed',
-          '9',
-          '--shard',
-          `${i}/4`,
-          '--out',
-          runs,
-          '--no-report',
-        );
+      const shards = [0, 1, 2, 3];
+      const results = await Promise.all(
+        shards.map((i) =>
+          soak(
+            'run',
+            '--cycles',
+            '12',
+            '--boot-samples',
+            '0',
+            '--seed',
+            '9',
+            '--shard',
+            `${i}/4`,
+            '--out',
+            runs,
+            '--no-report',
+          ),
+        ),
+      );
+      for (const i of shards) {
+        const r = results[i]!;
         const dir = readdirSync(runs).find((d) => d.endsWith(`-shard${i}of4`));
         expect(dir, String(r.stderr)).toBeDefined();
         await expectOnlyTimingFailures(r.exitCode, path.join(runs, dir!), `${String(r.stdout)}\n${String(r.stderr)}`);
