@@ -1,6 +1,7 @@
 // `soak target check`: the conformance battery passes for the example adapter, the process target (in the host and
 // through adapters/builtin) and the microvm target (real QEMU; gVisor's run is in test/targets/exec/gvisor.test.ts),
 // and fails with a named check for a deliberately broken adapter (its restore boots fresh). Real hosts, real SIGKILLs.
+// Each check runs its own CLI on its own scenario file, so they run at once (the micro-VM one is most of the time).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const soak = soakIn(() => tmp, 880_000);
 const adapter = path.join(repoRoot, 'adapters', 'example', 'adapter.mjs');
 
-describe('soak target check', () => {
+describe.concurrent('soak target check', () => {
   it('passes every check for the example adapter, each with its evidence', async () => {
     const r = await soak('target', 'check', adapter);
     expect(r.exitCode, describeResult(r)).toBe(0);

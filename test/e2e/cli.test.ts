@@ -335,7 +335,8 @@ describe('soak run, report, gates, store (process target)', () => {
   });
 });
 
-describe('bad input: exit 3, a message naming the file/field, nothing written', () => {
+// Each case has its own file and folders, so they run at once.
+describe.concurrent('bad input: exit 3, a message naming the file/field, nothing written', () => {
   /** `soak run` with fresh --out and --report-dir; checks that neither was created. */
   async function badRun(name: string, ...args: string[]): Promise<Result> {
     const r = await soak('run', ...args, '--out', `runs-${name}`, '--report-dir', `reports-${name}`);

@@ -2,6 +2,9 @@
 // cycles, none lost, none counted twice, and no process of the run left behind; shards merged equal their union.
 // Each runner kill is timed from a cycle outcome seen in the journal, never from a sleep; a gate on measured time may
 // fail on a loaded machine (checked with `soak gates --json`), no other gate may.
+// Size: 5 runner kills, each right after a cycle of its own, take 5 cycles and a few more at most (a new runner starts
+// between them); 24 planned cycles leave the final resume most of the soak. 4 shards of 12 give each shard 3 cycles.
+// The two soaks share nothing, so they run at once, and so do the four shards (as a nightly runs them).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +20,8 @@ import { cliPath as cli } from '../helpers/paths.js';
 import { soakIn } from '../helpers/cli.js';
 
 let tmp: string;
+/** The resumed soak's planned cycles. */
+const CYCLES = 24;
 
 const soak = soakIn(() => tmp, 600_000);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -61,13 +66,13 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('soak run --resume after the runner itself is SIGKILLed', () => {
+describe.concurrent('soak run --resume after the runner itself is SIGKILLed; soak run --shard i/n + soak merge', () => {
   it(
-    '5 runner kills during a 40-cycle soak: exactly 40 cycles, each once, and no orphan processes',
+    `5 runner kills during a ${CYCLES}-cycle soak: exactly ${CYCLES} cycles, each once, and no orphan processes`,
     async () => {
       const runs = path.join(tmp, 'runs-resume');
       await killAfterCycle(
-        ['run', '--cycles', '40', '--boot-samples', '0', '--seed', '5', '--out', runs, '--no-report'],
+        ['run', '--cycles', String(CYCLES), '--boot-samples', '0', '--seed', '5', '--out', runs, '--no-report'],
         () => runIn(runs),
         0,
       );
@@ -79,7 +84,7 @@ describe('soak run --resume after the runner itself is SIGKILLed', () => {
       }
       const before = cyclesIn(runDir);
       expect(before).toBeGreaterThanOrEqual(5);
-      expect(before).toBeLessThan(40);
+      expect(before).toBeLessThan(CYCLES);
       const last = await soak('run', '--resume', runDir, '--no-report');
       // Exit 1 is accepted only when timing gates alone failed (a loaded machine can push resume latency over its bar);
       // what this test is about, counts and violations, is asserted below from the journal itself.
@@ -88,11 +93,11 @@ describe('soak run --resume after the runner itself is SIGKILLed', () => {
       const events = journalOf(runDir);
       expect(events.filter((e) => e.type === 'run-resume')).toHaveLength(5);
       const outcomes = events.filter((e) => e.type === 'cycle').map((e) => (e as { cycle: number }).cycle);
-      expect(outcomes).toHaveLength(40);
-      expect(new Set(outcomes).size).toBe(40);
-      expect([...outcomes].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      expect(outcomes).toHaveLength(CYCLES);
+      expect(new Set(outcomes).size).toBe(CYCLES);
+      expect([...outcomes].sort((a, b) => a - b)).toEqual(Array.from({ length: CYCLES }, (_, i) => i + 1));
       const { summary } = analyze(events);
-      expect(summary.cycles).toEqual({ total: 40, resumed: 40, failed: 0, indeterminate: 0 });
+      expect(summary.cycles).toEqual({ total: CYCLES, resumed: CYCLES, failed: 0, indeterminate: 0 });
       expect(summary.violations).toBe(0);
       // The last runner has exited; its hosts' groups may take a moment to be reaped: poll (bounded), then assert.
       const groups = hostGroups(events);
@@ -101,28 +106,32 @@ describe('soak run --resume after the runner itself is SIGKILLed', () => {
     },
     SOAK_TEST_MS,
   );
-});
 
-describe('soak run --shard i/n + soak merge', () => {
   it(
     'four shards merged give the same counts and Wilson interval as the union of their cycles',
     async () => {
       const runs = path.join(tmp, 'runs-shards');
-      for (let i = 0; i < 4; i++) {
-        const r = await soak(
-          'run',
-          '--cycles',
-          '12',
-          '--boot-samples',
-          '0',
-          '--seed',
-          '9',
-          '--shard',
-          `${i}/4`,
-          '--out',
-          runs,
-          '--no-report',
-        );
+      const shards = [0, 1, 2, 3];
+      const results = await Promise.all(
+        shards.map((i) =>
+          soak(
+            'run',
+            '--cycles',
+            '12',
+            '--boot-samples',
+            '0',
+            '--seed',
+            '9',
+            '--shard',
+            `${i}/4`,
+            '--out',
+            runs,
+            '--no-report',
+          ),
+        ),
+      );
+      for (const i of shards) {
+        const r = results[i]!;
         const dir = readdirSync(runs).find((d) => d.endsWith(`-shard${i}of4`));
         expect(dir, String(r.stderr)).toBeDefined();
         await expectOnlyTimingFailures(r.exitCode, path.join(runs, dir!), `${String(r.stdout)}\n${String(r.stderr)}`);

@@ -2,6 +2,8 @@
 // checkpoint writes and in restores). Every gc must either succeed or refuse with exit 3 naming a PID; the run must end
 // with no violation, every resume from the newest complete checkpoint, and a store that verifies. Then a damaged
 // manifest: `store verify` names it (exit 1) and `store gc` refuses (exit 1). Paced by the journal, never by sleeps.
+// Size: 60 cycles is issue 13's done-when ("a 60-cycle process soak with `store gc --keep 3` running in a loop beside
+// it"); the gc loop is meant to compete with the soak, so the two are the file's time.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -5,6 +5,8 @@
 // (including a page-split migration stream whose changed pages are stored as deltas against older checkpoints' pages).
 // Negative control: the same kills against a gc that deletes the packs it drops before the old manifests naming them
 // are gone (the order bug gc's step order prevents) are caught by the same checks.
+// Size: 200 kills is the count issue 17 relies on ("the 200-kill store torture test"); each kill starts a
+// Node child, so the kills are its time. The control has its own store and runs beside it.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +27,7 @@ describe('store torture: SIGKILL during put and gc', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it(
+  it.concurrent(
     `${KILLS} seeded kills: verify passes and the latest checkpoint restores byte-identical after each`,
     { timeout: 900_000 }, // bounded by its kill count; a loaded machine makes each kill round slower, not the test weaker
     async () => {
@@ -64,7 +66,7 @@ describe('store torture: SIGKILL during put and gc', () => {
     },
   );
 
-  it(
+  it.concurrent(
     'negative control: a gc that deletes packs before the old manifests are gone is caught within 120 kills',
     { timeout: 180_000 },
     async () => {
