@@ -10,7 +10,7 @@ import { Store } from '../store/store.js';
 import { createTarget } from '../targets/registry.js';
 import type { Target } from '../targets/target.js';
 import { diskFull } from './disk-full.js';
-import { awaitHandOff, type NewestRead, standbySkipsRestore, watchNewest } from './standby.js';
+import { awaitHandOff, standbySkipsRestore } from './standby.js';
 import { PhaseRecorder } from '../targets/phase-marks.js';
 import { RESTORE_TIMELINE } from './protocol.js';
 
@@ -115,18 +115,15 @@ async function main(): Promise<void> {
     send({ ev: 'booted', bootMs: booting() });
     send({ ev: 'target', info: target.describe(), live: true });
   } else {
-    let known: NewestRead | undefined;
     if (cfg.mode === 'standby') {
       await target.warmUp?.();
       timeline.mark('standbyReady');
       send({ ev: 'standby-ready', readyMs: Math.round(process.uptime() * 1000) });
-      const watch = watchNewest(store);
       await awaitHandOff();
       timeline.mark('handOff');
-      known = watch.take();
-      if (known === undefined) store.refresh(); // checkpoints committed while this host waited
+      store.refresh(); // checkpoints committed while this host waited
     }
-    restored = await restoreNewest(cfg, store, target, known?.newest);
+    restored = await restoreNewest(cfg, store, target);
   }
   // Checkpoint only a session that has proven it is alive (and keep the first pause out of the resume path).
   await alive;
@@ -137,9 +134,9 @@ async function main(): Promise<void> {
   await checkpointLoop(cfg, store, target);
 }
 
-/** Restore the store's newest complete checkpoint (`known`: already read) into `target`, telling the runner when it begins and ends. */
-async function restoreNewest(cfg: HostConfig, store: Store, target: Target, known = store.newest()): Promise<Manifest> {
-  const { manifest, skipped } = known;
+/** Restore the store's newest complete checkpoint into `target`, telling the runner when it begins and ends. */
+async function restoreNewest(cfg: HostConfig, store: Store, target: Target): Promise<Manifest> {
+  const { manifest, skipped } = store.newest();
   for (const s of skipped) process.stderr.write(`host: restore passed over ${s.problem}\n`);
   if (!manifest) throw new Error(`store ${cfg.storeDir} has no complete checkpoint to restore`);
   const restoring = stopwatch();

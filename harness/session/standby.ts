@@ -1,7 +1,6 @@
 // A warm standby host's side of the hand-off: wait, everything loaded and the store open, for the runner's one-line
 // order on stdin to restore the newest checkpoint; and the test-only switch that makes a standby skip that restore.
 import { createInterface } from 'node:readline';
-import type { Store } from '../store/store.js';
 
 /** The line the runner writes to a standby host's stdin to hand it the restore. */
 export const HAND_OFF_LINE = 'restore';
@@ -28,33 +27,4 @@ export function awaitHandOff(input: NodeJS.ReadableStream = process.stdin): Prom
     });
     lines.on('close', () => reject(new Error('standby: stdin closed before the hand-off (the runner is gone)')));
   });
-}
-
-/** What store.newest() answered, and the newest manifest file's number when it did. */
-export interface NewestRead {
-  lastSeq: number;
-  newest: ReturnType<Store['newest']>;
-}
-
-/**
- * While a standby waits: read the store's newest complete checkpoint again each time a manifest appears (polled every
- * `everyMs`), so that at the hand-off the restore need not read it. `take()` stops and returns the last read, or
- * undefined when a newer manifest appeared since (the caller reads it then, as without a standby).
- */
-export function watchNewest(store: Store, everyMs = 100): { take(): NewestRead | undefined } {
-  let last: NewestRead | undefined;
-  const poll = (): void => {
-    const seq = store.lastSeq();
-    if (seq === 0 || seq === last?.lastSeq) return;
-    store.refresh();
-    last = { lastSeq: seq, newest: store.newest() };
-  };
-  const timer = setInterval(poll, everyMs);
-  timer.unref();
-  return {
-    take: () => {
-      clearInterval(timer);
-      return last !== undefined && store.lastSeq() === last.lastSeq ? last : undefined;
-    },
-  };
 }
