@@ -1,6 +1,7 @@
 // Per-phase times of the microvm target over N cycles (boot, pause, store write, restore, kill -> first full heartbeat) and the skew detection rate.
 // Run after tsc: node dist/bench/microvm-phases.js [--cycles 20] [--skew-trials 10] [--accel auto|kvm|tcg] [--ingest file|inline] [--disk true|false] [--ram stream|memfd] [--save live|paused]
 import { mkdtempSync, rmSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import { Store } from '../harness/store/store.js';
@@ -114,8 +115,15 @@ async function restoreLatest(): Promise<{
   if (!latest) throw new Error('no checkpoint');
   const r = make();
   const t0 = process.hrtime.bigint();
+  const started = performance.now();
   await r.target.restore(store.reader(latest));
   const restoreMs = ms(t0);
+  // the restore's own steps (target phase marks), each since the one before
+  let prev = started;
+  for (const [step, at] of Object.entries(r.target.restoreMarks?.() ?? {})) {
+    (phases[`restore.${step}`] ??= []).push(at - prev);
+    prev = at;
+  }
   const hb = await firstFull(r.hbs, 30_000);
   return { ...r, restoreMs, hb, firstHbMs: ms(t0) };
 }
@@ -178,7 +186,7 @@ try {
 
   const rows = Object.entries(phases).map(
     ([k, v]) =>
-      `${k.padEnd(14)} median ${median(v).toFixed(1).padStart(8)}   min ${Math.min(...v)
+      `${k.padEnd(16)} median ${median(v).toFixed(1).padStart(8)}   min ${Math.min(...v)
         .toFixed(1)
         .padStart(8)}   max ${Math.max(...v)
         .toFixed(1)

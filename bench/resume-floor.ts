@@ -1,5 +1,6 @@
-// Resume against the machine's floor (issue 16), in one run: the floor (a new QEMU loading the RAM stream from a local
-// file, to the first verified heartbeat) and the product's kill -> verified heartbeat (`soak run` downtime) for a cold
+// Resume against the machine's floor (issue 16), in one run: the bare floor (a new QEMU loading the RAM stream from a
+// local file, to the first verified heartbeat; bench/bare-floor.ts), beside it the target's restore from the same file,
+// and the product's kill -> verified heartbeat (`soak run` downtime) for a cold
 // host and a warm standby (microvm ram-only, and the process target), each as a ratio to the floor, with the load.
 // Template-fresh sessions are not built yet: reported as such.
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,14 +12,19 @@ import { WorkloadModel } from '../harness/check/workload.js';
 import type { Heartbeat } from '../harness/check/heartbeat.js';
 import { Store } from '../harness/store/store.js';
 import type { CheckpointSource } from '../harness/store/types.js';
+import { resolveGuestEnv } from '../harness/targets/microvm/env.js';
+import { parseMicrovmOptions } from '../harness/targets/microvm/options.js';
+import { probeKvmBoot } from '../harness/targets/microvm/probe.js';
 import { benchArgs } from './args.js';
+import { type BareFloorTrial, bareFloorTrial } from './bare-floor.js';
+import { timelineSummary } from './restore-timeline.js';
 import { median, microvmMaker, msSince as ms } from './measure.js';
 
 const { values } = benchArgs(
   'resume-floor',
   "The floor (new QEMU, RAM stream from a local file, to the first verified heartbeat) and soak downtime (kill -> first verified heartbeat) for cold and warm-standby resumes, as ratios to the floor's median.",
   {
-    floor: 'floor trials (new QEMU from a local file)',
+    floor: 'floor trials (each: a bare QEMU from a local file, then the target restore from it)',
     cycles: 'soak cycles per product mode',
     accel: 'accelerator: auto, kvm or tcg',
     modes: 'comma-separated product modes: microvm-cold, microvm-standby, process-cold, process-standby',
@@ -52,28 +58,44 @@ const model = new WorkloadModel();
 
 const make = microvmMaker(root, options);
 
-/** The first full heartbeat, once it arrives, and whether the checker's part rules hold for it. */
-async function firstVerified(hbs: Heartbeat[], nonce: string, minStep: number): Promise<boolean> {
+/** The first full heartbeat, once it arrives (60 s at most). */
+async function firstFull(hbs: Heartbeat[]): Promise<Heartbeat> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const hb = hbs.find((h) => h.full);
-    if (hb) {
-      const want = model.expected(hb.step);
-      return (
-        hb.nonce === nonce &&
-        hb.step >= minStep &&
-        hb.fs?.digest === want.fs &&
-        hb.mem?.digest === want.mem &&
-        hb.tool?.digest === want.tool
-      );
-    }
+    if (hb) return hb;
     if (Date.now() > deadline) throw new Error('no full heartbeat within 60 s');
     await sleep(1);
   }
 }
 
-/** The floor: boot once, checkpoint, copy the RAM stream to a local file; then each trial restores from that file. */
-async function floor(trials: number): Promise<number[]> {
+/** Whether a resumed full heartbeat passes the checker's part rules: the saved session's nonce, not behind the
+ * checkpoint, and the three digests of its step. */
+function verified(hb: Heartbeat, nonce: string, minStep: number): boolean {
+  const want = model.expected(hb.step);
+  return (
+    hb.nonce === nonce &&
+    hb.step >= minStep &&
+    hb.fs?.digest === want.fs &&
+    hb.mem?.digest === want.mem &&
+    hb.tool?.digest === want.tool
+  );
+}
+
+/** The floor trials' times: the bare floor and the target's restore from the same local file, interleaved. */
+interface FloorTimes {
+  bare: number[];
+  target: number[];
+  /** Bare trials' phases: spawn -> QMP, -> stream loaded, cont -> first full heartbeat. */
+  phases: Array<BareFloorTrial['phases']>;
+}
+
+/**
+ * Boot once, checkpoint, copy the RAM stream to a local file; then each trial resumes from that file twice: bare (a new
+ * QEMU with `-incoming exec:cat FILE`, bench/bare-floor.ts) and through the target's restore (RAM from the same file,
+ * the machine record from the store), alternating so load drift hits both alike.
+ */
+async function floor(trials: number): Promise<FloorTimes> {
   const store = Store.open(path.join(root, 'store'));
   try {
     const a = make();
@@ -88,7 +110,6 @@ async function floor(trials: number): Promise<number[]> {
     const reader = store.reader(store.latest()!);
     const file = path.join(root, 'ram.stream');
     await reader.writeFile('ram', file);
-    // the store's reader for the machine record; RAM from the local file (what QEMU's `-incoming exec:cat FILE` reads)
     const local: CheckpointSource = {
       seq: reader.seq,
       step: reader.step,
@@ -97,28 +118,61 @@ async function floor(trials: number): Promise<number[]> {
       stream: (name) => (name === 'ram' ? createReadStream(file) : reader.stream(name)),
       writeFile: (name, to) => reader.writeFile(name, to),
     };
-    const times: number[] = [];
+    // the same environment the target resolved at boot (image, accelerator, TSC), resolved again before any timing
+    const opts = parseMicrovmOptions(options);
+    const env = await resolveGuestEnv(opts.qemuBinary, opts.accel, (image) =>
+      probeKvmBoot(
+        {
+          binary: opts.qemuBinary,
+          accel: 'kvm',
+          memoryMiB: 128,
+          kernel: image.kernel,
+          initramfs: image.initramfs,
+          stepMs: 5,
+          qmpSocket: '',
+          incoming: false,
+          maxLifetimeMs: 60_000,
+        },
+        path.join(root, 'probe.sock'),
+      ),
+    );
+    const out: FloorTimes = { bare: [], target: [], phases: [] };
     for (let i = 0; i < trials; i++) {
+      const bare = await bareFloorTrial({
+        env,
+        binary: opts.qemuBinary,
+        memoryMiB: opts.memoryMiB,
+        stepMs: 5,
+        streamFile: file,
+        dir: root,
+      });
+      if (!verified(bare.hb, nonce, reader.step))
+        throw new Error(`bare floor trial ${i + 1}: heartbeat did not verify`);
+      out.bare.push(bare.ms);
+      out.phases.push(bare.phases);
       const b = make();
-      // resolve the guest environment (QEMU version, image, accelerator, TSC) first: the floor starts at QEMU's start
+      // resolve the guest environment (QEMU version, image, accelerator, TSC) first: this row starts at restore()
       await (b.target as unknown as { prepare(): Promise<void> }).prepare();
       const t0 = process.hrtime.bigint();
       await b.target.restore(local);
-      const ok = await firstVerified(b.hbs, nonce, reader.step);
+      const hb = await firstFull(b.hbs);
       const t = ms(t0);
       await b.target.destroy();
-      if (!ok) throw new Error(`floor trial ${i + 1}: the resumed heartbeat did not verify`);
-      times.push(t);
-      process.stderr.write(`floor ${i + 1}/${trials}: ${t.toFixed(0)} ms (load ${load()})\n`);
+      if (!verified(hb, nonce, reader.step)) throw new Error(`target floor trial ${i + 1}: heartbeat did not verify`);
+      out.target.push(t);
+      const p = bare.phases;
+      process.stderr.write(
+        `floor ${i + 1}/${trials}: bare ${bare.ms.toFixed(0)} ms (qmp ${p.qmpMs.toFixed(0)}, load ${p.loadMs.toFixed(0)}, cont->HBF ${p.contToHbMs.toFixed(0)}), target restore ${t.toFixed(0)} ms (load avg ${load()})\n`,
+      );
     }
-    return times;
+    return out;
   } finally {
     store.close();
   }
 }
 
 /** One product mode: a `soak run` of `cycles` cycles; its downtime p50/p95 (kill -> first verified heartbeat). */
-async function product(mode: string, cycles: number): Promise<{ p50: number; p95: number; ok: number }> {
+async function product(mode: string, cycles: number): Promise<{ p50: number; p95: number; ok: number; steps: string }> {
   const [target, resume] = mode.split('-') as [string, string];
   const lines =
     target === 'microvm'
@@ -151,25 +205,37 @@ async function product(mode: string, cycles: number): Promise<{ p50: number; p95
   const summary = (
     JSON.parse(r.stdout) as { summary: { downtimeMs: { p50: number; p95: number }; cycles: { resumed: number } } }
   ).summary;
-  return { p50: summary.downtimeMs.p50, p95: summary.downtimeMs.p95, ok: summary.cycles.resumed };
+  process.stderr.write(`${mode} ${timelineSummary(out)}\n`);
+  return {
+    p50: summary.downtimeMs.p50,
+    p95: summary.downtimeMs.p95,
+    ok: summary.cycles.resumed,
+    steps: timelineSummary(out),
+  };
 }
 
 try {
   const floorTrials = Number(values.floor);
   const cycles = Number(values.cycles);
   process.stderr.write(`load before: ${load()}\n`);
-  const f = median(await floor(floorTrials));
+  const fl = await floor(floorTrials);
+  const f = median(fl.bare);
+  const range = (xs: number[]): string => `${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)}`;
+  const tf = median(fl.target);
   const rows: string[] = [
-    `floor (new QEMU, RAM from a local file)  median ${f.toFixed(0)} ms  n ${floorTrials}  1.00x`,
+    `floor (bare: new QEMU, -incoming exec:cat FILE)  median ${f.toFixed(0)} ms (${range(fl.bare)})  n ${floorTrials}  1.00x  load ${load()}`,
+    `  phases (medians): spawn->QMP ${median(fl.phases.map((p) => p.qmpMs)).toFixed(0)} ms, stream loaded ${median(fl.phases.map((p) => p.loadMs)).toFixed(0)} ms, cont->HBF ${median(fl.phases.map((p) => p.contToHbMs)).toFixed(0)} ms`,
+    `target restore from a local file          median ${tf.toFixed(0)} ms (${range(fl.target)})  n ${floorTrials}  ${(tf / f).toFixed(2)}x`,
   ];
-  const results: Record<string, unknown> = { floorMs: f };
+  const results: Record<string, unknown> = { floorMs: f, floorBareMs: fl.bare, targetLocalMs: fl.target };
   for (const mode of values.modes.split(',').filter((m) => m !== '')) {
     const p = await product(mode, cycles);
     results[mode] = p;
     rows.push(
       `${mode.padEnd(40)} p50 ${p.p50.toFixed(0)} ms (${(p.p50 / f).toFixed(2)}x)  p95 ${p.p95.toFixed(0)} ms (${(p.p95 / f).toFixed(2)}x)  resumed ${p.ok}/${cycles}  load ${load()}`,
+      `  ${p.steps}`,
     );
-    process.stderr.write(`${rows.at(-1)!}\n`);
+    process.stderr.write(`${rows.at(-2)!}\n`);
   }
   rows.push('template-fresh: not measured (template snapshots are not built yet)');
   process.stdout.write(

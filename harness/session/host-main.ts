@@ -11,6 +11,18 @@ import { createTarget } from '../targets/registry.js';
 import type { Target } from '../targets/target.js';
 import { diskFull } from './disk-full.js';
 import { awaitHandOff, standbySkipsRestore } from './standby.js';
+import { PhaseRecorder } from '../targets/phase-marks.js';
+import { RESTORE_TIMELINE } from './protocol.js';
+
+/** When this host's start-up and restore steps ended (performance.now(): ms since the process started). */
+const timeline = new PhaseRecorder();
+
+/** One line in the host log: the restore's timeline, the target's phases inside it (bench/resume-floor reads it). */
+function logRestoreTimeline(target: Target): void {
+  const marks = { ...timeline.marks, ...target.restoreMarks?.() };
+  const ordered = Object.entries(marks).sort(([, a], [, b]) => a - b);
+  process.stderr.write(`host: ${RESTORE_TIMELINE} ${JSON.stringify(Object.fromEntries(ordered))}\n`);
+}
 
 function send(msg: HostMessage): void {
   process.stdout.write(`${JSON.stringify(msg)}\n`);
@@ -54,6 +66,7 @@ async function describeOnly(cfg: HostConfig, workDir: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  timeline.mark('main');
   const cfg = JSON.parse(process.argv[2] ?? '{}') as HostConfig;
   mkdirSync(cfg.scratchDir, { recursive: true, mode: 0o700 });
   const workDir = mkdtempSync(path.join(cfg.scratchDir, `host-${process.pid}-`));
@@ -65,19 +78,24 @@ async function main(): Promise<void> {
   // A shared lock from before anything is read to this process's end (a SIGKILL leaves it stale): gc cannot run
   // while this host opens, restores or checkpoints.
   const store = Store.open(cfg.storeDir, { purpose: `session host (${cfg.mode})` });
+  timeline.mark('storeOpen');
   const target = await createTarget(cfg.target, {
     workDir,
     sessionDir: cfg.sessionDir,
     stepMs: cfg.stepMs,
     options: cfg.targetOptions,
   });
+  timeline.mark('targetCreated');
   send({ ev: 'target', info: target.describe(), live: false });
   target.onKillList?.((k) => send({ ev: 'kill-list', ...k }));
   let firstFull: () => void = () => {};
   const alive = new Promise<void>((resolve) => (firstFull = resolve));
   target.onHeartbeat((hb) => {
     send({ ev: 'hb', ...hb });
-    if (hb.full) firstFull();
+    if (hb.full) {
+      timeline.mark('firstFullHb');
+      firstFull();
+    }
   });
   const cleanup = async (): Promise<void> => {
     await target.destroy();
@@ -99,14 +117,17 @@ async function main(): Promise<void> {
   } else {
     if (cfg.mode === 'standby') {
       await target.warmUp?.();
+      timeline.mark('standbyReady');
       send({ ev: 'standby-ready', readyMs: Math.round(process.uptime() * 1000) });
       await awaitHandOff();
+      timeline.mark('handOff');
       store.refresh(); // checkpoints committed while this host waited
     }
     restored = await restoreNewest(cfg, store, target);
   }
   // Checkpoint only a session that has proven it is alive (and keep the first pause out of the resume path).
   await alive;
+  if (restored !== undefined) logRestoreTimeline(target);
   // Delta bases for the first checkpoint, read before it pauses the guest; after the first full heartbeat, so these
   // ~30 ms of synchronous work do not delay it (it ends the measured resume). A restored checkpoint is the newest.
   store.warmPageKeys(restored);
@@ -119,11 +140,13 @@ async function restoreNewest(cfg: HostConfig, store: Store, target: Target): Pro
   for (const s of skipped) process.stderr.write(`host: restore passed over ${s.problem}\n`);
   if (!manifest) throw new Error(`store ${cfg.storeDir} has no complete checkpoint to restore`);
   const restoring = stopwatch();
+  timeline.mark('restoreBegin');
   send({ ev: 'restore-begin', seq: manifest.seq, step: manifest.step });
   if (cfg.injectRestoreDelayMs > 0) await sleep(cfg.injectRestoreDelayMs);
   // TEST-ONLY negative control: a standby that boots a fresh session and claims the checkpoint (session/standby.ts).
   if (cfg.mode === 'standby' && standbySkipsRestore()) await target.boot();
   else await target.restore(store.reader(manifest));
+  timeline.mark('restoreEnd');
   send({ ev: 'restore-end', seq: manifest.seq, step: manifest.step, restoreMs: restoring() });
   send({ ev: 'target', info: target.describe(), live: true });
   return manifest;

@@ -35,3 +35,6 @@ export type HostMessage =
   | { ev: 'kill-list'; pids: number[]; groups: number[] }
   /** The host failed: its message, the errno code when there is one (ENOSPC...), the exit code it exits with. */
   | { ev: 'error'; message: string; code?: string; exitCode?: number };
+
+/** The host-log line (stderr) a restored host writes once: `host: restore-timeline {phase: ms since the host started}`. */
+export const RESTORE_TIMELINE = 'restore-timeline';

@@ -1,6 +1,7 @@
 // The one interface every system under test implements: boot, checkpoint, restore, heartbeat, destroy.
 import type { Heartbeat } from '../check/heartbeat.js';
 import type { CheckpointSink, CheckpointSource } from '../store/types.js';
+import type { PhaseMarks } from './phase-marks.js';
 
 /** What a checkpoint call measured. `step` is the step the captured state describes (memory's step under skew). */
 export interface CheckpointResult {
@@ -42,6 +43,8 @@ export interface Target {
    * waiting for incoming state), so that call only hands over the state. Called at most once, before either.
    */
   warmUp?(): Promise<void>;
+  /** Optional: when each phase of the last restore ended (performance.now() ms), for the host's restore timeline. */
+  restoreMarks?(): PhaseMarks;
   /** Ask for a full heartbeat as soon as possible. */
   requestFullHeartbeat(): void;
   /** Stop everything the target started and remove its scratch files. */

@@ -81,8 +81,9 @@ describe('soak run with a warm standby (process target)', () => {
   }, 300_000);
 });
 
-// One short real micro-VM run (TCG here, slow under load): the standby's QEMU waits in `-incoming defer`.
-describe.skipIf(!hasQemu())('soak run with a warm standby (microvm, RAM only)', () => {
+// Short real micro-VM runs (TCG here, slow under load): the standby's QEMU waits in `-incoming defer`, RAM only and
+// with a disk.
+describe.skipIf(!hasQemu())('soak run with a warm standby (microvm)', () => {
   it('hands each resume to a standby whose QEMU already waits for the RAM stream; every cycle verifies', async () => {
     const { r, events } = await run('standby-microvm', {}, [
       'target: microvm',
@@ -92,6 +93,25 @@ describe.skipIf(!hasQemu())('soak run with a warm standby (microvm, RAM only)', 
       'resumeTimeoutMs: 120000',
       'hostTimeoutMs: 60000',
       'targetOptions: { memoryMiB: 256, disk: false, accel: auto, ramCapture: stream }',
+    ]);
+    const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
+    expect(
+      cycles.map((c) => c.outcome),
+      describeResult(r),
+    ).toEqual(['ok', 'ok']);
+    const starts = events.filter((e): e is HostStartEvent => e.type === 'host-start');
+    expect(starts.filter((s) => s.mode === 'restore')).toHaveLength(0);
+  }, 600_000);
+
+  it('with a disk: the standby QEMU waits on a placeholder image the restore overwrites; every cycle verifies', async () => {
+    const { r, events } = await run('standby-microvm-disk', {}, [
+      'target: microvm',
+      'cycles: 2',
+      'checkpoint: { everyMs: 1500 }',
+      'kill: { phases: { work: 1 }, workDelayMs: [500, 1500] }',
+      'resumeTimeoutMs: 120000',
+      'hostTimeoutMs: 60000',
+      'targetOptions: { memoryMiB: 256, disk: true, accel: auto, ramCapture: stream }',
     ]);
     const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
     expect(

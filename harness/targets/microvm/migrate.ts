@@ -162,6 +162,9 @@ export async function migrateFromStream(
   );
   let cause: unknown;
   const sent = pipeline(counted, conn).catch((err: unknown) => {
+    // QEMU closes its end once it has read the stream's end marker, possibly before our pipeline has finished:
+    // a closed connection is judged by QEMU's own status (completed or failed), a failed source at once.
+    if (connectionClosed(err)) return;
     cause = err;
     failure = `stream to QEMU broke: ${err instanceof Error ? err.message : String(err)}`;
   });
@@ -177,4 +180,10 @@ export async function migrateFromStream(
     conn.destroy();
     rmSync(socketPath, { force: true });
   }
+}
+
+/** A pipeline error that only says the peer closed the socket (not a failure of the data's source). */
+function connectionClosed(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE' || code === 'ECONNRESET';
 }

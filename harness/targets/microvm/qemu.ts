@@ -21,6 +21,11 @@ export interface QemuSpec {
   ramMemfd?: boolean;
   /** Start paused, waiting for `migrate-incoming` (restore). */
   incoming: boolean;
+  /**
+   * Start paused and load at once from this migration URI (e.g. `exec:cat FILE`) instead of waiting for
+   * `migrate-incoming` (the bare floor bench: no capabilities to set first, which is what `defer` is for).
+   */
+  incomingFrom?: string;
   /** Upper bound on the process lifetime (execa timeout); the host's process group kill normally ends it first. */
   maxLifetimeMs: number;
 }
@@ -70,7 +75,8 @@ export function qemuArgs(spec: QemuSpec): string[] {
     args.push('-drive', `id=disk0,file=${spec.disk},format=qcow2,if=none,cache=writeback`);
     args.push('-device', 'virtio-blk-device,drive=disk0');
   }
-  if (spec.incoming) args.push('-S', '-incoming', 'defer');
+  if (spec.incomingFrom !== undefined) args.push('-S', '-incoming', spec.incomingFrom);
+  else if (spec.incoming) args.push('-S', '-incoming', 'defer');
   return args;
 }
 

@@ -4,12 +4,13 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SoakError, TargetError } from '../../core/errors.js';
+import { TargetError } from '../../core/errors.js';
 import type { CheckpointSink, CheckpointSource } from '../../store/types.js';
 import { FULL_HEARTBEAT_REQUEST, HOLD_REQUEST, RELEASE_REQUEST } from '../guest/console.js';
 import { type CheckpointGuest, checkpointFiles, takeCheckpoint } from './checkpoint.js';
 import { createDisk } from '../guest/disk.js';
-import { type GuestEnv, previewGuestEnv, resolveGuestEnv } from './env.js';
+import { type GuestEnv, previewGuestEnv } from './env.js';
+import { readSessionEnv, sessionGuestEnv } from './env-cache.js';
 import { HeartbeatHub } from '../guest/heartbeats.js';
 import type { GuestImage } from '../guest/image.js';
 import { raiseMigrationBandwidth } from './migrate.js';
@@ -22,6 +23,10 @@ import { checkRecord, machineRecord } from './record.js';
 import { QmpClient } from './qmp.js';
 import type { Heartbeat } from '../../check/heartbeat.js';
 import type { CheckpointOptions, CheckpointResult, Target, TargetContext, TargetInfo } from '../target.js';
+import { type PhaseMarks, PhaseRecorder } from '../phase-marks.js';
+import { writeDisk } from './disk-handover.js';
+import { describeMicrovm } from './describe.js';
+import { wrapTargetError } from './wrap-error.js';
 
 const LIFETIME_MS = 7 * 24 * 3600_000;
 
@@ -41,6 +46,7 @@ class MicrovmTarget implements Target {
   private onHold: (step: number) => void = () => {};
   /** warmUp() started a QEMU that waits in `-incoming defer` for the restore. */
   private incomingReady = false;
+  private restorePhases: PhaseRecorder | undefined;
 
   constructor(
     private readonly ctx: TargetContext,
@@ -118,39 +124,51 @@ class MicrovmTarget implements Target {
 
   /**
    * Warm standby: resolve the guest environment and start a QEMU waiting in `-incoming defer`, so a restore only
-   * streams the RAM into it. Not with a disk: QEMU opens the disk at start, before a restore has written it.
+   * streams the RAM into it. With a disk, QEMU opens a placeholder image (same size) that the restore overwrites in
+   * place (disk-handover.ts): QEMU re-reads an incoming image's metadata when the loaded guest is activated.
    */
   async warmUp(): Promise<void> {
     await this.prepare();
-    if (this.diskPath !== undefined) return;
+    if (this.diskPath !== undefined) await createDisk(this.diskPath, this.opts.diskMiB, this.opts.diskFastCommit);
     await this.start(true);
     this.incomingReady = true;
   }
 
   async restore(source: CheckpointSource): Promise<void> {
+    const phases = (this.restorePhases = new PhaseRecorder());
     await this.prepare();
+    phases.mark('env');
     await checkRecord(source, this.opts);
     this.hub.lastStep = source.step; // until the resumed guest's first heartbeat
     try {
-      if (this.diskPath !== undefined) await source.writeFile('disk', this.diskPath);
       // a standby's QEMU that died while it waited is replaced by a new one (the restore then starts it cold)
       if (this.incomingReady && this.qemu?.exitReason() !== undefined) await this.stopGuest();
-      if (!this.incomingReady || this.qemu === undefined) await this.start(true);
+      const warm = this.incomingReady && this.qemu !== undefined;
+      if (this.diskPath !== undefined) await writeDisk(source, this.diskPath, warm);
+      phases.mark('disk');
+      if (!warm) await this.start(true);
       this.incomingReady = false;
+      phases.mark('qemu');
       const { qemu } = this.running();
       const io = this.ramIo('migrate-in.sock');
       await loadRam(this.opts.ramCapture, io, source);
+      phases.mark('ram');
       const { qmp } = io;
       // The guest does not know it was restored: ask for the full heartbeat the checker verifies. Written before
       // `cont`, the byte already waits in the emulated UART when the guest resumes, ahead of its next step.
       qemu.writeConsole(FULL_HEARTBEAT_REQUEST);
       await sleep(5);
       await qmp.execute('cont');
+      phases.mark('cont');
     } catch (err) {
       const wrapped = this.wrap('restore', err);
       await this.stopGuest();
       throw wrapped;
     }
+  }
+
+  restoreMarks(): PhaseMarks {
+    return this.restorePhases?.marks ?? {};
   }
 
   onHeartbeat(listener: (hb: Heartbeat) => void): void {
@@ -170,20 +188,12 @@ class MicrovmTarget implements Target {
   }
 
   describe(): TargetInfo {
-    const env: Partial<GuestEnv> =
-      this.env ?? (this.preview ??= previewGuestEnv(this.opts.qemuBinary, this.opts.accel));
-    return {
-      accelerator: env.accel?.accel ?? 'unresolved',
-      acceleratorReason: env.accel?.reason ?? 'not booted yet',
-      qemuVersion: env.qemuVersion ?? 'unknown',
-      imageHash: env.image?.hash ?? 'unbuilt',
-      kernelPackage: env.image?.kernelPackage ?? 'unknown',
-      memoryMiB: this.opts.memoryMiB,
-      disk: this.opts.disk,
-      diskMiB: this.opts.disk ? this.opts.diskMiB : 0,
-      diskFastCommit: this.opts.disk && this.opts.diskFastCommit,
-      ramCapture: this.opts.ramCapture,
-    };
+    // a later host of the session takes the environment its first host saved (no `qemu --version`, no recipe hash)
+    this.env ??= readSessionEnv(this.ctx.sessionDir, this.opts.qemuBinary, this.opts.accel);
+    return describeMicrovm(
+      this.env ?? (this.preview ??= previewGuestEnv(this.opts.qemuBinary, this.opts.accel)),
+      this.opts,
+    );
   }
 
   /** QEMU pid (tests use it to SIGKILL the guest alone). */
@@ -217,7 +227,7 @@ class MicrovmTarget implements Target {
   }
 
   private async prepare(): Promise<void> {
-    this.env ??= await resolveGuestEnv(this.opts.qemuBinary, this.opts.accel, (image) =>
+    this.env ??= await sessionGuestEnv(this.ctx.sessionDir, this.opts.qemuBinary, this.opts.accel, (image) =>
       probeKvmBoot(this.spec(image, 'kvm', false), this.sock('probe-qmp.sock')),
     );
   }
@@ -282,12 +292,6 @@ class MicrovmTarget implements Target {
   }
 
   private wrap(what: string, err: unknown): Error {
-    if (err instanceof SoakError && !(err instanceof TargetError)) return err; // store/config errors keep their class
-    const diag = this.qemu?.diagnostics() ?? '';
-    if (err instanceof TargetError)
-      return diag === '' ? err : new TargetError(`${err.message} [${diag}]`, { cause: err });
-    return new TargetError(`microvm ${what} failed: ${(err as Error).message}${diag === '' ? '' : ` [${diag}]`}`, {
-      cause: err,
-    });
+    return wrapTargetError(what, err, this.qemu?.diagnostics() ?? '');
   }
 }

@@ -9,6 +9,7 @@ import { TargetError } from '../../../harness/core/errors.js';
 import { Store } from '../../../harness/store/store.js';
 import type { CheckpointSink, CheckpointSource, PartData } from '../../../harness/store/types.js';
 import { createMicrovmTarget } from '../../../harness/targets/microvm/target.js';
+import { createDisk } from '../../../harness/targets/guest/disk.js';
 import type { Heartbeat } from '../../../harness/check/heartbeat.js';
 import type { Target } from '../../../harness/targets/target.js';
 import { WorkloadModel } from '../../../harness/check/workload.js';
@@ -270,6 +271,39 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
     process.kill(qemuPid(a.target), 'SIGKILL');
     await a.target.destroy();
     await expectConsistentResume({ disk: false }, c, first.nonce, res.step);
+  });
+
+  it('warm standby with a disk: QEMU waits on a placeholder image, the restore overwrites it in place and the guest reads the checkpoint disk; negative control: a blank disk in the same checkpoint does not verify', async () => {
+    const b = await makeTarget();
+    live.push(b.target);
+    await b.target.warmUp!();
+    const marks = Object.keys(b.target.restoreMarks!());
+    expect(marks).toEqual([]);
+    await b.target.restore(ckpt);
+    expect(Object.keys(b.target.restoreMarks!())).toEqual(['env', 'disk', 'qemu', 'ram', 'cont']);
+    const hb = await waitFor(fullAfter(b.hbs, 0), 30_000, 'full heartbeat after a standby restore');
+    expect(hb.nonce).toBe(nonce);
+    expect(hb.step - ckpt.step).toBeGreaterThanOrEqual(0);
+    expect(hb.step - ckpt.step).toBeLessThanOrEqual(1);
+    expect(consistent(hb)).toBe(true);
+    await b.target.destroy();
+
+    // The guest reads the disk the restore wrote: the same checkpoint with a blank disk image does not verify.
+    const blank = new DirCheckpoint(path.join(root, 'ckpt-blank-disk'), 2);
+    blank.step = ckpt.step;
+    for (const part of ckpt.parts()) {
+      const file = path.join(root, `part-${encodeURIComponent(part)}`);
+      if (part === 'disk') await createDisk(file, 128);
+      else await ckpt.writeFile(part, file);
+      await blank.putFile(part, file);
+    }
+    const c = await makeTarget();
+    live.push(c.target);
+    await c.target.warmUp!();
+    await c.target.restore(blank);
+    const seen = await waitFor(fullAfter(c.hbs, 0), 20_000, 'full heartbeat').catch(() => undefined);
+    expect(seen === undefined || !consistent(seen)).toBe(true);
+    await c.target.destroy();
   });
 
   it('ramSave paused, and live with pre-copy cut short: each pause is measured from QEMU stopping the guest and each restore is consistent', async () => {
