@@ -27,7 +27,9 @@ const lines = [
   'kill: { phases: { work: 1 }, workDelayMs: [300, 800] }',
   'resumeTimeoutMs: 120000',
   'hostTimeoutMs: 60000',
-  'targetOptions: { accel: tcg, memoryMiB: 256, disk: true, diskMiB: 64, fresh: template }',
+  // ramSave paused: under load ~20, about 1 in 10 live-saved checkpoints here restored into a hung or panicking guest
+  // (cold boots too; `soak store verify` passes on the store), which is not what this test is about (CHANGELOG).
+  'targetOptions: { accel: tcg, memoryMiB: 256, disk: true, diskMiB: 64, fresh: template, ramSave: paused }',
 ];
 
 /** Run `soak run` on the template scenario; returns the journal's events and the parsed --json result. */
