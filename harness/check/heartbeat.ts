@@ -35,4 +35,5 @@ export type ViolationCode =
   | 'not-latest'
   | 'no-resume'
   | 'lost-acknowledged-checkpoint'
-  | 'store-damaged';
+  | 'store-damaged'
+  | 'nonce-reused';

@@ -1,9 +1,16 @@
-// `soak image build [--force]`: build (or show the cached) guest image of the microvm target; `soak image agent --out
-// DIR`: the static workload agent alone, for a user's own sandbox image.
+// `soak image build [--force] [--template [--scenario S]]`: build (or show the cached) guest image of the microvm target
+// (and the template snapshot fresh sessions restore); `soak image agent --out DIR`: the static workload agent alone, for
+// a user's own sandbox image.
 import type { Argv } from 'yargs';
-import { EXIT } from '../core/errors.js';
+import { ConfigError, EXIT } from '../core/errors.js';
 import { buildAgent } from '../targets/guest/agent-build.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { buildImage } from '../targets/guest/image.js';
+import { loadScenario } from '../scenario/scenario.js';
+import { microvmTemplate } from '../targets/microvm/target.js';
+import type { TemplateSnapshot } from '../targets/microvm/template.js';
 import { defineCommand, type SoakCommand } from './command.js';
 import { VERBS } from './verbs.js';
 import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
@@ -11,6 +18,8 @@ import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 interface ImageBuildArgs {
   force: boolean;
   json: boolean;
+  template: boolean;
+  scenario: string;
 }
 
 const buildCommand = defineCommand<ImageBuildArgs>({
@@ -23,15 +32,26 @@ const buildCommand = defineCommand<ImageBuildArgs>({
         default: false,
         describe: 'Rebuild even if the cached image matches the recipe',
       })
-      .option('json', { type: 'boolean', default: false, describe: 'JSON output' }),
+      .option('json', { type: 'boolean', default: false, describe: 'JSON output' })
+      .option('template', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "Also build the template snapshot fresh sessions restore (targetOptions fresh: template) for --scenario's guest",
+      })
+      .option('scenario', {
+        type: 'string',
+        default: 'fresh-template',
+        describe: 'With --template: the scenario whose microvm guest (memory, disk, stepMs, accel) the template is for',
+      }),
   run: async (argv) => {
     const started = process.hrtime.bigint();
     const image = await buildImage({ force: argv.force });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const template = argv.template ? await buildTemplate(argv.scenario) : undefined;
     if (argv.json) {
-      process.stdout.write(
-        `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...image, buildMs: Math.round(ms) }, null, 2)}\n`,
-      );
+      const out = { schemaVersion: OUTPUT_SCHEMA_VERSION, ...image, buildMs: Math.round(ms), template };
+      process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
       return EXIT.pass;
     }
     process.stdout.write(
@@ -40,11 +60,31 @@ const buildCommand = defineCommand<ImageBuildArgs>({
         `  kernel     ${image.kernel} (${image.kernelPackage})`,
         `  initramfs  ${image.initramfs}`,
         `  ${image.cached === true ? 'cached (pass --force to rebuild)' : `built in ${(ms / 1000).toFixed(1)} s`}`,
+        ...(template === undefined ? [] : templateLines(template)),
       ].join('\n') + '\n',
     );
     return EXIT.pass;
   },
 });
+
+/** Build (or find cached) the template snapshot for `scenarioName`'s microvm guest, in a private scratch folder. */
+async function buildTemplate(scenarioName: string): Promise<TemplateSnapshot> {
+  const { scenario, file } = loadScenario(scenarioName);
+  if (scenario.target !== 'microvm') throw new ConfigError(`${file}: target: --template needs a microvm scenario`);
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'soak-tpl-'));
+  try {
+    const options = { ...scenario.targetOptions, fresh: 'template' };
+    return await microvmTemplate({ workDir, sessionDir: workDir, stepMs: scenario.stepMs, options });
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+function templateLines(t: TemplateSnapshot): string[] {
+  const mib = (t.ramBytes / 2 ** 20).toFixed(1);
+  const how = t.cached === true ? 'cached' : `built in ${(t.buildMs / 1000).toFixed(1)} s`;
+  return [`template ${t.key}`, `  folder     ${t.dir}`, `  RAM stream ${mib} MiB${t.disk ? ' + disk' : ''}; ${how}`];
+}
 
 const agentCommand = defineCommand<{ out: string }>({
   command: 'agent',

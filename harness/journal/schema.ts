@@ -35,6 +35,7 @@ export const VIOLATION_CODES = [
   'no-resume',
   'lost-acknowledged-checkpoint',
   'store-damaged',
+  'nonce-reused',
 ] as const satisfies readonly ViolationCode[];
 
 /** A value as an error message quotes it. */

@@ -6,6 +6,14 @@ const TARGET_LABELS: Record<string, string> = {
   accelerator: 'Accelerator',
   qemuVersion: 'QEMU version',
   imageHash: 'Guest image hash',
+  freshStart: 'Fresh session start',
+};
+
+/** How a fresh microvm session started (target fact `freshStart`), in words; other values as they are. */
+const FRESH_START: Record<string, string> = {
+  cold: 'cold boot (the kernel boots for every new session)',
+  template:
+    'template snapshot (a guest booted once, restored and given a new identity; boot time = restore to first verified heartbeat)',
 };
 
 /** How resumes were started: a warm standby host, or a cold one (older summaries do not say). */
@@ -34,7 +42,8 @@ export function environmentRows(environment: Environment, target: string): Array
   ];
   for (const [key, label] of Object.entries(TARGET_LABELS)) {
     const value = env.target[key];
-    if (value !== undefined) rows.push([label, String(value)]);
+    if (value !== undefined)
+      rows.push([label, (key === 'freshStart' ? FRESH_START[String(value)] : undefined) ?? String(value)]);
   }
   if (env.target['accelerator'] === undefined && target === 'process')
     rows.push(['Accelerator', 'none (host process target, no VM)']);

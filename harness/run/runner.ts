@@ -26,6 +26,7 @@ import type { Progress } from './progress.js';
 import { LoadSampling } from './load-sampling.js';
 import type { RunPaths } from './run-folder.js';
 import { runBootSamples } from './boot-samples.js';
+import { FreshNonces } from './fresh-nonce.js';
 import { storeTally } from './store-tally.js';
 import { WarmStandby } from './standby.js';
 
@@ -93,6 +94,7 @@ export async function runCycles(
   let nextStart = firstStart;
   const runClock = nowMs();
   const loads = new LoadSampling(journal);
+  const nonces = new FreshNonces();
   try {
     const sampling = { journal, config: hostConfig(scenario, paths), hostLog: paths.hostLog, runDir: paths.dir, log };
     await runBootSamples({ ...sampling, timeouts, stop: opts.stop }, bootSamples, cycles[0] ?? 1);
@@ -112,6 +114,8 @@ export async function runCycles(
         const started = await startOrGiveUp(ctx, nextStart, cycle, timeouts);
         host = started.host;
         result = started.result;
+        if (host && !result) result = await nonces.judge(ctx, cycle, host, timeouts.hostMs);
+        if (result) host = result.host;
       }
       ctx.standby?.replenish(cycle); // off the measured path: the session is up, no resume is being timed
       result ??= await runCycle(ctx, cycle, host!);

@@ -113,6 +113,35 @@ static void heartbeat(int full) {
   con_write(out, (size_t)len);
 }
 
+/* Template mode: say "READY <template nonce>", then wait for the session identity line from the host:
+   "I <nonce: 16 hex> <entropy: hex>" (every clone of a template snapshot has the same kernel CRNG state, so the nonce
+   and fresh entropy come from the host; the entropy is mixed into /dev/urandom), or "I" alone: keep the template's. */
+static void await_identity(void) {
+  char line[256], out[64];
+  size_t n = 0;
+  int len = snprintf(out, sizeof out, "READY %s\n", nonce);
+  con_write(out, (size_t)len);
+  for (;;) {
+    char c;
+    ssize_t r = read(con, &c, 1);
+    if (r < 0) { if (errno == EINTR || errno == EAGAIN) continue; die("console read"); }
+    if (r == 0) { errno = EPIPE; die("console closed before the session identity"); }
+    if (c == '\n') {
+      line[n] = 0;
+      if (n >= 1 && line[0] == 'I') break;
+      n = 0; /* anything else before the identity (e.g. a full-heartbeat request) is dropped */
+      continue;
+    }
+    if (n < sizeof line - 1) line[n++] = c;
+  }
+  char id[17] = {0}, ent[129] = {0};
+  if (sscanf(line, "I %16[0-9a-f] %128[0-9a-f]", id, ent) >= 1 && strlen(id) == 16) memcpy(nonce, id, 17);
+  if (ent[0]) {
+    int fd = open("/dev/urandom", O_WRONLY);
+    if (fd >= 0) { if (write(fd, ent, strlen(ent)) < 0) { /* best effort: mixes in, credits nothing */ } close(fd); }
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) { fprintf(stderr, "usage: agent WORKSPACE STEP_MS CONSOLE|- [drop-caches]\n"); return 2; }
   long step_ms = atol(argv[2]);
@@ -130,9 +159,14 @@ int main(int argc, char **argv) {
   close(ufd);
   for (int i = 0; i < 8; i++) snprintf(nonce + 2 * i, 3, "%02x", rnd[i]);
   sha256_hex("mem:0", 5, mem);
+  const char *tpl = getenv("SOAK_TEMPLATE");
+  if (tpl && strcmp(tpl, "1") == 0) {
+    start_tool();
+    await_identity(); /* template: booted, tool ready, no session yet; the host snapshots here */
+  }
   if ((logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644)) < 0) die("open log");
   if (fsync(logfd)) die("fsync");
-  start_tool();
+  if (!tool_in) start_tool();
 
   /* Console input, one byte each: 'F' full heartbeat (also ends a hold); 'H' hold: finish no new step until 'R', 'F'
      or HOLD_MS of guest time, acknowledged with "HOLD <step>" (the host then freezes a quiescent guest); 'R' release. */

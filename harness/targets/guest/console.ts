@@ -11,6 +11,15 @@ export const HOLD_REQUEST = 'H';
 export const RELEASE_REQUEST = 'R';
 
 const HOLD = /HOLD (\d+)$/;
+/** A template-mode agent's pre-session line: booted, tool ready, waiting for its session identity (agent.c). */
+const READY = /READY ([0-9a-f]{16})$/;
+
+/** The line that gives a template-mode agent its session identity: new boot nonce and entropy (hex), newline-ended. */
+export function identityLine(nonce: string, entropyHex: string): string {
+  return `I ${nonce} ${entropyHex}\n`;
+}
+/** TEST-ONLY negative control: start the session but keep the template's identity (its nonce). */
+export const KEEP_TEMPLATE_IDENTITY_LINE = 'I\n';
 
 /** Parse one console line; undefined when it is not a heartbeat (kernel noise, init messages). */
 export function parseHeartbeatLine(line: string): Heartbeat | undefined {
@@ -41,6 +50,7 @@ export class ConsoleReader {
     private readonly onHeartbeat: (hb: Heartbeat) => void,
     private readonly keep = 20,
     private readonly onHold: (step: number) => void = () => {},
+    private readonly onReady: (nonce: string) => void = () => {},
   ) {}
 
   push(chunk: string): void {
@@ -51,8 +61,10 @@ export class ConsoleReader {
       this.partial = this.partial.slice(nl + 1);
       const hb = parseHeartbeatLine(line);
       const hold = hb ? null : HOLD.exec(line.trimEnd());
+      const ready = hb || hold ? null : READY.exec(line.trimEnd());
       if (hb) this.onHeartbeat(hb);
       else if (hold) this.onHold(Number(hold[1]));
+      else if (ready) this.onReady(ready[1]!);
       else if (line.trim() !== '') this.remember(line.trim());
     }
     if (this.partial.length > 64 * 1024) this.partial = this.partial.slice(-4096); // no newline in a flood of noise

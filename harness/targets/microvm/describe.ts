@@ -1,9 +1,9 @@
-// What a microvm target reports for the report's tested-environment section.
-import type { TargetInfo } from '../target.js';
+// What the microvm target reports of itself for the report's tested-environment section (target-info).
 import type { GuestEnv } from './env.js';
 import type { MicrovmOptions } from './options.js';
+import type { TargetInfo } from '../target.js';
 
-/** The target's facts from its (possibly partial, before boot) guest environment and its options. */
+/** The target facts of a microvm guest: accelerator, QEMU, image, machine shape, RAM capture, how fresh sessions start. */
 export function describeMicrovm(env: Partial<GuestEnv>, opts: MicrovmOptions): TargetInfo {
   return {
     accelerator: env.accel?.accel ?? 'unresolved',
@@ -16,5 +16,6 @@ export function describeMicrovm(env: Partial<GuestEnv>, opts: MicrovmOptions): T
     diskMiB: opts.disk ? opts.diskMiB : 0,
     diskFastCommit: opts.disk && opts.diskFastCommit,
     ramCapture: opts.ramCapture,
+    freshStart: opts.fresh,
   };
 }

@@ -39,8 +39,17 @@ export const microvmOptionsSchema = z
     /** Live save: the pause QEMU aims for when it decides to stop the guest (QMP `downtime-limit`). */
     precopyDowntimeMs: z.number().int().positive().max(60_000).default(20),
     qemuBinary: z.string().min(1).default('qemu-system-x86_64'),
+    /**
+     * How a fresh session (a boot) starts: `cold` boots the kernel; `template` restores a template snapshot (guest booted
+     * once, agent waiting for a session: template.ts) and gives it a new identity. Template needs ramCapture: stream.
+     */
+    fresh: z.enum(['cold', 'template']).default('cold'),
   })
-  .strict();
+  .strict()
+  .refine((o) => o.fresh === 'cold' || o.ramCapture === 'stream', {
+    error: 'fresh: template needs ramCapture: stream',
+    path: ['fresh'],
+  });
 
 export type MicrovmOptions = z.infer<typeof microvmOptionsSchema>;
 

@@ -19,6 +19,8 @@ export interface QemuSpec {
   qmpSocket: string;
   /** Guest RAM in a shared memfd (ramCapture "memfd") instead of anonymous memory. */
   ramMemfd?: boolean;
+  /** Template mode (soak.template=1): the agent boots to a pre-session state and waits for its identity. */
+  template?: boolean;
   /** Start paused, waiting for `migrate-incoming` (restore). */
   incoming: boolean;
   /**
@@ -42,6 +44,7 @@ export function qemuArgs(spec: QemuSpec): string[] {
     ...(spec.accel === 'tcg' && spec.tscKhz !== undefined ? [`tsc_early_khz=${spec.tscKhz}`, 'tsc=reliable'] : []),
     `soak.step_ms=${Math.max(1, Math.round(spec.stepMs))}`,
     `soak.disk=${spec.disk === undefined ? 0 : 1}`,
+    ...(spec.template === true ? ['soak.template=1'] : []),
   ].join(' ');
   const args = [
     '-M',
@@ -100,13 +103,18 @@ export class QemuProcess {
   private exitInfo: string | undefined;
   readonly exited: Promise<void>;
 
-  constructor(spec: QemuSpec, onHeartbeat: (hb: Heartbeat) => void, onHold?: (step: number) => void) {
+  constructor(
+    spec: QemuSpec,
+    onHeartbeat: (hb: Heartbeat) => void,
+    onHold?: (step: number) => void,
+    onReady?: (nonce: string) => void,
+  ) {
     if (spec.qmpSocket.length > 100) {
       throw new TargetError(
         `QMP socket path ${spec.qmpSocket} is too long for a unix socket (max ~100 chars): use a shorter workDir`,
       );
     }
-    this.console = new ConsoleReader(onHeartbeat, 20, onHold);
+    this.console = new ConsoleReader(onHeartbeat, 20, onHold, onReady);
     // Not detached: QEMU stays in the host's process group, so a SIGKILL of the group kills it with the host.
     for (const p of [spec.kernel, spec.initramfs, spec.disk ?? '', spec.qmpSocket]) {
       if (p.includes(','))

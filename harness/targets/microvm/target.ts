@@ -6,7 +6,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TargetError } from '../../core/errors.js';
 import type { CheckpointSink, CheckpointSource } from '../../store/types.js';
-import { FULL_HEARTBEAT_REQUEST, HOLD_REQUEST, RELEASE_REQUEST } from '../guest/console.js';
+import { FULL_HEARTBEAT_REQUEST, RELEASE_REQUEST } from '../guest/console.js';
+import { HoldRequests } from './hold.js';
 import { type CheckpointGuest, checkpointFiles, takeCheckpoint } from './checkpoint.js';
 import { createDisk } from '../guest/disk.js';
 import { type GuestEnv, previewGuestEnv } from './env.js';
@@ -16,22 +17,34 @@ import type { GuestImage } from '../guest/image.js';
 import { raiseMigrationBandwidth } from './migrate.js';
 import { type MicrovmOptions, parseMicrovmOptions } from './options.js';
 import type { Accelerator } from '../guest/accel.js';
-import { QemuProcess } from './qemu.js';
+import { QemuProcess, type QemuSpec } from './qemu.js';
+import { qemuSpec } from './spec.js';
 import { probeKvmBoot } from './probe.js';
 import { loadRam, type RamIo, ramFiles, setupRamCapture } from './ram.js';
 import { checkRecord, machineRecord } from './record.js';
 import { QmpClient } from './qmp.js';
+import { startFromTemplate } from './template-boot.js';
+import { guestTemplate } from './template-save.js';
+import type { TemplateSnapshot } from './template.js';
+import { describeMicrovm } from './describe.js';
 import type { Heartbeat } from '../../check/heartbeat.js';
 import type { CheckpointOptions, CheckpointResult, Target, TargetContext, TargetInfo } from '../target.js';
 import { type PhaseMarks, PhaseRecorder } from '../phase-marks.js';
 import { writeDisk } from './disk-handover.js';
-import { describeMicrovm } from './describe.js';
 import { wrapTargetError } from './wrap-error.js';
-
-const LIFETIME_MS = 7 * 24 * 3600_000;
 
 export function createMicrovmTarget(ctx: TargetContext): Target {
   return new MicrovmTarget(ctx, parseMicrovmOptions(ctx.options));
+}
+
+/** Build (or find cached) the template snapshot for these target options, without starting a session. */
+export async function microvmTemplate(ctx: TargetContext): Promise<TemplateSnapshot> {
+  const target = new MicrovmTarget(ctx, parseMicrovmOptions(ctx.options));
+  try {
+    return await target.template();
+  } finally {
+    await target.destroy();
+  }
 }
 
 class MicrovmTarget implements Target {
@@ -43,7 +56,7 @@ class MicrovmTarget implements Target {
   private preview: Partial<GuestEnv> | undefined;
   private seq = 0;
   private socketDir: string | undefined;
-  private onHold: (step: number) => void = () => {};
+  private readonly holds = new HoldRequests();
   /** warmUp() started a QEMU that waits in `-incoming defer` for the restore. */
   private incomingReady = false;
   private restorePhases: PhaseRecorder | undefined;
@@ -71,7 +84,9 @@ class MicrovmTarget implements Target {
   async boot(): Promise<void> {
     if (this.incomingReady) await this.stopGuest(); // a standby's waiting QEMU cannot boot (it was started -S -incoming)
     await this.prepare();
-    if (this.diskPath !== undefined) await createDisk(this.diskPath, this.opts.diskMiB, this.opts.diskFastCommit);
+    const template = this.opts.fresh === 'template' ? await this.template() : undefined;
+    if (this.diskPath !== undefined && template === undefined)
+      await createDisk(this.diskPath, this.opts.diskMiB, this.opts.diskFastCommit);
     const first = this.hub.next(
       (hb) => hb.full,
       this.opts.bootTimeoutMs,
@@ -81,7 +96,15 @@ class MicrovmTarget implements Target {
     );
     first.catch(() => {}); // observed below; avoids an unhandled rejection if start() throws first
     try {
-      await this.start(false);
+      if (template === undefined) await this.start(false);
+      else
+        await startFromTemplate({
+          template,
+          diskPath: this.diskPath,
+          startIncoming: async () => (await this.start(true), this.running()),
+          migrateSocket: this.sock('migrate-in.sock'),
+          timeoutMs: this.opts.migrateTimeoutMs,
+        });
       await first;
     } catch (err) {
       const wrapped = this.wrap('boot', err);
@@ -101,7 +124,7 @@ class MicrovmTarget implements Target {
       diskPath: this.diskPath,
       lastStep: () => this.hub.lastStep,
       ramIo: () => this.ramIo(),
-      hold: () => this.holdAgent(),
+      hold: () => this.holds.request((t) => this.running().qemu.writeConsole(t)),
       release: () => qemu.writeConsole(RELEASE_REQUEST),
     };
     try {
@@ -196,25 +219,16 @@ class MicrovmTarget implements Target {
     );
   }
 
+  /** This guest's template snapshot, built now if it is not cached (template-mode boots; `soak image build --template`). */
+  async template(): Promise<TemplateSnapshot> {
+    await this.prepare();
+    const env = this.env!;
+    return guestTemplate(env, this.spec(env.image, env.accel.accel, false), this.opts, this.sock('qmp.sock'));
+  }
+
   /** QEMU pid (tests use it to SIGKILL the guest alone). */
   get qemuPid(): number | undefined {
     return this.qemu?.pid;
-  }
-
-  /** Ask the agent to hold between steps; true once it acknowledged (false after 1 s: capture anyway). */
-  private async holdAgent(): Promise<boolean> {
-    const { qemu } = this.running();
-    const acked = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), 1000);
-      this.onHold = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-    });
-    qemu.writeConsole(HOLD_REQUEST);
-    const ok = await acked;
-    this.onHold = () => {};
-    return ok;
   }
 
   /** SIGKILL QEMU (if any) and forget it; destroy() and failed boots/restores use this. */
@@ -232,21 +246,9 @@ class MicrovmTarget implements Target {
     );
   }
 
-  private spec(image: GuestImage, accel: Accelerator, incoming: boolean) {
-    return {
-      binary: this.opts.qemuBinary,
-      accel,
-      memoryMiB: this.opts.memoryMiB,
-      kernel: image.kernel,
-      initramfs: image.initramfs,
-      stepMs: this.ctx.stepMs,
-      tscKhz: this.env?.tscKhz,
-      disk: this.diskPath,
-      ramMemfd: this.opts.ramCapture === 'memfd',
-      qmpSocket: this.sock('qmp.sock'),
-      incoming,
-      maxLifetimeMs: LIFETIME_MS,
-    };
+  private spec(image: GuestImage, accel: Accelerator, incoming: boolean): QemuSpec {
+    const [stepMs, tscKhz, disk, qmpSocket] = [this.ctx.stepMs, this.env?.tscKhz, this.diskPath, this.sock('qmp.sock')];
+    return qemuSpec(this.opts, { image, accel, stepMs, tscKhz, disk, qmpSocket, incoming });
   }
 
   private async start(incoming: boolean): Promise<void> {
@@ -255,7 +257,7 @@ class MicrovmTarget implements Target {
     const qemu = new QemuProcess(
       this.spec(this.env!.image, this.env!.accel.accel, incoming),
       (hb) => this.hub.dispatch(hb),
-      (step) => this.onHold(step),
+      () => this.holds.acked(),
     );
     this.qemu = qemu;
     try {

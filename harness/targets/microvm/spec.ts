@@ -1,0 +1,37 @@
+// The QEMU command-line spec of a microvm guest, from the target's options, the resolved guest and its sockets.
+import type { Accelerator } from '../guest/accel.js';
+import type { GuestImage } from '../guest/image.js';
+import type { MicrovmOptions } from './options.js';
+import type { QemuSpec } from './qemu.js';
+
+const LIFETIME_MS = 7 * 24 * 3600_000;
+
+/** What a spec needs besides the options: the image, accelerator, sockets and disk of this guest. */
+export interface GuestPlace {
+  image: GuestImage;
+  accel: Accelerator;
+  stepMs: number;
+  tscKhz: number | undefined;
+  disk: string | undefined;
+  qmpSocket: string;
+  incoming: boolean;
+}
+
+/** The spec QemuProcess starts (a guest that runs at most a week: QEMU's own watchdog). */
+export function qemuSpec(opts: MicrovmOptions, g: GuestPlace): QemuSpec {
+  return {
+    binary: opts.qemuBinary,
+    accel: g.accel,
+    memoryMiB: opts.memoryMiB,
+    kernel: g.image.kernel,
+    initramfs: g.image.initramfs,
+    stepMs: g.stepMs,
+    tscKhz: g.tscKhz,
+    disk: g.disk,
+    ramMemfd: opts.ramCapture === 'memfd',
+    template: opts.fresh === 'template',
+    qmpSocket: g.qmpSocket,
+    incoming: g.incoming,
+    maxLifetimeMs: LIFETIME_MS,
+  };
+}

@@ -1,0 +1,115 @@
+// Template snapshots for fresh microvm sessions: where one lives (vm-images/build/template-<key>/), its content key, and
+// building it once per key (a guest booted to the agent's pre-session state, saved paused: RAM stream + disk).
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { TargetError } from '../../core/errors.js';
+import { vmImagesDir } from '../guest/image.js';
+import { qemuArgs, type QemuSpec } from './qemu.js';
+
+/** Bump when what a template holds or how it is saved changes. */
+const TEMPLATE_VERSION = '2';
+
+/** A built template: the paused guest's migration stream and (disk guests) its disk image, beside the guest image. */
+export interface TemplateSnapshot {
+  dir: string;
+  key: string;
+  /** QEMU migration stream of the guest paused in the agent's pre-session state. */
+  ram: string;
+  /** The workspace disk (qcow2) at that moment; undefined for RAM-only guests. */
+  disk?: string;
+  /** The template's own boot nonce (a session that skips the re-identify keeps it). */
+  nonce: string;
+  ramBytes: number;
+  /** Time to build it (boot to READY + save), ms. */
+  buildMs: number;
+  /** True when read from the cache. */
+  cached?: boolean;
+}
+
+/** What a template depends on: the QEMU command line (paths left out), the image, QEMU's version, the disk recipe. */
+export interface TemplateRecipe {
+  spec: QemuSpec;
+  imageHash: string;
+  qemuVersion: string;
+  diskMiB: number;
+  diskFastCommit: boolean;
+}
+
+/** Content key of a template: one per image + guest options + accelerator (+ QEMU version, disk recipe). */
+export function templateKey(r: TemplateRecipe): string {
+  const args = qemuArgs({ ...r.spec, incoming: false, template: true, qmpSocket: 'QMP', disk: r.spec.disk && 'DISK' });
+  const recipe = [TEMPLATE_VERSION, r.imageHash, r.qemuVersion, r.diskMiB, r.diskFastCommit, ...args];
+  return createHash('sha256').update(recipe.join('\n')).digest('hex').slice(0, 16);
+}
+
+/** The folder of template `key`. */
+export function templateDir(key: string): string {
+  return path.join(vmImagesDir(), 'build', `template-${key}`);
+}
+
+/** The built template of `key`, if any. */
+export function cachedTemplate(key: string): TemplateSnapshot | undefined {
+  const manifest = path.join(templateDir(key), 'template.json');
+  if (!existsSync(manifest)) return undefined;
+  const saved = JSON.parse(readFileSync(manifest, 'utf8')) as TemplateSnapshot;
+  // Saved with names relative to its folder (vm-images/build may be shared between checkouts): resolved here.
+  const at = (f: string): string => path.join(templateDir(key), f);
+  return {
+    ...saved,
+    dir: templateDir(key),
+    ram: at(saved.ram),
+    ...(saved.disk ? { disk: at(saved.disk) } : {}),
+    cached: true,
+  };
+}
+
+/** Saves a template into `tmpDir`: boots with `spec` (paths inside tmpDir), waits for READY, saves; returns its facts. */
+export type TemplateSaver = (
+  tmpDir: string,
+) => Promise<{ nonce: string; ramBytes: number; ram: string; disk?: string }>;
+
+/**
+ * The template of `key`, built with `save` if it is not cached. Built in a fresh temp folder and renamed into place, so
+ * concurrent hosts never see half a template: the loser of the rename uses the winner's.
+ */
+export async function ensureTemplate(key: string, save: TemplateSaver): Promise<TemplateSnapshot> {
+  const cached = cachedTemplate(key);
+  if (cached !== undefined) return cached;
+  const out = templateDir(key);
+  mkdirSync(path.dirname(out), { recursive: true });
+  const tmp = mkdtempSync(`${out}.tmp-`);
+  chmodSync(tmp, 0o755);
+  const started = process.hrtime.bigint();
+  try {
+    const saved = await save(tmp);
+    const rel = (f: string): string => path.relative(tmp, f);
+    const snap: TemplateSnapshot = {
+      dir: '.',
+      key,
+      ram: rel(saved.ram),
+      ...(saved.disk !== undefined ? { disk: rel(saved.disk) } : {}),
+      nonce: saved.nonce,
+      ramBytes: saved.ramBytes,
+      buildMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+    };
+    writeFileSync(path.join(tmp, 'template.json'), `${JSON.stringify(snap, null, 2)}\n`);
+    renameSync(tmp, out);
+    return { ...cachedTemplate(key)!, cached: false };
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    const theirs = cachedTemplate(key);
+    if (theirs !== undefined) return theirs;
+    if (err instanceof TargetError) throw err;
+    throw new TargetError(`building the template snapshot ${out} failed: ${(err as Error).message}`, { cause: err });
+  }
+}

@@ -1,0 +1,107 @@
+// Real QEMU template snapshots: fresh sessions restored from one template get new, distinct nonces and verify at step
+// 0; a checkpoint of one resumes with its nonce; the test-only skip of the re-identify keeps the template's nonce.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkFreshBoot } from '../../../harness/check/fresh-boot.js';
+import { checkResume } from '../../../harness/check/checker.js';
+import type { Heartbeat } from '../../../harness/check/heartbeat.js';
+import { WorkloadModel } from '../../../harness/check/workload.js';
+import { Store } from '../../../harness/store/store.js';
+import { TEMPLATE_SKIPS_IDENTITY } from '../../../harness/targets/microvm/template-boot.js';
+import { createMicrovmTarget } from '../../../harness/targets/microvm/target.js';
+import type { Target } from '../../../harness/targets/target.js';
+import { hasQemu } from '../../helpers/qemu.js';
+
+const model = new WorkloadModel();
+const options = { accel: 'tcg', fresh: 'template', disk: true, diskMiB: 64 };
+let root = '';
+let n = 0;
+
+async function makeTarget(): Promise<{ target: Target; hbs: Heartbeat[] }> {
+  const workDir = path.join(root, `w${++n}`);
+  await mkdir(workDir, { mode: 0o700 });
+  const target = createMicrovmTarget({ workDir, sessionDir: path.join(root, 'session'), stepMs: 5, options });
+  const hbs: Heartbeat[] = [];
+  target.onHeartbeat((hb) => hbs.push(hb));
+  return { target, hbs };
+}
+
+/** Boot a template session; its first full heartbeat, and the boot's duration in ms. */
+async function bootOne(live: Target[]): Promise<{ t: Target; hbs: Heartbeat[]; first: Heartbeat; ms: number }> {
+  const { target, hbs } = await makeTarget();
+  live.push(target);
+  const started = process.hrtime.bigint();
+  await target.boot();
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  return { t: target, hbs, first: hbs.find((h) => h.full)!, ms };
+}
+
+async function waitFor<T>(fn: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe.skipIf(!hasQemu())('microvm fresh sessions from a template snapshot (real QEMU, TCG)', () => {
+  const live: Target[] = [];
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'mvtpl-'));
+  });
+  afterAll(async () => {
+    process.env[TEMPLATE_SKIPS_IDENTITY] = '0';
+    for (const t of live) await t.destroy().catch(() => {});
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('two sessions from one template: new distinct nonces, verified at step 0; a checkpoint resumes with its nonce', async () => {
+    await bootOne(live).then((s) => s.t.destroy()); // builds the template if this image has none yet
+    const a = await bootOne(live);
+    const b = await bootOne(live);
+    for (const s of [a, b]) {
+      expect(s.first.step).toBe(0);
+      expect(checkFreshBoot(s.first, model)).toEqual([]);
+      expect(s.t.describe()).toMatchObject({ freshStart: 'template' });
+    }
+    expect(a.first.nonce).not.toBe(b.first.nonce);
+    console.log(`template boot: ${a.ms.toFixed(0)} ms, ${b.ms.toFixed(0)} ms`);
+    await a.t.destroy();
+
+    // b works, checkpoints into a real store, dies; a new target restores it: same nonce, consistent.
+    await waitFor(() => ((b.hbs.at(-1)?.step ?? 0) >= 20 ? true : undefined), 30_000, 'b at step 20');
+    const store = Store.open(path.join(root, 'store'), { purpose: 'test' });
+    const w = store.begin(0);
+    const res = await b.t.checkpoint(w, { skewMs: 0 });
+    w.step = res.step;
+    const m = w.commit(res.meta);
+    const killStep = b.hbs.at(-1)!.step;
+    await b.t.destroy();
+    const c = await makeTarget();
+    live.push(c.target);
+    await c.target.restore(store.reader(m));
+    const hb = await waitFor(() => c.hbs.find((h) => h.full), 30_000, 'full heartbeat after restore');
+    const obs = { restored: { seq: m.seq, step: m.step }, killStep, nonce: b.first.nonce, latestCompleteSeq: m.seq };
+    expect(checkResume({ ...obs, heartbeat: hb }, model)).toEqual([]);
+    await c.target.destroy();
+    store.close();
+  }, 240_000);
+
+  it('negative control: sessions that skip the re-identify keep the template nonce (two sessions, one nonce)', async () => {
+    process.env[TEMPLATE_SKIPS_IDENTITY] = '1';
+    try {
+      const a = await bootOne(live);
+      await a.t.destroy();
+      const b = await bootOne(live);
+      await b.t.destroy();
+      expect(checkFreshBoot(a.first, model)).toEqual([]); // each looks like a healthy fresh boot on its own
+      expect(a.first.nonce).toBe(b.first.nonce);
+    } finally {
+      process.env[TEMPLATE_SKIPS_IDENTITY] = '0';
+    }
+  }, 240_000);
+});
