@@ -76,7 +76,8 @@ describe('journal group commit', () => {
     // generous on a loaded machine: a fraction of the fsync's stall, not a fixed latency
     expect(lateMs).toBeLessThan(FSYNC_MS / 3);
     expect(appendMs).toBeLessThan(FSYNC_MS / 3);
-    expect(kill.t).toBeCloseTo(sentAt - start, 1); // to 0.05 ms (t is rounded to µs; two clock reads)
+    // within 1 ms: t is rounded to µs and comes from two clock reads, which a loaded machine can preempt between
+    expect(Math.abs(kill.t - (sentAt - start))).toBeLessThan(1);
     const t = nowMs();
     await w.durable(); // the fsync really is slow: durable() waits for it
     const waited = nowMs() - t;
