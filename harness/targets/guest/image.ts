@@ -42,12 +42,16 @@ export interface GuestImage {
   cached?: boolean;
 }
 
-/** The cached image for the current recipe, if built (synchronous: used by describe()). */
+/**
+ * The cached image for the current recipe, if built (synchronous: used by describe()). Its files are taken from the
+ * folder the manifest is in, not the paths it records: a moved or shared checkout's cache stays usable.
+ */
 export function cachedImage(): GuestImage | undefined {
-  const manifest = path.join(vmImagesDir(), 'build', `image-${recipeHash()}`, 'image.json');
-  return existsSync(manifest)
-    ? { ...(JSON.parse(readFileSync(manifest, 'utf8')) as GuestImage), cached: true }
-    : undefined;
+  const dir = path.join(vmImagesDir(), 'build', `image-${recipeHash()}`);
+  const manifest = path.join(dir, 'image.json');
+  if (!existsSync(manifest)) return undefined;
+  const image = JSON.parse(readFileSync(manifest, 'utf8')) as GuestImage;
+  return { ...image, kernel: path.join(dir, 'vmlinuz'), initramfs: path.join(dir, 'initramfs.cpio'), cached: true };
 }
 
 export function vmImagesDir(): string {

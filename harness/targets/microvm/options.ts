@@ -31,9 +31,10 @@ export const microvmOptionsSchema = z
     /**
      * Stream mode: `live` saves RAM while the guest runs (QEMU's pre-copy: dirty pages resent) and QEMU pauses it only
      * for the last dirty pages, the disk copy and `cont`; `paused` stops the guest for the whole save. The checkpoint is
-     * the state at the pause either way. memfd mode always saves paused.
+     * the state at the pause either way. memfd mode always saves paused. Default `paused`: under load some live-saved
+     * checkpoints restored into a hung guest (CHANGELOG, open in issue 16), and a default must not make bad checkpoints.
      */
-    ramSave: z.enum(['live', 'paused']).default('live'),
+    ramSave: z.enum(['live', 'paused']).default('paused'),
     /** Live save: if pre-copy has not converged after this long, pause the guest (the rest is then saved paused). */
     precopyMaxMs: z.number().int().positive().max(600_000).default(2000),
     /** Live save: the pause QEMU aims for when it decides to stop the guest (QMP `downtime-limit`). */
