@@ -136,11 +136,15 @@ describe.concurrent('soak run --resume after the runner itself is SIGKILLed; soa
         expect(dir, String(r.stderr)).toBeDefined();
         await expectOnlyTimingFailures(r.exitCode, path.join(runs, dir!), `${String(r.stdout)}\n${String(r.stderr)}`);
       }
-      const shardDirs = readdirSync(runs)
-        .filter((d) => d.includes('-shard'))
-        .sort()
-        .map((d) => path.join(runs, d));
-      expect(shardDirs).toHaveLength(4);
+      // in shard order (the shards ran at once, so their folders' time prefixes are in no particular order)
+      const names = readdirSync(runs).filter((d) => d.includes('-shard'));
+      expect(names).toHaveLength(4);
+      const shardDirs = shards.map((i) =>
+        path.join(
+          runs,
+          names.find((d) => d.endsWith(`-shard${i}of4`))!,
+        ),
+      );
       // Disjoint cycle ids: shard i owns c with (c - 1) % 4 === i.
       shardDirs.forEach((dir, i) => {
         const ids = journalOf(dir)
