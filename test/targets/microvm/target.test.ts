@@ -267,7 +267,7 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
     const c = new DirCheckpoint(path.join(root, 'ramonly'), 1);
     const res = await a.target.checkpoint(c, { skewMs: 0 });
     expect(c.parts()).toEqual(['microvm.json', 'ram']);
-    expect(res.meta.ramSave).toBe('live'); // the default: pre-copy while the guest runs
+    expect(res.meta.ramSave).toBe('paused'); // the default (live save is opt-in: CHANGELOG)
     process.kill(qemuPid(a.target), 'SIGKILL');
     await a.target.destroy();
     await expectConsistentResume({ disk: false }, c, first.nonce, res.step);
@@ -309,7 +309,7 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
   it('ramSave paused, and live with pre-copy cut short: each pause is measured from QEMU stopping the guest and each restore is consistent', async () => {
     for (const [name, options] of [
       ['paused', { disk: false, ramSave: 'paused' }],
-      ['cut short', { disk: false, precopyMaxMs: 1 }], // we stop the guest ourselves; QEMU finishes the save paused
+      ['cut short', { disk: false, ramSave: 'live', precopyMaxMs: 1 }], // we stop the guest; QEMU finishes paused
     ] as const) {
       const a = await makeTarget(options);
       live.push(a.target);
