@@ -1,11 +1,12 @@
 // The process target through the public protocol (adapters/builtin/adapter.mjs, an external program) against the same
 // target in the session host, same seed: the same kill plan (phase of every cycle), the same verdicts (cycle counts,
 // violations, resumed count); timings naturally differ. Then its conformance battery through the adapter.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeResult, soakIn } from '../../helpers/cli.js';
+import { expectOnlyTimingFailures } from '../../helpers/gates.js';
 import { repoRoot } from '../../helpers/paths.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-exec-builtin-'));
@@ -32,7 +33,8 @@ async function soakScenario(name: string, target: string) {
   const r = await soak('run', '--scenario', file);
   const dir = path.join(tmp, 'reports', `${new Date().toISOString().slice(0, 10)}-${name}`);
   const summary = JSON.parse(readFileSync(path.join(dir, 'summary.json'), 'utf8')) as Summary;
-  const journal = readFileSync(path.join(tmp, 'runs', 'latest', 'journal.ndjson'), 'utf8')
+  const runDir = realpathSync(path.join(tmp, 'runs', 'latest'));
+  const journal = readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -43,7 +45,7 @@ async function soakScenario(name: string, target: string) {
       (e) =>
         `${String(e.cycle)}:${String(e.outcome)}:${(e.violations as { code: string }[]).map((v) => v.code).join(',')}`,
     );
-  return { r, summary, plan, verdicts };
+  return { r, summary, plan, verdicts, runDir };
 }
 
 describe('the process target as an external adapter (adapters/builtin)', () => {
@@ -64,7 +66,10 @@ describe('the process target as an external adapter (adapters/builtin)', () => {
       expect(s.violations).toBe(0);
       expect(s.killResume).toMatchObject({ successes: 8, trials: 8 });
     }
-    expect(viaAdapter.r.exitCode).toBe(inHost.r.exitCode);
+    // Exit codes may differ by timing gates alone (a latency gate can fail solidly below its minimum n under load);
+    // no other gate may fail in either run.
+    for (const run of [inHost, viaAdapter])
+      await expectOnlyTimingFailures(run.r.exitCode, run.runDir, describeResult(run.r));
   }, 800_000);
 
   it('negative control: the skewed checkpoint through the adapter is caught like in the host (exit 1)', async () => {
