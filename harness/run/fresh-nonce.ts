@@ -1,15 +1,28 @@
 // The runner's side of the fresh-session nonce rule (check/fresh-nonce.ts): remember every booted session's nonce;
 // a new session that repeats one fails its cycle (no kill is aimed at it) and is ended; the next cycle boots anew.
 import { checkFreshNonce } from '../check/fresh-nonce.js';
+import type { Violation } from '../check/heartbeat.js';
 import type { CycleEvent } from '../journal/events.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { CycleContext, CycleResult } from './cycle.js';
 import { planKill } from './nemesis.js';
 import { judgedCycleEvent } from './outcome.js';
 
-/** The boot nonces of this run's sessions (a resumed runner starts with none). */
+/** The boot nonces of this run's sessions (a resumed runner starts with those its journal recorded: resume.ts). */
 export class FreshNonces {
-  private readonly seen = new Set<string>();
+  private readonly seen: Set<string>;
+
+  /** `earlier`: the nonces of sessions booted before this runner started (none for a new run). */
+  constructor(earlier: Iterable<string> = []) {
+    this.seen = new Set(earlier);
+  }
+
+  /** The violations of a newly booted session's nonce (empty when no earlier session had it); remembers it. */
+  check(nonce: string): Violation[] {
+    const violations = checkFreshNonce(nonce, this.seen);
+    this.seen.add(nonce);
+    return violations;
+  }
 
   /**
    * Judge the session `host` just booted for `cycle` (a restored one is not new: skipped). Undefined when its nonce is
@@ -22,8 +35,7 @@ export class FreshNonces {
     reapMs: number,
   ): Promise<CycleResult | undefined> {
     if (host.restoredFrom !== null || host.nonce === null) return undefined;
-    const violations = checkFreshNonce(host.nonce, this.seen);
-    this.seen.add(host.nonce);
+    const violations = this.check(host.nonce);
     if (violations.length === 0) return undefined;
     const { phase } = planKill(ctx.scenario, cycle);
     ctx.journal.append({ type: 'cycle-start', cycle, phase });

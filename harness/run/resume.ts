@@ -12,6 +12,7 @@ import { resetScratch, runPaths } from './run-folder.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { cycleIds } from './shard.js';
 import { bootSampleIds } from './boot-samples.js';
+import { FreshNonces } from './fresh-nonce.js';
 import type { Scenario } from '../scenario/scenario.js';
 
 /** Which run folder to pick up. */
@@ -32,6 +33,8 @@ export interface ResumeScan {
   declared: DeclaredProcess[];
   /** Time of the last event, so the resumed journal's times carry on from it. */
   lastT: number;
+  /** Boot nonces of the run's sessions so far (boot samples' not: the live runner does not judge those either). */
+  nonces: string[];
 }
 
 /** One streamed pass over `file` (a long soak's journal need not fit in memory); bad input when it has no run-start. */
@@ -41,6 +44,7 @@ export function scanForResume(file: string): ResumeScan {
   const sampled = new Set<number>();
   const hosts: HostStartEvent[] = [];
   const killLists: JournalEvent[] = [];
+  const nonces: string[] = [];
   let lastT = 0;
   streamJournal(file, (e) => {
     if (e.type === 'kill-list') killLists.push(e);
@@ -48,19 +52,20 @@ export function scanForResume(file: string): ResumeScan {
     else if (e.type === 'cycle') finished.add(e.cycle);
     else if (e.type === 'host-start') hosts.push(e);
     else if (e.type === 'boot' && e.sample !== undefined) sampled.add(e.sample);
+    else if (e.type === 'boot') nonces.push(e.nonce);
     lastT = e.t;
   });
   if (!start) throw new InputError(`${file} has no run-start event: nothing to resume`);
   const remaining = cycleIds(start.scenario.cycles, start.shard).filter((c) => !finished.has(c));
   const samples = (start.scenario as Partial<Scenario>).bootSamples ?? 0; // journals from before bootSamples: none
   const remainingSamples = bootSampleIds(samples, start.shard).filter((s) => !sampled.has(s));
-  return { start, remaining, remainingSamples, hosts, declared: declaredKillLists(killLists), lastT };
+  return { start, remaining, remainingSamples, hosts, declared: declaredKillLists(killLists), lastT, nonces };
 }
 
 /** Pick up a run whose runner died: kill its orphaned hosts, restore the session, run the cycles not yet finished. */
 export async function resumeSoak(opts: ResumeOptions): Promise<RunResult> {
   const paths = runPaths(resolveRunDir(opts.runDir));
-  const { start, remaining, remainingSamples, hosts, declared, lastT } = scanForResume(paths.journal);
+  const { start, remaining, remainingSamples, hosts, declared, lastT, nonces } = scanForResume(paths.journal);
   const killedGroups = killOrphans(hostGroups(hosts), paths.dir);
   const killedDeclared = killDeclared(declared);
   await unmountStaleLazyfs(); // before the scratch folder is emptied: a dead mount under it would fail that
@@ -72,5 +77,6 @@ export async function resumeSoak(opts: ResumeOptions): Promise<RunResult> {
   const hasCheckpoint = store.latest() !== null;
   store.close();
   const firstStart = hasCheckpoint ? 'restore' : 'boot';
-  return runCycles(opts, paths, journal, start.scenario, remaining, firstStart, remainingSamples);
+  const fresh = new FreshNonces(nonces); // so a session after the resume cannot repeat one from before it
+  return runCycles(opts, paths, journal, start.scenario, remaining, firstStart, remainingSamples, fresh);
 }

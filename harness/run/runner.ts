@@ -56,6 +56,8 @@ export async function runCycles(
   firstStart: 'boot' | 'restore',
   /** Boot sample ids to run before the cycles (boot-samples.ts). */
   bootSamples: readonly number[] = [],
+  /** The nonces of the run's sessions so far (a resumed run's, from its journal: resume.ts). */
+  nonces: FreshNonces = new FreshNonces(),
 ): Promise<RunResult> {
   const log = createLogger(paths.runLog, opts.logLevel).child({ run: path.basename(paths.dir) });
   // A dead runner's lazyfs mounts (this run's, when resuming, or another run's) go first.
@@ -94,7 +96,6 @@ export async function runCycles(
   let nextStart = firstStart;
   const runClock = nowMs();
   const loads = new LoadSampling(journal);
-  const nonces = new FreshNonces();
   try {
     const sampling = { journal, config: hostConfig(scenario, paths), hostLog: paths.hostLog, runDir: paths.dir, log };
     await runBootSamples({ ...sampling, timeouts, stop: opts.stop }, bootSamples, cycles[0] ?? 1);
