@@ -1,15 +1,14 @@
 // Fresh microvm sessions from a template snapshot (issue 16): `soak run` on a fresh-template scenario verifies every
 // cycle, each session has a new nonce, and the summary says how fresh sessions started. Negative control: sessions
 // that skip the re-identify (test-only switch) repeat the template's nonce, and the runner fails those cycles.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execaNode } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { BootEvent, CycleEvent, JournalEvent } from '../../harness/journal/events.js';
+import type { BootEvent, CycleEvent } from '../../harness/journal/events.js';
 import { TEMPLATE_SKIPS_IDENTITY } from '../../harness/targets/microvm/template-boot.js';
 import { cliPath } from '../helpers/paths.js';
-import { describeResult } from '../helpers/cli.js';
+import { describeResult, soakRunJson, writeScenario } from '../helpers/cli.js';
 import { hasQemu } from '../helpers/qemu.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-tpl-'));
@@ -34,24 +33,8 @@ const lines = [
 
 /** Run `soak run` on the template scenario; returns the journal's events and the parsed --json result. */
 async function run(name: string, env: Record<string, string> = {}) {
-  const file = path.join(tmp, `${name}.yaml`);
-  writeFileSync(file, [`name: ${name}`, ...lines].join('\n'));
-  const out = path.join(tmp, name);
-  const r = await execaNode(
-    cliPath,
-    ['run', '--scenario', file, '--out', out, '--report-dir', path.join(out, 'reports'), '--json'],
-    { reject: false, timeout: 900_000, stdin: 'ignore', env: { CI: '1', ...env } },
-  );
-  const runDir = path.join(
-    out,
-    readdirSync(out).find((d) => d !== 'latest' && d !== 'reports')!,
-  );
-  const events = readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as JournalEvent);
-  const json = JSON.parse(r.stdout) as { reportDir: string; summary: { environment: { target: object } } };
-  return { r, events, json };
+  type Json = { reportDir: string; summary: { environment: { target: object } } };
+  return soakRunJson<Json>(writeScenario(tmp, name, lines), path.join(tmp, name), 900_000, env);
 }
 
 describe.skipIf(!hasQemu())('soak run with fresh sessions from a template snapshot (real QEMU, TCG)', () => {

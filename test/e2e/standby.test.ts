@@ -1,15 +1,14 @@
 // Warm standby (issue 16): with `standby: true` every resume after a kill is handed to a host started ahead of it,
 // the run verifies as a cold one does, and the summary and report say a standby was used. Negative control: a
 // standby that skips the restore (test-only switch) and reports the checkpoint anyway is caught by the checker.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execaNode } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CycleEvent, HostStartEvent, JournalEvent } from '../../harness/journal/events.js';
+import type { CycleEvent, HostStartEvent } from '../../harness/journal/events.js';
 import { STANDBY_SKIPS_RESTORE } from '../../harness/session/standby.js';
 import { cliPath } from '../helpers/paths.js';
-import { describeResult } from '../helpers/cli.js';
+import { describeResult, soakRunJson, writeScenario } from '../helpers/cli.js';
 import { hasQemu } from '../helpers/qemu.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-standby-'));
@@ -24,30 +23,10 @@ const processLines = [
   'kill: { phases: { work: 2, checkpoint: 1, restore: 0 }, workDelayMs: [100, 300] }',
 ];
 
-const scenario = (name: string, lines: string[]): string => {
-  const file = path.join(tmp, `${name}.yaml`);
-  writeFileSync(file, [`name: ${name}`, 'seed: 3', 'standby: true', ...lines].join('\n'));
-  return file;
-};
-
 /** Run `soak run` on a standby scenario; returns the journal's events and the parsed --json result. */
 async function run(name: string, env: Record<string, string> = {}, lines = processLines) {
-  const out = path.join(tmp, name);
-  const r = await execaNode(
-    cliPath,
-    ['run', '--scenario', scenario(name, lines), '--out', out, '--report-dir', path.join(out, 'reports'), '--json'],
-    { reject: false, timeout: 480_000, stdin: 'ignore', env: { CI: '1', ...env } },
-  );
-  const runDir = path.join(
-    out,
-    readdirSync(out).find((d) => d !== 'latest' && d !== 'reports')!,
-  );
-  const events = readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as JournalEvent);
-  const json = JSON.parse(r.stdout) as { reportDir: string; summary: { standby?: boolean } };
-  return { r, events, json };
+  const file = writeScenario(tmp, name, ['seed: 3', 'standby: true', ...lines]);
+  return soakRunJson<{ reportDir: string; summary: { standby?: boolean } }>(file, path.join(tmp, name), 480_000, env);
 }
 
 describe('soak run with a warm standby (process target)', () => {
@@ -84,41 +63,30 @@ describe('soak run with a warm standby (process target)', () => {
 // Short real micro-VM runs (TCG here, slow under load): the standby's QEMU waits in `-incoming defer`, RAM only and
 // with a disk.
 describe.skipIf(!hasQemu())('soak run with a warm standby (microvm)', () => {
-  it('hands each resume to a standby whose QEMU already waits for the RAM stream; every cycle verifies', async () => {
-    const { r, events } = await run('standby-microvm', {}, [
-      'target: microvm',
-      'cycles: 2',
-      'checkpoint: { everyMs: 1500 }',
-      'kill: { phases: { work: 1 }, workDelayMs: [500, 1500] }',
-      'resumeTimeoutMs: 120000',
-      'hostTimeoutMs: 60000',
-      'targetOptions: { memoryMiB: 256, disk: false, accel: auto, ramCapture: stream }',
-    ]);
-    const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
-    expect(
-      cycles.map((c) => c.outcome),
-      describeResult(r),
-    ).toEqual(['ok', 'ok']);
-    const starts = events.filter((e): e is HostStartEvent => e.type === 'host-start');
-    expect(starts.filter((s) => s.mode === 'restore')).toHaveLength(0);
-  }, 600_000);
-
-  it('with a disk: the standby QEMU waits on a placeholder image the restore overwrites; every cycle verifies', async () => {
-    const { r, events } = await run('standby-microvm-disk', {}, [
-      'target: microvm',
-      'cycles: 2',
-      'checkpoint: { everyMs: 1500 }',
-      'kill: { phases: { work: 1 }, workDelayMs: [500, 1500] }',
-      'resumeTimeoutMs: 120000',
-      'hostTimeoutMs: 60000',
-      'targetOptions: { memoryMiB: 256, disk: true, accel: auto, ramCapture: stream }',
-    ]);
-    const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
-    expect(
-      cycles.map((c) => c.outcome),
-      describeResult(r),
-    ).toEqual(['ok', 'ok']);
-    const starts = events.filter((e): e is HostStartEvent => e.type === 'host-start');
-    expect(starts.filter((s) => s.mode === 'restore')).toHaveLength(0);
-  }, 600_000);
+  it.each([
+    ['hands each resume to a standby whose QEMU already waits for the RAM stream; every cycle verifies', false],
+    ['with a disk: the standby QEMU waits on a placeholder image the restore overwrites; every cycle verifies', true],
+  ])(
+    '%s',
+    async (_what, disk) => {
+      const name = disk ? 'standby-microvm-disk' : 'standby-microvm';
+      const { r, events } = await run(name, {}, [
+        'target: microvm',
+        'cycles: 2',
+        'checkpoint: { everyMs: 1500 }',
+        'kill: { phases: { work: 1 }, workDelayMs: [500, 1500] }',
+        'resumeTimeoutMs: 120000',
+        'hostTimeoutMs: 60000',
+        `targetOptions: { memoryMiB: 256, disk: ${disk}, accel: auto, ramCapture: stream }`,
+      ]);
+      const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
+      expect(
+        cycles.map((c) => c.outcome),
+        describeResult(r),
+      ).toEqual(['ok', 'ok']);
+      const starts = events.filter((e): e is HostStartEvent => e.type === 'host-start');
+      expect(starts.filter((s) => s.mode === 'restore')).toHaveLength(0);
+    },
+    600_000,
+  );
 });

@@ -1,5 +1,9 @@
-// Running the built `soak` CLI from a test: in a given folder, never rejecting, with no terminal and CI-style output.
+// Running the built `soak` CLI from a test: in a given folder, never rejecting, with no terminal and CI-style output;
+// and `soak run --json` on a scenario written for the test, with the run's journal read back.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { execaNode, type Result } from 'execa';
+import type { JournalEvent } from '../../harness/journal/events.js';
 import { cliPath } from './paths.js';
 
 /** A `soak ...args` runner whose working folder is read at each call (tests make it in beforeAll). */
@@ -11,4 +15,41 @@ export function soakIn(cwd: () => string, timeoutMs: number): (...args: string[]
 /** Exit code, stdout and stderr of a finished CLI run, for assertion messages. */
 export function describeResult(r: Result): string {
   return `exit ${r.exitCode}\n--- stdout\n${String(r.stdout)}\n--- stderr\n${String(r.stderr)}`;
+}
+
+/** Write scenario `name` (its `name:` line, then `lines`) to `dir`/`name`.yaml; returns the file. */
+export function writeScenario(dir: string, name: string, lines: readonly string[]): string {
+  const file = path.join(dir, `${name}.yaml`);
+  writeFileSync(file, [`name: ${name}`, ...lines].join('\n'));
+  return file;
+}
+
+/** What a `soak run --json` left: the CLI's result, its run's journal events, and its parsed --json output. */
+export interface SoakRunJson<J> {
+  r: Result;
+  events: JournalEvent[];
+  json: J;
+}
+
+/** `soak run` on `scenario` into `out` (reports in `out`/reports) with --json, CI-style, never rejecting. */
+export async function soakRunJson<J>(
+  scenario: string,
+  out: string,
+  timeoutMs: number,
+  env: Record<string, string> = {},
+): Promise<SoakRunJson<J>> {
+  const r = await execaNode(
+    cliPath,
+    ['run', '--scenario', scenario, '--out', out, '--report-dir', path.join(out, 'reports'), '--json'],
+    { reject: false, timeout: timeoutMs, stdin: 'ignore', env: { CI: '1', ...env } },
+  );
+  const runDir = path.join(
+    out,
+    readdirSync(out).find((d) => d !== 'latest' && d !== 'reports')!,
+  );
+  const events = readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as JournalEvent);
+  return { r, events, json: JSON.parse(r.stdout) as J };
 }
