@@ -4,34 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { cycleRows } from '../../harness/analysis/tables.js';
 import { analyze } from '../../harness/analysis/accumulator.js';
 import { runningTotals } from '../../harness/analysis/columns.js';
-import type { Environment } from '../../harness/core/environment.js';
 import { InputError } from '../../harness/core/errors.js';
 import type { CycleEvent, JournalEvent, KillPhase, Outcome, ViolationCode } from '../../harness/journal/events.js';
 import { parseScenario } from '../../harness/scenario/scenario.js';
+import { runStartEvent, testEnvironment } from '../helpers/journal-events.js';
 
 const scenario = parseScenario('name: hand\ncycles: 7\nseed: 9\n', 'hand.yaml');
-const environment: Environment = {
-  os: 'Linux',
-  arch: 'x64',
-  cpuModel: 'test',
-  cores: 2,
-  memoryGiB: 4,
-  kernel: 'k',
-  node: 'v20',
-  harnessVersion: '0.1.0',
-  gitCommit: 'abc',
-  target: { kind: 'process' },
-};
 const base = { schemaVersion: 1 as const, t: 0 };
 
-const runStart = (runId: string): JournalEvent => ({
-  ...base,
-  type: 'run-start',
-  runId,
-  startedAt: '2026-03-04T05:06:07.000Z',
-  scenario,
-  environment,
-});
+const runStart = (runId: string): JournalEvent => runStartEvent(scenario, runId);
 const start = (cycle: number): JournalEvent => ({ ...base, type: 'cycle-start', cycle, phase: 'work' });
 const ckpt = (cycle: number, seq: number, stored: number): JournalEvent => ({
   ...base,
@@ -175,7 +156,7 @@ describe('analyze', () => {
       '2026-03-04',
       1,
     ]);
-    expect(s.environment).toEqual(environment);
+    expect(s.environment).toEqual(testEnvironment);
   });
 
   it('cycle rows are in cycle order with violation codes joined', () => {

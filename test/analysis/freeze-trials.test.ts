@@ -8,25 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../harness/analysis/accumulator.js';
 import { durabilityRows } from '../../harness/analysis/durability.js';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
-import type { Environment } from '../../harness/core/environment.js';
 import { encodeEvent } from '../../harness/journal/codec.js';
 import type { EventInput, JournalEvent, Outcome } from '../../harness/journal/events.js';
 import { parseScenario } from '../../harness/scenario/scenario.js';
+import { journalEvent, runStartEvent } from '../helpers/journal-events.js';
 
 const scenario = parseScenario('name: freeze\ncycles: 6\nseed: 9\n', 'freeze.yaml');
-const environment: Environment = {
-  os: 'Linux',
-  arch: 'x64',
-  cpuModel: 'test',
-  cores: 2,
-  memoryGiB: 4,
-  kernel: 'k',
-  node: 'v20',
-  harnessVersion: '0.1.0',
-  gitCommit: 'abc',
-  target: { kind: 'process' },
-};
-const ev = (e: EventInput): JournalEvent => ({ schemaVersion: 1, t: 1, ...e });
+const ev = (e: EventInput): JournalEvent => journalEvent(e, 1);
 const kill = (cycle: number) =>
   ev({
     type: 'kill',
@@ -60,7 +48,7 @@ const start = (cycle: number) => ev({ type: 'cycle-start', cycle, phase: 'work' 
 
 /** Cycles 1, 4: SIGKILL, resumed; 2, 5: freeze, thawed (5 failed its check); 3: freeze outlasted, killed, resumed. */
 const events: JournalEvent[] = [
-  ev({ type: 'run-start', runId: 'r', startedAt: '2026-03-04T05:06:07.000Z', scenario, environment }),
+  runStartEvent(scenario, 'r', 1),
   start(1),
   kill(1),
   outcome(1, 'ok', true),

@@ -1,31 +1,17 @@
 // gateEvidenceFromAnalysis: boot and restore times reach the gates as raw samples, so gate 1 gets its order-statistic interval.
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../harness/analysis/accumulator.js';
-import type { Environment } from '../../harness/core/environment.js';
 import { evaluateGates, gateEvidenceFromAnalysis, loadGates } from '../../harness/gates/evaluate.js';
 import type { JournalEvent } from '../../harness/journal/events.js';
 import { parseScenario } from '../../harness/scenario/scenario.js';
+import { runStartEvent } from '../helpers/journal-events.js';
 
 const scenario = parseScenario('name: boots\ncycles: 80\nseed: 3\nsession: fresh\n', 'boots.yaml');
-const environment: Environment = {
-  os: 'Linux',
-  arch: 'x64',
-  cpuModel: 'test',
-  cores: 2,
-  memoryGiB: 4,
-  kernel: 'k',
-  node: 'v20',
-  harnessVersion: '0.1.0',
-  gitCommit: 'abc',
-  target: { kind: 'process' },
-};
 const base = { schemaVersion: 1 as const, t: 0 };
 
 /** A run that boots 80 times (300..379 ms) and restores 80 times (50..129 ms). */
 function journal(): JournalEvent[] {
-  const events: JournalEvent[] = [
-    { ...base, type: 'run-start', runId: 'boots', startedAt: '2026-03-04T05:06:07.000Z', scenario, environment },
-  ];
+  const events: JournalEvent[] = [runStartEvent(scenario, 'boots')];
   for (let i = 0; i < 80; i++) {
     events.push({ ...base, type: 'boot', cycle: i + 1, bootMs: 300 + i, nonce: `n${i}` });
     events.push({ ...base, type: 'restore', cycle: i + 1, seq: i + 1, step: 10 * i, restoreMs: 50 + i });
