@@ -20,6 +20,55 @@ import { type BareFloorTrial, bareFloorTrial } from './bare-floor.js';
 import { timelineSummary } from './restore-timeline.js';
 import { median, microvmMaker, msSince as ms } from './measure.js';
 
+/** One product mode of `--modes`: a `soak run` of this target, its scenario lines, cold or with a warm standby. */
+interface ProductMode {
+  target: 'microvm' | 'process';
+  /** Every resume handed to a warm standby host (scenario `standby: true`). */
+  standby: boolean;
+  /** Scenario lines beyond name, target, cycles and standby, for accelerator `accel`. */
+  lines: (accel: string) => string[];
+  /** Fresh sessions from a template snapshot: their boot p50 is reported too (the fresh start). */
+  freshStart?: boolean;
+  /** What `--help` says of it beyond its name. */
+  note?: string;
+}
+
+const microvmLines = (accel: string): string[] => [
+  'stepMs: 5',
+  'checkpoint: { everyMs: 1500 }',
+  'kill: { phases: { work: 1 }, workDelayMs: [500, 2500] }',
+  'resumeTimeoutMs: 60000',
+  `targetOptions: { memoryMiB: 256, disk: false, accel: ${accel}, ramCapture: stream }`,
+];
+const templateLines = (accel: string): string[] => [
+  'session: fresh',
+  'stepMs: 5',
+  'checkpoint: { everyMs: 2000 }',
+  'kill: { phases: { work: 1 }, workDelayMs: [500, 3000] }',
+  'resumeTimeoutMs: 60000',
+  `targetOptions: { memoryMiB: 256, disk: true, accel: ${accel}, ramCapture: stream, fresh: template }`,
+];
+const processLines = (): string[] => [
+  'stepMs: 5',
+  'checkpoint: { everyMs: 100 }',
+  'kill: { phases: { work: 1 }, workDelayMs: [100, 400] }',
+];
+
+/** The product modes by name, in the default order; a new mode is one row. */
+const MODES: Record<string, ProductMode> = {
+  'microvm-cold': { target: 'microvm', standby: false, lines: microvmLines },
+  'microvm-standby': { target: 'microvm', standby: true, lines: microvmLines },
+  'microvm-template': {
+    target: 'microvm',
+    standby: false,
+    lines: templateLines,
+    freshStart: true,
+    note: 'fresh sessions from a template snapshot, with disk',
+  },
+  'process-cold': { target: 'process', standby: false, lines: processLines },
+  'process-standby': { target: 'process', standby: true, lines: processLines },
+};
+
 const { values } = benchArgs(
   'resume-floor',
   "The floor (new QEMU, RAM stream from a local file, to the first verified heartbeat) and soak downtime (kill -> first verified heartbeat) for cold and warm-standby resumes, as ratios to the floor's median.",
@@ -27,18 +76,25 @@ const { values } = benchArgs(
     floor: 'floor trials (each: a bare QEMU from a local file, then the target restore from it)',
     cycles: 'soak cycles per product mode',
     accel: 'accelerator: auto, kvm or tcg',
-    modes:
-      'comma-separated product modes: microvm-cold, microvm-standby, microvm-template (fresh sessions from a template snapshot, with disk), process-cold, process-standby',
+    modes: `comma-separated product modes: ${Object.entries(MODES)
+      .map(([name, m]) => (m.note === undefined ? name : `${name} (${m.note})`))
+      .join(', ')}`,
   },
   {
     options: {
       floor: { type: 'string', default: '8' },
       cycles: { type: 'string', default: '10' },
       accel: { type: 'string', default: 'auto' },
-      modes: { type: 'string', default: 'microvm-cold,microvm-standby,microvm-template,process-cold,process-standby' },
+      modes: { type: 'string', default: Object.keys(MODES).join(',') },
     },
   },
 );
+const modes = values.modes.split(',').filter((m) => m !== '');
+const unknown = modes.filter((m) => !(m in MODES));
+if (unknown.length > 0) {
+  process.stderr.write(`resume-floor: unknown mode ${unknown.join(', ')} (modes: ${Object.keys(MODES).join(', ')})\n`);
+  process.exit(3);
+}
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(here, '..', 'harness', 'cli.js');
@@ -177,36 +233,16 @@ async function product(
   mode: string,
   cycles: number,
 ): Promise<{ p50: number; p95: number; ok: number; steps: string; freshStartP50?: number }> {
-  const [target, resume] = mode.split('-') as [string, string];
-  const template = [
-    'session: fresh',
-    'stepMs: 5',
-    'checkpoint: { everyMs: 2000 }',
-    'kill: { phases: { work: 1 }, workDelayMs: [500, 3000] }',
-    'resumeTimeoutMs: 60000',
-    `targetOptions: { memoryMiB: 256, disk: true, accel: ${values.accel}, ramCapture: stream, fresh: template }`,
-  ];
-  const lines =
-    resume === 'template'
-      ? template
-      : target === 'microvm'
-        ? [
-            'stepMs: 5',
-            'checkpoint: { everyMs: 1500 }',
-            'kill: { phases: { work: 1 }, workDelayMs: [500, 2500] }',
-            'resumeTimeoutMs: 60000',
-            `targetOptions: { memoryMiB: 256, disk: false, accel: ${values.accel}, ramCapture: stream }`,
-          ]
-        : ['stepMs: 5', 'checkpoint: { everyMs: 100 }', 'kill: { phases: { work: 1 }, workDelayMs: [100, 400] }'];
+  const m = MODES[mode]!;
   const file = path.join(root, `${mode}.yaml`);
   writeFileSync(
     file,
     [
       `name: floor-${mode}`,
-      `target: ${target}`,
+      `target: ${m.target}`,
       `cycles: ${cycles}`,
-      `standby: ${resume === 'standby'}`, // microvm-template: fresh sessions restore a template snapshot
-      ...lines,
+      `standby: ${m.standby}`,
+      ...m.lines(values.accel),
     ].join('\n'),
   );
   const out = path.join(root, `runs-${mode}`);
@@ -223,7 +259,7 @@ async function product(
   ).summary;
   process.stderr.write(`${mode} ${timelineSummary(out)}
 `);
-  const fresh = resume === 'template' ? { freshStartP50: summary.bootMs.p50 } : {};
+  const fresh = m.freshStart ? { freshStartP50: summary.bootMs.p50 } : {};
   return {
     p50: summary.downtimeMs.p50,
     p95: summary.downtimeMs.p95,
@@ -247,7 +283,7 @@ try {
     `target restore from a local file          median ${tf.toFixed(0)} ms (${range(fl.target)})  n ${floorTrials}  ${(tf / f).toFixed(2)}x`,
   ];
   const results: Record<string, unknown> = { floorMs: f, floorBareMs: fl.bare, targetLocalMs: fl.target };
-  for (const mode of values.modes.split(',').filter((m) => m !== '')) {
+  for (const mode of modes) {
     const p = await product(mode, cycles);
     results[mode] = p;
     rows.push(
