@@ -14,6 +14,7 @@ import type { Heartbeat } from '../../../harness/check/heartbeat.js';
 import type { Target } from '../../../harness/targets/target.js';
 import { WorkloadModel } from '../../../harness/check/workload.js';
 import { matching } from '../../helpers/match.js';
+import { microvmTargets, waitFor } from '../../helpers/microvm.js';
 import { checkResume } from '../../../harness/check/checker.js';
 
 const qemuPresent = hasQemu();
@@ -62,34 +63,9 @@ class DirCheckpoint implements CheckpointSink, CheckpointSource {
 
 const model = new WorkloadModel();
 let root = '';
-let n = 0;
 
 /** A microvm target on a fresh private workDir, collecting heartbeats. */
-async function makeTarget(
-  options: Record<string, unknown> = {},
-): Promise<{ target: Target; hbs: Heartbeat[]; workDir: string }> {
-  const workDir = path.join(root, `w${++n}`);
-  await mkdir(workDir, { mode: 0o700 });
-  const target = createMicrovmTarget({
-    workDir,
-    sessionDir: path.join(root, 'session'),
-    stepMs: 5,
-    options: { accel: 'tcg', ...options },
-  });
-  const hbs: Heartbeat[] = [];
-  target.onHeartbeat((hb) => hbs.push(hb));
-  return { target, hbs, workDir };
-}
-
-async function waitFor<T>(fn: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const makeTarget = microvmTargets(() => root, { accel: 'tcg' });
 
 const reached = (hbs: Heartbeat[], step: number) => () => ((hbs.at(-1)?.step ?? -1) >= step ? true : undefined);
 const fullAfter = (hbs: Heartbeat[], from: number) => () => hbs.slice(from).find((h) => h.full);

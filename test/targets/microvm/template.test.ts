@@ -1,6 +1,6 @@
 // Real QEMU template snapshots: fresh sessions restored from one template get new, distinct nonces and verify at step
 // 0; a checkpoint of one resumes with its nonce; the test-only skip of the re-identify keeps the template's nonce.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,23 +10,14 @@ import type { Heartbeat } from '../../../harness/check/heartbeat.js';
 import { WorkloadModel } from '../../../harness/check/workload.js';
 import { Store } from '../../../harness/store/store.js';
 import { TEMPLATE_SKIPS_IDENTITY } from '../../../harness/targets/microvm/template-boot.js';
-import { createMicrovmTarget } from '../../../harness/targets/microvm/target.js';
 import type { Target } from '../../../harness/targets/target.js';
+import { microvmTargets, waitFor } from '../../helpers/microvm.js';
 import { hasQemu } from '../../helpers/qemu.js';
 
 const model = new WorkloadModel();
 const options = { accel: 'tcg', fresh: 'template', disk: true, diskMiB: 64 };
 let root = '';
-let n = 0;
-
-async function makeTarget(): Promise<{ target: Target; hbs: Heartbeat[] }> {
-  const workDir = path.join(root, `w${++n}`);
-  await mkdir(workDir, { mode: 0o700 });
-  const target = createMicrovmTarget({ workDir, sessionDir: path.join(root, 'session'), stepMs: 5, options });
-  const hbs: Heartbeat[] = [];
-  target.onHeartbeat((hb) => hbs.push(hb));
-  return { target, hbs };
-}
+const makeTarget = microvmTargets(() => root, options);
 
 /** Boot a template session; its first full heartbeat, and the boot's duration in ms. */
 async function bootOne(live: Target[]): Promise<{ t: Target; hbs: Heartbeat[]; first: Heartbeat; ms: number }> {
@@ -36,16 +27,6 @@ async function bootOne(live: Target[]): Promise<{ t: Target; hbs: Heartbeat[]; f
   await target.boot();
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   return { t: target, hbs, first: hbs.find((h) => h.full)!, ms };
-}
-
-async function waitFor<T>(fn: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe.skipIf(!hasQemu())('microvm fresh sessions from a template snapshot (real QEMU, TCG)', () => {
