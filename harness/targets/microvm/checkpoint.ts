@@ -65,25 +65,35 @@ export async function takeCheckpoint(
   }
   const inline = g.opts.ramCapture === 'stream' && g.opts.ramIngest === 'inline';
   const live = g.opts.ramCapture === 'stream' && g.opts.ramSave === 'live';
+  const background = g.opts.ramCapture === 'stream' && g.opts.ramSave === 'background';
   const clock = new PauseClock(qmp);
   let fallback: NodeJS.Timeout | undefined;
   let saved: { parts: Array<[string, string]>; ramBytes: number; devBytes: number };
   let inlineNs = 0n;
   let step = -1;
   let resumed = false;
-  // The end of the pause, run as soon as QEMU has written the whole save (we may still be reading it): disk copy,
-  // the exact step, cont.
+  const precopy = { stoppedByUs: false };
+  // The state at the pause: disk copy and the exact step (heartbeats the guest wrote just before the pause may still be
+  // on their way to us).
+  const capture = async (): Promise<void> => {
+    if (!skew && g.diskPath !== undefined && diskCopy !== undefined) await copyDisk(g.diskPath, diskCopy);
+    const settle = HEARTBEAT_SETTLE_MS - clock.sinceStopMs();
+    if (settle > 0) await sleep(settle);
+    step = g.lastStep();
+  };
+  // The end of the pause, run as soon as QEMU has written the whole save (we may still be reading it): capture, cont.
+  // A background snapshot captured before the save, and QEMU resumed the guest itself once its RAM was protected.
   const resume = async (): Promise<void> => {
     if (resumed) return;
     resumed = true;
     clearTimeout(fallback);
     if (!clock.stopped)
       throw new TargetError('checkpoint: QEMU completed the save but never reported the guest stopped');
-    if (!skew && g.diskPath !== undefined && diskCopy !== undefined) await copyDisk(g.diskPath, diskCopy);
-    // Heartbeats the guest wrote just before the pause may still be on their way to us: the step must be exact.
-    const settle = HEARTBEAT_SETTLE_MS - clock.sinceStopMs();
-    if (settle > 0) await sleep(settle);
-    step = g.lastStep();
+    if (background && clock.resumed) {
+      pausedNs += BigInt(Math.round(clock.resumedPauseMs() * 1e6));
+      return;
+    }
+    if (!background) await capture();
     await qmp.execute('cont');
     pausedNs += BigInt(Math.round(clock.pauseMs() * 1e6));
   };
@@ -92,7 +102,22 @@ export async function takeCheckpoint(
       // QEMU pauses the guest itself once the dirty pages left fit in the downtime it aims for; if pre-copy does not
       // converge in time, we pause it and QEMU finishes the save paused.
       await qmp.execute('migrate-set-parameters', { 'downtime-limit': g.opts.precopyDowntimeMs });
-      fallback = setTimeout(() => void qmp.execute('stop').catch(() => {}), g.opts.precopyMaxMs);
+      fallback = setTimeout(() => {
+        precopy.stoppedByUs = true;
+        void qmp.execute('stop').catch(() => {});
+      }, g.opts.precopyMaxMs);
+    } else if (background) {
+      // QEMU saves the device state in a brief pause, write-protects guest RAM (userfaultfd) and resumes the guest, then
+      // saves each page as of that pause (before the guest's first write to it): no dirty tracking involved. QEMU
+      // pauses the guest itself after its setup (populating every RAM page), which would otherwise sit inside our
+      // pause. With a disk, we pause the guest first so that the disk copy is of the same instant.
+      await qmp.execute('migrate-set-capabilities', {
+        capabilities: [{ capability: 'background-snapshot', state: true }],
+      });
+      if (g.diskPath !== undefined) {
+        await qmp.execute('stop');
+        await capture();
+      } else step = g.lastStep(); // a lower bound: QEMU's pause comes later, and the guest steps on until then
     } else await qmp.execute('stop');
     if (inline) {
       // Stream mode: the migration stream goes straight into the store as QEMU writes it (parts keep their order).
@@ -127,7 +152,9 @@ export async function takeCheckpoint(
       guestRamMiB: g.opts.memoryMiB,
       ramCapture: g.opts.ramCapture,
       ramIngest: inline ? 'inline' : 'file',
-      ramSave: live ? 'live' : 'paused',
+      ramSave: live ? 'live' : background ? 'background' : 'paused',
+      /** Live save: 1 if pre-copy had not converged after precopyMaxMs and we paused the guest ourselves. */
+      precopyFallback: precopy.stoppedByUs ? 1 : 0,
       ramStreamBytes: saved.ramBytes,
       deviceStateBytes: saved.devBytes,
       diskBytes: diskCopy === undefined ? 0 : (await stat(diskCopy)).size,

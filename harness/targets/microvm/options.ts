@@ -30,11 +30,13 @@ export const microvmOptionsSchema = z
     ramIngest: z.enum(['file', 'inline']).default('file'),
     /**
      * Stream mode: `live` saves RAM while the guest runs (QEMU's pre-copy: dirty pages resent) and QEMU pauses it only
-     * for the last dirty pages, the disk copy and `cont`; `paused` stops the guest for the whole save. The checkpoint is
-     * the state at the pause either way. memfd mode always saves paused. Default `paused`: under load some live-saved
-     * checkpoints restored into a hung guest (CHANGELOG, open in issue 16), and a default must not make bad checkpoints.
+     * for the last dirty pages, the disk copy and `cont`; `paused` stops the guest for the whole save; `background`
+     * (QEMU's background-snapshot, userfaultfd write protection) pauses it only to save the device state and protect
+     * RAM, then saves each page as of that pause while the guest runs. memfd mode always saves paused. Default
+     * `paused`. Do not use `live` under TCG: QEMU 7.2's pre-copy there wrote streams that miss the guest's last writes
+     * (a restore one step behind the heartbeats already sent, or a hung/panicking guest: CHANGELOG, issue 16).
      */
-    ramSave: z.enum(['live', 'paused']).default('paused'),
+    ramSave: z.enum(['live', 'paused', 'background']).default('paused'),
     /** Live save: if pre-copy has not converged after this long, pause the guest (the rest is then saved paused). */
     precopyMaxMs: z.number().int().positive().max(600_000).default(2000),
     /** Live save: the pause QEMU aims for when it decides to stop the guest (QMP `downtime-limit`). */
