@@ -100,7 +100,9 @@ export async function takeCheckpoint(
   try {
     if (live) {
       // QEMU pauses the guest itself once the dirty pages left fit in the downtime it aims for; if pre-copy does not
-      // converge in time, we pause it and QEMU finishes the save paused.
+      // converge in time, we pause it and QEMU finishes the save paused. Unsound under TCG on QEMU 7.2 (issue 16,
+      // CHANGELOG): some streams miss the guest's last writes - QEMU's own scratch file, byte-identical to the store's
+      // copy, restored in a bare QEMU one step behind a heartbeat sent before the pause, without our fallback stop.
       await qmp.execute('migrate-set-parameters', { 'downtime-limit': g.opts.precopyDowntimeMs });
       fallback = setTimeout(() => {
         precopy.stoppedByUs = true;

@@ -23,6 +23,13 @@ describe('parseMicrovmOptions', () => {
     expect(parseMicrovmOptions({})).toMatchObject({ memoryMiB: 256, disk: true, diskMiB: 128, accel: 'auto' });
   });
 
+  it('ramSave: paused by default (live pre-copy is unsound under TCG: issue 16); background and live on request', () => {
+    expect(parseMicrovmOptions({}).ramSave).toBe('paused');
+    expect(parseMicrovmOptions({ ramSave: 'background' }).ramSave).toBe('background');
+    expect(parseMicrovmOptions({ ramSave: 'live' }).ramSave).toBe('live');
+    expect(() => parseMicrovmOptions({ ramSave: 'postcopy' })).toThrow(/targetOptions\.ramSave/);
+  });
+
   it('reports every invalid field by its dot-path', () => {
     let err: unknown;
     try {
