@@ -142,6 +142,12 @@ static void await_identity(void) {
   }
 }
 
+/* The workspace's step log, created empty and made durable (step 0 has no lines). */
+static void open_log(void) {
+  if ((logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644)) < 0) die("open log");
+  if (fsync(logfd)) die("fsync");
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) { fprintf(stderr, "usage: agent WORKSPACE STEP_MS CONSOLE|- [drop-caches]\n"); return 2; }
   long step_ms = atol(argv[2]);
@@ -162,10 +168,10 @@ int main(int argc, char **argv) {
   const char *tpl = getenv("SOAK_TEMPLATE");
   if (tpl && strcmp(tpl, "1") == 0) {
     start_tool();
+    open_log(); /* the empty log is durable in the template: a session from it starts with no disk flush */
     await_identity(); /* template: booted, tool ready, no session yet; the host snapshots here */
   }
-  if ((logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644)) < 0) die("open log");
-  if (fsync(logfd)) die("fsync");
+  if (logfd < 0) open_log();
   if (!tool_in) start_tool();
 
   /* Console input, one byte each: 'F' full heartbeat (also ends a hold); 'H' hold: finish no new step until 'R', 'F'

@@ -40,11 +40,7 @@ export function createMicrovmTarget(ctx: TargetContext): Target {
 /** Build (or find cached) the template snapshot for these target options, without starting a session. */
 export async function microvmTemplate(ctx: TargetContext): Promise<TemplateSnapshot> {
   const target = new MicrovmTarget(ctx, parseMicrovmOptions(ctx.options));
-  try {
-    return await target.template();
-  } finally {
-    await target.destroy();
-  }
+  return target.template().finally(() => target.destroy());
 }
 
 class MicrovmTarget implements Target {
@@ -83,8 +79,10 @@ class MicrovmTarget implements Target {
 
   async boot(): Promise<void> {
     if (this.incomingReady) await this.stopGuest(); // a standby's waiting QEMU cannot boot (it was started -S -incoming)
+    const phases = (this.restorePhases = new PhaseRecorder()); // a template boot's phases (bench/resume-floor)
     await this.prepare();
     const template = this.opts.fresh === 'template' ? await this.template() : undefined;
+    phases.mark('template');
     if (this.diskPath !== undefined && template === undefined)
       await createDisk(this.diskPath, this.opts.diskMiB, this.opts.diskFastCommit);
     const first = this.hub.next(
@@ -101,9 +99,11 @@ class MicrovmTarget implements Target {
         await startFromTemplate({
           template,
           diskPath: this.diskPath,
-          startIncoming: async () => (await this.start(true), this.running()),
+          startIncoming: async (from) => (await this.start(true, from), this.running()),
+          loadWithCat: this.opts.ramCapture === 'stream', // memfd sets a capability before loading: defer + socket
           migrateSocket: this.sock('migrate-in.sock'),
           timeoutMs: this.opts.migrateTimeoutMs,
+          mark: (p) => phases.mark(p),
         });
       await first;
     } catch (err) {
@@ -251,11 +251,11 @@ class MicrovmTarget implements Target {
     return qemuSpec(this.opts, { image, accel, stepMs, tscKhz, disk, qmpSocket, incoming });
   }
 
-  private async start(incoming: boolean): Promise<void> {
+  private async start(incoming: boolean, from?: string): Promise<void> {
     if (this.qemu !== undefined)
       throw new TargetError('microvm target already has a running guest: destroy() it first');
     const qemu = new QemuProcess(
-      this.spec(this.env!.image, this.env!.accel.accel, incoming),
+      { ...this.spec(this.env!.image, this.env!.accel.accel, incoming), incomingFrom: from }, // from: a template's file
       (hb) => this.hub.dispatch(hb),
       () => this.holds.acked(),
     );

@@ -1,9 +1,12 @@
-// A fresh microvm session from a template snapshot: copy its disk, load its RAM stream into a QEMU waiting in
-// `-incoming defer`, hand the agent a new identity (boot nonce + entropy from the host, not the cloned guest's CRNG),
-// cont. The test-only switch keeps the template's identity instead (negative control: the runner must catch it).
+// A fresh microvm session from a template snapshot: copy its disk, load its RAM stream into a new QEMU (read by QEMU
+// itself from the template's local file, as the bare floor does), hand the agent a new identity (boot nonce + entropy
+// from the host, not the cloned guest's CRNG), cont. The test-only switch keeps the template's identity instead
+// (negative control: the runner must catch it).
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TargetError } from '../../core/errors.js';
 import { identityLine, KEEP_TEMPLATE_IDENTITY_LINE } from '../guest/console.js';
 import { migrateFromStream } from './migrate.js';
 import type { QemuProcess } from './qemu.js';
@@ -23,22 +26,58 @@ export interface TemplateBootGuest {
   template: TemplateSnapshot;
   /** Where the session's disk goes (undefined: RAM-only guest). */
   diskPath: string | undefined;
-  /** Start a QEMU waiting in `-incoming defer` (template spec); it opens diskPath, so the disk is copied first. */
-  startIncoming(): Promise<{ qemu: QemuProcess; qmp: QmpClient }>;
+  /**
+   * Start a paused QEMU (template spec): loading at once from the migration URI `from`, or (no `from`) waiting in
+   * `-incoming defer`. It opens diskPath, so the disk is copied first.
+   */
+  startIncoming(from?: string): Promise<{ qemu: QemuProcess; qmp: QmpClient }>;
+  /** Let QEMU read the template's stream file itself (`exec:cat`); false: stream it over migrateSocket. */
+  loadWithCat: boolean;
   migrateSocket: string;
   timeoutMs: number;
+  /** Marks each phase's end (disk, qemu, ram, identity, cont). */
+  mark?: (phase: string) => void;
+}
+
+/** A migration URI that has QEMU read `file` (POSIX-shell quoted: QEMU runs exec: URIs with /bin/sh -c). */
+export function catUri(file: string): string {
+  return `exec:cat '${file.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Wait until QEMU's incoming migration completed (polled: QMP answers within ms while it loads). */
+async function incomingDone(qmp: QmpClient, qemu: QemuProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const info = await qmp.execute<{ status?: string; 'error-desc'?: string }>('query-migrate');
+    if (info.status === 'completed') return;
+    const gone = qemu.exitReason();
+    if (info.status === 'failed' || gone !== undefined || Date.now() > deadline)
+      throw new TargetError(
+        `loading the template's RAM state: ${info.status ?? 'not completed'}${info['error-desc'] ? `: ${info['error-desc']}` : ''} (${qemu.diagnostics()})`,
+      );
+    await sleep(2);
+  }
 }
 
 /** Restore the template and give the guest its session identity; returns the nonce the session should report. */
 export async function startFromTemplate(g: TemplateBootGuest): Promise<string> {
+  const mark = g.mark ?? ((): void => {});
   if (g.diskPath !== undefined && g.template.disk !== undefined) await copyFile(g.template.disk, g.diskPath);
-  const { qemu, qmp } = await g.startIncoming();
-  const stream = createReadStream(g.template.ram, { highWaterMark: 1 << 20 });
-  await migrateFromStream(qmp, g.migrateSocket, stream, g.timeoutMs);
+  mark('disk');
+  const { qemu, qmp } = await g.startIncoming(g.loadWithCat ? catUri(g.template.ram) : undefined);
+  mark('qemu');
+  if (g.loadWithCat) await incomingDone(qmp, qemu, g.timeoutMs);
+  else {
+    const stream = createReadStream(g.template.ram, { highWaterMark: 1 << 20 });
+    await migrateFromStream(qmp, g.migrateSocket, stream, g.timeoutMs);
+  }
+  mark('ram');
   const skip = templateSkipsIdentity();
   const nonce = skip ? g.template.nonce : randomBytes(8).toString('hex');
   // Written before `cont`: the line already waits in the emulated UART when the agent's read resumes.
   qemu.writeConsole(skip ? KEEP_TEMPLATE_IDENTITY_LINE : identityLine(nonce, randomBytes(32).toString('hex')));
+  mark('identity');
   await qmp.execute('cont');
+  mark('cont');
   return nonce;
 }

@@ -9,7 +9,7 @@ import { checkResume } from '../../../harness/check/checker.js';
 import type { Heartbeat } from '../../../harness/check/heartbeat.js';
 import { WorkloadModel } from '../../../harness/check/workload.js';
 import { Store } from '../../../harness/store/store.js';
-import { TEMPLATE_SKIPS_IDENTITY } from '../../../harness/targets/microvm/template-boot.js';
+import { catUri, TEMPLATE_SKIPS_IDENTITY } from '../../../harness/targets/microvm/template-boot.js';
 import type { Target } from '../../../harness/targets/target.js';
 import { microvmTargets, waitFor } from '../../helpers/microvm.js';
 import { hasQemu } from '../../helpers/qemu.js';
@@ -28,6 +28,13 @@ async function bootOne(live: Target[]): Promise<{ t: Target; hbs: Heartbeat[]; f
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   return { t: target, hbs, first: hbs.find((h) => h.full)!, ms };
 }
+
+describe('catUri', () => {
+  it('quotes the file for the shell QEMU runs exec: URIs with', () => {
+    expect(catUri('/a/b c/ram.stream')).toBe("exec:cat '/a/b c/ram.stream'");
+    expect(catUri("/x/it's")).toBe("exec:cat '/x/it'\\''s'");
+  });
+});
 
 describe.skipIf(!hasQemu())('microvm fresh sessions from a template snapshot (real QEMU, TCG)', () => {
   const live: Target[] = [];
