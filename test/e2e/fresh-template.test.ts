@@ -1,11 +1,12 @@
 // Fresh microvm sessions from a template snapshot (issue 16): `soak run` on a fresh-template scenario verifies every
 // cycle, each session has a new nonce, and the summary says how fresh sessions started. Negative control: sessions
-// that skip the re-identify (test-only switch) repeat the template's nonce, and the runner fails those cycles.
+// that skip the re-identify (test-only switch) repeat the template's nonce, and the runner fails those cycles. With
+// `standby: true` the resumes go to a warm standby host whose QEMU waits with the template's command line.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { BootEvent, CycleEvent } from '../../harness/journal/events.js';
+import type { BootEvent, CycleEvent, HostStartEvent } from '../../harness/journal/events.js';
 import { TEMPLATE_SKIPS_IDENTITY } from '../../harness/targets/microvm/template-boot.js';
 import { cliPath } from '../helpers/paths.js';
 import { describeResult, soakRunJson, writeScenario } from '../helpers/cli.js';
@@ -32,9 +33,9 @@ const lines = [
 ];
 
 /** Run `soak run` on the template scenario; returns the journal's events and the parsed --json result. */
-async function run(name: string, env: Record<string, string> = {}) {
+async function run(name: string, env: Record<string, string> = {}, extra: string[] = []) {
   type Json = { reportDir: string; summary: { environment: { target: object } } };
-  return soakRunJson<Json>(writeScenario(tmp, name, lines), path.join(tmp, name), 900_000, env);
+  return soakRunJson<Json>(writeScenario(tmp, name, [...lines, ...extra]), path.join(tmp, name), 900_000, env);
 }
 
 describe.skipIf(!hasQemu())('soak run with fresh sessions from a template snapshot (real QEMU, TCG)', () => {
@@ -51,6 +52,19 @@ describe.skipIf(!hasQemu())('soak run with fresh sessions from a template snapsh
     console.log(`template boots: ${boots.map((b) => Math.round(b.bootMs)).join(', ')} ms`);
     expect(json.summary.environment.target).toMatchObject({ freshStart: 'template' });
     expect(readFileSync(path.join(json.reportDir, 'summary.md'), 'utf8')).toContain('template snapshot');
+  }, 900_000);
+
+  it('with a warm standby: each resume after a kill goes to a standby QEMU started with the template command line', async () => {
+    const { r, events, json } = await run('template-standby', {}, ['standby: true']);
+    const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
+    expect(
+      cycles.map((c) => c.outcome),
+      describeResult(r),
+    ).toEqual(['ok', 'ok', 'ok']);
+    const starts = events.filter((e): e is HostStartEvent => e.type === 'host-start');
+    expect(starts.filter((s) => s.mode === 'restore')).toHaveLength(0); // no cold restore host
+    expect(starts.filter((s) => s.mode === 'boot')).toHaveLength(3); // each fresh session still starts from the template
+    expect((json.summary as { standby?: boolean }).standby).toBe(true);
   }, 900_000);
 
   it('negative control: sessions that keep the template identity repeat its nonce and fail their cycles', async () => {
