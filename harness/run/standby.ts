@@ -5,6 +5,7 @@
 import { isEv, type HostHandle } from '../session/host-handle.js';
 import type { Logger } from '../core/logger.js';
 import { reassignHostCycle } from './host-journal.js';
+import { HAND_OFF_LINE, type HandOff } from '../session/standby.js';
 
 /** Start a standby host for `cycle` (journals host-start with mode 'standby'). */
 export type SpawnStandby = (cycle: number) => HostHandle;
@@ -44,14 +45,14 @@ export class WarmStandby {
     return this.ready;
   }
 
-  /** Hand the ready standby the restore for `cycle` and give it up; null when none is ready (start a cold host). */
-  take(cycle: number): HostHandle | null {
+  /** Hand the ready standby the restore (or `boot`: the fresh session) for `cycle` and give it up; null when none is ready. */
+  take(cycle: number, order: HandOff = HAND_OFF_LINE): HostHandle | null {
     const h = this.host;
     if (!h || !this.isReady || h.exited !== null) return null;
     this.host = null;
     this.isReady = false;
     reassignHostCycle(h, cycle);
-    h.handOff();
+    h.handOff(order);
     return h;
   }
 

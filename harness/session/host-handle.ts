@@ -10,7 +10,7 @@ import { HostTimeoutError } from '../core/errors.js';
 import type { HostConfig, HostMessage } from './protocol.js';
 import { readMessages } from '../journal/ndjson.js';
 import type { Heartbeat } from '../check/heartbeat.js';
-import { HAND_OFF_LINE } from './standby.js';
+import { HAND_OFF_LINE, type HandOff } from './standby.js';
 
 const hostScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'host-main.js');
 
@@ -137,10 +137,10 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     });
   }
 
-  /** Hand a standby host (mode 'standby', ready) the restore of the newest checkpoint. */
-  handOff(): void {
+  /** Hand a standby host (mode 'standby', ready) the restore of the newest checkpoint, or (`boot`) a fresh session. */
+  handOff(order: HandOff = HAND_OFF_LINE): void {
     if (!this.child.stdin) throw new Error(`host ${this.pid} is not a standby host (no stdin to hand off on)`);
-    this.child.stdin.write(`${HAND_OFF_LINE}\n`);
+    this.child.stdin.write(`${order}\n`);
   }
 
   /** SIGKILL the host's whole process group (host, agent, tools, QEMU) and its kill list; returns the monotonic kill time. */

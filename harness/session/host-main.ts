@@ -10,7 +10,7 @@ import { Store } from '../store/store.js';
 import { createTarget } from '../targets/registry.js';
 import type { Target } from '../targets/target.js';
 import { diskFull } from './disk-full.js';
-import { awaitHandOff, standbySkipsRestore } from './standby.js';
+import { awaitHandOff, type HandOff, standbySkipsRestore } from './standby.js';
 import { PhaseRecorder } from '../targets/phase-marks.js';
 import { RESTORE_TIMELINE } from './protocol.js';
 
@@ -109,22 +109,21 @@ async function main(): Promise<void> {
   process.on('SIGCONT', () => target.requestFullHeartbeat());
 
   let restored: Manifest | undefined;
-  if (cfg.mode === 'boot') {
+  let order: HandOff = cfg.mode === 'boot' ? 'boot' : 'restore';
+  if (cfg.mode === 'standby') {
+    await target.warmUp?.();
+    timeline.mark('standbyReady');
+    send({ ev: 'standby-ready', readyMs: Math.round(process.uptime() * 1000) });
+    order = await awaitHandOff(); // a fresh session (boot) starts from the hand-off: its start is timed from here
+    timeline.mark('handOff');
+    store.refresh(); // checkpoints committed while this host waited
+  }
+  if (order === 'boot') {
     const booting = stopwatch();
     await target.boot();
     send({ ev: 'booted', bootMs: booting() });
     send({ ev: 'target', info: target.describe(), live: true });
-  } else {
-    if (cfg.mode === 'standby') {
-      await target.warmUp?.();
-      timeline.mark('standbyReady');
-      send({ ev: 'standby-ready', readyMs: Math.round(process.uptime() * 1000) });
-      await awaitHandOff();
-      timeline.mark('handOff');
-      store.refresh(); // checkpoints committed while this host waited
-    }
-    restored = await restoreNewest(cfg, store, target);
-  }
+  } else restored = await restoreNewest(cfg, store, target);
   // Checkpoint only a session that has proven it is alive (and keep the first pause out of the resume path).
   await alive;
   if (restored !== undefined) logRestoreTimeline(target);

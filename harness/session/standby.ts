@@ -1,9 +1,15 @@
 // A warm standby host's side of the hand-off: wait, everything loaded and the store open, for the runner's one-line
-// order on stdin to restore the newest checkpoint; and the test-only switch that makes a standby skip that restore.
+// order on stdin (restore the newest checkpoint, or start a fresh session); and the test-only switch that makes a
+// standby skip that restore.
 import { createInterface } from 'node:readline';
 
 /** The line the runner writes to a standby host's stdin to hand it the restore. */
 export const HAND_OFF_LINE = 'restore';
+/** The line that hands a standby host a fresh session instead (fresh sessions with `standby: true`). */
+export const BOOT_HAND_OFF_LINE = 'boot';
+
+/** What a standby host is handed. */
+export type HandOff = typeof HAND_OFF_LINE | typeof BOOT_HAND_OFF_LINE;
 
 /**
  * SOAK_TEST_STANDBY_SKIPS_RESTORE=1 (TEST-ONLY negative control): a standby handed the restore boots a fresh session
@@ -16,13 +22,14 @@ export function standbySkipsRestore(env: NodeJS.ProcessEnv = process.env): boole
   return env[STANDBY_SKIPS_RESTORE] === '1';
 }
 
-/** Resolve when the hand-off line arrives on stdin; reject when stdin ends first (the runner is gone). */
-export function awaitHandOff(input: NodeJS.ReadableStream = process.stdin): Promise<void> {
+/** Resolve with the hand-off line when it arrives on stdin; reject when stdin ends first (the runner is gone). */
+export function awaitHandOff(input: NodeJS.ReadableStream = process.stdin): Promise<HandOff> {
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input });
     lines.on('line', (line) => {
-      if (line.trim() !== HAND_OFF_LINE) return;
-      resolve(); // first: close() below emits 'close' at once, whose reject must find the promise settled
+      const order = line.trim();
+      if (order !== HAND_OFF_LINE && order !== BOOT_HAND_OFF_LINE) return;
+      resolve(order); // first: close() below emits 'close' at once, whose reject must find the promise settled
       lines.close();
     });
     lines.on('close', () => reject(new Error('standby: stdin closed before the hand-off (the runner is gone)')));

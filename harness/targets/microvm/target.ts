@@ -78,11 +78,12 @@ class MicrovmTarget implements Target {
   }
 
   async boot(): Promise<void> {
-    if (this.incomingReady) await this.stopGuest(); // a standby's waiting QEMU cannot boot (it was started -S -incoming)
-    const phases = (this.restorePhases = new PhaseRecorder()); // a template boot's phases (bench/resume-floor)
+    const waiting = this.incomingReady && this.opts.fresh === 'template' && this.qemu?.exitReason() === undefined;
+    if (this.incomingReady && !waiting) await this.stopGuest(); // a standby's QEMU can load a template, not boot
+    this.incomingReady = false;
+    const phases = (this.restorePhases = new PhaseRecorder()); // a template boot's phases (bench/template-start)
     await this.prepare();
     const template = this.opts.fresh === 'template' ? await this.template() : undefined;
-    phases.mark('template');
     if (this.diskPath !== undefined && template === undefined)
       await createDisk(this.diskPath, this.opts.diskMiB, this.opts.diskFastCommit);
     const first = this.hub.next(
@@ -99,7 +100,8 @@ class MicrovmTarget implements Target {
         await startFromTemplate({
           template,
           diskPath: this.diskPath,
-          startIncoming: async (from) => (await this.start(true, from), this.running()),
+          waiting,
+          startIncoming: async (from) => (waiting || (await this.start(true, from)), this.running()),
           loadWithCat: this.opts.ramCapture === 'stream', // memfd sets a capability before loading: defer + socket
           migrateSocket: this.sock('migrate-in.sock'),
           timeoutMs: this.opts.migrateTimeoutMs,
@@ -146,9 +148,8 @@ class MicrovmTarget implements Target {
   }
 
   /**
-   * Warm standby: resolve the guest environment and start a QEMU waiting in `-incoming defer`, so a restore only
-   * streams the RAM into it. With a disk, QEMU opens a placeholder image (same size) that the restore overwrites in
-   * place (disk-handover.ts): QEMU re-reads an incoming image's metadata when the loaded guest is activated.
+   * Warm standby: resolve the guest environment and start a QEMU waiting in `-incoming defer` for a restore's RAM (or a
+   * template's). With a disk, QEMU opens a placeholder image (same size) overwritten in place (disk-handover.ts).
    */
   async warmUp(): Promise<void> {
     await this.prepare();
@@ -177,8 +178,7 @@ class MicrovmTarget implements Target {
       await loadRam(this.opts.ramCapture, io, source);
       phases.mark('ram');
       const { qmp } = io;
-      // The guest does not know it was restored: ask for the full heartbeat the checker verifies. Written before
-      // `cont`, the byte already waits in the emulated UART when the guest resumes, ahead of its next step.
+      // The guest does not know it was restored: ask for the full heartbeat the checker verifies (waits in the UART).
       qemu.writeConsole(FULL_HEARTBEAT_REQUEST);
       await sleep(5);
       await qmp.execute('cont');

@@ -1,10 +1,10 @@
-// A fresh microvm session from a template snapshot: copy its disk, load its RAM stream into a new QEMU (read by QEMU
-// itself from the template's local file, as the bare floor does), hand the agent a new identity (boot nonce + entropy
-// from the host, not the cloned guest's CRNG), cont. The test-only switch keeps the template's identity instead
-// (negative control: the runner must catch it).
+// A fresh microvm session from a template snapshot: copy its disk, load its RAM stream into a new QEMU or a warm
+// standby's QEMU waiting in `-incoming defer` (read by QEMU itself from the template's local file, as the bare floor
+// does), hand the agent a new identity (boot nonce + entropy from the host, not the cloned guest's CRNG), cont. The
+// test-only switch keeps the template's identity instead (negative control: the runner must catch it).
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile } from 'node:fs/promises';
+import { copyFile, open } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TargetError } from '../../core/errors.js';
 import { identityLine, KEEP_TEMPLATE_IDENTITY_LINE } from '../guest/console.js';
@@ -26,6 +26,11 @@ export interface TemplateBootGuest {
   template: TemplateSnapshot;
   /** Where the session's disk goes (undefined: RAM-only guest). */
   diskPath: string | undefined;
+  /**
+   * A standby's QEMU already waits in `-incoming defer` on a placeholder disk at diskPath (same size): the template's
+   * disk is written over it in place (QEMU re-reads an incoming image's metadata on activation, disk-handover.ts).
+   */
+  waiting?: boolean;
   /**
    * Start a paused QEMU (template spec): loading at once from the migration URI `from`, or (no `from`) waiting in
    * `-incoming defer`. It opens diskPath, so the disk is copied first.
@@ -59,14 +64,31 @@ async function incomingDone(qmp: QmpClient, qemu: QemuProcess, timeoutMs: number
   }
 }
 
+/** Copy `from` over `to` in place: same inode, its old bytes overwritten, its length cut to `from`'s. */
+async function overwrite(from: string, to: string): Promise<void> {
+  const [src, dst] = [await open(from, 'r'), await open(to, 'r+')];
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let at = 0;
+    for (let n; (n = (await src.read(buf, 0, buf.length, at)).bytesRead) > 0; at += n) await dst.write(buf, 0, n, at);
+    await dst.truncate(at);
+  } finally {
+    await Promise.all([src.close(), dst.close()]);
+  }
+}
+
 /** Restore the template and give the guest its session identity; returns the nonce the session should report. */
 export async function startFromTemplate(g: TemplateBootGuest): Promise<string> {
   const mark = g.mark ?? ((): void => {});
-  if (g.diskPath !== undefined && g.template.disk !== undefined) await copyFile(g.template.disk, g.diskPath);
+  mark('template'); // the template was found (or built)
+  if (g.diskPath !== undefined && g.template.disk !== undefined)
+    await (g.waiting === true ? overwrite : copyFile)(g.template.disk, g.diskPath);
   mark('disk');
-  const { qemu, qmp } = await g.startIncoming(g.loadWithCat ? catUri(g.template.ram) : undefined);
+  const from = g.loadWithCat ? catUri(g.template.ram) : undefined;
+  const { qemu, qmp } = await g.startIncoming(from);
   mark('qemu');
-  if (g.loadWithCat) await incomingDone(qmp, qemu, g.timeoutMs);
+  if (from !== undefined && g.waiting === true) await qmp.execute('migrate-incoming', { uri: from });
+  if (from !== undefined) await incomingDone(qmp, qemu, g.timeoutMs);
   else {
     const stream = createReadStream(g.template.ram, { highWaterMark: 1 << 20 });
     await migrateFromStream(qmp, g.migrateSocket, stream, g.timeoutMs);

@@ -79,6 +79,37 @@ describe.skipIf(!hasQemu())('microvm fresh sessions from a template snapshot (re
     store.close();
   }, 240_000);
 
+  it("a warm standby's QEMU (-incoming defer, placeholder disk) starts a template session; its checkpoint resumes", async () => {
+    const { target, hbs } = await makeTarget();
+    live.push(target);
+    await target.warmUp!();
+    const started = process.hrtime.bigint();
+    await target.boot();
+    console.log(
+      `template boot into a waiting QEMU: ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(0)} ms`,
+    );
+    const first = hbs.find((h) => h.full)!;
+    expect(first.step).toBe(0);
+    expect(checkFreshBoot(first, model)).toEqual([]);
+    // the template's disk was written over the placeholder: the session's log survives a checkpoint and restore
+    await waitFor(() => ((hbs.at(-1)?.step ?? 0) >= 20 ? true : undefined), 30_000, 'step 20');
+    const store = Store.open(path.join(root, 'store-warm'), { purpose: 'test' });
+    const w = store.begin(0);
+    const res = await target.checkpoint(w, { skewMs: 0 });
+    w.step = res.step;
+    const m = w.commit(res.meta);
+    const killStep = hbs.at(-1)!.step;
+    await target.destroy();
+    const c = await makeTarget();
+    live.push(c.target);
+    await c.target.restore(store.reader(m));
+    const hb = await waitFor(() => c.hbs.find((h) => h.full), 30_000, 'full heartbeat after restore');
+    const obs = { restored: { seq: m.seq, step: m.step }, killStep, nonce: first.nonce, latestCompleteSeq: m.seq };
+    expect(checkResume({ ...obs, heartbeat: hb }, model)).toEqual([]);
+    await c.target.destroy();
+    store.close();
+  }, 240_000);
+
   it('negative control: sessions that skip the re-identify keep the template nonce (two sessions, one nonce)', async () => {
     process.env[TEMPLATE_SKIPS_IDENTITY] = '1';
     try {
