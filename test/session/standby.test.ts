@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
   awaitHandOff,
+  BOOT_HAND_OFF_LINE,
   HAND_OFF_LINE,
   STANDBY_SKIPS_RESTORE,
   standbySkipsRestore,
@@ -20,6 +21,15 @@ describe('awaitHandOff', () => {
     input.write(`${HAND_OFF_LINE}\n`);
     await handed;
     expect(done).toBe(true);
+  });
+
+  it('resolves with the order: a restore or a fresh session (boot)', async () => {
+    for (const line of [HAND_OFF_LINE, BOOT_HAND_OFF_LINE]) {
+      const input = new PassThrough();
+      const handed = awaitHandOff(input);
+      input.write(`${line}\n`);
+      await expect(handed).resolves.toBe(line);
+    }
   });
 
   it('rejects when stdin ends before the hand-off', async () => {
