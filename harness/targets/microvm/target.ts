@@ -23,7 +23,7 @@ import { probeKvmBoot } from './probe.js';
 import { loadRam, type RamIo, ramFiles, setupRamCapture } from './ram.js';
 import { checkRecord, machineRecord } from './record.js';
 import { QmpClient } from './qmp.js';
-import { startFromTemplate } from './template-boot.js';
+import { standbyDisk, startFromTemplate } from './template-boot.js';
 import { guestTemplate } from './template-save.js';
 import type { TemplateSnapshot } from './template.js';
 import { describeMicrovm } from './describe.js';
@@ -153,7 +153,8 @@ class MicrovmTarget implements Target {
    */
   async warmUp(): Promise<void> {
     await this.prepare();
-    if (this.diskPath !== undefined) await createDisk(this.diskPath, this.opts.diskMiB, this.opts.diskFastCommit);
+    const template = this.opts.fresh === 'template' ? await this.template() : undefined;
+    if (this.diskPath !== undefined) await standbyDisk(this.diskPath, template, this.opts);
     await this.start(true);
     this.incomingReady = true;
   }

@@ -4,10 +4,11 @@
 // test-only switch keeps the template's identity instead (negative control: the runner must catch it).
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, open } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TargetError } from '../../core/errors.js';
 import { identityLine, KEEP_TEMPLATE_IDENTITY_LINE } from '../guest/console.js';
+import { createDisk } from '../guest/disk.js';
 import { migrateFromStream } from './migrate.js';
 import type { QemuProcess } from './qemu.js';
 import type { QmpClient } from './qmp.js';
@@ -26,10 +27,7 @@ export interface TemplateBootGuest {
   template: TemplateSnapshot;
   /** Where the session's disk goes (undefined: RAM-only guest). */
   diskPath: string | undefined;
-  /**
-   * A standby's QEMU already waits in `-incoming defer` on a placeholder disk at diskPath (same size): the template's
-   * disk is written over it in place (QEMU re-reads an incoming image's metadata on activation, disk-handover.ts).
-   */
+  /** A standby's QEMU already waits in `-incoming defer` on the template's disk at diskPath (standbyDisk()). */
   waiting?: boolean;
   /**
    * Start a paused QEMU (template spec): loading at once from the migration URI `from`, or (no `from`) waiting in
@@ -64,25 +62,25 @@ async function incomingDone(qmp: QmpClient, qemu: QemuProcess, timeoutMs: number
   }
 }
 
-/** Copy `from` over `to` in place: same inode, its old bytes overwritten, its length cut to `from`'s. */
-async function overwrite(from: string, to: string): Promise<void> {
-  const [src, dst] = [await open(from, 'r'), await open(to, 'r+')];
-  try {
-    const buf = Buffer.allocUnsafe(1 << 20);
-    let at = 0;
-    for (let n; (n = (await src.read(buf, 0, buf.length, at)).bytesRead) > 0; at += n) await dst.write(buf, 0, n, at);
-    await dst.truncate(at);
-  } finally {
-    await Promise.all([src.close(), dst.close()]);
-  }
+/**
+ * The disk a standby's waiting QEMU opens: the template's own, copied (a template boot then writes no disk; a restore
+ * overwrites it in place, disk-handover.ts, as it does a blank one), or a blank image of the session's size.
+ */
+export async function standbyDisk(
+  diskPath: string,
+  template: TemplateSnapshot | undefined,
+  o: { diskMiB: number; diskFastCommit: boolean },
+): Promise<void> {
+  if (template?.disk !== undefined) await copyFile(template.disk, diskPath);
+  else await createDisk(diskPath, o.diskMiB, o.diskFastCommit);
 }
 
 /** Restore the template and give the guest its session identity; returns the nonce the session should report. */
 export async function startFromTemplate(g: TemplateBootGuest): Promise<string> {
   const mark = g.mark ?? ((): void => {});
   mark('template'); // the template was found (or built)
-  if (g.diskPath !== undefined && g.template.disk !== undefined)
-    await (g.waiting === true ? overwrite : copyFile)(g.template.disk, g.diskPath);
+  if (g.diskPath !== undefined && g.template.disk !== undefined && g.waiting !== true)
+    await copyFile(g.template.disk, g.diskPath);
   mark('disk');
   const from = g.loadWithCat ? catUri(g.template.ram) : undefined;
   const { qemu, qmp } = await g.startIncoming(from);

@@ -79,7 +79,7 @@ describe.skipIf(!hasQemu())('microvm fresh sessions from a template snapshot (re
     store.close();
   }, 240_000);
 
-  it("a warm standby's QEMU (-incoming defer, placeholder disk) starts a template session; its checkpoint resumes", async () => {
+  it("a warm standby's QEMU (-incoming defer, on a copy of the template's disk) starts a template session; its checkpoint resumes", async () => {
     const { target, hbs } = await makeTarget();
     live.push(target);
     await target.warmUp!();
