@@ -20,6 +20,11 @@ export interface PartEntry {
   chunks: string[];
   /** Absent: the part is its chunks concatenated. */
   layout?: PagesLayout;
+  /**
+   * SHA-256 (hex) of the part's logical bytes, hashed by the writer from the bytes it chunked; a reader rebuilding the
+   * whole part checks it, and a hot local copy is trusted only if it hashes to it. Absent in older manifests.
+   */
+  sha256?: string;
 }
 
 /** A page-split QEMU migration stream (chunking `qemu-pages`): chunks = meta chunks, then map chunks, then pages. */

@@ -1,5 +1,6 @@
 // Reading a stored part back as bytes, in ~1 MiB pieces: plain parts are their chunks concatenated; a `qemu-pages`
 // part is rebuilt byte for byte by interleaving its meta stream and page chunks as its map says.
+import { createHash } from 'node:crypto';
 import { IntegrityError } from '../core/errors.js';
 import { decodeVarints } from '../core/bytes.js';
 import type { PartEntry } from './manifest.js';
@@ -142,4 +143,28 @@ export function pageKeys(store: ChunkReader, p: PartEntry): PageKeys {
   splitter.end();
   const first = firstPage(p);
   return PageKeys.of(keys, p.chunks.slice(first, first + keys.length));
+}
+
+/**
+ * `pieces` passed through while hashed, the last one held back until the whole matched `sha256` (absent: passed
+ * unchecked, as older manifests have no part digest): a consumer sees a mismatch before it has the whole part.
+ */
+export function* checkedBytes(pieces: Iterable<Buffer>, sha256: string | undefined, what: string): Generator<Buffer> {
+  if (sha256 === undefined) {
+    yield* pieces;
+    return;
+  }
+  const whole = createHash('sha256');
+  let held: Buffer | undefined;
+  for (const piece of pieces) {
+    whole.update(piece);
+    if (held !== undefined) yield held;
+    held = piece;
+  }
+  const got = whole.digest('hex');
+  if (got !== sha256)
+    throw new IntegrityError(
+      `${what}: the rebuilt bytes hash to ${got.slice(0, 16)}..., the manifest's part digest is ${sha256.slice(0, 16)}...`,
+    );
+  if (held !== undefined) yield held;
 }

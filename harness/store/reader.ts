@@ -2,7 +2,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { IntegrityError } from '../core/errors.js';
 import type { Manifest, PartEntry } from './manifest.js';
-import { type ChunkReader, partBytes } from './part-reader.js';
+import { checkedBytes, type ChunkReader, partBytes } from './part-reader.js';
 import type { CheckpointSource } from './types.js';
 
 /** One committed checkpoint opened for reading; every chunk read is hash-checked. */
@@ -34,17 +34,33 @@ export class CheckpointReader implements CheckpointSource {
     return p;
   }
 
+  /** The whole part's bytes in ~1 MiB pieces, checked against the part's digest (IntegrityError before the last piece). */
+  private bytes(name: string): Generator<Buffer> {
+    const p = this.part(name);
+    return checkedBytes(partBytes(this.chunks, p), p.sha256, `checkpoint ${this.seq} part "${name}"`);
+  }
+
   /** The part's bytes in one buffer. */
   get(name: string): Promise<Buffer> {
     return new Promise((resolve) => {
       const p = this.part(name);
-      resolve(Buffer.concat([...partBytes(this.chunks, p)], p.size));
+      resolve(Buffer.concat([...this.bytes(name)], p.size));
     });
   }
 
   /** The part's bytes in ~1 MiB pieces (a page-split stream is rebuilt byte for byte on the way), read lazily. */
   stream(name: string): AsyncIterable<Buffer> {
-    return lazyAsync(() => partBytes(this.chunks, this.part(name)));
+    return lazyAsync(() => this.bytes(name));
+  }
+
+  /** The part's SHA-256 as the manifest records it (undefined: an older manifest without part digests). */
+  digest(name: string): string | undefined {
+    return this.part(name).sha256;
+  }
+
+  /** The part's logical size in bytes. */
+  size(name: string): number {
+    return this.part(name).size;
   }
 
   /** Not fsynced: a materialised part is scratch for a restore; the durable copy stays in the store. */
@@ -52,7 +68,7 @@ export class CheckpointReader implements CheckpointSource {
     return new Promise((resolve) => {
       const fd = openSync(file, 'w', 0o600);
       try {
-        for (const piece of partBytes(this.chunks, this.part(name))) writeSync(fd, piece);
+        for (const piece of this.bytes(name)) writeSync(fd, piece);
       } finally {
         closeSync(fd);
       }

@@ -35,4 +35,8 @@ export interface CheckpointSource {
   stream(name: string): AsyncIterable<Buffer>;
   /** Materialise a part into a scratch file (created or truncated), streamed; not fsynced (the store keeps the durable copy). */
   writeFile(name: string, path: string): Promise<void>;
+  /** Optional: the part's SHA-256 (hex) as the store recorded it; undefined when the manifest has none. */
+  digest?(name: string): string | undefined;
+  /** Optional: the part's logical size in bytes. */
+  size?(name: string): number;
 }

@@ -1,5 +1,6 @@
 // Write side of one checkpoint: chunks are hashed, deduplicated against the store and this checkpoint, and appended
 // to a new pack; commit seals the pack and then renames the manifest into place.
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/durable.js';
 import { writeChunkList } from './chunk-list.js';
@@ -91,16 +92,21 @@ export class CheckpointWriter implements CheckpointSink {
       throw new Error(`checkpoint ${this.seq}: part "${name}" written twice`);
     const entry: PartEntry = { name, size: 0, chunks: [] };
     const cutter = this.cutter(entry, opts);
+    // The whole part's digest, from the very bytes the cutter sees (readers check a rebuilt part against it).
+    const whole = createHash('sha256');
     if (data instanceof Uint8Array) {
+      whole.update(data);
       cutter.push(data);
       entry.size = data.length;
     } else {
       for await (const piece of data) {
+        whole.update(piece);
         cutter.push(piece);
         entry.size += piece.length;
       }
     }
     cutter.end();
+    entry.sha256 = whole.digest('hex');
     if (cutter instanceof PagesCutter) this.pageKeys.set(name, cutter.pageKeys);
     this.parts.push(entry);
   }
