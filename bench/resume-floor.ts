@@ -33,12 +33,12 @@ interface ProductMode {
   note?: string;
 }
 
-const microvmLines = (accel: string): string[] => [
+const microvmLines = (accel: string, hotCopy = false): string[] => [
   'stepMs: 5',
   'checkpoint: { everyMs: 1500 }',
   'kill: { phases: { work: 1 }, workDelayMs: [500, 2500] }',
   'resumeTimeoutMs: 60000',
-  `targetOptions: { memoryMiB: 256, disk: false, accel: ${accel}, ramCapture: stream }`,
+  `targetOptions: { memoryMiB: 256, disk: false, accel: ${accel}, ramCapture: stream, hotCopy: ${hotCopy} }`,
 ];
 const templateLines = (accel: string): string[] => [
   'session: fresh',
@@ -58,6 +58,12 @@ const processLines = (): string[] => [
 const MODES: Record<string, ProductMode> = {
   'microvm-cold': { target: 'microvm', standby: false, lines: microvmLines },
   'microvm-standby': { target: 'microvm', standby: true, lines: microvmLines },
+  'microvm-standby-hot': {
+    target: 'microvm',
+    standby: true,
+    lines: (accel) => microvmLines(accel, true),
+    note: 'restores read the verified hot local copy, targetOptions.hotCopy',
+  },
   'microvm-template': {
     target: 'microvm',
     standby: false,

@@ -45,7 +45,7 @@ export const FIELD_ORDER = {
   'cycle-start': ['cycle', 'phase'],
   kill: ['cycle', 'phase', 'observedPhase', 'atStep', 'nonce', 'lastCommittedSeq', 'lastCommittedStep', 'inFlightSeq'],
   fault: ['cycle', 'kind', 'acknowledgedSeq', 'acknowledgedStep', 'durationMs'],
-  restore: ['cycle', 'seq', 'step', 'restoreMs'],
+  restore: ['cycle', 'seq', 'step', 'restoreMs', 'source'],
   observation: [
     'cycle',
     'restoredSeq',

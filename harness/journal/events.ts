@@ -189,6 +189,8 @@ export interface RestoreEvent extends Base {
   seq: number;
   step: number;
   restoreMs: number;
+  /** Where the target read the checkpoint: `store`, `hot` (a local copy verified against the store's digest), or a fallback with why. */
+  source?: string;
 }
 
 /**

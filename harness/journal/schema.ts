@@ -187,6 +187,7 @@ export const EVENT_SCHEMAS = {
     seq: number(COUNT),
     step: number(COUNT),
     restoreMs: number(DURATION_MS),
+    source: text.optional(),
   }),
   observation: z.object({
     ...base,

@@ -79,6 +79,13 @@ export async function startSession(
   const [{ msg: up }, { msg: hb }] = await Promise.all(waits);
   if (up.ev === 'booted') journal.append({ type: 'boot', cycle, bootMs: up.bootMs, nonce: hb.nonce });
   else if (up.ev === 'restore-end')
-    journal.append({ type: 'restore', cycle, seq: up.seq, step: up.step, restoreMs: up.restoreMs });
+    journal.append({
+      type: 'restore',
+      cycle,
+      seq: up.seq,
+      step: up.step,
+      restoreMs: up.restoreMs,
+      ...(up.source === undefined ? {} : { source: up.source }),
+    });
   return h;
 }

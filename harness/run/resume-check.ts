@@ -40,7 +40,8 @@ export async function judgeResume(
   before: Omit<ResumeObservation, 'heartbeat' | 'restored'>,
 ): Promise<JudgedResume> {
   const [{ msg: end }, { msg: hb, t }] = await Promise.all([pending.restored, pending.firstFull]);
-  journal.append({ type: 'restore', cycle, seq: end.seq, step: end.step, restoreMs: end.restoreMs });
+  const source = end.source === undefined ? {} : { source: end.source };
+  journal.append({ type: 'restore', cycle, seq: end.seq, step: end.step, restoreMs: end.restoreMs, ...source });
   const observed: ResumeObservation = { ...before, heartbeat: hb, restored: { seq: end.seq, step: end.step } };
   journal.append(observationEvent(cycle, observed));
   return { seq: end.seq, step: end.step, violations: checkResume(observed, model), heartbeatT: t };

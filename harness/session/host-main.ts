@@ -36,6 +36,7 @@ async function checkpointLoop(cfg: HostConfig, store: Store, target: Target): Pr
     const result = await target.checkpoint(writer, { skewMs: cfg.skewMs });
     writer.step = result.step;
     const manifest = writer.commit({ ...result.meta, pauseMs: Math.round(result.pauseMs * 1000) / 1000 });
+    await target.committed?.(manifest.seq);
     send({
       ev: 'ckpt-commit',
       seq: manifest.seq,
@@ -146,7 +147,14 @@ async function restoreNewest(cfg: HostConfig, store: Store, target: Target): Pro
   if (cfg.mode === 'standby' && standbySkipsRestore()) await target.boot();
   else await target.restore(store.reader(manifest));
   timeline.mark('restoreEnd');
-  send({ ev: 'restore-end', seq: manifest.seq, step: manifest.step, restoreMs: restoring() });
+  const source = target.restoreSource?.();
+  send({
+    ev: 'restore-end',
+    seq: manifest.seq,
+    step: manifest.step,
+    restoreMs: restoring(),
+    ...(source ? { source } : {}),
+  });
   send({ ev: 'target', info: target.describe(), live: true });
   return manifest;
 }

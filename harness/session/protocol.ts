@@ -26,7 +26,7 @@ export type HostMessage =
   /** A standby host is ready for the hand-off (modules loaded, store open, target prepared) after `readyMs`. */
   | { ev: 'standby-ready'; readyMs: number }
   | { ev: 'restore-begin'; seq: number; step: number }
-  | { ev: 'restore-end'; seq: number; step: number; restoreMs: number }
+  | { ev: 'restore-end'; seq: number; step: number; restoreMs: number; source?: string }
   | { ev: 'ckpt-begin'; seq: number }
   | ({ ev: 'ckpt-commit' } & CheckpointFacts)
   /** Target facts; `live` once the target has booted or restored (facts only a running target knows). */

@@ -45,6 +45,10 @@ export interface Target {
   warmUp?(): Promise<void>;
   /** Optional: when each phase of the last restore ended (performance.now() ms), for the host's restore timeline. */
   restoreMarks?(): PhaseMarks;
+  /** Optional: where the last restore read the checkpoint (`store`, `hot`: a verified local copy, or a fallback + why). */
+  restoreSource?(): string | undefined;
+  /** Optional: the state the last checkpoint() captured was committed to the store as checkpoint `seq`. */
+  committed?(seq: number): Promise<void>;
   /** Ask for a full heartbeat as soon as possible. */
   requestFullHeartbeat(): void;
   /** Stop everything the target started and remove its scratch files. */

@@ -182,6 +182,8 @@ export class AnalysisLineReader {
         seq: check(COUNT),
         step: check(COUNT),
         restoreMs: () => (this.ms = num(DURATION_MS)),
+        // the last member, and optional (targets that say where they restored from): JSON.parse reads such a line
+        source: null,
       }),
       // What the checker looked at: analysis judges the cycle again from it. One from a heartbeat that was not full
       // lacks its parts: JSON.parse reads it.

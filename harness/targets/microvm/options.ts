@@ -47,8 +47,18 @@ export const microvmOptionsSchema = z
      * once, agent waiting for a session: template.ts) and gives it a new identity. Template needs ramCapture: stream.
      */
     fresh: z.enum(['cold', 'template']).default('cold'),
+    /**
+     * Keep the newest committed checkpoint's RAM stream and disk copy as local files in the session folder
+     * (hot-copy.ts); a restore reads them once each matches the store's SHA-256 of that part, else the store.
+     * Needs ramIngest: file (inline ingest writes no file). Off by default, so cold figures stay comparable.
+     */
+    hotCopy: z.boolean().default(false),
   })
   .strict()
+  .refine((o) => !o.hotCopy || o.ramIngest === 'file', {
+    error: 'hotCopy needs ramIngest: file (inline ingest keeps no local copy of the stream)',
+    path: ['hotCopy'],
+  })
   .refine((o) => o.fresh === 'cold' || o.ramCapture === 'stream', {
     error: 'fresh: template needs ramCapture: stream',
     path: ['fresh'],

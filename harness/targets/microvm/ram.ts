@@ -1,4 +1,5 @@
 // How guest RAM + device state are captured: the QEMU migration stream, or a page-aligned memfd image plus device state.
+import { TargetError } from '../../core/errors.js';
 import type { CheckpointSink, CheckpointSource } from '../../store/types.js';
 import { loadMemfd, saveMemfd } from './memfd.js';
 import { migrateFromStream, migrateInto, migrateToFile } from './migrate.js';
@@ -19,6 +20,17 @@ export interface RamIo {
   socket: string;
   timeoutMs: number;
   guestRamBytes: number;
+}
+
+/** The RamIo of a running QEMU (`pid` undefined: it never started, a TargetError). */
+export function ramIoOf(
+  pid: number | undefined,
+  qmp: QmpClient,
+  socket: string,
+  opts: { migrateTimeoutMs: number; memoryMiB: number },
+): RamIo {
+  if (pid === undefined) throw new TargetError('QEMU has no pid');
+  return { qmp, qemuPid: pid, socket, timeoutMs: opts.migrateTimeoutMs, guestRamBytes: opts.memoryMiB * 2 ** 20 };
 }
 
 /** Capabilities a QEMU needs before saving or loading in this mode (both sides must agree). */

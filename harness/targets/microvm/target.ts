@@ -8,7 +8,7 @@ import { TargetError } from '../../core/errors.js';
 import type { CheckpointSink, CheckpointSource } from '../../store/types.js';
 import { FULL_HEARTBEAT_REQUEST, RELEASE_REQUEST } from '../guest/console.js';
 import { HoldRequests } from './hold.js';
-import { type CheckpointGuest, checkpointFiles, takeCheckpoint } from './checkpoint.js';
+import { type CheckpointGuest, checkpointFiles } from './checkpoint.js';
 import { createDisk } from '../guest/disk.js';
 import { type GuestEnv, previewGuestEnv } from './env.js';
 import { readSessionEnv, sessionGuestEnv } from './env-cache.js';
@@ -20,7 +20,7 @@ import type { Accelerator } from '../guest/accel.js';
 import { QemuProcess, type QemuSpec } from './qemu.js';
 import { qemuSpec } from './spec.js';
 import { probeKvmBoot } from './probe.js';
-import { loadRam, type RamIo, ramFiles, setupRamCapture } from './ram.js';
+import { loadRam, type RamIo, ramIoOf, setupRamCapture } from './ram.js';
 import { checkRecord, machineRecord } from './record.js';
 import { QmpClient } from './qmp.js';
 import { standbyDisk, startFromTemplate } from './template-boot.js';
@@ -32,6 +32,8 @@ import type { CheckpointOptions, CheckpointResult, Target, TargetContext, Target
 import { type PhaseMarks, PhaseRecorder } from '../phase-marks.js';
 import { writeDisk } from './disk-handover.js';
 import { wrapTargetError } from './wrap-error.js';
+import { commitHotCopy, hotCopyDir, restoreSource } from './hot-copy.js';
+import { runCheckpoint } from './checkpoint-run.js';
 
 export function createMicrovmTarget(ctx: TargetContext): Target {
   return new MicrovmTarget(ctx, parseMicrovmOptions(ctx.options));
@@ -56,6 +58,8 @@ class MicrovmTarget implements Target {
   /** warmUp() started a QEMU that waits in `-incoming defer` for the restore. */
   private incomingReady = false;
   private restorePhases: PhaseRecorder | undefined;
+  /** Where the last restore read its parts: `store`, `hot`, or a fallback with its reason (hot-copy.ts). */
+  private restoredFrom: string | undefined;
 
   constructor(
     private readonly ctx: TargetContext,
@@ -129,22 +133,8 @@ class MicrovmTarget implements Target {
       hold: () => this.holds.request((t) => this.running().qemu.writeConsole(t)),
       release: () => qemu.writeConsole(RELEASE_REQUEST),
     };
-    try {
-      return await takeCheckpoint(guest, files.prefix, sink, opts);
-    } catch (err) {
-      // If QEMU died under us, the QMP socket usually closes first: give its exit a moment to be recorded.
-      await Promise.race([qemu.exited, sleep(200)]);
-      const wrapped = this.wrap('checkpoint', err);
-      // Best effort: a failed save of a live guest must not leave it frozen.
-      if (qemu.exitReason() === undefined) {
-        await qmp.execute('migrate_cancel').catch(() => {});
-        await qmp.execute('cont').catch(() => {});
-        qemu.writeConsole(RELEASE_REQUEST);
-      }
-      throw wrapped;
-    } finally {
-      for (const f of [...ramFiles(files.prefix), files.diskCopy]) await rm(f, { force: true });
-    }
+    const hot = this.opts.hotCopy ? hotCopyDir(this.ctx.sessionDir) : undefined;
+    return runCheckpoint(guest, qemu, files.prefix, sink, opts, hot, (err) => this.wrap('checkpoint', err));
   }
 
   /**
@@ -159,11 +149,20 @@ class MicrovmTarget implements Target {
     this.incomingReady = true;
   }
 
-  async restore(source: CheckpointSource): Promise<void> {
+  /** The checkpoint just taken was committed as `seq`: its staged hot copy (if any) now goes by that name. */
+  async committed(seq: number): Promise<void> {
+    if (this.opts.hotCopy) await commitHotCopy(hotCopyDir(this.ctx.sessionDir), seq);
+  }
+
+  async restore(stored: CheckpointSource): Promise<void> {
     const phases = (this.restorePhases = new PhaseRecorder());
     await this.prepare();
     phases.mark('env');
-    await checkRecord(source, this.opts);
+    await checkRecord(stored, this.opts);
+    // With hotCopy: the local copy's parts, each read and hashed against the store's digest before QEMU sees a byte.
+    const { source, used } = await restoreSource(this.opts.hotCopy, this.ctx.sessionDir, stored);
+    this.restoredFrom = used;
+    if (this.opts.hotCopy) phases.mark('source');
     this.hub.lastStep = source.step; // until the resumed guest's first heartbeat
     try {
       // a standby's QEMU that died while it waited is replaced by a new one (the restore then starts it cold)
@@ -193,6 +192,10 @@ class MicrovmTarget implements Target {
 
   restoreMarks(): PhaseMarks {
     return this.restorePhases?.marks ?? {};
+  }
+
+  restoreSource(): string | undefined {
+    return this.restoredFrom;
   }
 
   onHeartbeat(listener: (hb: Heartbeat) => void): void {
@@ -275,14 +278,7 @@ class MicrovmTarget implements Target {
 
   private ramIo(socket = 'migrate-out.sock'): RamIo {
     const { qemu, qmp } = this.running();
-    if (qemu.pid === undefined) throw new TargetError('QEMU has no pid');
-    return {
-      qmp,
-      qemuPid: qemu.pid,
-      socket: this.sock(socket),
-      timeoutMs: this.opts.migrateTimeoutMs,
-      guestRamBytes: this.opts.memoryMiB * 2 ** 20,
-    };
+    return ramIoOf(qemu.pid, qmp, this.sock(socket), this.opts);
   }
 
   private running(): { qemu: QemuProcess; qmp: QmpClient } {

@@ -1,0 +1,153 @@
+// The hot local copy (targetOptions.hotCopy): the newest committed checkpoint's RAM stream and disk copy kept as plain
+// files in the session folder, so a restore reads them instead of rebuilding them from the store, but only once each
+// file's SHA-256 matched the part digest the store's manifest records. Anything else falls back to the store.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { CheckpointSource } from '../../store/types.js';
+
+/**
+ * SOAK_TEST_HOT_COPY_UNCHECKED=1 (TEST-ONLY negative control): a hot copy is used without its size and digest check,
+ * so a stale copy put under the newest checkpoint's name is loaded; the checker must catch the resumed state.
+ */
+export const HOT_COPY_UNCHECKED = 'SOAK_TEST_HOT_COPY_UNCHECKED';
+
+/** The folder beside the session's other files (not in the store: gc and verify never see it). */
+export function hotCopyDir(sessionDir: string): string {
+  return path.join(sessionDir, 'hot-copy');
+}
+
+/** A checkpoint's folder: its seq, ten digits (as manifests are named). */
+const seqDir = (dir: string, seq: number): string => path.join(dir, String(seq).padStart(10, '0'));
+
+/** Files a checkpoint stored by name (scratch files it wrote while paused), kept as its hot copy once committed. */
+export type KeptParts = Record<string, string>;
+
+/**
+ * After a checkpoint was stored, before its commit: move its part files into this host's pending folder (a host
+ * killed before the commit leaves it behind; `commitHotCopy` and `sweepPending` remove it).
+ */
+export async function stageHotCopy(dir: string, parts: KeptParts): Promise<void> {
+  const pending = path.join(dir, `pending-${process.pid}`);
+  await rm(pending, { recursive: true, force: true });
+  await mkdir(pending, { recursive: true, mode: 0o700 });
+  for (const [name, file] of Object.entries(parts)) {
+    if (!existsSync(file)) continue;
+    const to = path.join(pending, name);
+    await rename(file, to).catch(async (err: unknown) => {
+      if ((err as { code?: string }).code !== 'EXDEV') throw err;
+      await copyFile(file, to);
+    });
+  }
+}
+
+/** The staged checkpoint was committed as `seq`: name the copy by it and drop every other entry (bounded disk use). */
+export async function commitHotCopy(dir: string, seq: number): Promise<void> {
+  const pending = path.join(dir, `pending-${process.pid}`);
+  if (!existsSync(pending)) return;
+  const named = seqDir(dir, seq);
+  await rm(named, { recursive: true, force: true });
+  await rename(pending, named);
+  await sweep(dir, path.basename(named));
+}
+
+/** Remove everything in the hot-copy folder but `keep` (a dead host's pending folder, older checkpoints). */
+export async function sweep(dir: string, keep?: string): Promise<void> {
+  const entries = await readdir(dir).catch(() => [] as string[]);
+  for (const e of entries) if (e !== keep) await rm(path.join(dir, e), { recursive: true, force: true });
+}
+
+/** Where each part of a restore came from, and why a part that had a hot copy slot fell back to the store. */
+export interface HotCopyUse {
+  /** Parts read from the verified hot copy. */
+  hot: string[];
+  /** Parts read from the store, with the reason (no copy, size, digest, old manifest). */
+  fellBack: Array<{ part: string; reason: string }>;
+}
+
+/** One line for the restore's record: `hot`, `store` or `store (ram: digest mismatch)`. */
+export function describeUse(use: HotCopyUse): string {
+  if (use.fellBack.length === 0) return 'hot';
+  const why = use.fellBack.map((f) => `${f.part}: ${f.reason}`).join('; ');
+  return use.hot.length === 0 ? `store (${why})` : `hot+store (${why})`;
+}
+
+/** `part`'s hot copy, read whole and checked against the store's digest; or why it cannot be used. */
+async function verified(
+  dir: string,
+  source: CheckpointSource,
+  part: string,
+  unchecked: boolean,
+): Promise<Buffer | { reason: string }> {
+  const file = path.join(seqDir(dir, source.seq), part);
+  const digest = source.digest?.(part);
+  if (digest === undefined && !unchecked) return { reason: 'the manifest has no part digest' };
+  if (!existsSync(file)) return { reason: `no hot copy of checkpoint ${source.seq}` };
+  const bytes = await readFile(file);
+  if (unchecked) return bytes;
+  if (source.size !== undefined && bytes.length !== source.size(part))
+    return { reason: `size ${bytes.length} differs from the stored ${source.size(part)}` };
+  if (createHash('sha256').update(bytes).digest('hex') !== digest) return { reason: 'digest mismatch' };
+  return bytes;
+}
+
+/**
+ * A source that serves `parts` from the verified hot copy of `source`'s checkpoint and the rest from the store. Every
+ * hot part is read and hashed here, before the caller hands any byte to QEMU.
+ */
+export async function hotSource(
+  dir: string,
+  source: CheckpointSource,
+  parts: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ source: CheckpointSource; use: HotCopyUse }> {
+  const unchecked = env[HOT_COPY_UNCHECKED] === '1';
+  const hot = new Map<string, Buffer>();
+  const use: HotCopyUse = { hot: [], fellBack: [] };
+  for (const part of parts.filter((p) => source.parts().includes(p))) {
+    const got = await verified(dir, source, part, unchecked);
+    if (Buffer.isBuffer(got)) {
+      hot.set(part, got);
+      use.hot.push(part);
+    } else use.fellBack.push({ part, reason: got.reason });
+  }
+  const wrapped: CheckpointSource = {
+    seq: source.seq,
+    step: source.step,
+    parts: () => source.parts(),
+    get: (name) => {
+      const b = hot.get(name);
+      return b === undefined ? source.get(name) : Promise.resolve(b);
+    },
+    stream: (name) => {
+      const b = hot.get(name);
+      return b === undefined ? source.stream(name) : pieces(b);
+    },
+    writeFile: (name, file) => {
+      const b = hot.get(name);
+      return b === undefined ? source.writeFile(name, file) : writeFile(file, b, { mode: 0o600 });
+    },
+  };
+  return { source: wrapped, use };
+}
+
+/** A buffer as ~1 MiB views, as the store's reader streams. */
+async function* pieces(b: Buffer): AsyncGenerator<Buffer> {
+  await Promise.resolve();
+  for (let off = 0; off < b.length; off += 1 << 20) yield b.subarray(off, off + (1 << 20));
+}
+
+/**
+ * The source a restore reads: with `enabled`, the hot copy's verified parts over the store's (`used` says which and
+ * why a part fell back); otherwise the store itself (`used`: `store`).
+ */
+export async function restoreSource(
+  enabled: boolean,
+  sessionDir: string,
+  source: CheckpointSource,
+): Promise<{ source: CheckpointSource; used: string }> {
+  if (!enabled) return { source, used: 'store' };
+  const hot = await hotSource(hotCopyDir(sessionDir), source, ['ram', 'devstate', 'disk']);
+  return { source: hot.source, used: describeUse(hot.use) };
+}
