@@ -46,6 +46,8 @@ export class RunAccumulator {
   private readonly rejudge = new Rejudge();
   private readonly freezes = new FreezeCycles();
   private liveTarget: Record<string, string | number | boolean> = {};
+  /** Restores by where the target read the checkpoint (restore events that say so). */
+  private readonly restoreSources = new Map<string, number>();
   private readonly loads = new LoadSamples();
 
   /** Call before feeding the next run's events; `source` names the previous one in errors. */
@@ -95,6 +97,7 @@ export class RunAccumulator {
         break;
       case 'restore':
         this.restored(e.restoreMs);
+        if (e.source !== undefined) this.restoreSources.set(e.source, (this.restoreSources.get(e.source) ?? 0) + 1);
         break;
       case 'observation':
         this.observed(e);
@@ -162,6 +165,7 @@ export class RunAccumulator {
       boots: this.boots.view(),
       bootSamples: this.bootSamples,
       restores: this.restores.view(),
+      restoreSources: Object.fromEntries(this.restoreSources),
       rejudge: this.rejudge.partial(),
       loads: this.loads.columns(),
       freezes: this.freezes.partial(this.key(0)),
@@ -186,6 +190,8 @@ export class RunAccumulator {
     this.boots.pushAll(p.boots);
     this.bootSamples += p.bootSamples;
     this.restores.pushAll(p.restores);
+    for (const [k, n] of Object.entries(p.restoreSources ?? {}))
+      this.restoreSources.set(k, (this.restoreSources.get(k) ?? 0) + n);
     this.loads.append(p.loads);
     this.freezes.append(p.freezes, this.key(0));
   }
@@ -243,6 +249,7 @@ export class RunAccumulator {
         violationSamples: allViolations.slice(0, 10).map((v) => v.message),
         negativeControl: start.scenario.negativeControl,
         standby: start.scenario.standby,
+        ...(this.restoreSources.size > 0 ? { restoreSources: Object.fromEntries(this.restoreSources) } : {}),
         ...(start.manualKills ? { manualKills: true } : {}),
         environment: { ...start.environment, target: { ...start.environment.target, ...this.liveTarget } },
         ...runFacts(start, this.loads.columns(), this.ends),

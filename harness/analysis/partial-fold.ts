@@ -27,6 +27,8 @@ export interface PartialFold {
   /** How many of `boots` are boot samples (scenario bootSamples), not session boots. */
   bootSamples: number;
   restores: Float64Array;
+  /** Restores by where the target read the checkpoint (absent: none said). */
+  restoreSources?: Record<string, number>;
   rejudge: RejudgeFold;
   loads: LoadColumns;
   /** Cycle ids of freezes and kills (freeze-cycles.ts: a thawed freeze is no kill-and-resume trial). */

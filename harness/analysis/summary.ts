@@ -101,6 +101,11 @@ export interface Summary {
   negativeControl?: boolean;
   /** Resumes were handed to a warm standby host (scenario `standby: true`); false: a cold host per resume (absent in older summaries). */
   standby?: boolean;
+  /**
+   * Restores by where the target read the checkpoint: `store`, `hot` (a local copy whose every part hashed to the
+   * store's part digest), or the store after a hot copy was refused, with why. Absent: the target does not say.
+   */
+  restoreSources?: Record<string, number>;
   /** Every kill was typed by a person (a `soak demo` run), none planned by the nemesis (absent: a soak). */
   manualKills?: boolean;
   environment: Environment;

@@ -27,6 +27,31 @@ export function resumeHostRow(standby: boolean | undefined): [string, string] {
   ];
 }
 
+/**
+ * Where restores read the checkpoint (targets that say: microvm), e.g. "hot local copy, verified against the store's
+ * SHA-256 before loading: 11 of 12 restores; 1 read from the store (ram: digest mismatch)". Null: nothing recorded.
+ */
+export function restoreSourceRow(sources: Record<string, number> | undefined): [string, string] | null {
+  if (sources === undefined) return null;
+  const total = Object.values(sources).reduce((s, n) => s + n, 0);
+  const hot = sources['hot'] ?? 0;
+  const fromStore = sources['store'] ?? 0;
+  const fellBack = Object.entries(sources).filter(([k]) => k !== 'hot' && k !== 'store');
+  if (hot === 0 && fellBack.length === 0)
+    return [
+      'Restore source',
+      `the store (every part rebuilt and checked against its SHA-256): ${total} of ${total} restores`,
+    ];
+  const why = fellBack.map(([k, n]) => `${n}: ${k}`).join('; ');
+  const back = fellBack.reduce((s, [, n]) => s + n, 0);
+  const parts = [
+    `hot local copy, verified against the store's SHA-256 before loading: ${hot} of ${total} restores`,
+    ...(back > 0 ? [`${back} read parts from the store instead (${why})`] : []),
+    ...(fromStore > 0 ? [`${fromStore} read from the store`] : []),
+  ];
+  return ['Restore source', parts.join('; ')];
+}
+
 /** Label/value rows: host CPU, memory, OS, kernel, Node, accelerator, QEMU, guest image hash, other target facts, harness version, git commit. */
 export function environmentRows(environment: Environment, target: string): Array<[string, string]> {
   const env = redactEnvironment(environment);

@@ -1,7 +1,7 @@
 // Everything a report says, computed once from the analysis and gates; the HTML page and summary.md both render this.
 import type { GateResult } from '../gates/types.js';
 import type { RunAnalysis, Summary } from '../analysis/summary.js';
-import { environmentRows, resumeHostRow } from './environment-rows.js';
+import { environmentRows, restoreSourceRow, resumeHostRow } from './environment-rows.js';
 import { downtimeQuantiles, findings } from './findings.js';
 import { durabilityLimits, scopeLimitations } from './limitations.js';
 import type { QuantileEstimate } from '../stats/quantile-ci.js';
@@ -52,6 +52,7 @@ export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[], 
     environment: [
       ...environmentRows(summary.environment, summary.target),
       resumeHostRow(summary.standby),
+      ...[restoreSourceRow(summary.restoreSources)].filter((r) => r !== null),
       ...machineLoadRows(summary),
     ],
     durability: durabilityLimits(clean),

@@ -116,6 +116,7 @@ export const summarySchema = z.object({
   violationSamples: z.array(z.string()),
   negativeControl: z.boolean().optional(),
   standby: z.boolean().optional(),
+  restoreSources: z.record(z.string(), num).optional(),
   recheck: z.object({ rechecked: num, agreed: num, changed: num, changedCycles: z.array(num) }).optional(),
   environment: environmentSchema,
   plannedCycles: num.optional(),

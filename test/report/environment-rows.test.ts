@@ -1,7 +1,7 @@
 // The tested-environment rows: how fresh microvm sessions started is stated in words (template snapshot or cold boot).
 import { describe, expect, it } from 'vitest';
 import type { Environment } from '../../harness/core/environment.js';
-import { environmentRows } from '../../harness/report/environment-rows.js';
+import { environmentRows, restoreSourceRow } from '../../harness/report/environment-rows.js';
 
 const env = (target: Environment['target']): Environment => ({
   os: 'Linux',
@@ -24,5 +24,26 @@ describe('environmentRows: fresh session start', () => {
     expect(row({ freshStart: 'template' })).toMatch(/^template snapshot/);
     expect(row({ freshStart: 'cold' })).toMatch(/^cold boot/);
     expect(row({ accelerator: 'tcg' })).toBeUndefined();
+  });
+});
+
+describe('restoreSourceRow', () => {
+  it('says the store, or how many restores read the verified hot copy and why the others fell back', () => {
+    expect(restoreSourceRow(undefined)).toBeNull(); // a target that does not say (process target, older runs)
+    expect(restoreSourceRow({ store: 12 })).toEqual([
+      'Restore source',
+      'the store (every part rebuilt and checked against its SHA-256): 12 of 12 restores',
+    ]);
+    expect(
+      restoreSourceRow({
+        hot: 10,
+        'store (ram: digest mismatch)': 1,
+        'store (ram: no hot copy of this checkpoint)': 1,
+      }),
+    ).toEqual([
+      'Restore source',
+      "hot local copy, verified against the store's SHA-256 before loading: 10 of 12 restores; 2 read parts from the " +
+        'store instead (1: store (ram: digest mismatch); 1: store (ram: no hot copy of this checkpoint))',
+    ]);
   });
 });

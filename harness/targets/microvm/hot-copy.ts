@@ -62,7 +62,7 @@ export async function sweep(dir: string, keep?: string): Promise<void> {
 export interface HotCopyUse {
   /** Parts read from the verified hot copy. */
   hot: string[];
-  /** Parts read from the store, with the reason (no copy, size, digest, old manifest). */
+  /** Parts read from the store, with the reason (no copy, size, digest, old manifest): few distinct texts, to count. */
   fellBack: Array<{ part: string; reason: string }>;
 }
 
@@ -83,11 +83,10 @@ async function verified(
   const file = path.join(seqDir(dir, source.seq), part);
   const digest = source.digest?.(part);
   if (digest === undefined && !unchecked) return { reason: 'the manifest has no part digest' };
-  if (!existsSync(file)) return { reason: `no hot copy of checkpoint ${source.seq}` };
+  if (!existsSync(file)) return { reason: 'no hot copy of this checkpoint' };
   const bytes = await readFile(file);
   if (unchecked) return bytes;
-  if (source.size !== undefined && bytes.length !== source.size(part))
-    return { reason: `size ${bytes.length} differs from the stored ${source.size(part)}` };
+  if (source.size !== undefined && bytes.length !== source.size(part)) return { reason: 'size differs' };
   if (createHash('sha256').update(bytes).digest('hex') !== digest) return { reason: 'digest mismatch' };
   return bytes;
 }
