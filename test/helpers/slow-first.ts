@@ -21,6 +21,7 @@ export const SLOW_FIRST: readonly string[] = [
   'test/targets/exec/gvisor.test.ts',
   'test/analysis/parallel.test.ts',
   'test/e2e/standby.test.ts',
+  'test/targets/microvm/hot-copy.test.ts',
   'test/e2e/ci-native.test.ts',
   'test/e2e/write-faults.test.ts',
   'test/store/write-faults.test.ts',

@@ -58,6 +58,13 @@ export async function sweep(dir: string, keep?: string): Promise<void> {
   for (const e of entries) if (e !== keep) await rm(path.join(dir, e), { recursive: true, force: true });
 }
 
+/** Remove the pending copies of hosts killed before their commit (their checkpoints never became visible). */
+export async function sweepPending(dir: string): Promise<void> {
+  const entries = await readdir(dir).catch(() => [] as string[]);
+  for (const e of entries.filter((x) => x.startsWith('pending-')))
+    await rm(path.join(dir, e), { recursive: true, force: true });
+}
+
 /** Where each part of a restore came from, and why a part that had a hot copy slot fell back to the store. */
 export interface HotCopyUse {
   /** Parts read from the verified hot copy. */
@@ -147,6 +154,9 @@ export async function restoreSource(
   source: CheckpointSource,
 ): Promise<{ source: CheckpointSource; used: string }> {
   if (!enabled) return { source, used: 'store' };
-  const hot = await hotSource(hotCopyDir(sessionDir), source, ['ram', 'devstate', 'disk']);
+  const dir = hotCopyDir(sessionDir);
+  const hot = await hotSource(dir, source, ['ram', 'devstate', 'disk']);
+  // Pending copies of hosts killed before their commit: every other host of the session is gone by now.
+  await sweepPending(dir);
   return { source: hot.source, used: describeUse(hot.use) };
 }

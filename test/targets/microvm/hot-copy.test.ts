@@ -99,8 +99,11 @@ describe.skipIf(!hasQemu())('microvm hot local copy (real QEMU, TCG)', () => {
     expect((await readdir(path.dirname(newestCopy('ram')))).sort()).toEqual(['disk', 'ram']);
   });
 
-  it('a restore reads the verified hot copy, says so, and resumes at the checkpoint', async () => {
+  it("a restore reads the verified hot copy, says so, resumes at the checkpoint, and sweeps dead hosts' pending copies", async () => {
+    await mkdir(path.join(hot(), 'pending-1'));
+    await writeFile(path.join(hot(), 'pending-1', 'ram'), 'a host killed before its commit');
     const { hb, violations, source } = await restoreNewest();
+    expect(await readdir(hot())).toEqual([String(manifests[1]!.seq).padStart(10, '0')]);
     expect(source).toBe('hot');
     expect(violations).toEqual([]);
     // at the checkpoint or past it (a loaded host reads the pause's last heartbeat late); not ahead of the kill: checker
