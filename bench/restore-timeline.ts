@@ -19,6 +19,26 @@ export function stepDurations(marks: Record<string, number>): Record<string, num
   return out;
 }
 
+/** Restores by where they read the checkpoint (`source` of the journals' restore events under `runsDir`). */
+export function restoreSourceCounts(runsDir: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  const walk = (dir: string): void => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name === 'journal.ndjson')
+        for (const line of readFileSync(p, 'utf8').split('\n')) {
+          if (!line.includes('"type":"restore"')) continue;
+          const source = (JSON.parse(line) as { source?: string }).source;
+          if (source !== undefined) out[source] = (out[source] ?? 0) + 1;
+        }
+    }
+  };
+  walk(runsDir);
+  return out;
+}
+
 /** Every restore timeline in the hosts.log files under `runsDir`. */
 export function readTimelines(runsDir: string): Array<Record<string, number>> {
   const out: Array<Record<string, number>> = [];
@@ -43,5 +63,7 @@ export function timelineSummary(runsDir: string): string {
   if (all.length === 0) return 'no restore timelines in the host logs';
   const steps = Object.keys(all[0]!);
   const parts = steps.map((k) => `${k} ${median(all.map((d) => d[k] ?? NaN).filter(Number.isFinite)).toFixed(0)}`);
-  return `restore steps (median ms since the step before, n ${all.length}): ${parts.join(', ')}`;
+  const sources = Object.entries(restoreSourceCounts(runsDir)).map(([k, n]) => `${k} ${n}`);
+  const from = sources.length > 0 ? `; restore source: ${sources.join(', ')}` : '';
+  return `restore steps (median ms since the step before, n ${all.length}): ${parts.join(', ')}${from}`;
 }
