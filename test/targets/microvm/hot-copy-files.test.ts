@@ -1,0 +1,83 @@
+// The hot copy's files without QEMU: staged, named by seq only at commit, only the newest kept; a part is served from
+// its copy only when size and SHA-256 match the store's part digest, else (no copy, size, digest, a manifest without
+// digests) from the store, with the reason; the test-only switch serves it unchecked.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CheckpointSource } from '../../../harness/store/types.js';
+import {
+  commitHotCopy,
+  describeUse,
+  HOT_COPY_UNCHECKED,
+  hotSource,
+  stageHotCopy,
+} from '../../../harness/targets/microvm/hot-copy.js';
+
+let dir = '';
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'hot-files-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+const RAM = Buffer.from('ram stream of checkpoint 2');
+
+/** A store stand-in for checkpoint 2: its part "ram" (size and digest as given), read back as STORED. */
+function stored(digest: string | null = sha(RAM), size = RAM.length): CheckpointSource {
+  const bytes = Buffer.from('from the store');
+  return {
+    seq: 2,
+    step: 20,
+    parts: () => ['microvm.json', 'ram'],
+    get: () => Promise.resolve(bytes),
+    stream: async function* () {
+      await Promise.resolve();
+      yield bytes;
+    },
+    writeFile: (_n, f) => writeFile(f, bytes),
+    digest: () => digest ?? undefined, // null: a manifest without part digests
+    size: () => size,
+  };
+}
+
+async function putCopy(seq: number, bytes: Buffer): Promise<void> {
+  const scratch = path.join(dir, 'scratch.ram');
+  await writeFile(scratch, bytes);
+  await stageHotCopy(path.join(dir, 'hot'), { ram: scratch, disk: path.join(dir, 'absent.qcow2') });
+  expect(existsSync(scratch)).toBe(false); // moved, not copied
+  await commitHotCopy(path.join(dir, 'hot'), seq);
+}
+
+describe('hot copy files', () => {
+  it('names the copy by seq at commit, keeps only the newest, and drops a dead host pending folder', async () => {
+    await mkdir(path.join(dir, 'hot', 'pending-1'), { recursive: true });
+    await putCopy(1, Buffer.from('older'));
+    await putCopy(2, RAM);
+    expect(await readdir(path.join(dir, 'hot'))).toEqual(['0000000002']);
+    expect(await readdir(path.join(dir, 'hot', '0000000002'))).toEqual(['ram']);
+  });
+
+  it('serves a matching copy, and falls back with a reason on no copy, size, digest or no digest', async () => {
+    const read = async (src: CheckpointSource): Promise<string> => {
+      const { source, use } = await hotSource(path.join(dir, 'hot'), src, ['ram', 'disk'], {});
+      expect((await source.get('ram')).toString()).toBe(use.hot.includes('ram') ? RAM.toString() : 'from the store');
+      return describeUse(use);
+    };
+    expect(await read(stored())).toBe('store (ram: no hot copy of this checkpoint)');
+    await putCopy(2, RAM);
+    expect(await read(stored())).toBe('hot');
+    expect(await read(stored(sha(RAM), RAM.length + 1))).toBe('store (ram: size differs)');
+    expect(await read(stored(sha(Buffer.from('other'))))).toBe('store (ram: digest mismatch)');
+    expect(await read(stored(null))).toBe('store (ram: the manifest has no part digest)');
+  });
+
+  it('negative control switch: with SOAK_TEST_HOT_COPY_UNCHECKED=1 a wrong copy is served', async () => {
+    await putCopy(2, Buffer.from('a stale copy'));
+    const { source, use } = await hotSource(path.join(dir, 'hot'), stored(), ['ram'], { [HOT_COPY_UNCHECKED]: '1' });
+    expect(describeUse(use)).toBe('hot');
+    expect((await source.get('ram')).toString()).toBe('a stale copy');
+  });
+});
