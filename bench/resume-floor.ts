@@ -40,13 +40,13 @@ const microvmLines = (accel: string, hotCopy = false): string[] => [
   'resumeTimeoutMs: 60000',
   `targetOptions: { memoryMiB: 256, disk: false, accel: ${accel}, ramCapture: stream, hotCopy: ${hotCopy} }`,
 ];
-const templateLines = (accel: string): string[] => [
+const templateLines = (accel: string, hotCopy = false): string[] => [
   'session: fresh',
   'stepMs: 5',
   'checkpoint: { everyMs: 2000 }',
   'kill: { phases: { work: 1 }, workDelayMs: [500, 3000] }',
   'resumeTimeoutMs: 60000',
-  `targetOptions: { memoryMiB: 256, disk: true, accel: ${accel}, ramCapture: stream, fresh: template }`,
+  `targetOptions: { memoryMiB: 256, disk: true, accel: ${accel}, ramCapture: stream, fresh: template, hotCopy: ${hotCopy} }`,
 ];
 const processLines = (): string[] => [
   'stepMs: 5',
@@ -70,6 +70,13 @@ const MODES: Record<string, ProductMode> = {
     lines: templateLines,
     freshStart: true,
     note: 'fresh sessions from a template snapshot, with disk',
+  },
+  'microvm-template-standby-hot': {
+    target: 'microvm',
+    standby: true,
+    lines: (accel) => templateLines(accel, true),
+    freshStart: true,
+    note: 'template fresh sessions and resumes to a warm standby, restores from the verified hot local copy',
   },
   'process-cold': { target: 'process', standby: false, lines: processLines },
   'process-standby': { target: 'process', standby: true, lines: processLines },

@@ -32,7 +32,7 @@ import type { CheckpointOptions, CheckpointResult, Target, TargetContext, Target
 import { type PhaseMarks, PhaseRecorder } from '../phase-marks.js';
 import { writeDisk } from './disk-handover.js';
 import { wrapTargetError } from './wrap-error.js';
-import { commitHotCopy, hotCopyDir, restoreSource } from './hot-copy.js';
+import { commitHotCopy, hotCopyDir, reserveHotCopy, restoreSource } from './hot-copy.js';
 import { runCheckpoint } from './checkpoint-run.js';
 
 export function createMicrovmTarget(ctx: TargetContext): Target {
@@ -146,6 +146,7 @@ class MicrovmTarget implements Target {
     const template = this.opts.fresh === 'template' ? await this.template() : undefined;
     if (this.diskPath !== undefined) await standbyDisk(this.diskPath, template, this.opts);
     await this.start(true);
+    if (this.opts.hotCopy) reserveHotCopy(this.ctx.sessionDir);
     this.incomingReady = true;
   }
 

@@ -12,7 +12,9 @@ import {
   commitHotCopy,
   describeUse,
   HOT_COPY_UNCHECKED,
+  hotCopyDir,
   hotSource,
+  reserveHotCopy,
   stageHotCopy,
 } from '../../../harness/targets/microvm/hot-copy.js';
 
@@ -79,5 +81,25 @@ describe('hot copy files', () => {
     const { source, use } = await hotSource(path.join(dir, 'hot'), stored(), ['ram'], { [HOT_COPY_UNCHECKED]: '1' });
     expect(describeUse(use)).toBe('hot');
     expect((await source.get('ram')).toString()).toBe('a stale copy');
+  });
+
+  it('a standby reads the copy into memory it set aside, and still refuses a copy that does not match', async () => {
+    const hot = hotCopyDir(dir);
+    const put = async (seq: number, bytes: Buffer): Promise<void> => {
+      await writeFile(path.join(dir, 'scratch.ram'), bytes);
+      await stageHotCopy(hot, { ram: path.join(dir, 'scratch.ram') });
+      await commitHotCopy(hot, seq);
+    };
+    await put(2, RAM);
+    reserveHotCopy(dir);
+    const served = await (await hotSource(hot, stored(), ['ram'])).source.get('ram');
+    expect(served.equals(RAM)).toBe(true);
+    expect(served.buffer.byteLength).toBe(4096); // a view into the set-aside pages (RAM's size plus a quarter, in pages)
+    const flipped = Buffer.from(RAM);
+    flipped[0] = flipped[0]! ^ 1;
+    await put(2, flipped);
+    reserveHotCopy(dir);
+    const refused = await hotSource(hot, stored(), ['ram']);
+    expect(describeUse(refused.use)).toBe('store (ram: digest mismatch)');
   });
 });
