@@ -29,7 +29,7 @@ export interface CycleContext {
   runDir: string;
   /** Start a session host (journals host-start and wires checkpoint events). */
   spawnHost(mode: 'boot' | 'restore' | 'standby', cycle: number): HostHandle;
-  /** The warm standby (scenario `standby: true`): the first restore after a kill is handed to it when it is ready. */
+  /** The warm standbys (scenario `standby: true`): a restore after a kill is handed to a ready one. */
   standby?: WarmStandby;
   /** Power loss of the store's file system (lazyfs crash + mount again; `store` is reopened); absent without lazyfs. */
   powerLoss?: () => Promise<void>;
@@ -158,8 +158,8 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   for (;;) {
     ctx.store.refresh();
     const latest = ctx.store.latest()?.seq ?? null;
-    // the first restore goes to a ready standby; a restore after a restore-phase kill starts a cold host
-    const next = (restoreKills === 0 ? ctx.standby?.take(cycle) : null) ?? ctx.spawnHost('restore', cycle);
+    // each restore goes to a ready standby (a second one waits when the plan kills during restores), else a cold host
+    const next = ctx.standby?.take(cycle) ?? ctx.spawnHost('restore', cycle);
     const pending = listenForResume(next, timeouts.resumeMs);
 
     if (plan.phase === 'restore' && restoreKills === 0) {

@@ -79,7 +79,9 @@ export async function runCycles(
     spawnHost,
   };
   const timeouts = hostTimeouts(scenario);
-  if (scenario.standby) ctx.standby = new WarmStandby((c) => spawnHost('standby', c), timeouts.hostMs, log);
+  // two standbys when the plan kills during restores: the restore after such a kill finds a warm host as well
+  const standbys = scenario.kill.phases.restore > 0 ? 2 : 1;
+  if (scenario.standby) ctx.standby = new WarmStandby((c) => spawnHost('standby', c), timeouts.hostMs, log, standbys);
   if (lazy) {
     ctx.powerLoss = async () => {
       ctx.store.close();

@@ -1,4 +1,4 @@
-// Warm standby (scenario `standby: true`): keep one session host started ahead of need (modules loaded, store open,
+// Warm standby (scenario `standby: true`): keep session hosts started ahead of need (modules loaded, store open,
 // target prepared) and hand it the restore after a kill, so the measured resume skips the host's start-up. The next
 // standby is started only after the resume was judged (off the measured path); downtime is still kill -> first
 // verified heartbeat. A standby that is not ready, or died, is not used: the cycle starts a cold host instead.
@@ -10,57 +10,66 @@ import { HAND_OFF_LINE, type HandOff } from '../session/standby.js';
 /** Start a standby host for `cycle` (journals host-start with mode 'standby'). */
 export type SpawnStandby = (cycle: number) => HostHandle;
 
-/** The run's one warm standby host. */
+/** One standby host and whether it said it is ready. */
+interface Waiting {
+  host: HostHandle;
+  ready: Promise<void>;
+  isReady: boolean;
+}
+
+/**
+ * The run's warm standby hosts: `size` of them (2 when the kill plan kills during restores, so the restore after such a
+ * kill finds a warm host too).
+ */
 export class WarmStandby {
-  private host: HostHandle | null = null;
-  private ready: Promise<void> = Promise.resolve();
-  private isReady = false;
+  private waiting: Waiting[] = [];
 
   constructor(
     private readonly spawn: SpawnStandby,
     private readonly timeoutMs: number,
     private readonly log: Logger,
+    private readonly size = 1,
   ) {}
 
-  /** Start a standby unless a live one is waiting; called once a resume was judged (off the measured path). */
+  /** Start standbys until `size` live ones wait; called once a resume was judged (off the measured path). */
   replenish(cycle: number): void {
-    if (this.host && this.host.exited === null) return;
-    const h = this.spawn(cycle);
-    this.host = h;
-    this.isReady = false;
-    this.ready = h.waitFor(isEv('standby-ready'), this.timeoutMs, 'standby-ready').then(
-      () => {
-        if (this.host === h) this.isReady = true;
-      },
-      (err: unknown) => {
-        this.log.warn({ cycle, err: (err as Error).message }, 'standby host did not get ready: a cold host restores');
-        if (this.host === h) this.host = null;
-        void h.reap(this.timeoutMs);
-      },
-    );
+    this.waiting = this.waiting.filter((w) => w.host.exited === null);
+    while (this.waiting.length < this.size) {
+      const h = this.spawn(cycle);
+      const w: Waiting = { host: h, ready: Promise.resolve(), isReady: false };
+      w.ready = h.waitFor(isEv('standby-ready'), this.timeoutMs, 'standby-ready').then(
+        () => {
+          w.isReady = true;
+        },
+        (err: unknown) => {
+          this.log.warn({ cycle, err: (err as Error).message }, 'standby host did not get ready: a cold host restores');
+          this.waiting = this.waiting.filter((x) => x !== w);
+          void h.reap(this.timeoutMs);
+        },
+      );
+      this.waiting.push(w);
+    }
   }
 
-  /** Wait (bounded by the host timeout) for the standby to be ready, so a kill aimed after this finds it warm. */
+  /** Wait (bounded by the host timeout) for every standby to be ready, so a kill aimed after this finds them warm. */
   whenReady(): Promise<void> {
-    return this.ready;
+    return Promise.all(this.waiting.map((w) => w.ready)).then(() => {});
   }
 
-  /** Hand the ready standby the restore (or `boot`: the fresh session) for `cycle` and give it up; null when none is ready. */
+  /** Hand a ready standby the restore (or `boot`: the fresh session) for `cycle` and give it up; null when none is ready. */
   take(cycle: number, order: HandOff = HAND_OFF_LINE): HostHandle | null {
-    const h = this.host;
-    if (!h || !this.isReady || h.exited !== null) return null;
-    this.host = null;
-    this.isReady = false;
-    reassignHostCycle(h, cycle);
-    h.handOff(order);
-    return h;
+    const w = this.waiting.find((x) => x.isReady && x.host.exited === null);
+    if (!w) return null;
+    this.waiting = this.waiting.filter((x) => x !== w);
+    reassignHostCycle(w.host, cycle);
+    w.host.handOff(order);
+    return w.host;
   }
 
-  /** Kill the waiting standby, if any (before a power loss: it must not hold the store across it; at the run's end). */
+  /** Kill the waiting standbys (before a power loss: they must not hold the store across it; at the run's end). */
   async discard(reapMs: number): Promise<void> {
-    const h = this.host;
-    this.host = null;
-    this.isReady = false;
-    if (h) await h.reap(reapMs);
+    const all = this.waiting;
+    this.waiting = [];
+    await Promise.all(all.map((w) => w.host.reap(reapMs)));
   }
 }

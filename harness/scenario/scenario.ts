@@ -55,8 +55,9 @@ export const scenarioSchema = z
      */
     bootSamples: z.number().int().nonnegative().max(100_000).default(0),
     /**
-     * Warm standby: keep a session host started ahead of need (modules loaded, store open, target prepared) and hand
-     * it the restore after a kill; the next standby starts after the resume was judged. false: a cold host per resume.
+     * Warm standby: keep a session host started ahead of need (modules loaded, store open, target prepared; two when
+     * the kill plan kills during restores) and hand it the restore after a kill; the next standby starts after the
+     * resume was judged. false: a cold host per resume.
      */
     standby: z.boolean().default(false),
     /** Stop cleanly (status "budget") once this much wall time has passed; 0 = no budget. */

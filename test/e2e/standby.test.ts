@@ -46,6 +46,24 @@ describe('soak run with a warm standby (process target)', () => {
     expect(readFileSync(path.join(json.reportDir, 'summary.md'), 'utf8')).toContain('warm standby');
   }, 300_000);
 
+  it('with kills during restores, the restore after such a kill goes to a second standby, not a cold host', async () => {
+    const lines = [
+      'target: process',
+      'cycles: 4',
+      'checkpoint: { everyMs: 100 }',
+      'kill: { phases: { work: 0, checkpoint: 0, restore: 1 }, workDelayMs: [100, 300], restoreDelayMs: [0, 20] }',
+    ];
+    const { r, events } = await run('standby-restore-kills', {}, lines);
+    const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
+    expect(
+      cycles.map((c) => c.outcome),
+      describeResult(r),
+    ).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(cycles.every((c) => c.restoreKills >= 1)).toBe(true);
+    const starts = events.filter((e): e is HostStartEvent => e.type === 'host-start');
+    expect(starts.filter((s) => s.mode === 'restore')).toHaveLength(0);
+  }, 300_000);
+
   it('negative control: a standby that skips the restore is caught by the nonce check in every cycle', async () => {
     const { r, events } = await run('standby-skips', { [STANDBY_SKIPS_RESTORE]: '1' });
     const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
