@@ -77,8 +77,9 @@ export async function takeCheckpoint(
   // on their way to us).
   const capture = async (): Promise<void> => {
     if (!skew && g.diskPath !== undefined && diskCopy !== undefined) await copyDisk(g.diskPath, diskCopy);
-    const settle = HEARTBEAT_SETTLE_MS - clock.sinceStopMs();
-    if (settle > 0) await sleep(settle);
+    // At least one pass of the event loop's I/O poll even when the pause is long past the settle time (inline ingest
+    // keeps this process busy): heartbeats already in the socket are read before the step is taken.
+    await sleep(Math.max(HEARTBEAT_SETTLE_MS - clock.sinceStopMs(), 0));
     step = g.lastStep();
   };
   // The end of the pause, run as soon as QEMU has written the whole save (we may still be reading it): capture, cont.

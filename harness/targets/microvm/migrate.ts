@@ -1,5 +1,5 @@
 // RAM + device state transfer over QMP migration on a unix socket: save into a file, load from a stream of chunks.
-import { createWriteStream, rmSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -38,27 +38,51 @@ async function waitMigration(
   }
 }
 
+/** How long cat may take to write the pipe's last bytes and rename the file after QEMU finished the save. */
+const CAT_FINISH_MS = 5000;
+
 /**
- * Save the (paused) guest's RAM + device state: QEMU connects to our unix socket and we write the stream to `file`.
- * Returns the stream size in bytes. On any failure the partial file is removed and a TargetError thrown.
+ * Save the guest's RAM + device state into `file`: QEMU writes the stream through `cat` straight into it (a `.partial`
+ * file renamed when cat is done), with no copy through Node. On this machine (a Firecracker guest) every fresh page
+ * Node's socket reads allocate costs ~16 us, which put ~220 ms of a 55 MB stream's save inside the guest's pause;
+ * `cat` writes into the page cache without that (55 MB: ~50 ms). Returns the stream's size; `onCompleted` runs as soon
+ * as QEMU says the save is complete (cat may still be writing: we wait for the rename after it). `_socketPath` is
+ * unused (kept for the callers' shape).
  */
 export async function migrateToFile(
   qmp: QmpClient,
-  socketPath: string,
+  _socketPath: string,
   file: string,
   timeoutMs: number,
   onCompleted?: () => Promise<void>,
 ): Promise<number> {
+  const partial = `${file}.partial`;
+  const failed = `${file}.failed`;
+  for (const f of [file, partial, failed]) rmSync(f, { force: true });
+  const q = (f: string): string => `'${f.replaceAll("'", `'\\''`)}'`;
   try {
-    return await migrateInto(
-      qmp,
-      socketPath,
-      (conn) => pipeline(conn, createWriteStream(file)),
-      timeoutMs,
-      onCompleted,
-    );
+    const deadline = Date.now() + timeoutMs;
+    await qmp.execute('migrate', {
+      uri: `exec:cat > ${q(partial)} && mv ${q(partial)} ${q(file)} || : > ${q(failed)}`,
+    });
+    await waitMigration(qmp, 'saving RAM state', deadline, () => undefined);
+    if (onCompleted !== undefined) await onCompleted();
+    // QEMU has written everything into the pipe: cat has at most the pipe's buffer left (a full disk may even stop it
+    // from leaving the failure mark, hence the bound).
+    const catDeadline = Math.min(deadline, Date.now() + CAT_FINISH_MS);
+    for (;;) {
+      if (existsSync(file)) return statSync(file).size;
+      if (existsSync(failed))
+        throw new TargetError(`saving RAM state: writing ${file} failed (cat or mv exited non-zero)`);
+      if (Date.now() > catDeadline)
+        throw new TargetError(`saving RAM state: ${file} was not complete ${CAT_FINISH_MS} ms after QEMU finished`);
+      await sleep(2);
+    }
   } catch (err) {
-    rmSync(file, { force: true });
+    // A QEMU that died closed the pipe: let cat and mv finish (bounded) so nothing they write outlives the cleanup.
+    const until = Date.now() + 2000;
+    while (existsSync(partial) && !existsSync(file) && !existsSync(failed) && Date.now() < until) await sleep(5);
+    for (const f of [file, partial, failed]) rmSync(f, { force: true });
     throw err;
   }
 }

@@ -212,8 +212,9 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
     await waitFor(() => a.hbs.at(-1), 30_000, 'a heartbeat');
     const sink = new DirCheckpoint(path.join(root, 'torn'), 99);
     const pending = a.target.checkpoint(sink, { skewMs: 0 });
-    // Kill once the RAM stream has started arriving: the guest is paused and the migration is mid-way.
-    const ramFile = path.join(a.workDir, 'ckpt-1.ram');
+    // Kill once the RAM stream has started arriving (QEMU writes it through cat into `.partial`, renamed when complete):
+    // the guest is paused and the migration is mid-way.
+    const ramFile = path.join(a.workDir, 'ckpt-1.ram.partial');
     await waitFor(
       () => (existsSync(ramFile) && statSync(ramFile).size > 0 ? true : undefined),
       30_000,
