@@ -1,81 +1,20 @@
 // Real QEMU tests of ramSave: background (QEMU's background-snapshot): the RAM is the guest's as of QEMU's brief pause
 // at the start, though the guest runs through the save; each restore is consistent, with and without a disk.
-import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Heartbeat } from '../../../harness/check/heartbeat.js';
 import { WorkloadModel } from '../../../harness/check/workload.js';
-import type { CheckpointSink, CheckpointSource, PartData } from '../../../harness/store/types.js';
-import { createMicrovmTarget } from '../../../harness/targets/microvm/target.js';
 import type { Target } from '../../../harness/targets/target.js';
 import { hasQemu } from '../../helpers/qemu.js';
+import { DirCheckpoint, microvmTargets, waitFor } from '../../helpers/microvm.js';
 
 const qemuPresent = hasQemu();
 const model = new WorkloadModel();
 let root = '';
-let n = 0;
 
-/** TEST DOUBLE for the store: one directory per checkpoint, one file per part. */
-class DirCheckpoint implements CheckpointSink, CheckpointSource {
-  readonly order: string[] = [];
-  readonly seq = 1;
-  readonly step = -1;
-  constructor(readonly dir: string) {}
-  private p(name: string): string {
-    return path.join(this.dir, encodeURIComponent(name));
-  }
-  async put(name: string, data: PartData): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    const chunks: Uint8Array[] = [];
-    if (data instanceof Uint8Array) chunks.push(data);
-    else for await (const c of data) chunks.push(c);
-    await writeFile(this.p(name), Buffer.concat(chunks));
-    this.order.push(name);
-  }
-  async putFile(name: string, file: string): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    await copyFile(file, this.p(name));
-    this.order.push(name);
-  }
-  parts(): string[] {
-    return [...this.order];
-  }
-  get(name: string): Promise<Buffer> {
-    return readFile(this.p(name));
-  }
-  async *stream(name: string): AsyncIterable<Buffer> {
-    for await (const c of createReadStream(this.p(name))) yield c as Buffer;
-  }
-  async writeFile(name: string, file: string): Promise<void> {
-    await copyFile(this.p(name), file);
-  }
-}
-
-async function makeTarget(options: Record<string, unknown>): Promise<{ target: Target; hbs: Heartbeat[] }> {
-  const workDir = path.join(root, `w${++n}`);
-  await mkdir(workDir, { mode: 0o700 });
-  const target = createMicrovmTarget({
-    workDir,
-    sessionDir: path.join(root, 'session'),
-    stepMs: 5,
-    options: { accel: 'tcg', ...options },
-  });
-  const hbs: Heartbeat[] = [];
-  target.onHeartbeat((hb) => hbs.push(hb));
-  return { target, hbs };
-}
-
-async function waitFor<T>(fn: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const makeTarget = microvmTargets(() => root, { accel: 'tcg' });
 
 /** A full heartbeat of one step whose digests match the recomputed chains. */
 function consistent(hb: Heartbeat): boolean {

@@ -12,34 +12,15 @@ import { WorkloadModel } from '../../../harness/check/workload.js';
 import type { Manifest } from '../../../harness/store/manifest.js';
 import { Store } from '../../../harness/store/store.js';
 import { HOT_COPY_UNCHECKED, hotCopyDir } from '../../../harness/targets/microvm/hot-copy.js';
-import { createMicrovmTarget } from '../../../harness/targets/microvm/target.js';
 import type { Target } from '../../../harness/targets/target.js';
 import { hasQemu } from '../../helpers/qemu.js';
+import { microvmTargets, waitFor } from '../../helpers/microvm.js';
 
 const model = new WorkloadModel();
 const OPTIONS = { accel: 'tcg', hotCopy: true };
 let root = '';
-let n = 0;
 
-async function makeTarget(): Promise<{ target: Target; hbs: Heartbeat[] }> {
-  const workDir = path.join(root, `w${++n}`);
-  await mkdir(workDir, { mode: 0o700 });
-  const target = createMicrovmTarget({ workDir, sessionDir: path.join(root, 'session'), stepMs: 5, options: OPTIONS });
-  const hbs: Heartbeat[] = [];
-  target.onHeartbeat((hb) => hbs.push(hb));
-  return { target, hbs };
-}
-
-/** Poll `fn` until it returns a value (progress, not a sleep, decides). */
-async function waitFor<T>(fn: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const makeTarget = microvmTargets(() => root, OPTIONS);
 
 const reached = (hbs: Heartbeat[], step: number) => () => ((hbs.at(-1)?.step ?? -1) >= step ? true : undefined);
 const firstFull = (hbs: Heartbeat[]) => () => hbs.find((h) => h.full);

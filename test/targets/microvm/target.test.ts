@@ -1,65 +1,25 @@
 // Real QEMU micro-VM tests: boot, checkpoint, SIGKILL, restore, verify; skew control; kill during a checkpoint write.
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { hasQemu } from '../../helpers/qemu.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TargetError } from '../../../harness/core/errors.js';
 import { Store } from '../../../harness/store/store.js';
-import type { CheckpointSink, CheckpointSource, PartData } from '../../../harness/store/types.js';
+import type { CheckpointSource } from '../../../harness/store/types.js';
 import { createMicrovmTarget } from '../../../harness/targets/microvm/target.js';
 import { createDisk } from '../../../harness/targets/guest/disk.js';
 import type { Heartbeat } from '../../../harness/check/heartbeat.js';
 import type { Target } from '../../../harness/targets/target.js';
 import { WorkloadModel } from '../../../harness/check/workload.js';
 import { matching } from '../../helpers/match.js';
-import { microvmTargets, waitFor } from '../../helpers/microvm.js';
+import { DirCheckpoint, microvmTargets, waitFor } from '../../helpers/microvm.js';
 import { checkResume } from '../../../harness/check/checker.js';
 
 const qemuPresent = hasQemu();
 if (!qemuPresent)
   console.warn('skipping microvm tests: qemu-system-x86_64 not found (apt-get install qemu-system-x86)');
-
-/** TEST DOUBLE for the content-addressed store: one directory per checkpoint, one file per part, no dedup, no commit. */
-class DirCheckpoint implements CheckpointSink, CheckpointSource {
-  readonly order: string[] = [];
-  step = -1;
-  constructor(
-    readonly dir: string,
-    readonly seq: number,
-  ) {}
-  private p(name: string): string {
-    return path.join(this.dir, encodeURIComponent(name));
-  }
-  async put(name: string, data: PartData): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    if (data instanceof Uint8Array) await writeFile(this.p(name), data);
-    else {
-      const chunks: Uint8Array[] = [];
-      for await (const c of data) chunks.push(c);
-      await writeFile(this.p(name), Buffer.concat(chunks));
-    }
-    this.order.push(name);
-  }
-  async putFile(name: string, file: string): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    await copyFile(file, this.p(name));
-    this.order.push(name);
-  }
-  parts(): string[] {
-    return [...this.order];
-  }
-  get(name: string): Promise<Buffer> {
-    return readFile(this.p(name));
-  }
-  async *stream(name: string): AsyncIterable<Buffer> {
-    for await (const c of createReadStream(this.p(name))) yield c as Buffer;
-  }
-  async writeFile(name: string, file: string): Promise<void> {
-    await copyFile(this.p(name), file);
-  }
-}
 
 const model = new WorkloadModel();
 let root = '';
