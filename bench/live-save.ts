@@ -7,15 +7,13 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WorkloadModel } from '../harness/check/workload.js';
-import type { Heartbeat } from '../harness/check/heartbeat.js';
 import { Store } from '../harness/store/store.js';
 import type { CheckpointSink } from '../harness/store/types.js';
 import { resolveGuestEnv } from '../harness/targets/microvm/env.js';
 import { parseMicrovmOptions } from '../harness/targets/microvm/options.js';
 import { benchArgs } from './args.js';
 import { bareFloorTrial } from './bare-floor.js';
-import { microvmMaker } from './measure.js';
+import { microvmMaker, verifiedResume } from './measure.js';
 
 const { values } = benchArgs(
   'live-save',
@@ -54,18 +52,6 @@ const options = {
   ramSave: values.save,
   precopyMaxMs: Number(values['precopy-max-ms']),
 };
-const model = new WorkloadModel();
-
-function verified(hb: Heartbeat, nonce: string, minStep: number): boolean {
-  const want = model.expected(hb.step);
-  return (
-    hb.nonce === nonce &&
-    hb.step >= minStep &&
-    hb.fs?.digest === want.fs &&
-    hb.mem?.digest === want.mem &&
-    hb.tool?.digest === want.tool
-  );
-}
 
 /** Restore `file` in a bare QEMU: 'ok', or why not. */
 async function tryRestore(env: Awaited<ReturnType<typeof resolveGuestEnv>>, file: string, nonce: string, step: number) {
@@ -74,7 +60,7 @@ async function tryRestore(env: Awaited<ReturnType<typeof resolveGuestEnv>>, file
       { env, binary: 'qemu-system-x86_64', memoryMiB: 256, stepMs: 5, streamFile: file, dir: root },
       20_000,
     );
-    return verified(t.hb, nonce, step) ? 'ok' : `unverified (step ${t.hb.step}, saved ${step})`;
+    return verifiedResume(t.hb, nonce, step) ? 'ok' : `unverified (step ${t.hb.step}, saved ${step})`;
   } catch (err) {
     return `failed: ${(err as Error).message.slice(0, 300).replace(/\s+/g, ' ')}`;
   }

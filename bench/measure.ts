@@ -1,7 +1,9 @@
-// What the benches share: the median they quote, elapsed ms, and a fresh microvm target with its heartbeats collected.
+// What the benches share: the median they quote, elapsed ms, a fresh microvm target with its heartbeats collected, and
+// the check a resumed full heartbeat must pass.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Heartbeat } from '../harness/check/heartbeat.js';
+import { WorkloadModel } from '../harness/check/workload.js';
 import { createMicrovmTarget } from '../harness/targets/microvm/target.js';
 import type { Target } from '../harness/targets/target.js';
 
@@ -29,4 +31,21 @@ export function microvmMaker(
     target.onHeartbeat((hb) => hbs.push(hb));
     return { target, hbs };
   };
+}
+
+const model = new WorkloadModel();
+
+/**
+ * Whether a resumed full heartbeat passes the checker's part rules: the saved session's nonce, not behind the
+ * checkpoint, and the three digests of its step.
+ */
+export function verifiedResume(hb: Heartbeat, nonce: string, minStep: number): boolean {
+  const want = model.expected(hb.step);
+  return (
+    hb.nonce === nonce &&
+    hb.step >= minStep &&
+    hb.fs?.digest === want.fs &&
+    hb.mem?.digest === want.mem &&
+    hb.tool?.digest === want.tool
+  );
 }

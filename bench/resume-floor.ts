@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execaNode } from 'execa';
-import { WorkloadModel } from '../harness/check/workload.js';
 import type { Heartbeat } from '../harness/check/heartbeat.js';
 import { Store } from '../harness/store/store.js';
 import type { CheckpointSource } from '../harness/store/types.js';
@@ -18,7 +17,7 @@ import { probeKvmBoot } from '../harness/targets/microvm/probe.js';
 import { benchArgs } from './args.js';
 import { type BareFloorTrial, bareFloorTrial } from './bare-floor.js';
 import { timelineSummary } from './restore-timeline.js';
-import { median, microvmMaker, msSince as ms } from './measure.js';
+import { median, microvmMaker, msSince as ms, verifiedResume } from './measure.js';
 
 /** One product mode of `--modes`: a `soak run` of this target, its scenario lines, cold or with a warm standby. */
 interface ProductMode {
@@ -124,7 +123,6 @@ const load = (): string =>
     .map((l) => l.toFixed(2))
     .join(' ');
 const options = { accel: values.accel, disk: false, memoryMiB: 256, ramCapture: 'stream' };
-const model = new WorkloadModel();
 
 const make = microvmMaker(root, options);
 
@@ -137,19 +135,6 @@ async function firstFull(hbs: Heartbeat[]): Promise<Heartbeat> {
     if (Date.now() > deadline) throw new Error('no full heartbeat within 60 s');
     await sleep(1);
   }
-}
-
-/** Whether a resumed full heartbeat passes the checker's part rules: the saved session's nonce, not behind the
- * checkpoint, and the three digests of its step. */
-function verified(hb: Heartbeat, nonce: string, minStep: number): boolean {
-  const want = model.expected(hb.step);
-  return (
-    hb.nonce === nonce &&
-    hb.step >= minStep &&
-    hb.fs?.digest === want.fs &&
-    hb.mem?.digest === want.mem &&
-    hb.tool?.digest === want.tool
-  );
 }
 
 /** The floor trials' times: the bare floor and the target's restore from the same local file, interleaved. */
@@ -216,7 +201,7 @@ async function floor(trials: number): Promise<FloorTimes> {
         streamFile: file,
         dir: root,
       });
-      if (!verified(bare.hb, nonce, reader.step))
+      if (!verifiedResume(bare.hb, nonce, reader.step))
         throw new Error(`bare floor trial ${i + 1}: heartbeat did not verify`);
       out.bare.push(bare.ms);
       out.phases.push(bare.phases);
@@ -228,7 +213,8 @@ async function floor(trials: number): Promise<FloorTimes> {
       const hb = await firstFull(b.hbs);
       const t = ms(t0);
       await b.target.destroy();
-      if (!verified(hb, nonce, reader.step)) throw new Error(`target floor trial ${i + 1}: heartbeat did not verify`);
+      if (!verifiedResume(hb, nonce, reader.step))
+        throw new Error(`target floor trial ${i + 1}: heartbeat did not verify`);
       out.target.push(t);
       const p = bare.phases;
       process.stderr.write(

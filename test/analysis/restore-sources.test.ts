@@ -6,42 +6,28 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../harness/analysis/accumulator.js';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
-import type { Environment } from '../../harness/core/environment.js';
 import { encodeEvent } from '../../harness/journal/codec.js';
 import type { JournalEvent } from '../../harness/journal/events.js';
 import { parseScenario } from '../../harness/scenario/scenario.js';
+import { journalEvent, testEnvironment } from '../helpers/journal-events.js';
 
-const environment: Environment = {
-  os: 'Linux',
-  arch: 'x64',
-  cpuModel: 'test',
-  cores: 2,
-  memoryGiB: 4,
-  kernel: 'k',
-  node: 'v20',
-  harnessVersion: '0.1.0',
-  gitCommit: 'abc',
-  target: { kind: 'microvm' },
-};
-const base = { schemaVersion: 1 as const, t: 0 };
 const scenario = parseScenario('name: hot\ncycles: 4\nseed: 1\ntarget: microvm\n', 'hot.yaml');
-const restore = (cycle: number, source?: string): JournalEvent => ({
-  ...base,
-  type: 'restore',
-  cycle,
-  seq: cycle,
-  step: cycle * 10,
-  restoreMs: 100 + cycle,
-  ...(source === undefined ? {} : { source }),
-});
-const start: JournalEvent = {
-  ...base,
+const restore = (cycle: number, source?: string): JournalEvent =>
+  journalEvent({
+    type: 'restore',
+    cycle,
+    seq: cycle,
+    step: cycle * 10,
+    restoreMs: 100 + cycle,
+    ...(source === undefined ? {} : { source }),
+  });
+const start = journalEvent({
   type: 'run-start',
   runId: 'r',
   startedAt: '2026-12-02T00:00:00.000Z',
   scenario,
-  environment,
-};
+  environment: { ...testEnvironment, target: { kind: 'microvm' } },
+});
 const sources = ['hot', 'hot', 'store (ram: digest mismatch)', 'hot'];
 const dir = mkdtempSync(path.join(os.tmpdir(), 'soak-sources-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
