@@ -84,8 +84,10 @@ export async function resumeAfterKill(ctx: ResumeContext, killed: KilledSession)
           inFlightSeq: null,
         });
         killStep = Math.max(killStep, next.maxStep);
-        if (next.restoring) finalPhase = 'restore';
-        restoreKills++;
+        if (next.restoring) {
+          finalPhase = 'restore';
+          restoreKills++; // counted only when it cut a restore (a kill after it is one more kill of this interruption)
+        }
         continue;
       }
       const cause = causeOf(err, next, ctx.runDir);

@@ -11,6 +11,22 @@ function joinAnd(items: readonly string[]): string {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
+/**
+ * Cycles whose plan aimed a kill at the restore (judged, not indeterminate), and how many of those the restore outran:
+ * no kill cut it (journals before this rule sent the kill anyway and counted it; its observed phase was not restore).
+ */
+export function missedRestoreKills(analysis: RunAnalysis): { aimed: number; missed: number } {
+  const c = analysis.cycles;
+  let aimed = 0;
+  let missed = 0;
+  for (let i = 0; i < c.phase.length; i++) {
+    if (c.phase[i] !== 'restore' || c.outcome[i] === 'indeterminate') continue;
+    aimed++;
+    if (c.observedPhase[i] !== 'restore' || c.restoreKills[i] === 0) missed++;
+  }
+  return { aimed, missed };
+}
+
 /** Durability limits: lost work since the last checkpoint, torn writes, provider-side state. */
 export function durabilityLimits(analysis: RunAnalysis): string[] {
   const s = analysis.summary;
@@ -51,6 +67,11 @@ export function scopeLimitations(analysis: RunAnalysis, gates: readonly GateResu
   const restoreKills = analysis.cycles.restoreKills.reduce((acc, x) => acc + x, 0);
   if (!observed.has('restore') && restoreKills === 0)
     out.push('No kill landed during a restore, so resuming after an interrupted restore was not measured.');
+  const missed = missedRestoreKills(analysis);
+  if (missed.missed > 0)
+    out.push(
+      `${missed.missed} of ${missed.aimed} kills aimed at a restore did not cut one: the restore had ended before the aimed delay (scenario kill.restoreDelayMs), so ${missed.missed === 1 ? 'that cycle was' : 'those cycles were'} judged as a plain resume.`,
+    );
   if (s.tornCheckpoint.trials === 0)
     out.push('No kill landed during a checkpoint write, so recovery from a torn checkpoint was not exercised.');
   out.push(

@@ -154,6 +154,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   }
 
   let restoreKills = 0;
+  let restoreKillAimed = false;
   let finalPhase: KillPhase = observedPhase;
   for (;;) {
     ctx.store.refresh();
@@ -162,7 +163,8 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     const next = ctx.standby?.take(cycle) ?? ctx.spawnHost('restore', cycle);
     const pending = listenForResume(next, timeouts.resumeMs);
 
-    if (plan.phase === 'restore' && restoreKills === 0) {
+    if (plan.phase === 'restore' && !restoreKillAimed) {
+      restoreKillAimed = true;
       try {
         await next.waitFor(isEv('restore-begin'), timeouts.resumeMs, 'restore-begin');
         await sleep(plan.phaseDelayMs);
@@ -171,14 +173,19 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
         const cause = causeOf(err, next, ctx.runDir);
         if (cause) return giveUp(next, cause, killStep);
       }
-      const during = next.restoring;
-      journalKill('restore', during ? 'restore' : 'work', killStep, null, next.kill());
-      await next.reap(timeouts.hostMs);
-      // The restored session may have worked a little before this kill landed: that work existed at the kill.
-      killStep = Math.max(killStep, next.maxStep);
-      if (during) finalPhase = 'restore';
-      restoreKills++;
-      continue;
+      // A restore that ended before the aimed delay is not killed: a kill then would cut a resumed session, and the
+      // cycle's downtime would count the time it ran as time it was down. The cycle is judged as it is (a restore
+      // kill that missed: planned phase restore, restoreKills 0; the report counts them).
+      if (next.restoring) {
+        journalKill('restore', 'restore', killStep, null, next.kill());
+        await next.reap(timeouts.hostMs);
+        // The restored session may have worked a little before this kill landed: that work existed at the kill.
+        killStep = Math.max(killStep, next.maxStep);
+        finalPhase = 'restore';
+        restoreKills++;
+        continue;
+      }
+      log.debug({ aimedMs: plan.phaseDelayMs }, 'restore kill not sent: the restore had already ended');
     }
 
     let violations: Violation[];
