@@ -71,6 +71,9 @@ describe('soak run --boot-samples 3', () => {
       n: number;
       verdict: string;
     };
-    expect([gate1.n, gate1.verdict]).toEqual([4, 'insufficient']);
+    expect(gate1.n).toBe(4);
+    // 4 samples can never pass (too few); on a loaded machine boots can be slow enough to fail solidly (the whole 95%
+    // interval past the bar), which is a timing verdict, not a count: anything but pass is right here
+    expect(['insufficient', 'fail'], JSON.stringify(gate1)).toContain(gate1.verdict);
   });
 });
