@@ -8,7 +8,6 @@ import { RELEASE_REQUEST } from '../guest/console.js';
 import { type CheckpointGuest, checkpointFiles, takeCheckpoint } from './checkpoint.js';
 import { stageHotCopy } from './hot-copy.js';
 import type { QemuProcess } from './qemu.js';
-import { ramFiles } from './ram.js';
 
 /**
  * Take checkpoint `prefix`; with `hotCopyDir`, move the files it stored into that folder's pending copy. Errors are
@@ -26,8 +25,7 @@ export async function runCheckpoint(
   const files = checkpointFiles(prefix);
   try {
     const result = await takeCheckpoint(g, prefix, sink, opts);
-    const kept = { ram: `${prefix}.ram`, devstate: `${prefix}.dev`, disk: files.diskCopy };
-    if (hotCopyDir !== undefined) await stageHotCopy(hotCopyDir, kept);
+    if (hotCopyDir !== undefined) await stageHotCopy(hotCopyDir, files.parts);
     return result;
   } catch (err) {
     // If QEMU died under us, the QMP socket usually closes first: give its exit a moment to be recorded.
@@ -41,6 +39,6 @@ export async function runCheckpoint(
     }
     throw wrapped;
   } finally {
-    for (const f of [...ramFiles(prefix), files.diskCopy]) await rm(f, { force: true });
+    for (const f of Object.values(files.parts)) await rm(f, { force: true });
   }
 }

@@ -6,12 +6,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CheckpointSink } from '../../store/types.js';
 import { copyDisk } from '../guest/disk.js';
 import type { MicrovmOptions } from './options.js';
-import { type RamIo, saveRam, saveRamInto } from './ram.js';
+import { type RamIo, ramFiles, saveRam, saveRamInto } from './ram.js';
 import { type MachineRecord, RECORD_PART } from './record.js';
 import type { QmpClient } from './qmp.js';
 import type { CheckpointOptions, CheckpointResult } from '../target.js';
 import { TargetError } from '../../core/errors.js';
 import { PauseClock } from './pause-clock.js';
+import { type HeldAt, heldStepAtStop, holdFresh } from './hold.js';
 
 /** How long after a pause heartbeats written before it may still be arriving. */
 const HEARTBEAT_SETTLE_MS = 10;
@@ -26,14 +27,15 @@ export interface CheckpointGuest {
   /** Step of the latest heartbeat received. */
   lastStep(): number;
   ramIo(): RamIo;
-  /** Have the agent hold between steps; false if it did not acknowledge. */
-  hold(): Promise<boolean>;
+  /** Have the agent hold between steps: the step it holds at, or undefined if it did not acknowledge. */
+  hold(): Promise<HeldAt | undefined>;
   release(): void;
 }
 
-/** Temporary files of checkpoint `prefix` (removed by the caller whatever happens). */
-export function checkpointFiles(prefix: string): { prefix: string; diskCopy: string } {
-  return { prefix, diskCopy: `${prefix}.qcow2` };
+/** Scratch files of checkpoint `prefix`, by part (kept as the hot copy, or removed by the caller whatever happens). */
+export function checkpointFiles(prefix: string): { prefix: string; diskCopy: string; parts: Record<string, string> } {
+  const diskCopy = `${prefix}.qcow2`;
+  return { prefix, diskCopy, parts: { ...ramFiles(prefix), disk: diskCopy } };
 }
 
 /** Capture while frozen (stream mode: RAM into the store as it arrives), unfreeze, then write the rest. Throws on any failure; the caller cleans up and reports. */
@@ -48,7 +50,6 @@ export async function takeCheckpoint(
   const skew = opts.skewMs > 0 && diskCopy !== undefined;
   let pausedNs = 0n;
   let diskStep = -1;
-  let held = false;
   if (skew && g.diskPath !== undefined) {
     // Negative control: the filesystem at t (copied during a brief pause), memory and tool state at t + skewMs.
     const t = process.hrtime.bigint();
@@ -59,13 +60,23 @@ export async function takeCheckpoint(
     await qmp.execute('cont');
     pausedNs += process.hrtime.bigint() - t;
     await sleep(opts.skewMs);
-    // Freeze a quiescent agent (between steps): a log.txt write in flight at the RAM capture would complete after
-    // resume and rewrite the file's last block from RAM, hiding the skew. The restore's full-heartbeat request ends the hold.
-    held = await g.hold();
   }
   const inline = g.opts.ramCapture === 'stream' && g.opts.ramIngest === 'inline';
   const live = g.opts.ramCapture === 'stream' && g.opts.ramSave === 'live';
   const background = g.opts.ramCapture === 'stream' && g.opts.ramSave === 'background';
+  // Where we stop the guest ourselves (paused save; background with a disk), we first have the agent hold between steps:
+  // its `HOLD <step>` acknowledgement comes after every heartbeat it wrote (one serial stream), so the step is exact,
+  // where the last heartbeat received is a lower bound (a loaded guest had 6 heartbeats in its UART buffer at the stop,
+  // sent by the restored guest). The skew control holds in every mode: a log.txt write in flight at the RAM capture
+  // would complete after resume and rewrite the file's last block from RAM, hiding the skew. The restore's
+  // full-heartbeat request ends the hold.
+  const weStop = !live && (!background || g.diskPath !== undefined);
+  const held = weStop || skew ? await holdFresh(() => g.hold()) : undefined;
+  let exactStep: number | undefined;
+  const stop = async (): Promise<void> => {
+    await qmp.execute('stop');
+    exactStep = heldStepAtStop(held);
+  };
   const clock = new PauseClock(qmp);
   let fallback: NodeJS.Timeout | undefined;
   let saved: { parts: Array<[string, string]>; ramBytes: number; devBytes: number };
@@ -73,10 +84,13 @@ export async function takeCheckpoint(
   let step = -1;
   let resumed = false;
   const precopy = { stoppedByUs: false };
-  // The state at the pause: disk copy and the exact step (heartbeats the guest wrote just before the pause may still be
-  // on their way to us).
+  // The state at the pause: disk copy and the step (the held step; else the last heartbeat received after a settle).
   const capture = async (): Promise<void> => {
     if (!skew && g.diskPath !== undefined && diskCopy !== undefined) await copyDisk(g.diskPath, diskCopy);
+    if (exactStep !== undefined) {
+      step = exactStep;
+      return;
+    }
     // At least one pass of the event loop's I/O poll even when the pause is long past the settle time (inline ingest
     // keeps this process busy): heartbeats already in the socket are read before the step is taken.
     await sleep(Math.max(HEARTBEAT_SETTLE_MS - clock.sinceStopMs(), 0));
@@ -92,11 +106,12 @@ export async function takeCheckpoint(
       throw new TargetError('checkpoint: QEMU completed the save but never reported the guest stopped');
     if (background && clock.resumed) {
       pausedNs += BigInt(Math.round(clock.resumedPauseMs() * 1e6));
-      return;
+    } else {
+      if (!background) await capture();
+      await qmp.execute('cont');
+      pausedNs += BigInt(Math.round(clock.pauseMs() * 1e6));
     }
-    if (!background) await capture();
-    await qmp.execute('cont');
-    pausedNs += BigInt(Math.round(clock.pauseMs() * 1e6));
+    if (held !== undefined) g.release(); // the original guest works on at once (not after the store write)
   };
   try {
     if (live) {
@@ -118,10 +133,10 @@ export async function takeCheckpoint(
         capabilities: [{ capability: 'background-snapshot', state: true }],
       });
       if (g.diskPath !== undefined) {
-        await qmp.execute('stop');
+        await stop();
         await capture();
       } else step = g.lastStep(); // a lower bound: QEMU's pause comes later, and the guest steps on until then
-    } else await qmp.execute('stop');
+    } else await stop();
     if (inline) {
       // Stream mode: the migration stream goes straight into the store as QEMU writes it (parts keep their order).
       const i = process.hrtime.bigint();
@@ -134,7 +149,6 @@ export async function takeCheckpoint(
     clearTimeout(fallback);
     clock.dispose();
   }
-  if (held) g.release();
 
   const w = process.hrtime.bigint();
   if (!inline) await sink.put(RECORD_PART, Buffer.from(JSON.stringify(g.record)));
@@ -163,6 +177,9 @@ export async function takeCheckpoint(
       diskBytes: diskCopy === undefined ? 0 : (await stat(diskCopy)).size,
       storeWriteMs: Math.round(storeWriteMs * 10) / 10,
       skewAppliedMs: skew ? opts.skewMs : 0,
+      /** 1: `step` is the agent's held step at the stop; 0: the last heartbeat received, a lower bound (live save,
+       * background without a disk, or no acknowledgement within the hold). */
+      stepExact: exactStep === undefined ? 0 : 1,
       /** Steps the guest reported between the disk capture and the RAM capture (skew only; 0 = no skew visible); an
        * upper bound, since heartbeats still in flight at the disk copy count as after it. */
       skewSteps: skew ? step - diskStep : 0,

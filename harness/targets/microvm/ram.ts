@@ -63,17 +63,18 @@ export async function saveRam(
   prefix: string,
   onCompleted: () => Promise<void> = async () => {},
 ): Promise<{ parts: Array<[string, string]>; ramBytes: number; devBytes: number }> {
+  const files = ramFiles(prefix);
   if (mode === 'stream') {
-    const ramBytes = await migrateToFile(io.qmp, io.socket, `${prefix}.ram`, io.timeoutMs, onCompleted);
-    return { parts: [['ram', `${prefix}.ram`]], ramBytes, devBytes: 0 };
+    const ramBytes = await migrateToFile(io.qmp, io.socket, files.ram, io.timeoutMs, onCompleted);
+    return { parts: [['ram', files.ram]], ramBytes, devBytes: 0 };
   }
-  const devBytes = await migrateToFile(io.qmp, io.socket, `${prefix}.dev`, io.timeoutMs);
-  const ramBytes = await saveMemfd(io.qemuPid, `${prefix}.ram`);
+  const devBytes = await migrateToFile(io.qmp, io.socket, files.devstate, io.timeoutMs);
+  const ramBytes = await saveMemfd(io.qemuPid, files.ram);
   await onCompleted();
   return {
     parts: [
-      ['ram', `${prefix}.ram`],
-      ['devstate', `${prefix}.dev`],
+      ['ram', files.ram],
+      ['devstate', files.devstate],
     ],
     ramBytes,
     devBytes,
@@ -90,7 +91,7 @@ export async function loadRam(mode: RamCaptureMode, io: RamIo, source: Checkpoin
   await migrateFromStream(io.qmp, io.socket, source.stream('devstate'), io.timeoutMs);
 }
 
-/** Temporary files saveRam may leave behind under `prefix` (removed by the caller). */
-export function ramFiles(prefix: string): string[] {
-  return [`${prefix}.ram`, `${prefix}.dev`];
+/** The scratch files saveRam writes under `prefix`, by part (the one place their names are made; removed by the caller). */
+export function ramFiles(prefix: string): { ram: string; devstate: string } {
+  return { ram: `${prefix}.ram`, devstate: `${prefix}.dev` };
 }

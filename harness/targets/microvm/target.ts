@@ -262,7 +262,7 @@ class MicrovmTarget implements Target {
     const qemu = new QemuProcess(
       { ...this.spec(this.env!.image, this.env!.accel.accel, incoming), incomingFrom: from }, // from: a template's file
       (hb) => this.hub.dispatch(hb),
-      () => this.holds.acked(),
+      (step) => this.holds.acked(step),
     );
     this.qemu = qemu;
     try {
