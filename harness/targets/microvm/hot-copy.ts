@@ -1,9 +1,11 @@
 // The hot local copy (targetOptions.hotCopy): the newest committed checkpoint's RAM stream and disk copy kept as plain
-// files in the session folder, so a restore reads them instead of rebuilding them from the store, but only once each
-// file's SHA-256 matched the part digest the store's manifest records. Anything else falls back to the store.
+// files in the session folder (moved in by the host that took it), so a restore reads them instead of rebuilding them
+// from the store, but only once each file's SHA-256 (hashed as a stream) matched the part digest the store's manifest
+// records, and QEMU then reads that same file, checked unchanged (inode, size, mtime, ctime) before the guest runs.
+// Anything else falls back to the store.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointSource } from '../../store/types.js';
 
@@ -65,65 +67,6 @@ export async function sweepPending(dir: string): Promise<void> {
     await rm(path.join(dir, e), { recursive: true, force: true });
 }
 
-/**
- * Memory a warm standby set aside (and touched) for the hot copy it will read. On this machine (a Firecracker guest)
- * the first write to a fresh page costs ~16 us, so reading a 55 MB stream into a new buffer took ~220 ms; into pages
- * touched ahead, ~12 ms (CHANGELOG). One restore per host: the views are handed out once, then the memory is let go.
- */
-let arena: { buf: Buffer; used: number } | undefined;
-
-/**
- * Warm standby: set aside and touch memory for the newest hot copy's files (plus a quarter, as the next may be larger),
- * off the measured path. No copy yet: nothing set aside (the restore then allocates as it reads).
- */
-export function reserveHotCopy(sessionDir: string): void {
-  const dir = hotCopyDir(sessionDir);
-  let newest: string | undefined;
-  try {
-    newest = readdirSync(dir)
-      .filter((e) => /^\d{10}$/.test(e))
-      .sort()
-      .pop();
-  } catch {
-    return;
-  }
-  if (newest === undefined) return;
-  let bytes = 0;
-  for (const part of ['ram', 'devstate', 'disk']) {
-    try {
-      bytes += statSync(path.join(dir, newest, part)).size;
-    } catch {
-      // that part is not kept (RAM-only guest, stream mode)
-    }
-  }
-  if (bytes === 0) return;
-  const buf = Buffer.allocUnsafeSlow(Math.ceil((bytes * 1.25) / 4096) * 4096);
-  buf.fill(0); // touch every page now
-  arena = { buf, used: 0 };
-}
-
-/** `file` whole: into the standby's touched memory when it fits, else a new buffer. */
-async function readWhole(file: string): Promise<Buffer> {
-  const size = statSync(file).size;
-  const a = arena;
-  if (a === undefined || a.used + size > a.buf.length) return readFile(file);
-  const view = a.buf.subarray(a.used, a.used + size);
-  const fd = openSync(file, 'r');
-  try {
-    let off = 0;
-    while (off < size) {
-      const n = readSync(fd, view, off, Math.min(1 << 20, size - off), off);
-      if (n === 0) break;
-      off += n;
-    }
-    if (off < size) return await readFile(file); // changed under us: the digest check decides on what readFile sees
-  } finally {
-    closeSync(fd);
-  }
-  a.used += size;
-  return view;
-}
-
 /** Where each part of a restore came from, and why a part that had a hot copy slot fell back to the store. */
 export interface HotCopyUse {
   /** Parts read from the verified hot copy. */
@@ -139,84 +82,120 @@ export function describeUse(use: HotCopyUse): string {
   return use.hot.length === 0 ? `store (${why})` : `hot+store (${why})`;
 }
 
-/** `part`'s hot copy, read whole and checked against the store's digest; or why it cannot be used. */
+/** A verified hot copy file and the identity it had when hashed (a change to it moves its ctime). */
+export interface HotFile {
+  file: string;
+  identity: string;
+}
+
+/** `file`'s identity: inode, size, modification and change times (ns); a write or a rename onto the path changes it. */
+async function identityOf(file: string): Promise<string> {
+  const s = await stat(file, { bigint: true });
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
+/** SHA-256 of `file`, read once as a stream (1 MiB at a time: no whole-file buffer). */
+async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** `part`'s hot copy, hashed as a stream and checked against the store's size and digest; or why it cannot be used. */
 async function verified(
   dir: string,
   source: CheckpointSource,
   part: string,
   unchecked: boolean,
-): Promise<Buffer | { reason: string }> {
+): Promise<HotFile | { reason: string }> {
   const file = path.join(seqDir(dir, source.seq), part);
   const digest = source.digest?.(part);
   if (digest === undefined && !unchecked) return { reason: 'the manifest has no part digest' };
   if (!existsSync(file)) return { reason: 'no hot copy of this checkpoint' };
-  const bytes = await readWhole(file);
-  if (unchecked) return bytes;
-  if (source.size !== undefined && bytes.length !== source.size(part)) return { reason: 'size differs' };
-  if (createHash('sha256').update(bytes).digest('hex') !== digest) return { reason: 'digest mismatch' };
-  return bytes;
+  const identity = await identityOf(file);
+  if (unchecked) return { file, identity };
+  if (source.size !== undefined && (await stat(file)).size !== source.size(part)) return { reason: 'size differs' };
+  if ((await sha256File(file)) !== digest) return { reason: 'digest mismatch' };
+  // written while we hashed it: what we hashed may not be what the file holds
+  if ((await identityOf(file)) !== identity) return { reason: 'changed while verified' };
+  return { file, identity };
+}
+
+/** A restore's source over the hot copy: the verified files by part, and a check that none changed since. */
+export interface HotSource {
+  source: CheckpointSource;
+  use: HotCopyUse;
+  /** The verified file of each part served from the hot copy (QEMU may read it itself: `exec:cat`). */
+  files: ReadonlyMap<string, string>;
+  /** The parts whose file changed since it was verified (call it once QEMU has read them, before the guest runs). */
+  changed(): Promise<string[]>;
 }
 
 /**
  * A source that serves `parts` from the verified hot copy of `source`'s checkpoint and the rest from the store. Every
- * hot part is read and hashed here, before the caller hands any byte to QEMU.
+ * hot part is hashed here (read once, as a stream) before the caller hands any byte to QEMU, which then reads the same
+ * file; `changed()` tells whether a file moved on between the check and that read.
  */
 export async function hotSource(
   dir: string,
   source: CheckpointSource,
   parts: string[],
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ source: CheckpointSource; use: HotCopyUse }> {
+): Promise<HotSource> {
   const unchecked = env[HOT_COPY_UNCHECKED] === '1';
-  const hot = new Map<string, Buffer>();
+  const hot = new Map<string, HotFile>();
   const use: HotCopyUse = { hot: [], fellBack: [] };
   for (const part of parts.filter((p) => source.parts().includes(p))) {
     const got = await verified(dir, source, part, unchecked);
-    if (Buffer.isBuffer(got)) {
+    if ('file' in got) {
       hot.set(part, got);
       use.hot.push(part);
     } else use.fellBack.push({ part, reason: got.reason });
   }
+  const fileOf = (name: string): string | undefined => hot.get(name)?.file;
   const wrapped: CheckpointSource = {
     seq: source.seq,
     step: source.step,
     parts: () => source.parts(),
     get: (name) => {
-      const b = hot.get(name);
-      return b === undefined ? source.get(name) : Promise.resolve(b);
+      const f = fileOf(name);
+      return f === undefined ? source.get(name) : readFile(f);
     },
     stream: (name) => {
-      const b = hot.get(name);
-      return b === undefined ? source.stream(name) : pieces(b);
+      const f = fileOf(name);
+      return f === undefined ? source.stream(name) : createReadStream(f, { highWaterMark: 1 << 20 });
     },
-    writeFile: (name, file) => {
-      const b = hot.get(name);
-      return b === undefined ? source.writeFile(name, file) : writeFile(file, b, { mode: 0o600 });
+    writeFile: async (name, file) => {
+      const f = fileOf(name);
+      if (f === undefined) return source.writeFile(name, file);
+      await copyFile(f, file);
+      await chmod(file, 0o600);
     },
   };
-  return { source: wrapped, use };
-}
-
-/** A buffer as ~1 MiB views, as the store's reader streams. */
-async function* pieces(b: Buffer): AsyncGenerator<Buffer> {
-  await Promise.resolve();
-  for (let off = 0; off < b.length; off += 1 << 20) yield b.subarray(off, off + (1 << 20));
+  const changed = async (): Promise<string[]> => {
+    const out: string[] = [];
+    for (const [part, h] of hot) if ((await identityOf(h.file).catch(() => 'gone')) !== h.identity) out.push(part);
+    return out;
+  };
+  return { source: wrapped, use, files: new Map([...hot].map(([k, v]) => [k, v.file])), changed };
 }
 
 /**
  * The source a restore reads: with `enabled`, the hot copy's verified parts over the store's (`used` says which and
- * why a part fell back); otherwise the store itself (`used`: `store`).
+ * why a part fell back); otherwise the store itself (`used`: `store`, no files).
  */
 export async function restoreSource(
   enabled: boolean,
   sessionDir: string,
   source: CheckpointSource,
-): Promise<{ source: CheckpointSource; used: string }> {
-  if (!enabled) return { source, used: 'store' };
+): Promise<HotSource & { used: string }> {
+  if (!enabled) {
+    const use = { hot: [], fellBack: [] };
+    return { source, use, used: 'store', files: new Map(), changed: () => Promise.resolve([]) };
+  }
   const dir = hotCopyDir(sessionDir);
   const hot = await hotSource(dir, source, ['ram', 'devstate', 'disk']);
-  arena = undefined; // the views live as long as this restore's source; the rest of the host does not need them
   // Pending copies of hosts killed before their commit: every other host of the session is gone by now.
   await sweepPending(dir);
-  return { source: hot.source, used: describeUse(hot.use) };
+  return { ...hot, used: describeUse(hot.use) };
 }

@@ -20,7 +20,8 @@ import type { Accelerator } from '../guest/accel.js';
 import { QemuProcess, type QemuSpec } from './qemu.js';
 import { qemuSpec } from './spec.js';
 import { probeKvmBoot } from './probe.js';
-import { loadRam, type RamIo, ramIoOf, setupRamCapture } from './ram.js';
+import { type RamIo, ramIoOf, setupRamCapture } from './ram.js';
+import { loadRestoreRam } from './restore-ram.js';
 import { checkRecord, machineRecord } from './record.js';
 import { QmpClient } from './qmp.js';
 import { standbyDisk, startFromTemplate } from './template-boot.js';
@@ -32,7 +33,7 @@ import type { CheckpointOptions, CheckpointResult, Target, TargetContext, Target
 import { type PhaseMarks, PhaseRecorder } from '../phase-marks.js';
 import { writeDisk } from './disk-handover.js';
 import { wrapTargetError } from './wrap-error.js';
-import { commitHotCopy, hotCopyDir, reserveHotCopy, restoreSource } from './hot-copy.js';
+import { commitHotCopy, hotCopyDir, restoreSource } from './hot-copy.js';
 import { runCheckpoint } from './checkpoint-run.js';
 
 export function createMicrovmTarget(ctx: TargetContext): Target {
@@ -146,7 +147,6 @@ class MicrovmTarget implements Target {
     const template = this.opts.fresh === 'template' ? await this.template() : undefined;
     if (this.diskPath !== undefined) await standbyDisk(this.diskPath, template, this.opts);
     await this.start(true);
-    if (this.opts.hotCopy) reserveHotCopy(this.ctx.sessionDir);
     this.incomingReady = true;
   }
 
@@ -160,8 +160,9 @@ class MicrovmTarget implements Target {
     await this.prepare();
     phases.mark('env');
     await checkRecord(stored, this.opts);
-    // With hotCopy: the local copy's parts, each read and hashed against the store's digest before QEMU sees a byte.
-    const { source, used } = await restoreSource(this.opts.hotCopy, this.ctx.sessionDir, stored);
+    // With hotCopy: the local copy's parts, each hashed (read once, as a stream) against the store's digest before QEMU
+    // sees a byte; QEMU then reads the RAM stream from that file itself (exec:cat), checked unchanged before `cont`.
+    const { source, used, ...hot } = await restoreSource(this.opts.hotCopy, this.ctx.sessionDir, stored);
     this.restoredFrom = used;
     if (this.opts.hotCopy) phases.mark('source');
     this.hub.lastStep = source.step; // until the resumed guest's first heartbeat
@@ -176,7 +177,7 @@ class MicrovmTarget implements Target {
       phases.mark('qemu');
       const { qemu } = this.running();
       const io = this.ramIo('migrate-in.sock');
-      await loadRam(this.opts.ramCapture, io, source);
+      await loadRestoreRam(this.opts.ramCapture, io, source, qemu, hot);
       phases.mark('ram');
       const { qmp } = io;
       // The guest does not know it was restored: ask for the full heartbeat the checker verifies (waits in the UART).

@@ -47,8 +47,13 @@ export function catUri(file: string): string {
   return `exec:cat '${file.replaceAll("'", `'\\''`)}'`;
 }
 
-/** Wait until QEMU's incoming migration completed (polled: QMP answers within ms while it loads). */
-async function incomingDone(qmp: QmpClient, qemu: QemuProcess, timeoutMs: number): Promise<void> {
+/** Wait until QEMU's incoming migration of `what` completed (polled: QMP answers within ms while it loads). */
+export async function incomingDone(
+  qmp: QmpClient,
+  qemu: QemuProcess,
+  timeoutMs: number,
+  what = "the template's RAM state",
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const info = await qmp.execute<{ status?: string; 'error-desc'?: string }>('query-migrate');
@@ -56,7 +61,7 @@ async function incomingDone(qmp: QmpClient, qemu: QemuProcess, timeoutMs: number
     const gone = qemu.exitReason();
     if (info.status === 'failed' || gone !== undefined || Date.now() > deadline)
       throw new TargetError(
-        `loading the template's RAM state: ${info.status ?? 'not completed'}${info['error-desc'] ? `: ${info['error-desc']}` : ''} (${qemu.diagnostics()})`,
+        `loading ${what}: ${info.status ?? 'not completed'}${info['error-desc'] ? `: ${info['error-desc']}` : ''} (${qemu.diagnostics()})`,
       );
     await sleep(2);
   }

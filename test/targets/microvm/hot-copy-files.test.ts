@@ -14,7 +14,6 @@ import {
   HOT_COPY_UNCHECKED,
   hotCopyDir,
   hotSource,
-  reserveHotCopy,
   stageHotCopy,
 } from '../../../harness/targets/microvm/hot-copy.js';
 
@@ -83,23 +82,30 @@ describe('hot copy files', () => {
     expect((await source.get('ram')).toString()).toBe('a stale copy');
   });
 
-  it('a standby reads the copy into memory it set aside, and still refuses a copy that does not match', async () => {
+  it('serves the verified file itself (stream, path for exec:cat), and says when it changed after its check', async () => {
     const hot = hotCopyDir(dir);
-    const put = async (seq: number, bytes: Buffer): Promise<void> => {
-      await writeFile(path.join(dir, 'scratch.ram'), bytes);
-      await stageHotCopy(hot, { ram: path.join(dir, 'scratch.ram') });
-      await commitHotCopy(hot, seq);
-    };
-    await put(2, RAM);
-    reserveHotCopy(dir);
-    const served = await (await hotSource(hot, stored(), ['ram'])).source.get('ram');
-    expect(served.equals(RAM)).toBe(true);
-    expect(served.buffer.byteLength).toBe(4096); // a view into the set-aside pages (RAM's size plus a quarter, in pages)
+    await writeFile(path.join(dir, 'scratch.ram'), RAM);
+    await stageHotCopy(hot, { ram: path.join(dir, 'scratch.ram') });
+    await commitHotCopy(hot, 2);
+    const served = await hotSource(hot, stored(), ['ram']);
+    const file = served.files.get('ram')!;
+    expect(file).toBe(path.join(hot, '0000000002', 'ram'));
+    const chunks: Buffer[] = [];
+    for await (const c of served.source.stream('ram')) chunks.push(Buffer.from(c));
+    expect(Buffer.concat(chunks).equals(RAM)).toBe(true);
+    expect(await served.changed()).toEqual([]);
+    // Negative control: the same bytes written again between the check and QEMU's read still count as a change.
+    await writeFile(file, RAM);
+    expect(await served.changed()).toEqual(['ram']);
+    await rm(file);
+    expect(await served.changed()).toEqual(['ram']);
     const flipped = Buffer.from(RAM);
     flipped[0] = flipped[0]! ^ 1;
-    await put(2, flipped);
-    reserveHotCopy(dir);
+    await writeFile(path.join(dir, 'scratch.ram'), flipped);
+    await stageHotCopy(hot, { ram: path.join(dir, 'scratch.ram') });
+    await commitHotCopy(hot, 2);
     const refused = await hotSource(hot, stored(), ['ram']);
     expect(describeUse(refused.use)).toBe('store (ram: digest mismatch)');
+    expect(refused.files.size).toBe(0);
   });
 });
