@@ -217,6 +217,9 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
   });
 
   it('warm standby with a disk: QEMU waits on a placeholder image, the restore overwrites it in place and the guest reads the checkpoint disk; negative control: a blank disk in the same checkpoint does not verify', async () => {
+    // It restores the first test's checkpoint: if that test failed (e.g. a boot past its timeout on a loaded host), say
+    // so here rather than fail on an undefined checkpoint.
+    expect(ckpt, "the first test's checkpoint").toBeDefined();
     const b = await makeTarget();
     live.push(b.target);
     await b.target.warmUp!();
