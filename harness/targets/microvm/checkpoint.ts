@@ -64,14 +64,14 @@ export async function takeCheckpoint(
   const inline = g.opts.ramCapture === 'stream' && g.opts.ramIngest === 'inline';
   const live = g.opts.ramCapture === 'stream' && g.opts.ramSave === 'live';
   const background = g.opts.ramCapture === 'stream' && g.opts.ramSave === 'background';
-  // Where we stop the guest ourselves (paused save; background with a disk), we first have the agent hold between steps:
+  // With exactStep, where we stop the guest ourselves (paused save; background with a disk), the agent first holds between steps:
   // its `HOLD <step>` acknowledgement comes after every heartbeat it wrote (one serial stream), so the step is exact,
   // where the last heartbeat received is a lower bound (a loaded guest had 6 heartbeats in its UART buffer at the stop,
   // sent by the restored guest). The skew control holds in every mode: a log.txt write in flight at the RAM capture
   // would complete after resume and rewrite the file's last block from RAM, hiding the skew. The restore's
   // full-heartbeat request ends the hold.
   const weStop = !live && (!background || g.diskPath !== undefined);
-  const held = weStop || skew ? await holdFresh(() => g.hold()) : undefined;
+  const held = (weStop && g.opts.exactStep) || skew ? await holdFresh(() => g.hold()) : undefined;
   let exactStep: number | undefined;
   const stop = async (): Promise<void> => {
     await qmp.execute('stop');

@@ -53,6 +53,14 @@ export const microvmOptionsSchema = z
      * Needs ramIngest: file (inline ingest writes no file). Off by default, so cold figures stay comparable.
      */
     hotCopy: z.boolean().default(false),
+    /**
+     * Where the target stops the guest itself (paused save; background with a disk): first have the agent hold between
+     * steps, so the checkpoint's step is exact (its hold reply follows every heartbeat it wrote). Off by default: a
+     * checkpoint then lands at any instant, mid-step included, and its step is the last heartbeat received, a lower
+     * bound (heartbeats still in the guest's serial buffer at the stop are sent by the restored guest; the checker's
+     * `regressed` then has that much slack). The skew negative control always holds.
+     */
+    exactStep: z.boolean().default(false),
   })
   .strict()
   .refine((o) => !o.hotCopy || o.ramIngest === 'file', {
