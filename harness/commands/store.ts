@@ -86,7 +86,9 @@ const verifyCommand = defineCommand<StoreArgs>({
     else {
       for (const p of report.problems)
         process.stdout.write(
-          p.part === '(manifest)' ? `${p.problem}\n` : `checkpoint ${p.seq} part ${p.part}: ${p.problem}\n`,
+          p.part === '(manifest)' || p.part === '(chunk index)'
+            ? `${p.problem}\n`
+            : `checkpoint ${p.seq} part ${p.part}: ${p.problem}\n`,
         );
       process.stdout.write(
         `${report.checkpoints} checkpoints, ${report.chunksChecked} chunk references checked: ${report.problems.length === 0 ? 'OK' : `${report.problems.length} problems`}\n`,

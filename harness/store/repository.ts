@@ -233,10 +233,13 @@ export class Store {
     for (const l of this.locks.splice(0)) l.release();
   }
 
-  /** After packs were rewritten (gc): forget open pack files and cached blocks, and read every index again. */
-  reload(): void {
+  /**
+   * After packs were rewritten (gc): forget open pack files and cached blocks, and read every index again
+   * (`packIndexesOnly`: every pack index, not the consolidated chunk index).
+   */
+  reload(packIndexesOnly = false): void {
     this.internals.packs.close();
-    this.internals.index.reload();
+    this.internals.index.reload(packIndexesOnly);
   }
 
   /** Run `fn` holding an exclusive lock (taken here unless this store was opened with one); gc runs under it. */

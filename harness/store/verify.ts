@@ -3,6 +3,7 @@ import { IntegrityError } from '../core/errors.js';
 import type { Manifest } from './manifest.js';
 import { pageMap } from './part-reader.js';
 import type { SkippedManifest, Store } from './repository.js';
+import { verifyChunkIndex } from './verify-chunk-index.js';
 import { verifyLocations } from './verify-locations.js';
 
 export interface VerifyProblem {
@@ -40,8 +41,9 @@ export function layoutProblems(store: Store, m: Manifest): VerifyProblem[] {
 
 /**
  * Re-hash every chunk each committed checkpoint references; report corrupt or missing ones by checkpoint, every
- * manifest file that fails its check by name (part "(manifest)"), and every location index that is damaged or leads
- * a chunk read astray (part "(location index)").
+ * manifest file that fails its check by name (part "(manifest)"), every location index that is damaged or leads
+ * a chunk read astray (part "(location index)"), and a consolidated chunk index that is damaged or disagrees with the
+ * pack indexes (part "(chunk index)", seq 0).
  */
 export function verifyStore(store: Store): VerifyReport {
   store.internals.packs.close(); // read every chunk from disk again, not from what this process already checked
@@ -77,6 +79,8 @@ export function verifyStore(store: Store): VerifyReport {
   store.internals.index.load(); // every pack index, to tell a location index's own fault from a chunk's
   for (const l of verifyLocations(store.internals.paths, store.internals.index))
     problems.push({ seq: l.seq, part: '(location index)', chunk: l.chunk, problem: l.problem });
+  for (const c of verifyChunkIndex(store.internals.paths))
+    problems.push({ seq: 0, part: '(chunk index)', chunk: c.chunk, problem: c.problem });
   return { checkpoints: manifests.length, chunksChecked, problems };
 }
 
