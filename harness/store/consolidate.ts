@@ -38,8 +38,8 @@ export function readConsolidated(packDir: string, idxFiles: Iterable<string>): C
 export function writeConsolidated(packDir: string): ConsolidatedIndex {
   const files = packIndexFiles(packDir).sort();
   const current = readConsolidated(packDir, files);
-  const entries = new Map<string, ChunkLocation>(current ? current.entries() : []);
-  const packs = current ? [...current.packs] : [];
+  const entries = new Map<string, ChunkLocation>(); // only the packs not yet covered: the rest is copied as bytes
+  const packs: string[] = [];
   for (const f of files) {
     const pack = f.slice(0, -4);
     if (current?.covers(pack) || !consolidatable(pack)) continue;
@@ -48,7 +48,7 @@ export function writeConsolidated(packDir: string): ConsolidatedIndex {
     packs.push(pack);
     for (const e of idx.entries) if (!entries.has(e[0])) entries.set(e[0], entryLocation(pack, e));
   }
-  const bytes = encodeConsolidated(packs, entries);
+  const bytes = encodeConsolidated(packs, entries, current);
   writeFileAtomic(path.join(packDir, CONSOLIDATED_FILE), bytes);
   return ConsolidatedIndex.decode(bytes)!;
 }

@@ -21,44 +21,99 @@ export function consolidatable(pack: string): boolean {
   return PACK_ID.test(pack);
 }
 
+/** Where record `i` starts. */
+function recordAt(recordsAt: number, i: number): number {
+  return recordsAt + i * RECORD;
+}
+
+/** Binary search for the record of hash `key` among records [lo, hi) of `buf`; -1 when absent. */
+function search(buf: Buffer, recordsAt: number, lo: number, hi: number, key: Buffer): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = recordAt(recordsAt, mid);
+    const c = key.compare(buf, at, at + 32);
+    if (c === 0) return mid;
+    if (c < 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return -1;
+}
+
+/** Write one record at `at` (its base reference is filled in later). */
+function writeRecord(buf: Buffer, at: number, h: string, pack: number, loc: ChunkLocation): void {
+  buf.write(h, at, 'hex');
+  buf.writeUInt32LE(pack, at + 32);
+  buf.writeUIntLE(loc.offset, at + 36, 6);
+  buf.writeUInt32LE(loc.length, at + 42);
+  buf.writeUInt32LE(loc.inner, at + 46);
+  buf.writeUInt32LE(loc.rawLength, at + 50);
+  buf[at + 54] = loc.codec;
+  buf.writeUInt32LE(NO_BASE, at + 55);
+}
+
 /**
- * The bytes of a consolidated index covering `packs`, listing `entries` (each hash once; their packs among `packs`).
- * A delta whose base is not listed is left out (a lookup of it then reads the pack indexes, as it would anyway).
+ * The bytes of a consolidated index covering `old`'s packs (if any) and `packs`: `old`'s records copied as they are,
+ * merged in hash order with `entries` it lacks (those in `packs`), so the cost is a copy of the old file plus the new
+ * chunks, with no map of every chunk. A delta whose base is not listed, or is itself a delta, is left out (a lookup
+ * of it then reads the pack indexes, as it would anyway).
  */
-export function encodeConsolidated(packs: readonly string[], entries: ReadonlyMap<string, ChunkLocation>): Buffer {
-  const packNo = new Map(packs.map((p, i) => [p, i]));
-  const listed = (h: string): boolean => {
-    const loc = entries.get(h);
-    return loc !== undefined && packNo.has(loc.pack);
+export function encodeConsolidated(
+  packs: readonly string[],
+  entries: ReadonlyMap<string, ChunkLocation>,
+  old: ConsolidatedIndex | null = null,
+): Buffer {
+  const allPacks = [...(old?.packs ?? []), ...packs];
+  const packNo = new Map(allPacks.map((p, i) => [p, i]));
+  const ours = (loc: ChunkLocation | undefined): loc is ChunkLocation => loc !== undefined && packNo.has(loc.pack);
+  const wholeBase = (b: string): boolean => {
+    const inOld = old?.baseRefOf(b);
+    if (inOld !== undefined) return inOld === NO_BASE;
+    const loc = entries.get(b);
+    return ours(loc) && loc.base === undefined;
   };
-  const hashes = [...entries.keys()]
+  const fresh = [...entries.keys()]
     .filter((h) => {
-      const base = entries.get(h)!.base;
-      return listed(h) && (base === undefined || (listed(base) && entries.get(base)!.base === undefined));
+      const loc = entries.get(h);
+      return ours(loc) && !old?.has(h) && (loc.base === undefined || wholeBase(loc.base));
     })
     .sort();
-  const recordNo = new Map(hashes.map((h, i) => [h, i]));
-  const recordsAt = HEAD + packs.length * 8 + FANOUT;
-  const buf = Buffer.alloc(recordsAt + hashes.length * RECORD + 32);
+  const oldCount = old?.count ?? 0;
+  const count = oldCount + fresh.length;
+  const fanoutAt = HEAD + allPacks.length * 8;
+  const recordsAt = fanoutAt + FANOUT;
+  const buf = Buffer.alloc(recordsAt + count * RECORD + 32);
   MAGIC.copy(buf);
-  buf.writeUInt32LE(packs.length, MAGIC.length);
-  buf.writeUInt32LE(hashes.length, MAGIC.length + 4);
-  packs.forEach((p, i) => buf.write(p, HEAD + i * 8, 'hex'));
-  const fanout = new Uint32Array(256);
-  hashes.forEach((h, i) => {
-    const loc = entries.get(h)!;
-    const at = recordsAt + i * RECORD;
-    buf.write(h, at, 'hex');
-    buf.writeUInt32LE(packNo.get(loc.pack)!, at + 32);
-    buf.writeUIntLE(loc.offset, at + 36, 6);
-    buf.writeUInt32LE(loc.length, at + 42);
-    buf.writeUInt32LE(loc.inner, at + 46);
-    buf.writeUInt32LE(loc.rawLength, at + 50);
-    buf[at + 54] = loc.codec;
-    buf.writeUInt32LE(loc.base === undefined ? NO_BASE : (recordNo.get(loc.base) ?? NO_BASE), at + 55);
-    fanout[buf[at]!]!++;
+  buf.writeUInt32LE(allPacks.length, MAGIC.length);
+  buf.writeUInt32LE(count, MAGIC.length + 4);
+  allPacks.forEach((p, i) => buf.write(p, HEAD + i * 8, 'hex'));
+  const oldToNew = new Uint32Array(oldCount);
+  const freshAt: number[] = [];
+  const key = Buffer.alloc(32);
+  for (let i = 0, j = 0, k = 0; k < count; k++) {
+    if (j < fresh.length) key.write(fresh[j]!, 'hex');
+    if (i < oldCount && (j >= fresh.length || old!.compareRecord(i, key) < 0)) {
+      old!.copyRecord(i, buf, recordAt(recordsAt, k));
+      oldToNew[i++] = k;
+    } else {
+      const loc = entries.get(fresh[j]!)!;
+      writeRecord(buf, recordAt(recordsAt, k), fresh[j++]!, packNo.get(loc.pack)!, loc);
+      freshAt.push(k);
+    }
+  }
+  for (let i = 0; i < oldCount; i++) {
+    const at = recordAt(recordsAt, oldToNew[i]!) + 55;
+    const ref = buf.readUInt32LE(at);
+    if (ref !== NO_BASE) buf.writeUInt32LE(ref < oldCount ? oldToNew[ref]! : NO_BASE, at);
+  }
+  fresh.forEach((h, j) => {
+    const base = entries.get(h)!.base;
+    if (base === undefined) return;
+    const ref = search(buf, recordsAt, 0, count, Buffer.from(base, 'hex'));
+    buf.writeUInt32LE(ref < 0 ? NO_BASE : ref, recordAt(recordsAt, freshAt[j]!) + 55);
   });
-  for (let b = 0, sum = 0; b < 256; b++) buf.writeUInt32LE((sum += fanout[b]!), HEAD + packs.length * 8 + b * 4);
+  const fanout = new Uint32Array(256);
+  for (let k = 0; k < count; k++) fanout[buf[recordAt(recordsAt, k)]!]!++;
+  for (let b = 0, sum = 0; b < 256; b++) buf.writeUInt32LE((sum += fanout[b]!), fanoutAt + b * 4);
   createHash('sha256')
     .update(buf.subarray(0, buf.length - 32))
     .digest()
@@ -113,17 +168,26 @@ export class ConsolidatedIndex {
   private find(h: string): number {
     const key = Buffer.from(h, 'hex');
     if (key.length !== 32) return -1;
-    let lo = key[0] === 0 ? 0 : this.buf.readUInt32LE(this.fanoutAt + (key[0]! - 1) * 4);
-    let hi = this.buf.readUInt32LE(this.fanoutAt + key[0]! * 4);
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = this.recordsAt + mid * RECORD;
-      const c = key.compare(this.buf, at, at + 32);
-      if (c === 0) return mid;
-      if (c < 0) hi = mid;
-      else lo = mid + 1;
-    }
-    return -1;
+    const lo = key[0] === 0 ? 0 : this.buf.readUInt32LE(this.fanoutAt + (key[0]! - 1) * 4);
+    return search(this.buf, this.recordsAt, lo, this.buf.readUInt32LE(this.fanoutAt + key[0]! * 4), key);
+  }
+
+  /** Chunk `h`'s base reference (NO_BASE: stored whole), or undefined when it is not listed (for encodeConsolidated). */
+  baseRefOf(h: string): number | undefined {
+    const i = this.find(h);
+    return i < 0 ? undefined : this.buf.readUInt32LE(recordAt(this.recordsAt, i) + 55);
+  }
+
+  /** Record `i`'s hash compared with `key` (for encodeConsolidated's merge). */
+  compareRecord(i: number, key: Buffer): number {
+    const at = recordAt(this.recordsAt, i);
+    return this.buf.compare(key, 0, 32, at, at + 32);
+  }
+
+  /** Copy record `i`'s bytes into `to` at `at` (for encodeConsolidated's merge). */
+  copyRecord(i: number, to: Buffer, at: number): void {
+    const from = recordAt(this.recordsAt, i);
+    this.buf.copy(to, at, from, from + RECORD);
   }
 
   /** Whether it lists chunk `h`. */

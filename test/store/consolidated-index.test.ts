@@ -109,6 +109,27 @@ describe('consolidated chunk index', () => {
     expect([...index.entries()].map(([h]) => h)).toEqual([hex('a'), hex('b')].sort());
   });
 
+  it('merging new packs into an old index gives the same bytes as encoding everything at once', () => {
+    const [p1, p2] = ['1111111111111111', '2222222222222222'];
+    const loc = (pack: string, n: number, base?: string): ChunkLocation => ({
+      pack,
+      ...{ offset: n * 100, length: 90, codec: 2, inner: n, rawLength: 4096 },
+      ...(base === undefined ? {} : { base }),
+    });
+    const first = new Map<string, ChunkLocation>();
+    const second = new Map<string, ChunkLocation>();
+    for (let n = 0; n < 300; n++) first.set(hex(`a${n}`), loc(p1, n, n % 3 === 1 ? hex(`a${n - 1}`) : undefined));
+    for (let n = 0; n < 200; n++) second.set(hex(`b${n}`), loc(p2, n, n % 4 === 1 ? hex(`a${n}`) : undefined));
+    second.set(hex('a0'), loc(p2, 999)); // already listed: keeps its old location
+    const merged = encodeConsolidated([p2], second, ConsolidatedIndex.decode(encodeConsolidated([p1], first)));
+    const union = new Map([...second, ...first]);
+    expect(merged.equals(encodeConsolidated([p1, p2], union))).toBe(true);
+    const index = ConsolidatedIndex.decode(merged)!;
+    expect(index.count).toBe(300 + 200 - 17); // second's 17 deltas on a delta of first (a1, a13, ...) are left out
+    for (const [h, l] of union) if (index.has(h)) expect(index.locate(h)).toEqual(l);
+    expect(index.locate(hex('a0'))).toEqual(first.get(hex('a0')));
+  });
+
   it('the writer consolidates every so many packs; lookups through it equal lookups through the pack indexes', async () => {
     await fill(CONSOLIDATE_AFTER_PACKS + 4);
     const index = ConsolidatedIndex.decode(readFileSync(cixFile()))!;
