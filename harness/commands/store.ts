@@ -68,16 +68,25 @@ const statsCommand = defineCommand<StoreArgs>({
   },
 });
 
-const verifyCommand = defineCommand<StoreArgs>({
+interface VerifyArgs extends StoreArgs {
+  'part-digests': boolean;
+}
+
+const verifyCommand = defineCommand<VerifyArgs>({
   command: 'verify <dir>',
   describe:
     'Re-hash every chunk of every committed checkpoint; exit 1 if any is corrupt or missing, or a manifest fails its check',
-  builder: positional,
+  builder: (y: Argv) =>
+    positional(y).option('part-digests', {
+      type: 'boolean',
+      default: true,
+      describe: "Also rebuild each part and check its whole-part SHA-256 (--no-part-digests: only each chunk's)",
+    }),
   run: (argv) => {
     const store = openExisting(argv.dir, 'shared', 'store verify');
     let report;
     try {
-      report = verifyStore(store);
+      report = verifyStore(store, { partDigests: argv['part-digests'] });
     } finally {
       store.close();
     }

@@ -5,12 +5,19 @@ import { pageMap } from './part-reader.js';
 import type { SkippedManifest, Store } from './repository.js';
 import { verifyChunkIndex } from './verify-chunk-index.js';
 import { verifyLocations } from './verify-locations.js';
+import { partDigestProblems } from './verify-parts.js';
 
 export interface VerifyProblem {
   seq: number;
   part: string;
   chunk: string;
   problem: string;
+}
+
+/** What verify does beyond re-hashing every chunk. */
+export interface VerifyOptions {
+  /** Also rebuild each part and check its whole-part SHA-256 (`soak store verify` does unless --no-part-digests). */
+  partDigests?: boolean;
 }
 
 export interface VerifyReport {
@@ -45,9 +52,10 @@ export function layoutProblems(store: Store, m: Manifest): VerifyProblem[] {
  * a chunk read astray (part "(location index)"), and a consolidated chunk index that is damaged or disagrees with the
  * pack indexes (part "(chunk index)", seq 0).
  */
-export function verifyStore(store: Store): VerifyReport {
+export function verifyStore(store: Store, opts: VerifyOptions = {}): VerifyReport {
   store.internals.packs.close(); // read every chunk from disk again, not from what this process already checked
   const good = new Set<string>();
+  const digestsChecked = new Set<string>();
   let chunksChecked = 0;
   const { manifests, damaged } = store.scan();
   const problems: VerifyProblem[] = damaged.map((d) => ({
@@ -75,6 +83,8 @@ export function verifyStore(store: Store): VerifyReport {
       }
     }
     if (!problems.some((p) => p.seq === m.seq)) problems.push(...layoutProblems(store, m));
+    if (opts.partDigests === true && !problems.some((p) => p.seq === m.seq))
+      problems.push(...partDigestProblems(store, m, digestsChecked));
   }
   store.internals.index.load(); // every pack index, to tell a location index's own fault from a chunk's
   for (const l of verifyLocations(store.internals.paths, store.internals.index))
