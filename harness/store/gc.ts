@@ -1,6 +1,7 @@
 // Retention: keep the newest N checkpoints, drop the rest, and reclaim the chunks only they needed. Every step leaves
 // a store that verifies, whenever the process is killed: live chunks are copied into a new sealed pack before any old
-// manifest goes, old manifests go before the pack indexes that list their chunks, indexes before their packs.
+// manifest goes, old manifests go before the pack indexes that list their chunks, indexes before their packs. The
+// consolidated chunk index (packs/chunks.cix) goes with the first pack index and is written again at the end.
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, IntegrityError } from '../core/errors.js';
