@@ -5,11 +5,16 @@ import { IntegrityError } from '../core/errors.js';
 import type { Manifest } from './manifest.js';
 import { checkedBytes, partBytes } from './part-reader.js';
 import type { Store } from './repository.js';
-import type { VerifyProblem } from './verify.js';
+
+/** A part whose rebuilt bytes do not match its digest, and the reader's message. */
+export interface PartDigestProblem {
+  part: string;
+  problem: string;
+}
 
 /** Rebuild every part of `m` that records a digest and check it; `checked`: digests already matched (skipped). */
-export function partDigestProblems(store: Store, m: Manifest, checked: Set<string>): VerifyProblem[] {
-  const problems: VerifyProblem[] = [];
+export function partDigestProblems(store: Store, m: Manifest, checked: Set<string>): PartDigestProblem[] {
+  const problems: PartDigestProblem[] = [];
   for (const p of m.parts) {
     if (p.sha256 === undefined || checked.has(p.sha256)) continue;
     try {
@@ -22,7 +27,7 @@ export function partDigestProblems(store: Store, m: Manifest, checked: Set<strin
       checked.add(p.sha256);
     } catch (err) {
       if (!(err instanceof IntegrityError)) throw err;
-      problems.push({ seq: m.seq, part: p.name, chunk: '(part digest)', problem: err.message });
+      problems.push({ part: p.name, problem: err.message });
     }
   }
   return problems;

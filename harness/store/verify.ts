@@ -84,7 +84,8 @@ export function verifyStore(store: Store, opts: VerifyOptions = {}): VerifyRepor
     }
     if (!problems.some((p) => p.seq === m.seq)) problems.push(...layoutProblems(store, m));
     if (opts.partDigests === true && !problems.some((p) => p.seq === m.seq))
-      problems.push(...partDigestProblems(store, m, digestsChecked));
+      for (const d of partDigestProblems(store, m, digestsChecked))
+        problems.push({ seq: m.seq, part: d.part, chunk: '(part digest)', problem: d.problem });
   }
   store.internals.index.load(); // every pack index, to tell a location index's own fault from a chunk's
   for (const l of verifyLocations(store.internals.paths, store.internals.index))
