@@ -68,16 +68,25 @@ const statsCommand = defineCommand<StoreArgs>({
   },
 });
 
-const verifyCommand = defineCommand<StoreArgs>({
+interface VerifyArgs extends StoreArgs {
+  'part-digests': boolean;
+}
+
+const verifyCommand = defineCommand<VerifyArgs>({
   command: 'verify <dir>',
   describe:
     'Re-hash every chunk of every committed checkpoint; exit 1 if any is corrupt or missing, or a manifest fails its check',
-  builder: positional,
+  builder: (y: Argv) =>
+    positional(y).option('part-digests', {
+      type: 'boolean',
+      default: true,
+      describe: "Also rebuild each part and check its whole-part SHA-256 (--no-part-digests: only each chunk's)",
+    }),
   run: (argv) => {
     const store = openExisting(argv.dir, 'shared', 'store verify');
     let report;
     try {
-      report = verifyStore(store);
+      report = verifyStore(store, { partDigests: argv['part-digests'] });
     } finally {
       store.close();
     }
@@ -86,7 +95,9 @@ const verifyCommand = defineCommand<StoreArgs>({
     else {
       for (const p of report.problems)
         process.stdout.write(
-          p.part === '(manifest)' ? `${p.problem}\n` : `checkpoint ${p.seq} part ${p.part}: ${p.problem}\n`,
+          p.part === '(manifest)' || p.part === '(chunk index)'
+            ? `${p.problem}\n`
+            : `checkpoint ${p.seq} part ${p.part}: ${p.problem}\n`,
         );
       process.stdout.write(
         `${report.checkpoints} checkpoints, ${report.chunksChecked} chunk references checked: ${report.problems.length === 0 ? 'OK' : `${report.problems.length} problems`}\n`,

@@ -1,10 +1,13 @@
 // Retention: keep the newest N checkpoints, drop the rest, and reclaim the chunks only they needed. Every step leaves
 // a store that verifies, whenever the process is killed: live chunks are copied into a new sealed pack before any old
-// manifest goes, old manifests go before the pack indexes that list their chunks, indexes before their packs.
+// manifest goes, old manifests go before the pack indexes that list their chunks, indexes before their packs. The
+// consolidated chunk index (packs/chunks.cix) goes with the first pack index and is written again at the end.
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, IntegrityError } from '../core/errors.js';
 import { removeDurably } from '../core/durable.js';
+import { writeConsolidated } from './consolidate.js';
+import { CONSOLIDATED_FILE } from './consolidated-index.js';
 import { LOCATION_FILE } from './location-index.js';
 import { manifestFileName } from './manifest.js';
 import { PackWriter } from './pack.js';
@@ -49,6 +52,15 @@ function dirBytes(dir: string): number {
   return readdirSync(dir).reduce((s, f) => s + statSync(path.join(dir, f)).size, 0);
 }
 
+/** A new consolidated chunk index of the packs gc left; best effort (without it, opens read the pack indexes). */
+function consolidateAfterGc(packDir: string): void {
+  try {
+    writeConsolidated(packDir);
+  } catch (err) {
+    if (typeof (err as { code?: unknown } | null)?.code !== 'string') throw err;
+  }
+}
+
 /**
  * Remove every checkpoint but the newest `keep` and the chunks only they used, under an exclusive lock (StoreBusyError,
  * exit 3, naming the PID while any live process holds the store). Refuses (IntegrityError, exit 1, naming the file),
@@ -62,7 +74,7 @@ export function gcStore(store: Store, keep: number, onStep: (step: GcStep, plan:
 function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) => void): GcReport {
   const { packs: packDir, checkpoints: manifestDir } = store.internals.paths;
   const bytesBefore = dirBytes(packDir) + dirBytes(manifestDir);
-  store.reload();
+  store.reload(true); // plan from the pack indexes themselves, not the consolidated index's copy of them
 
   // Plan: which manifests stay, which chunks they need, and where the single copy of each chunk we keep lives.
   const { manifests, damaged } = store.scan();
@@ -156,10 +168,7 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
     manifestDir,
     readdirSync(manifestDir).filter((f) => LOCATION_FILE.test(f)),
   );
-  removeDurably(
-    packDir,
-    rewrite.map((i) => `${i.pack}.idx`),
-  );
+  removeDurably(packDir, [CONSOLIDATED_FILE, ...rewrite.map((i) => `${i.pack}.idx`)]);
   onStep('indexes-removed');
   const tornPacks = readdirSync(packDir).filter(
     (f) => f.endsWith('.pack') && !indexed.has(f.slice(0, -5)) && f !== `${fresh.id}.pack`,
@@ -171,6 +180,7 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
     readdirSync(manifestDir).filter((f) => f.includes('.tmp-')),
   );
   const lockTemps = sweepDeadLockTemps(store.dir); // under gc's exclusive lock; a live taker's temp stays
+  consolidateAfterGc(packDir);
   store.reload();
   store.latest(); // writes the newest checkpoint's location index again, so the next restore opens fast
   onStep('done');

@@ -200,8 +200,9 @@ export class Store {
   /**
    * Rebuild the delta bases of every page-split part of the newest checkpoint now (tens of ms for a big guest), so
    * the first checkpoint after a restart does not do it while it writes (inside the pause, with inline RAM ingest).
-   * `newest`: that checkpoint, when the caller has just read it (a host that restored from it). Reads every pack
-   * index first (a restore read only the checkpoint's location index), so the writer dedups against all of them.
+   * `newest`: that checkpoint, when the caller has just read it (a host that restored from it). Loads the whole
+   * chunk index first (a restore read only the checkpoint's location index), so the writer dedups against every
+   * chunk: the consolidated index plus the pack indexes it does not cover, not every pack index.
    */
   warmPageKeys(newest: Manifest | null = this.latest()): void {
     this.internals.index.load();
@@ -233,10 +234,13 @@ export class Store {
     for (const l of this.locks.splice(0)) l.release();
   }
 
-  /** After packs were rewritten (gc): forget open pack files and cached blocks, and read every index again. */
-  reload(): void {
+  /**
+   * After packs were rewritten (gc): forget open pack files and cached blocks, and read every index again
+   * (`packIndexesOnly`: every pack index, not the consolidated chunk index).
+   */
+  reload(packIndexesOnly = false): void {
     this.internals.packs.close();
-    this.internals.index.reload();
+    this.internals.index.reload(packIndexesOnly);
   }
 
   /** Run `fn` holding an exclusive lock (taken here unless this store was opened with one); gc runs under it. */

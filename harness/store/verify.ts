@@ -3,13 +3,21 @@ import { IntegrityError } from '../core/errors.js';
 import type { Manifest } from './manifest.js';
 import { pageMap } from './part-reader.js';
 import type { SkippedManifest, Store } from './repository.js';
+import { verifyChunkIndex } from './verify-chunk-index.js';
 import { verifyLocations } from './verify-locations.js';
+import { partDigestProblems } from './verify-parts.js';
 
 export interface VerifyProblem {
   seq: number;
   part: string;
   chunk: string;
   problem: string;
+}
+
+/** What verify does beyond re-hashing every chunk. */
+export interface VerifyOptions {
+  /** Also rebuild each part and check its whole-part SHA-256 (`soak store verify` does unless --no-part-digests). */
+  partDigests?: boolean;
 }
 
 export interface VerifyReport {
@@ -40,12 +48,14 @@ export function layoutProblems(store: Store, m: Manifest): VerifyProblem[] {
 
 /**
  * Re-hash every chunk each committed checkpoint references; report corrupt or missing ones by checkpoint, every
- * manifest file that fails its check by name (part "(manifest)"), and every location index that is damaged or leads
- * a chunk read astray (part "(location index)").
+ * manifest file that fails its check by name (part "(manifest)"), every location index that is damaged or leads
+ * a chunk read astray (part "(location index)"), and a consolidated chunk index that is damaged or disagrees with the
+ * pack indexes (part "(chunk index)", seq 0).
  */
-export function verifyStore(store: Store): VerifyReport {
+export function verifyStore(store: Store, opts: VerifyOptions = {}): VerifyReport {
   store.internals.packs.close(); // read every chunk from disk again, not from what this process already checked
   const good = new Set<string>();
+  const digestsChecked = new Set<string>();
   let chunksChecked = 0;
   const { manifests, damaged } = store.scan();
   const problems: VerifyProblem[] = damaged.map((d) => ({
@@ -73,10 +83,15 @@ export function verifyStore(store: Store): VerifyReport {
       }
     }
     if (!problems.some((p) => p.seq === m.seq)) problems.push(...layoutProblems(store, m));
+    if (opts.partDigests === true && !problems.some((p) => p.seq === m.seq))
+      for (const d of partDigestProblems(store, m, digestsChecked))
+        problems.push({ seq: m.seq, part: d.part, chunk: '(part digest)', problem: d.problem });
   }
   store.internals.index.load(); // every pack index, to tell a location index's own fault from a chunk's
   for (const l of verifyLocations(store.internals.paths, store.internals.index))
     problems.push({ seq: l.seq, part: '(location index)', chunk: l.chunk, problem: l.problem });
+  for (const c of verifyChunkIndex(store.internals.paths))
+    problems.push({ seq: 0, part: '(chunk index)', chunk: c.chunk, problem: c.problem });
   return { checkpoints: manifests.length, chunksChecked, problems };
 }
 

@@ -148,6 +148,7 @@ export class CheckpointWriter implements CheckpointSink {
     writeLocations(checkpoints, manifest, (h) => this.store.index.locate(h));
     writeFileAtomic(path.join(checkpoints, manifestFileName(this.seq)), text);
     dropOldLocations(checkpoints, this.seq);
+    this.store.index.consolidateIfDue(); // every so many packs, once the checkpoint is visible
     for (const [name, keys] of this.pageKeys) this.store.bases.set(name, keys);
     this.committed = true;
     return manifest;
