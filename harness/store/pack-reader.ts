@@ -60,6 +60,16 @@ export class PackReader {
     return loc.base === undefined ? { stored } : { stored, base: loc.base };
   }
 
+  /** Where chunk `h` is kept, if an intact index lists it. */
+  locate(h: string): ChunkLocation | undefined {
+    return this.index.locate(h);
+  }
+
+  /** The file of pack `pack`. */
+  packFile(pack: string): string {
+    return path.join(this.packDir, `${pack}.pack`);
+  }
+
   /** Close every pack file and drop cached blocks (packs may have been rewritten). */
   close(): void {
     for (const fd of this.packFds.values()) closeSync(fd);
@@ -70,19 +80,24 @@ export class PackReader {
 
   /** The stored bytes at a location (a raw chunk or a whole compressed block), unchecked; null if the pack is short. */
   private readStored(h: string, loc: ChunkLocation): Buffer | null {
-    let fd = this.packFds.get(loc.pack);
+    const buf = Buffer.allocUnsafe(loc.length);
+    return readSync(this.fd(h, loc.pack), buf, 0, loc.length, loc.offset) === loc.length ? buf : null;
+  }
+
+  /** The open fd of a pack (opened on first use); `h` names the chunk wanted when it cannot be opened. */
+  private fd(h: string, pack: string): number {
+    let fd = this.packFds.get(pack);
     if (fd === undefined) {
       try {
-        fd = openSync(path.join(this.packDir, `${loc.pack}.pack`), 'r');
+        fd = openSync(this.packFile(pack), 'r');
       } catch (err) {
-        throw new IntegrityError(`store ${this.label}: chunk ${h} is missing (pack ${loc.pack} cannot be opened)`, {
+        throw new IntegrityError(`store ${this.label}: chunk ${h} is missing (pack ${pack} cannot be opened)`, {
           cause: err,
         });
       }
-      this.packFds.set(loc.pack, fd);
+      this.packFds.set(pack, fd);
     }
-    const buf = Buffer.allocUnsafe(loc.length);
-    return readSync(fd, buf, 0, loc.length, loc.offset) === loc.length ? buf : null;
+    return fd;
   }
 
   /** The inflated block at a location; the last few are cached (a restore reads a block's chunks one after another). */

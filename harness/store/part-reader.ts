@@ -1,6 +1,5 @@
 // Reading a stored part back as bytes, in ~1 MiB pieces: plain parts are their chunks concatenated; a `qemu-pages`
 // part is rebuilt byte for byte by interleaving its meta stream and page chunks as its map says.
-import { createHash } from 'node:crypto';
 import { IntegrityError } from '../core/errors.js';
 import { decodeVarints } from '../core/bytes.js';
 import type { PartEntry } from './manifest.js';
@@ -15,10 +14,18 @@ export interface ChunkReader {
 
 const PIECE = 1 << 20;
 
-/** Copies byte ranges into fresh ~1 MiB buffers; each full one is handed out (and not reused: a socket may hold it). */
-class Batcher {
-  private buf = Buffer.allocUnsafe(PIECE);
+/**
+ * Copies byte ranges into ~1 MiB buffers; each full one is handed out. Fresh buffers by default (a socket may hold
+ * one); `reuse` cycles two, for a consumer done with a piece before it takes the one after next (a file writer).
+ */
+export class Batcher {
+  private readonly spare: Buffer[] = [];
+  private buf: Buffer = Buffer.allocUnsafe(PIECE);
   private fill = 0;
+
+  constructor(private readonly reuse = false) {
+    if (reuse) this.spare.push(Buffer.allocUnsafe(PIECE));
+  }
 
   *write(data: Uint8Array): Generator<Buffer> {
     let off = 0;
@@ -28,9 +35,11 @@ class Batcher {
       this.fill += n;
       off += n;
       if (this.fill === PIECE) {
-        yield this.buf;
-        this.buf = Buffer.allocUnsafe(PIECE);
+        const full = this.buf;
+        this.buf = this.spare.pop() ?? Buffer.allocUnsafe(PIECE);
+        if (this.reuse) this.spare.push(full);
         this.fill = 0;
+        yield full;
       }
     }
   }
@@ -42,7 +51,7 @@ class Batcher {
 }
 
 /** Reads the meta stream of a page-split part a few bytes at a time, loading its chunks lazily. */
-class ChunkCursor {
+export class ChunkCursor {
   private i = 0;
   private cur: Buffer = Buffer.alloc(0);
   private off = 0;
@@ -94,7 +103,7 @@ export function pageMap(store: ChunkReader, p: PartEntry): number[] {
 }
 
 /** Where a page-split part's page chunks start in its chunk list. */
-const firstPage = (p: PartEntry): number => p.layout!.metaChunks + p.layout!.mapChunks;
+export const firstPage = (p: PartEntry): number => p.layout!.metaChunks + p.layout!.mapChunks;
 
 /**
  * The pieces of a page-split stream in stream order: meta bytes as its page map places them, and `page(i)` for the
@@ -143,28 +152,4 @@ export function pageKeys(store: ChunkReader, p: PartEntry): PageKeys {
   splitter.end();
   const first = firstPage(p);
   return PageKeys.of(keys, p.chunks.slice(first, first + keys.length));
-}
-
-/**
- * `pieces` passed through while hashed, the last one held back until the whole matched `sha256` (absent: passed
- * unchecked, as older manifests have no part digest): a consumer sees a mismatch before it has the whole part.
- */
-export function* checkedBytes(pieces: Iterable<Buffer>, sha256: string | undefined, what: string): Generator<Buffer> {
-  if (sha256 === undefined) {
-    yield* pieces;
-    return;
-  }
-  const whole = createHash('sha256');
-  let held: Buffer | undefined;
-  for (const piece of pieces) {
-    whole.update(piece);
-    if (held !== undefined) yield held;
-    held = piece;
-  }
-  const got = whole.digest('hex');
-  if (got !== sha256)
-    throw new IntegrityError(
-      `${what}: the rebuilt bytes hash to ${got.slice(0, 16)}..., the manifest's part digest is ${sha256.slice(0, 16)}...`,
-    );
-  if (held !== undefined) yield held;
 }

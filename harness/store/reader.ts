@@ -2,11 +2,21 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { IntegrityError } from '../core/errors.js';
 import type { Manifest, PartEntry } from './manifest.js';
-import { checkedBytes, type ChunkReader, partBytes } from './part-reader.js';
+import { PackReader } from './pack-reader.js';
+import { type ChunkReader, partBytes } from './part-reader.js';
+import { checkedStream, partStream, type ReadCounts } from './part-stream.js';
+import { readPool } from './read-pool.js';
 import type { CheckpointSource } from './types.js';
 
-/** One committed checkpoint opened for reading; every chunk read is hash-checked. */
+/**
+ * One committed checkpoint opened for reading; every chunk read is hash-checked. Reading through the store's packs
+ * goes the fast way (part-stream.ts: batched, inflated and checked on worker threads); any other ChunkReader (a test's
+ * double) chunk by chunk.
+ */
 export class CheckpointReader implements CheckpointSource {
+  /** What the reads so far did: chunks handed out and SHA-256 computations (fast reads only). */
+  readonly counts: ReadCounts = { chunks: 0, hashed: 0 };
+
   constructor(
     private readonly chunks: ChunkReader,
     readonly manifest: Manifest,
@@ -34,23 +44,37 @@ export class CheckpointReader implements CheckpointSource {
     return p;
   }
 
-  /** The whole part's bytes in ~1 MiB pieces, checked against the part's digest (IntegrityError before the last piece). */
-  private bytes(name: string): Generator<Buffer> {
+  /**
+   * The whole part's bytes in ~1 MiB pieces, checked against the part's digest (IntegrityError before the last
+   * piece); `reuse`: for a consumer done with each piece before it asks for the next but one (Batcher).
+   */
+  private async *bytes(name: string, reuse = false): AsyncGenerator<Buffer> {
     const p = this.part(name);
-    return checkedBytes(partBytes(this.chunks, p), p.sha256, `checkpoint ${this.seq} part "${name}"`);
+    const pieces = this.chunks instanceof PackReader ? this.fast(this.chunks, p, reuse) : partBytes(this.chunks, p);
+    yield* checkedStream(pieces, p.sha256, `checkpoint ${this.seq} part "${name}"`);
+  }
+
+  private async *fast(packs: PackReader, p: PartEntry, reuse: boolean): AsyncGenerator<Buffer> {
+    const counts: ReadCounts = { chunks: 0, hashed: 0 };
+    try {
+      yield* partStream(packs, readPool(), p, reuse, counts);
+    } finally {
+      this.counts.chunks += counts.chunks;
+      this.counts.hashed += counts.hashed;
+    }
   }
 
   /** The part's bytes in one buffer. */
-  get(name: string): Promise<Buffer> {
-    return new Promise((resolve) => {
-      const p = this.part(name);
-      resolve(Buffer.concat([...this.bytes(name)], p.size));
-    });
+  async get(name: string): Promise<Buffer> {
+    const out = Buffer.allocUnsafe(this.part(name).size);
+    let at = 0;
+    for await (const piece of this.bytes(name, true)) at += piece.copy(out, at);
+    return at === out.length ? out : out.subarray(0, at);
   }
 
   /** The part's bytes in ~1 MiB pieces (a page-split stream is rebuilt byte for byte on the way), read lazily. */
   stream(name: string): AsyncIterable<Buffer> {
-    return lazyAsync(() => this.bytes(name));
+    return this.bytes(name);
   }
 
   /** The part's SHA-256 as the manifest records it (undefined: an older manifest without part digests). */
@@ -64,29 +88,13 @@ export class CheckpointReader implements CheckpointSource {
   }
 
   /** Not fsynced: a materialised part is scratch for a restore; the durable copy stays in the store. */
-  writeFile(name: string, file: string): Promise<void> {
-    return new Promise((resolve) => {
-      const fd = openSync(file, 'w', 0o600);
-      try {
-        for (const piece of this.bytes(name)) writeSync(fd, piece);
-      } finally {
-        closeSync(fd);
-      }
-      resolve();
-    });
+  async writeFile(name: string, file: string): Promise<void> {
+    this.part(name);
+    const fd = openSync(file, 'w', 0o600);
+    try {
+      for await (const piece of this.bytes(name, true)) writeSync(fd, piece);
+    } finally {
+      closeSync(fd);
+    }
   }
-}
-
-/** A sync generator made on the first read, as an async iterable (a throw while making or reading it rejects). */
-function lazyAsync<T>(make: () => Generator<T>): AsyncIterable<T> {
-  return {
-    [Symbol.asyncIterator]: () => {
-      let it: Generator<T> | undefined;
-      return {
-        next: () => new Promise<IteratorResult<T>>((resolve) => resolve((it ??= make()).next())),
-        return: (value?: unknown) =>
-          new Promise<IteratorResult<T>>((resolve) => resolve(it?.return(value) ?? { done: true, value: value as T })),
-      };
-    },
-  };
 }

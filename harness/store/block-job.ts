@@ -1,0 +1,116 @@
+// One unit of read-back work: stored blocks read from their packs, inflated, and the chunks a read needs from them
+// hash-checked. Self-contained (no imports: its source is also the body of the read pool's worker threads); its I/O,
+// inflate and hash come in as tools.
+
+/** A stored block (a whole deflate-raw block or one raw chunk) within one of the job's reads, and the chunks to check. */
+export interface JobBlock {
+  /** Which of the job's reads holds it, where in that read it starts, and its stored length. */
+  read: number;
+  at: number;
+  length: number;
+  deflated: boolean;
+  /** The block's plain size as far as the read knows it (the end of the last chunk it wants): inflate's buffer size. */
+  plain: number;
+  /** [inner, length] of each chunk to check, flattened. */
+  slices: number[];
+  /** Each checked chunk's expected SHA-256 (hex), one per slice pair. */
+  hashes: string[];
+}
+
+/** A batch of blocks for one worker: the byte ranges of pack files to read, and the blocks within them. */
+export interface BlockJob {
+  id: number;
+  reads: Array<[file: string, offset: number, length: number]>;
+  blocks: JobBlock[];
+}
+
+/** The blocks' plain bytes, in job order, each in a buffer of its own (null: unreadable), and which checks failed. */
+export interface BlockResult {
+  id: number;
+  blocks: Array<Uint8Array | null>;
+  /** [block, slice] of every chunk whose bytes did not hash to its name (slice -1: the block could not be read or inflated). */
+  bad: number[];
+  /** SHA-256 computations done (one per checked chunk). */
+  hashed: number;
+}
+
+/** Read, inflate and hash as the caller's fs, zlib and crypto do it (passed in so the worker needs no module of ours). */
+export interface JobTools {
+  /** `length` bytes of `file` from `offset` (the job's read number `slot`: a tool may reuse its buffer next job); null if unreadable or short. */
+  read(file: string, offset: number, length: number, slot: number): Uint8Array | null;
+  /** Inflate-raw `data`, whose plain size is likely `size` (one output buffer of that size, no copying together). */
+  inflate(data: Uint8Array, size: number): Uint8Array;
+  sha256hex(data: Uint8Array): string;
+}
+
+/** Read and inflate each block, hash each listed chunk, report mismatches (never throws on bad data). */
+export function runBlockJob(job: BlockJob, tools: JobTools): BlockResult {
+  const reads = job.reads.map(([file, offset, length], slot) => tools.read(file, offset, length, slot));
+  const out: Array<Uint8Array | null> = [];
+  const bad: number[] = [];
+  let hashed = 0;
+  for (let b = 0; b < job.blocks.length; b++) {
+    const block = job.blocks[b]!;
+    const src = reads[block.read];
+    let plain: Uint8Array | null = null;
+    if (src && block.at + block.length <= src.length) {
+      const stored = src.subarray(block.at, block.at + block.length);
+      try {
+        plain = block.deflated ? tools.inflate(stored, block.plain) : new Uint8Array(stored); // a copy: the read's buffer is reused
+      } catch {
+        plain = null;
+      }
+    }
+    out.push(plain);
+    if (plain === null) {
+      bad.push(b, -1);
+      continue;
+    }
+    for (let s = 0; s < block.hashes.length; s++) {
+      const inner = block.slices[2 * s]!;
+      const length = block.slices[2 * s + 1]!;
+      hashed++;
+      const ok =
+        inner + length <= plain.length && tools.sha256hex(plain.subarray(inner, inner + length)) === block.hashes[s];
+      if (!ok) bad.push(b, s);
+    }
+  }
+  return { id: job.id, blocks: out, bad, hashed };
+}
+
+/** The parts of Node's fs, zlib and crypto the tools use. */
+export interface ToolModules {
+  fs: {
+    openSync(file: string, flags: string): number;
+    readSync(fd: number, buf: Uint8Array, off: number, len: number, pos: number): number;
+    closeSync(fd: number): void;
+  };
+  zlib: { inflateRawSync(data: Uint8Array, opts: { chunkSize: number }): Uint8Array };
+  crypto: { hash(algorithm: string, data: Uint8Array, encoding: 'hex'): string };
+}
+
+/** JobTools over Node's modules; each read slot keeps its buffer from job to job (no fresh pages to touch). */
+export function makeTools(m: ToolModules): JobTools {
+  const scratch: Uint8Array[] = [];
+  return {
+    read(file, offset, length, slot) {
+      let buf = scratch[slot];
+      if (buf === undefined || buf.length < length) buf = scratch[slot] = new Uint8Array(Math.max(length, 1 << 20));
+      let fd: number;
+      try {
+        fd = m.fs.openSync(file, 'r');
+      } catch {
+        return null;
+      }
+      try {
+        return m.fs.readSync(fd, buf, 0, length, offset) === length ? buf.subarray(0, length) : null;
+      } catch {
+        return null;
+      } finally {
+        m.fs.closeSync(fd);
+      }
+    },
+    inflate: (d, size) => m.zlib.inflateRawSync(d, { chunkSize: Math.max(size, 1024) }),
+    sha256hex: (d) => m.crypto.hash('sha256', d, 'hex'),
+  };
+}

@@ -1,0 +1,146 @@
+// A part's bytes read back fast: its chunk list walked in windows of ~1 MiB, the next few windows fetched (read,
+// inflated and hash-checked on the read pool) while the current one is copied out; a chunk that repeats within the
+// read is checked once and kept until its last use. Then the whole part is checked against its digest.
+import { createHash } from 'node:crypto';
+import { IntegrityError } from '../core/errors.js';
+import { ChunkFetcher } from './chunk-fetch.js';
+import type { PartEntry } from './manifest.js';
+import type { PackReader } from './pack-reader.js';
+import { Batcher, ChunkCursor, firstPage, pageMap } from './part-reader.js';
+import type { ReadPool } from './read-pool.js';
+
+/** Chunks a window holds at least (then up to the end of the block it is in). */
+const WINDOW = 256;
+/** Windows fetched ahead of the one being copied out. */
+const AHEAD = 4;
+
+/** What one read did: chunks handed out and SHA-256 computations (fewer when chunks repeat). */
+export interface ReadCounts {
+  chunks: number;
+  hashed: number;
+}
+
+/** Cut `seq` into windows of >= WINDOW chunks, each ending where the next chunk lies in another stored block. */
+function windows(packs: PackReader, seq: readonly string[]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const place = (h: string | undefined): string => {
+    const l = h === undefined ? undefined : packs.locate(h);
+    return l === undefined ? '' : `${l.pack}:${l.offset}`;
+  };
+  for (let a = 0; a < seq.length;) {
+    let b = Math.min(a + WINDOW, seq.length);
+    const last = place(seq[b - 1]);
+    while (b < seq.length && b - a < 2 * WINDOW && place(seq[b]) === last && last !== '') b++;
+    out.push([a, b]);
+    a = b;
+  }
+  return out;
+}
+
+/**
+ * The bytes of part `p` in ~1 MiB pieces (`reuse`: two buffers cycled, see Batcher), every chunk hash-checked once.
+ * `counts` is filled in as the read goes.
+ */
+export async function* partStream(
+  packs: PackReader,
+  pool: ReadPool,
+  p: PartEntry,
+  reuse: boolean,
+  counts: ReadCounts = { chunks: 0, hashed: 0 },
+): AsyncGenerator<Buffer> {
+  const fetcher = new ChunkFetcher(packs, pool);
+  const kept = new Map<string, Buffer>();
+  const known = (h: string): Buffer | undefined => kept.get(h);
+  let cursor: ChunkCursor | undefined;
+  let map: number[] = [];
+  let seq = p.chunks;
+  if (p.layout) {
+    const head = p.chunks.slice(0, firstPage(p));
+    const got = await fetcher.fetch(head, known);
+    const reader = { readChunk: (h: string): Buffer => got.get(h)! };
+    map = pageMap(reader, p);
+    cursor = new ChunkCursor(reader, head.slice(0, p.layout.metaChunks));
+    seq = p.chunks.slice(firstPage(p));
+  }
+  // chunks met more than once are kept from their first window to their last use
+  const left = new Map<string, number>();
+  for (const h of seq) left.set(h, (left.get(h) ?? 0) + 1);
+  for (const [h, n] of left) if (n < 2) left.delete(h);
+  const scheduled = new Set<string>();
+  const plan = windows(packs, seq);
+  const fetchWindow = (w: number): Promise<Map<string, Buffer>> => {
+    const [a, b] = plan[w]!;
+    const todo: string[] = [];
+    for (let i = a; i < b; i++) {
+      const h = seq[i]!;
+      if (!left.has(h)) todo.push(h);
+      else if (!scheduled.has(h)) {
+        scheduled.add(h);
+        todo.push(h);
+      }
+    }
+    const pending = fetcher.fetch(todo, known);
+    pending.catch(() => {}); // awaited in turn below; a failure ahead of the reader must not go unhandled first
+    return pending;
+  };
+  const inFlight: Array<Promise<Map<string, Buffer>>> = [];
+  const out = new Batcher(reuse);
+  const what = `part "${p.name}"`;
+  try {
+    for (let w = 0; w < plan.length; w++) {
+      while (inFlight.length < AHEAD && w + inFlight.length < plan.length)
+        inFlight.push(fetchWindow(w + inFlight.length));
+      const got = await inFlight.shift()!;
+      for (const [h, bytes] of got) if (left.has(h)) kept.set(h, Buffer.from(bytes));
+      const [a, b] = plan[w]!;
+      for (let i = a; i < b; i++) {
+        const h = seq[i]!;
+        const bytes = got.get(h) ?? kept.get(h);
+        if (bytes === undefined) throw new IntegrityError(`${what}: chunk ${h} was not fetched (a read-back bug)`);
+        // for-of, not yield*: an async generator's yield* awaits every step, even of a write that fills no piece
+        if (cursor) for (const m of cursor.take(map[i]!, what)) for (const piece of out.write(m)) yield piece;
+        for (const piece of out.write(bytes)) yield piece;
+        counts.chunks++;
+        const n = left.get(h);
+        if (n === undefined) continue;
+        if (n > 1) left.set(h, n - 1);
+        else {
+          left.delete(h);
+          kept.delete(h);
+        }
+      }
+    }
+    if (cursor) for (const m of cursor.rest()) for (const piece of out.write(m)) yield piece;
+    for (const piece of out.flush()) yield piece;
+  } finally {
+    counts.hashed = fetcher.hashed;
+  }
+}
+
+/**
+ * `pieces` passed through while hashed, the last one held back until the whole matched `sha256` (absent: passed
+ * unchecked, as older manifests have no part digest): a consumer sees a mismatch before it has the whole part.
+ */
+export async function* checkedStream(
+  pieces: AsyncIterable<Buffer> | Iterable<Buffer>,
+  sha256: string | undefined,
+  what: string,
+): AsyncGenerator<Buffer> {
+  if (sha256 === undefined) {
+    yield* pieces;
+    return;
+  }
+  const whole = createHash('sha256');
+  let held: Buffer | undefined;
+  for await (const piece of pieces) {
+    whole.update(piece);
+    if (held !== undefined) yield held;
+    held = piece;
+  }
+  const got = whole.digest('hex');
+  if (got !== sha256)
+    throw new IntegrityError(
+      `${what}: the rebuilt bytes hash to ${got.slice(0, 16)}..., the manifest's part digest is ${sha256.slice(0, 16)}...`,
+    );
+  if (held !== undefined) yield held;
+}

@@ -1,0 +1,106 @@
+// Worker threads that inflate and hash-check stored blocks for a read (block-job.ts), so a restore's inflate and
+// hashing run beside the thread that assembles and sends the bytes. One small pool per process, started on first use.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import zlib from 'node:zlib';
+import { type BlockJob, type BlockResult, makeTools, runBlockJob } from './block-job.js';
+
+/** Environment variable: worker threads for store reads (0: inflate and hash on the reading thread). */
+export const READ_THREADS_ENV = 'SOAK_STORE_READ_THREADS';
+
+/** Threads to use: the variable when it is a number, else min(2, cores). */
+export function readThreads(env: NodeJS.ProcessEnv = process.env): number {
+  const set = Number(env[READ_THREADS_ENV]);
+  if (env[READ_THREADS_ENV] !== undefined && Number.isInteger(set) && set >= 0) return Math.min(set, 8);
+  return Math.min(2, availableParallelism());
+}
+
+// The worker's script: runBlockJob and makeTools by their own source, over Node's modules. Evaluated (not a file), so
+// it runs the same from dist/ and from the TypeScript sources the tests load. Blocks go back moved, not copied (one
+// sharing a buffer with others, as a small inflate's may, is copied first).
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const runBlockJob = (${runBlockJob.toString()});
+const tools = (${makeTools.toString()})({ fs: require('node:fs'), zlib: require('node:zlib'), crypto: require('node:crypto') });
+parentPort.on('message', (job) => {
+  const r = runBlockJob(job, tools);
+  const transfer = new Set();
+  r.blocks = r.blocks.map((b) => {
+    if (b === null) return null;
+    if (b.byteOffset !== 0 || b.byteLength !== b.buffer.byteLength) b = new Uint8Array(b);
+    transfer.add(b.buffer);
+    return b;
+  });
+  parentPort.postMessage(r, [...transfer]);
+});
+`;
+
+/** The tools of a pool without threads (reads, inflates and hashes on the calling thread). */
+const INLINE_TOOLS = makeTools({ fs, zlib, crypto });
+
+interface Waiting {
+  resolve(r: BlockResult): void;
+  reject(err: unknown): void;
+}
+
+/** One worker and the jobs it owes; referenced (keeping the process alive) only while it owes one. */
+class PoolWorker {
+  private readonly worker = new Worker(WORKER_SOURCE, { eval: true });
+  private readonly waiting = new Map<number, Waiting>();
+
+  constructor() {
+    this.worker.unref();
+    this.worker.on('message', (r: BlockResult) => {
+      const w = this.waiting.get(r.id);
+      this.waiting.delete(r.id);
+      if (this.waiting.size === 0) this.worker.unref();
+      w?.resolve(r);
+    });
+    this.worker.on('error', (err) => this.failAll(err));
+    this.worker.on('exit', (code) => this.failAll(new Error(`a store read worker exited (code ${code})`)));
+  }
+
+  get load(): number {
+    return this.waiting.size;
+  }
+
+  run(job: BlockJob): Promise<BlockResult> {
+    return new Promise((resolve, reject) => {
+      this.waiting.set(job.id, { resolve, reject });
+      this.worker.ref();
+      this.worker.postMessage(job);
+    });
+  }
+
+  private failAll(err: unknown): void {
+    for (const w of this.waiting.values()) w.reject(err);
+    this.waiting.clear();
+  }
+}
+
+/** Runs block jobs on worker threads (the least busy one), or on this thread when it has none. */
+export class ReadPool {
+  private readonly workers: PoolWorker[];
+  private nextId = 0;
+
+  constructor(readonly threads: number) {
+    this.workers = Array.from({ length: threads }, () => new PoolWorker());
+  }
+
+  /** Read, inflate and check a job's blocks. */
+  run(reads: BlockJob['reads'], blocks: BlockJob['blocks']): Promise<BlockResult> {
+    const job: BlockJob = { id: this.nextId++, reads, blocks };
+    if (this.workers.length === 0) return Promise.resolve(runBlockJob(job, INLINE_TOOLS));
+    const w = this.workers.reduce((a, b) => (b.load < a.load ? b : a));
+    return w.run(job);
+  }
+}
+
+let shared: ReadPool | undefined;
+
+/** The process's read pool, started on first use with readThreads() workers (idle workers keep no process alive). */
+export function readPool(): ReadPool {
+  return (shared ??= new ReadPool(readThreads()));
+}

@@ -1,0 +1,129 @@
+// The fast read path (part-stream.ts, chunk-fetch.ts, read-pool.ts): a part read back on worker threads is byte for
+// byte the part, each distinct chunk is hashed once however often it repeats, and every check still bites: a chunk
+// whose block inflates fine off-thread but holds other bytes (negative control), a wrong part digest, a bad hash
+// reported by a worker.
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IntegrityError } from '../../harness/core/errors.js';
+import type { Manifest } from '../../harness/store/manifest.js';
+import type { PackReader } from '../../harness/store/pack-reader.js';
+import { partStream, type ReadCounts } from '../../harness/store/part-stream.js';
+import { ReadPool } from '../../harness/store/read-pool.js';
+import { Store } from '../../harness/store/store.js';
+
+const PAGE = 4096;
+const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+
+/** 16 distinct pages filled with `fill` (a counter in each), then `repeats` copies of one common page. */
+function pages(fill: number, count: number): Buffer {
+  const out = Buffer.alloc(count * PAGE, fill);
+  for (let i = 0; i < count; i++) out.writeUInt32LE(i, i * PAGE);
+  return out;
+}
+
+let dir: string;
+const pools = [new ReadPool(0), new ReadPool(2)];
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'soak-part-stream-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const packsOf = (s: Store): PackReader => (s as unknown as { internals: { packs: PackReader } }).internals.packs;
+
+async function readAll(s: Store, m: Manifest, pool: ReadPool, counts: ReadCounts): Promise<Buffer> {
+  const pieces: Buffer[] = [];
+  for await (const piece of partStream(packsOf(s), pool, m.parts[0]!, false, counts)) pieces.push(Buffer.from(piece));
+  return Buffer.concat(pieces);
+}
+
+describe('fast read path', () => {
+  it.each(pools.map((p) => [p.threads, p] as const))(
+    'reads a deflated part back exactly, hashing each distinct chunk once (%i threads)',
+    async (threads, pool) => {
+      const common = Buffer.alloc(PAGE, 7);
+      const body = pages(1, 600);
+      // the common page 300 times, spread over the whole part (kept between windows, never hashed again)
+      const data = Buffer.concat([
+        ...Array.from({ length: 300 }, (_, i) => [body.subarray(2 * i * PAGE, (2 * i + 2) * PAGE), common]).flat(),
+      ]);
+      const s = Store.open(path.join(dir, `round-${threads}`), { compression: 'deflate' });
+      const w = s.begin(1);
+      await w.put('ram', data);
+      const m = w.commit();
+      const counts: ReadCounts = { chunks: 0, hashed: 0 };
+      expect(sha(await readAll(s, m, pool, counts))).toBe(sha(data));
+      expect(counts.chunks).toBe(900);
+      expect(counts.hashed).toBe(601); // 600 distinct pages + the common one, once
+      const reader = s.reader(m);
+      expect(sha(await reader.get('ram'))).toBe(sha(data));
+      s.close();
+    },
+  );
+
+  it('negative control: a block that inflates fine off-thread but holds other pages is caught, naming pack and chunk', async () => {
+    const s = Store.open(path.join(dir, 'swapped'), { compression: 'deflate' });
+    const w = s.begin(1);
+    // two blocks of 16 distinct pages each, alike in shape: their deflated forms have the same length
+    await w.put('ram', Buffer.concat([pages(1, 16), pages(2, 16)]));
+    const m = w.commit();
+    const chunks = m.parts[0]!.chunks;
+    const a = s.locate(chunks[0]!)!;
+    const b = s.locate(chunks[16]!)!;
+    expect(a.codec).toBe(2);
+    expect([b.codec, b.length, b.offset === a.offset]).toEqual([2, a.length, false]);
+    // copy block b over block a: a valid deflate stream, the wrong pages
+    const file = path.join(dir, 'swapped', 'packs', `${a.pack}.pack`);
+    const fd = openSync(file, 'r+');
+    const bytes = Buffer.alloc(b.length);
+    readSync(fd, bytes, 0, b.length, b.offset);
+    writeSync(fd, bytes, 0, b.length, a.offset);
+    closeSync(fd);
+    s.close();
+    const fresh = Store.open(path.join(dir, 'swapped'));
+    const got = readAll(fresh, m, pools[1]!, { chunks: 0, hashed: 0 });
+    await expect(got).rejects.toBeInstanceOf(IntegrityError);
+    await expect(got).rejects.toThrow(
+      new RegExp(`chunk ${chunks[0]} in pack ${a.pack} at offset ${a.offset} is corrupt`),
+    );
+    fresh.close();
+  });
+
+  it('a worker reports a chunk whose bytes do not hash to its name, and an unreadable block', async () => {
+    const plain = pages(3, 4);
+    const file = path.join(dir, 'block.bin');
+    const z = deflateRawSync(plain);
+    const fd = openSync(file, 'w');
+    writeSync(fd, z);
+    closeSync(fd);
+    const hashes = [0, 1, 2, 3].map((i) => sha(plain.subarray(i * PAGE, (i + 1) * PAGE)));
+    hashes[2] = sha(Buffer.from('not this page'));
+    const slices = [0, 1, 2, 3].flatMap((i) => [i * PAGE, PAGE]);
+    const block = { read: 0, at: 0, length: z.length, deflated: true, plain: plain.length, slices, hashes };
+    const short = { ...block, length: z.length + 10 }; // past the end of the read: unreadable
+    const r = await pools[1]!.run([[file, 0, z.length]], [block, short]);
+    expect(r.bad).toEqual([0, 2, 1, -1]);
+    expect(r.hashed).toBe(4);
+    expect(sha(r.blocks[0]!)).toBe(sha(plain));
+  });
+
+  it('the part digest is still enforced on the fast path', async () => {
+    const s = Store.open(path.join(dir, 'digest'), { compression: 'deflate' });
+    const w = s.begin(1);
+    await w.put('ram', pages(4, 64));
+    const m = w.commit();
+    const wrong = { ...m, parts: m.parts.map((p) => ({ ...p, sha256: sha(Buffer.from('another part')) })) };
+    await expect(s.reader(wrong).get('ram')).rejects.toThrow(/checkpoint 1 part "ram".*part digest/);
+    const pieces: Buffer[] = [];
+    await expect(
+      (async () => {
+        for await (const piece of s.reader(wrong).stream('ram')) pieces.push(piece);
+      })(),
+    ).rejects.toBeInstanceOf(IntegrityError);
+    expect(pieces.length).toBe(0); // 256 KiB is one piece: held back until the digest matched
+    s.close();
+  });
+});
