@@ -1,21 +1,35 @@
 // Store read-back speed: one checkpoint of RAM-like data (4 KiB pages: 60% compressible text, 30% random, 10% copies
 // of a few common pages) stored with deflate, read back the way a restore does (CheckpointReader.writeFile into a
 // scratch file, every chunk inflated and hash-checked), beside SHA-256 alone over the same pages (every byte must be
-// hashed once, so that is the ceiling). Medians of --rounds, each through a freshly opened store.
-// Run after tsc: node dist/bench/store-read.js [--mib 128] [--rounds 5]
+// hashed once, so that is the ceiling). Medians of --rounds, each through a freshly opened store; also the process's
+// CPU time per read (all threads), which a loaded machine distorts less than the wall time.
+// Run after tsc: node dist/bench/store-read.js [--mib 128] [--rounds 5] [--threads N]
 import { hash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { READ_THREADS_ENV, readThreads } from '../harness/store/read-pool.js';
+import type { ReadCounts } from '../harness/store/part-stream.js';
 import { Store } from '../harness/store/store.js';
 import { benchArgs } from './args.js';
 
 const { values } = benchArgs(
   'store-read',
   'Read back one RAM-like checkpoint the way a restore does (inflate + hash-check), beside SHA-256 alone (the ceiling).',
-  { mib: 'MiB of RAM-like data', rounds: 'rounds; the median is reported' },
-  { options: { mib: { type: 'string', default: '128' }, rounds: { type: 'string', default: '5' } } },
+  {
+    mib: 'MiB of RAM-like data',
+    rounds: 'rounds; the median is reported',
+    threads: `read worker threads (${READ_THREADS_ENV}; default min(2, cores); 0: on the reading thread)`,
+  },
+  {
+    options: {
+      mib: { type: 'string', default: '128' },
+      rounds: { type: 'string', default: '5' },
+      threads: { type: 'string' },
+    },
+  },
 );
+if (values.threads !== undefined) process.env[READ_THREADS_ENV] = values.threads; // read at the first read
 const bytes = Number(values.mib) << 20;
 const rounds = Number(values.rounds);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-store-read-'));
@@ -53,23 +67,33 @@ store.close();
 
 const sha: number[] = [];
 const read: number[] = [];
+const cpu: number[] = [];
+let counts: ReadCounts = { chunks: 0, hashed: 0 };
 for (let r = 0; r < rounds + 1; r++) {
   let t = process.hrtime.bigint();
   for (let o = 0; o < data.length; o += 4096) hash('sha256', data.subarray(o, o + 4096), 'hex');
   const shaMs = since(t);
   t = process.hrtime.bigint();
+  const c0 = process.cpuUsage();
   const s = Store.open(dir);
-  await s.reader(s.latest()!).writeFile('ram', path.join(tmp, 'ram.out'));
+  const reader = s.reader(s.latest()!);
+  await reader.writeFile('ram', path.join(tmp, 'ram.out'));
   const readMs = since(t);
+  const c = process.cpuUsage(c0);
+  counts = reader.counts;
   s.close();
   if (r === 0) continue; // warm-up
   sha.push(mbps(shaMs));
   read.push(mbps(readMs));
+  cpu.push((c.user + c.system) / 1e3);
 }
 console.log(`store read-back of ${values.mib} MiB RAM-like data (deflate), medians of ${rounds} (target >= 800 MB/s)`);
-console.log('| SHA-256 alone MB/s | read back MB/s | read / SHA-256 |');
-console.log('|---:|---:|---:|');
-console.log(`| ${median(sha).toFixed(0)} | ${median(read).toFixed(0)} | ${(median(read) / median(sha)).toFixed(2)} |`);
+console.log('| SHA-256 alone MB/s | read back MB/s | read / SHA-256 | CPU ms per read | threads | chunks | hashed |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|');
+console.log(
+  `| ${median(sha).toFixed(0)} | ${median(read).toFixed(0)} | ${(median(read) / median(sha)).toFixed(2)} | ` +
+    `${median(cpu).toFixed(0)} | ${readThreads()} | ${counts.chunks} | ${counts.hashed} |`,
+);
 console.log(
   `load average ${os
     .loadavg()
