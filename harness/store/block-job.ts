@@ -22,6 +22,8 @@ export interface BlockJob {
   id: number;
   reads: Array<[file: string, offset: number, length: number]>;
   blocks: JobBlock[];
+  /** Where to put the blocks' plain bytes, one after another (reused by the reader: no fresh pages); a block that does not fit gets a buffer of its own. */
+  out?: SharedArrayBuffer;
 }
 
 /** The blocks' plain bytes, in job order, each in a buffer of its own (null: unreadable), and which checks failed. */
@@ -49,18 +51,27 @@ export function runBlockJob(job: BlockJob, tools: JobTools): BlockResult {
   const out: Array<Uint8Array | null> = [];
   const bad: number[] = [];
   let hashed = 0;
+  let used = 0;
   for (let b = 0; b < job.blocks.length; b++) {
     const block = job.blocks[b]!;
     const src = reads[block.read];
     let plain: Uint8Array | null = null;
-    if (src && block.at + block.length <= src.length) {
-      const stored = src.subarray(block.at, block.at + block.length);
+    const stored =
+      src && block.at + block.length <= src.length ? src.subarray(block.at, block.at + block.length) : null;
+    if (stored !== null) {
       try {
-        plain = block.deflated ? tools.inflate(stored, block.plain) : new Uint8Array(stored); // a copy: the read's buffer is reused
+        plain = block.deflated ? tools.inflate(stored, block.plain) : stored;
       } catch {
         plain = null;
       }
     }
+    // into `out` when it fits, else a copy of its own (a raw block is a view of the read's buffer, reused next job)
+    if (plain !== null && job.out !== undefined && used + plain.length <= job.out.byteLength) {
+      const into = new Uint8Array(job.out, used, plain.length);
+      into.set(plain);
+      used += plain.length;
+      plain = into;
+    } else if (plain !== null && plain === stored) plain = new Uint8Array(stored);
     out.push(plain);
     if (plain === null) {
       bad.push(b, -1);

@@ -14,6 +14,11 @@ const MAX_RANGE = 8 << 20;
 
 type Located = [hash: string, loc: ChunkLocation];
 
+/** A reusable buffer a batch's plain bytes land in (shared with the workers, so nothing is copied back). */
+export interface Slot {
+  buf: SharedArrayBuffer;
+}
+
 /** One stored block (or raw chunk) and what the batch wants from it: chunks to check, delta forms to apply. */
 interface Group {
   loc: ChunkLocation;
@@ -40,8 +45,15 @@ export class ChunkFetcher {
     private readonly pool: ReadPool,
   ) {}
 
-  /** The checked bytes of each of `hashes`; `known` returns chunks this read has already checked (not fetched again). */
-  async fetch(hashes: Iterable<string>, known: (h: string) => Buffer | undefined): Promise<Map<string, Buffer>> {
+  /**
+   * The checked bytes of each of `hashes`; `known` returns chunks this read has already checked (not fetched again).
+   * With a `slot`, the bytes land in its buffer (grown as needed), valid until the caller hands the slot out again.
+   */
+  async fetch(
+    hashes: Iterable<string>,
+    known: (h: string) => Buffer | undefined,
+    slot?: Slot,
+  ): Promise<Map<string, Buffer>> {
     const groups = new Map<string, Group>();
     const deltas: Located[] = [];
     const slow: string[] = [];
@@ -69,7 +81,12 @@ export class ChunkFetcher {
     for (const h of hashes) add(h);
 
     const { reads, blocks, owners } = this.planReads([...groups.values()].sort(byPlace));
-    const result = blocks.length > 0 ? await this.pool.run(reads, blocks) : { blocks: [], bad: [], hashed: 0 };
+    if (slot !== undefined) {
+      const need = blocks.reduce((sum, b) => sum + b.plain, 0);
+      if (slot.buf.byteLength < need) slot.buf = new SharedArrayBuffer(need + (1 << 20));
+    }
+    const result =
+      blocks.length > 0 ? await this.pool.run(reads, blocks, slot?.buf) : { blocks: [], bad: [], hashed: 0 };
     this.hashed += result.hashed;
     const bad = new Set<string>();
     for (let k = 0; k < result.bad.length; k += 2) {

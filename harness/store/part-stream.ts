@@ -3,7 +3,7 @@
 // read is checked once and kept until its last use. Then the whole part is checked against its digest.
 import { createHash } from 'node:crypto';
 import { IntegrityError } from '../core/errors.js';
-import { ChunkFetcher } from './chunk-fetch.js';
+import { ChunkFetcher, type Slot } from './chunk-fetch.js';
 import type { PartEntry } from './manifest.js';
 import type { PackReader } from './pack-reader.js';
 import { Batcher, ChunkCursor, firstPage, pageMap } from './part-reader.js';
@@ -68,6 +68,8 @@ export async function* partStream(
   for (const [h, n] of left) if (n < 2) left.delete(h);
   const scheduled = new Set<string>();
   const plan = windows(packs, seq);
+  // a window's bytes live in slot w % slots.length until the window after the next AHEAD is fetched
+  const slots: Slot[] = Array.from({ length: AHEAD + 1 }, () => ({ buf: new SharedArrayBuffer(0) }));
   const fetchWindow = (w: number): Promise<Map<string, Buffer>> => {
     const [a, b] = plan[w]!;
     const todo: string[] = [];
@@ -79,7 +81,7 @@ export async function* partStream(
         todo.push(h);
       }
     }
-    const pending = fetcher.fetch(todo, known);
+    const pending = fetcher.fetch(todo, known, slots[w % slots.length]);
     pending.catch(() => {}); // awaited in turn below; a failure ahead of the reader must not go unhandled first
     return pending;
   };

@@ -28,7 +28,7 @@ parentPort.on('message', (job) => {
   const r = runBlockJob(job, tools);
   const transfer = new Set();
   r.blocks = r.blocks.map((b) => {
-    if (b === null) return null;
+    if (b === null || b.buffer instanceof SharedArrayBuffer) return b;
     if (b.byteOffset !== 0 || b.byteLength !== b.buffer.byteLength) b = new Uint8Array(b);
     transfer.add(b.buffer);
     return b;
@@ -89,9 +89,9 @@ export class ReadPool {
     this.workers = Array.from({ length: threads }, () => new PoolWorker());
   }
 
-  /** Read, inflate and check a job's blocks. */
-  run(reads: BlockJob['reads'], blocks: BlockJob['blocks']): Promise<BlockResult> {
-    const job: BlockJob = { id: this.nextId++, reads, blocks };
+  /** Read, inflate and check a job's blocks (their plain bytes into `out` as far as they fit). */
+  run(reads: BlockJob['reads'], blocks: BlockJob['blocks'], out?: SharedArrayBuffer): Promise<BlockResult> {
+    const job: BlockJob = { id: this.nextId++, reads, blocks, ...(out && { out }) };
     if (this.workers.length === 0) return Promise.resolve(runBlockJob(job, INLINE_TOOLS));
     const w = this.workers.reduce((a, b) => (b.load < a.load ? b : a));
     return w.run(job);
