@@ -1,9 +1,9 @@
 // A part's bytes read back fast: its chunk list walked in windows of ~1 MiB, the next few windows fetched (read,
 // inflated and hash-checked on the read pool) while the current one is copied out; a chunk that repeats within the
 // read is checked once and kept until its last use. Then the whole part is checked against its digest.
-import { createHash } from 'node:crypto';
 import { IntegrityError } from '../core/errors.js';
 import { ChunkFetcher, type Slot } from './chunk-fetch.js';
+import { partDigest } from './digest-thread.js';
 import type { PartEntry } from './manifest.js';
 import type { PackReader } from './pack-reader.js';
 import { Batcher, ChunkCursor, firstPage, pageMap } from './part-reader.js';
@@ -127,22 +127,29 @@ export async function* checkedStream(
   pieces: AsyncIterable<Buffer> | Iterable<Buffer>,
   sha256: string | undefined,
   what: string,
+  size = 0,
 ): AsyncGenerator<Buffer> {
   if (sha256 === undefined) {
     yield* pieces;
     return;
   }
-  const whole = createHash('sha256');
-  let held: Buffer | undefined;
-  for await (const piece of pieces) {
-    whole.update(piece);
+  const whole = partDigest(size); // a big part's on a digest thread (digest-thread.ts)
+  let done = false;
+  try {
+    let held: Buffer | undefined;
+    for await (const piece of pieces) {
+      await whole.update(piece);
+      if (held !== undefined) yield held;
+      held = piece;
+    }
+    const got = await whole.digest();
+    done = true;
+    if (got !== sha256)
+      throw new IntegrityError(
+        `${what}: the rebuilt bytes hash to ${got.slice(0, 16)}..., the manifest's part digest is ${sha256.slice(0, 16)}...`,
+      );
     if (held !== undefined) yield held;
-    held = piece;
+  } finally {
+    if (!done) whole.abandon();
   }
-  const got = whole.digest('hex');
-  if (got !== sha256)
-    throw new IntegrityError(
-      `${what}: the rebuilt bytes hash to ${got.slice(0, 16)}..., the manifest's part digest is ${sha256.slice(0, 16)}...`,
-    );
-  if (held !== undefined) yield held;
 }

@@ -51,7 +51,7 @@ export class CheckpointReader implements CheckpointSource {
   private async *bytes(name: string, reuse = false): AsyncGenerator<Buffer> {
     const p = this.part(name);
     const pieces = this.chunks instanceof PackReader ? this.fast(this.chunks, p, reuse) : partBytes(this.chunks, p);
-    yield* checkedStream(pieces, p.sha256, `checkpoint ${this.seq} part "${name}"`);
+    yield* checkedStream(pieces, p.sha256, `checkpoint ${this.seq} part "${name}"`, p.size);
   }
 
   private async *fast(packs: PackReader, p: PartEntry, reuse: boolean): AsyncGenerator<Buffer> {

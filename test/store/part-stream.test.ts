@@ -14,6 +14,7 @@ import type { PackReader } from '../../harness/store/pack-reader.js';
 import { partStream, type ReadCounts } from '../../harness/store/part-stream.js';
 import { ReadPool } from '../../harness/store/read-pool.js';
 import { Store } from '../../harness/store/store.js';
+import { DIGEST_THREAD_FROM } from '../../harness/store/digest-thread.js';
 
 const PAGE = 4096;
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
@@ -124,6 +125,25 @@ describe('fast read path', () => {
       })(),
     ).rejects.toBeInstanceOf(IntegrityError);
     expect(pieces.length).toBe(0); // 256 KiB is one piece: held back until the digest matched
+    s.close();
+  });
+
+  it('a big part (digest on its thread) reads back right, and its wrong digest is caught before the last piece', async () => {
+    const s = Store.open(path.join(dir, 'big'), { compression: 'deflate' });
+    const w = s.begin(1);
+    const data = pages(5, DIGEST_THREAD_FROM / PAGE + 16);
+    await w.put('ram', data);
+    const m = w.commit();
+    expect(sha(await s.reader(m).get('ram'))).toBe(sha(data));
+    const wrong = { ...m, parts: m.parts.map((p) => ({ ...p, sha256: sha(Buffer.from('another part')) })) };
+    let bytes = 0;
+    await expect(
+      (async () => {
+        for await (const piece of s.reader(wrong).stream('ram')) bytes += piece.length;
+      })(),
+    ).rejects.toThrow(/checkpoint 1 part "ram".*part digest/);
+    expect(bytes).toBeGreaterThan(0);
+    expect(bytes).toBeLessThan(data.length); // the last piece held back
     s.close();
   });
 });
