@@ -99,8 +99,15 @@ export class ReadPool {
 }
 
 let shared: ReadPool | undefined;
+const inline = new ReadPool(0);
 
-/** The process's read pool, started on first use with readThreads() workers (idle workers keep no process alive). */
-export function readPool(): ReadPool {
-  return (shared ??= new ReadPool(readThreads()));
+/** Parts from this size are read on the worker threads; a smaller one on the reading thread (no thread start-up). */
+export const POOL_FROM = 8 << 20;
+
+/**
+ * The pool for reading a part of `size` bytes: the process's worker pool (started on first use with readThreads()
+ * workers; idle workers keep no process alive) for a big part, the reading thread for a small one.
+ */
+export function readPool(size = POOL_FROM): ReadPool {
+  return size < POOL_FROM ? inline : (shared ??= new ReadPool(readThreads()));
 }

@@ -20,7 +20,10 @@ export class CheckpointReader implements CheckpointSource {
   constructor(
     private readonly chunks: ChunkReader,
     readonly manifest: Manifest,
-  ) {}
+  ) {
+    // start the worker threads now if a part will need them: they boot while the caller prepares (a restore's steps)
+    if (chunks instanceof PackReader) for (const p of manifest.parts) readPool(p.size);
+  }
 
   /** The checkpoint's sequence number. */
   get seq(): number {
@@ -57,7 +60,7 @@ export class CheckpointReader implements CheckpointSource {
   private async *fast(packs: PackReader, p: PartEntry, reuse: boolean): AsyncGenerator<Buffer> {
     const counts: ReadCounts = { chunks: 0, hashed: 0 };
     try {
-      yield* partStream(packs, readPool(), p, reuse, counts);
+      yield* partStream(packs, readPool(p.size), p, reuse, counts);
     } finally {
       this.counts.chunks += counts.chunks;
       this.counts.hashed += counts.hashed;
