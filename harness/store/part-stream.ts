@@ -6,7 +6,7 @@ import { ChunkFetcher, type Slot } from './chunk-fetch.js';
 import { partDigest } from './digest-thread.js';
 import type { PartEntry } from './manifest.js';
 import type { PackReader } from './pack-reader.js';
-import { Batcher, ChunkCursor, firstPage, pageMap } from './part-reader.js';
+import { Batcher, ChunkCursor, digestMismatch, firstPage, pageMap } from './part-reader.js';
 import type { ReadPool } from './read-pool.js';
 
 /** Chunks a window holds at least (then up to the end of the block it is in). */
@@ -144,10 +144,7 @@ export async function* checkedStream(
     }
     const got = await whole.digest();
     done = true;
-    if (got !== sha256)
-      throw new IntegrityError(
-        `${what}: the rebuilt bytes hash to ${got.slice(0, 16)}..., the manifest's part digest is ${sha256.slice(0, 16)}...`,
-      );
+    if (got !== sha256) throw digestMismatch(what, got, sha256);
     if (held !== undefined) yield held;
   } finally {
     if (!done) whole.abandon();
