@@ -1,9 +1,11 @@
 // Corrupting a stored chunk on purpose (negative controls of verify and gc): find a chunk through the store's own
-// manifests and pack indexes, know every chunk and checkpoint a flip of its stored bytes damages, flip one byte there.
+// manifests and pack indexes, know every chunk and checkpoint a flip of its stored bytes damages, flip one byte there;
+// and small stores of RAM-like checkpoints to do it on.
+import { createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { readPackIndex } from '../../harness/store/pack-index.js';
-import type { Store } from '../../harness/store/store.js';
+import { Store } from '../../harness/store/store.js';
 
 /** XOR `mask` into the byte `at` bytes into chunk `h`'s stored bytes (its deflated block, if compressed) in its pack file. */
 export function flipStoredByte(store: Store, h: string, at = 0, mask = 0x40): void {
@@ -61,4 +63,27 @@ export function chunkMap(store: Store): ChunkMap {
       return { parts, lists };
     },
   };
+}
+
+/**
+ * Checkpoint `seq`'s RAM-like part: 64 KiB of fixed pages with one page changed per checkpoint (the seq written at
+ * `offset` into page seq % 16), so each checkpoint adds a chunk or two and shares the rest.
+ */
+export function pagesOf(seq: number, offset = 0): Buffer {
+  const out = Buffer.alloc(64 * 1024);
+  for (let o = 0; o < out.length; o += 32) createHash('sha256').update(`${o}`).digest().copy(out, o);
+  out.writeUInt32LE(seq, 4096 * (seq % 16) + offset);
+  return out;
+}
+
+/** Commit checkpoints 1..n into the store at `dir` (each a `ram` part from `ram(i)` and a small `tool` part). */
+export async function fillStore(dir: string, n: number, ram: (seq: number) => Buffer = pagesOf): Promise<void> {
+  const s = Store.open(dir);
+  for (let i = 1; i <= n; i++) {
+    const w = s.begin(i);
+    await w.put('ram', ram(i));
+    await w.put('tool', Buffer.from(`step ${i}`));
+    w.commit();
+  }
+  s.close();
 }

@@ -15,6 +15,7 @@ import type { ChunkLocation } from '../../harness/store/pack-index.js';
 import { readPackIndex } from '../../harness/store/pack-index.js';
 import { Store } from '../../harness/store/store.js';
 import { verifyStore } from '../../harness/store/verify.js';
+import { fillStore, pagesOf } from '../helpers/store.js';
 
 let dir: string;
 beforeEach(() => {
@@ -24,25 +25,9 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const packDir = (): string => path.join(dir, 'packs');
 const cixFile = (): string => path.join(packDir(), CONSOLIDATED_FILE);
+const data = (seq: number): Buffer => pagesOf(seq, 8);
+const fill = (n: number): Promise<void> => fillStore(dir, n, data);
 const hex = (s: string): string => createHash('sha256').update(s).digest('hex');
-
-const data = (seq: number): Buffer => {
-  const out = Buffer.alloc(64 * 1024);
-  for (let o = 0; o < out.length; o += 32) createHash('sha256').update(`${o}`).digest().copy(out, o);
-  out.writeUInt32LE(seq, 4096 * (seq % 16) + 8); // one changed page per checkpoint
-  return out;
-};
-
-async function fill(n: number): Promise<void> {
-  const s = Store.open(dir);
-  for (let i = 1; i <= n; i++) {
-    const w = s.begin(i);
-    await w.put('ram', data(i));
-    await w.put('tool', Buffer.from(`step ${i}`));
-    w.commit();
-  }
-  s.close();
-}
 
 /** Every chunk hash any pack index lists. */
 function allHashes(): string[] {

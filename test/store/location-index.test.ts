@@ -2,7 +2,6 @@
 // index falls back to the pack indexes (same checkpoint) and is written again; only the newest two are kept; gc
 // removes them before it moves chunks and writes the newest again. Negative control: a self-checking location index
 // that leads a chunk astray is reported by verify, and a restore through it still reads the right bytes.
-import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +10,7 @@ import { gcStore } from '../../harness/store/gc.js';
 import { encodeLocations, locationFileName } from '../../harness/store/location-index.js';
 import { Store } from '../../harness/store/store.js';
 import { verifyStore } from '../../harness/store/verify.js';
+import { fillStore, pagesOf } from '../helpers/store.js';
 
 let dir: string;
 beforeEach(() => {
@@ -18,31 +18,15 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const data = (seq: number): Buffer => {
-  const out = Buffer.alloc(64 * 1024);
-  for (let o = 0; o < out.length; o += 32) createHash('sha256').update(`${o}`).digest().copy(out, o);
-  out.writeUInt32LE(seq, 4096 * (seq % 16)); // one changed page per checkpoint
-  return out;
-};
+const fill = (n: number): Promise<void> => fillStore(dir, n);
 const locFile = (seq: number): string => path.join(dir, 'checkpoints', locationFileName(seq));
 const locFiles = (): string[] => readdirSync(path.join(dir, 'checkpoints')).filter((f) => f.endsWith('.loc'));
-
-async function fill(n: number): Promise<void> {
-  const s = Store.open(dir);
-  for (let i = 1; i <= n; i++) {
-    const w = s.begin(i);
-    await w.put('ram', data(i));
-    await w.put('tool', Buffer.from(`step ${i}`));
-    w.commit();
-  }
-  s.close();
-}
 
 /** Open, take latest(), read its parts back: the seq, whether every pack index was read, and the bytes are right. */
 async function restore(): Promise<{ seq: number | undefined; scanned: boolean; ok: boolean }> {
   const s = Store.open(dir);
   const m = s.latest();
-  const ok = m !== null && (await s.reader(m).get('ram')).equals(data(m.seq));
+  const ok = m !== null && (await s.reader(m).get('ram')).equals(pagesOf(m.seq));
   const scanned = s.internals.index.isComplete;
   s.close();
   return { seq: m?.seq, scanned, ok };
