@@ -5,7 +5,7 @@
 // Anything else falls back to the store.
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointSource } from '../../store/types.js';
 
@@ -94,11 +94,29 @@ async function identityOf(file: string): Promise<string> {
   return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 }
 
-/** SHA-256 of `file`, read once as a stream (1 MiB at a time: no whole-file buffer). */
+/**
+ * Read buffers for hashing, 1 MiB each, allocated (and so touched) when this module loads, before any restore: a read
+ * stream's fresh buffer per chunk costs a first touch of every page here (~16 us a page on this Firecracker guest,
+ * ~200 ms for a 55 MB copy, against ~50 ms read into touched pages). Parts may be checked at once: one buffer each.
+ */
+const hashBuffers: Buffer[] = [Buffer.alloc(1 << 20), Buffer.alloc(1 << 20)];
+
+/** SHA-256 of `file`, read once through a reused 1 MiB buffer (no whole-file buffer, no fresh pages per read). */
 async function sha256File(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+  const buf = hashBuffers.pop() ?? Buffer.alloc(1 << 20);
+  const fh = await open(file, 'r');
+  try {
+    const hash = createHash('sha256');
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buf.subarray(0, bytesRead));
+    }
+    return hash.digest('hex');
+  } finally {
+    await fh.close();
+    hashBuffers.push(buf);
+  }
 }
 
 /** `part`'s hot copy, hashed as a stream and checked against the store's size and digest; or why it cannot be used. */
