@@ -1,6 +1,5 @@
 // Reading a stored part back as bytes, in ~1 MiB pieces: plain parts are their chunks concatenated; a `qemu-pages`
 // part is rebuilt byte for byte by interleaving its meta stream and page chunks as its map says.
-import { createHash } from 'node:crypto';
 import { IntegrityError } from '../core/errors.js';
 import { decodeVarints } from '../core/bytes.js';
 import type { PartEntry } from './manifest.js';
@@ -160,25 +159,4 @@ export function digestMismatch(what: string, got: string, want: string): Integri
   return new IntegrityError(
     `${what}: the rebuilt bytes hash to ${got.slice(0, 16)}..., the manifest's part digest is ${want.slice(0, 16)}...`,
   );
-}
-
-/**
- * Synchronous (verify): `pieces` passed through while hashed, the last one held back until the whole matched `sha256`
- * (absent: passed unchecked). Reads use the async checkedStream (part-stream.ts), which may hash on a thread.
- */
-export function* checkedBytes(pieces: Iterable<Buffer>, sha256: string | undefined, what: string): Generator<Buffer> {
-  if (sha256 === undefined) {
-    yield* pieces;
-    return;
-  }
-  const whole = createHash('sha256');
-  let held: Buffer | undefined;
-  for (const piece of pieces) {
-    whole.update(piece);
-    if (held !== undefined) yield held;
-    held = piece;
-  }
-  const got = whole.digest('hex');
-  if (got !== sha256) throw digestMismatch(what, got, sha256);
-  if (held !== undefined) yield held;
 }

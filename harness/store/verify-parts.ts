@@ -1,9 +1,10 @@
 // Verify each part's whole-part SHA-256 (the manifest's `sha256`, hashed by the writer from the bytes it chunked) by
 // rebuilding the part as a restore would: catches a page map, meta stream or chunk order that puts verified chunks
 // together into the wrong bytes, which a chunk-by-chunk check cannot see.
+import { createHash } from 'node:crypto';
 import { IntegrityError } from '../core/errors.js';
 import type { Manifest } from './manifest.js';
-import { checkedBytes, partBytes } from './part-reader.js';
+import { digestMismatch, partBytes } from './part-reader.js';
 import type { Store } from './repository.js';
 
 /** A part whose rebuilt bytes do not match its digest, and the reader's message. */
@@ -18,12 +19,10 @@ export function partDigestProblems(store: Store, m: Manifest, checked: Set<strin
   for (const p of m.parts) {
     if (p.sha256 === undefined || checked.has(p.sha256)) continue;
     try {
-      const pieces = checkedBytes(
-        partBytes(store.internals.packs, p),
-        p.sha256,
-        `checkpoint ${m.seq} part "${p.name}"`,
-      );
-      while (pieces.next().done !== true); // read to the end: the digest is checked before the last piece
+      const whole = createHash('sha256');
+      for (const piece of partBytes(store.internals.packs, p)) whole.update(piece);
+      const got = whole.digest('hex');
+      if (got !== p.sha256) throw digestMismatch(`checkpoint ${m.seq} part "${p.name}"`, got, p.sha256);
       checked.add(p.sha256);
     } catch (err) {
       if (!(err instanceof IntegrityError)) throw err;
