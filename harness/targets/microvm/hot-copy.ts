@@ -90,8 +90,13 @@ export interface HotFile {
 
 /** `file`'s identity: inode, size, modification and change times (ns); a write or a rename onto the path changes it. */
 async function identityOf(file: string): Promise<string> {
+  return (await statIdentity(file)).identity;
+}
+
+/** `file`'s identity and its size, from one stat. */
+async function statIdentity(file: string): Promise<{ identity: string; size: number }> {
   const s = await stat(file, { bigint: true });
-  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  return { identity: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, size: Number(s.size) };
 }
 
 /**
@@ -130,9 +135,9 @@ async function verified(
   const digest = source.digest?.(part);
   if (digest === undefined && !unchecked) return { reason: 'the manifest has no part digest' };
   if (!existsSync(file)) return { reason: 'no hot copy of this checkpoint' };
-  const identity = await identityOf(file);
+  const { identity, size } = await statIdentity(file);
   if (unchecked) return { file, identity };
-  if (source.size !== undefined && (await stat(file)).size !== source.size(part)) return { reason: 'size differs' };
+  if (source.size !== undefined && size !== source.size(part)) return { reason: 'size differs' };
   if ((await sha256File(file)) !== digest) return { reason: 'digest mismatch' };
   // written while we hashed it: what we hashed may not be what the file holds
   if ((await identityOf(file)) !== identity) return { reason: 'changed while verified' };
