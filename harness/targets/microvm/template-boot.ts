@@ -13,6 +13,7 @@ import { migrateFromStream } from './migrate.js';
 import type { QemuProcess } from './qemu.js';
 import type { QmpClient } from './qmp.js';
 import type { TemplateSnapshot } from './template.js';
+import { assertTemplateUnchanged } from './template-check.js';
 
 /** SOAK_TEST_TEMPLATE_SKIPS_IDENTITY=1 (TEST-ONLY negative control): template sessions keep the template's nonce. */
 export const TEMPLATE_SKIPS_IDENTITY = 'SOAK_TEST_TEMPLATE_SKIPS_IDENTITY';
@@ -102,6 +103,7 @@ export async function startFromTemplate(g: TemplateBootGuest): Promise<string> {
   // Written before `cont`: the line already waits in the emulated UART when the agent's read resumes.
   qemu.writeConsole(skip ? KEEP_TEMPLATE_IDENTITY_LINE : identityLine(nonce, randomBytes(32).toString('hex')));
   mark('identity');
+  await assertTemplateUnchanged(g.template); // the guest runs only on the files checked against template.json
   await qmp.execute('cont');
   mark('cont');
   return nonce;

@@ -9,6 +9,7 @@ import { QmpClient } from './qmp.js';
 import type { GuestEnv } from './env.js';
 import type { MicrovmOptions } from './options.js';
 import { ensureTemplate, type TemplateSnapshot, templateKey } from './template.js';
+import { verifyTemplate } from './template-check.js';
 
 /** How the template guest is booted and saved. */
 export interface TemplateSaveOptions {
@@ -87,5 +88,7 @@ export async function guestTemplate(
     imageHash: env.image.hash,
     qemuVersion: env.qemuVersion,
   });
-  return ensureTemplate(key, (tmp) => saveTemplateGuest(o, tmp));
+  const template = await ensureTemplate(key, (tmp) => saveTemplateGuest(o, tmp));
+  await verifyTemplate(template); // hashed once per process (a standby: in its warm-up), then checked unchanged
+  return template;
 }

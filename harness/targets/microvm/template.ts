@@ -6,6 +6,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -15,9 +16,10 @@ import path from 'node:path';
 import { TargetError } from '../../core/errors.js';
 import { vmImagesDir } from '../guest/image.js';
 import { qemuArgs, type QemuSpec } from './qemu.js';
+import { sha256OfFile } from './file-digest.js';
 
 /** Bump when what a template holds or how it is saved changes. */
-const TEMPLATE_VERSION = '2';
+const TEMPLATE_VERSION = '3'; // 3: template.json records each file's SHA-256
 
 /** A built template: the paused guest's migration stream and (disk guests) its disk image, beside the guest image. */
 export interface TemplateSnapshot {
@@ -30,6 +32,8 @@ export interface TemplateSnapshot {
   /** The template's own boot nonce (a session that skips the re-identify keeps it). */
   nonce: string;
   ramBytes: number;
+  /** SHA-256 (hex) of each file, recorded when built and checked before use (template-check.ts). */
+  sha256: { ram: string; disk?: string };
   /** Time to build it (boot to READY + save), ms. */
   buildMs: number;
   /** True when read from the cache. */
@@ -61,7 +65,7 @@ export function templateDir(key: string): string {
 export function cachedTemplate(key: string): TemplateSnapshot | undefined {
   const manifest = path.join(templateDir(key), 'template.json');
   if (!existsSync(manifest)) return undefined;
-  const saved = JSON.parse(readFileSync(manifest, 'utf8')) as TemplateSnapshot;
+  const saved = parseTemplateJson(manifest, readFileSync(manifest, 'utf8'));
   // Saved with names relative to its folder (vm-images/build may be shared between checkouts): resolved here.
   const at = (f: string): string => path.join(templateDir(key), f);
   return {
@@ -71,6 +75,48 @@ export function cachedTemplate(key: string): TemplateSnapshot | undefined {
     ...(saved.disk ? { disk: at(saved.disk) } : {}),
     cached: true,
   };
+}
+
+/** A hex SHA-256. */
+const isDigest = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
+
+/** template.json's fields, checked; a damaged or hand-edited file is named in a TargetError (the run stops). */
+export function parseTemplateJson(file: string, text: string): TemplateSnapshot {
+  const bad = (why: string): TargetError =>
+    new TargetError(`the template snapshot's ${file} is damaged (${why}): remove its folder and run again`);
+  let v: Partial<TemplateSnapshot> | null;
+  try {
+    v = JSON.parse(text) as Partial<TemplateSnapshot> | null;
+  } catch {
+    throw bad('not JSON');
+  }
+  const plainName = (f: unknown): boolean => typeof f === 'string' && f !== '' && path.basename(f) === f;
+  if (v === null || typeof v !== 'object') throw bad('not an object');
+  if (!plainName(v.ram) || (v.disk !== undefined && !plainName(v.disk))) throw bad('ram/disk must be file names');
+  if (typeof v.nonce !== 'string' || typeof v.ramBytes !== 'number') throw bad('nonce/ramBytes missing');
+  if (!isDigest(v.sha256?.ram) || (v.disk !== undefined && !isDigest(v.sha256.disk)))
+    throw bad('no SHA-256 of its files');
+  return v as TemplateSnapshot;
+}
+
+/** Remove the temp folders of builds of `out` whose process is gone (a host killed while it built leaves one). */
+function sweepDeadBuilds(out: string): void {
+  const prefix = `${path.basename(out)}.tmp-`;
+  for (const e of readdirSync(path.dirname(out)).filter((x) => x.startsWith(prefix))) {
+    const pid = Number(e.slice(prefix.length).split('-')[0]);
+    if (Number.isInteger(pid) && pid > 0 && !alive(pid))
+      rmSync(path.join(path.dirname(out), e), { recursive: true, force: true });
+  }
+}
+
+/** Whether process `pid` exists (EPERM: it does, owned by someone else). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'EPERM';
+  }
 }
 
 /** Saves a template into `tmpDir`: boots with `spec` (paths inside tmpDir), waits for READY, saves; returns its facts. */
@@ -87,7 +133,8 @@ export async function ensureTemplate(key: string, save: TemplateSaver): Promise<
   if (cached !== undefined) return cached;
   const out = templateDir(key);
   mkdirSync(path.dirname(out), { recursive: true });
-  const tmp = mkdtempSync(`${out}.tmp-`);
+  sweepDeadBuilds(out);
+  const tmp = mkdtempSync(`${out}.tmp-${process.pid}-`);
   chmodSync(tmp, 0o755);
   const started = process.hrtime.bigint();
   try {
@@ -100,6 +147,10 @@ export async function ensureTemplate(key: string, save: TemplateSaver): Promise<
       ...(saved.disk !== undefined ? { disk: rel(saved.disk) } : {}),
       nonce: saved.nonce,
       ramBytes: saved.ramBytes,
+      sha256: {
+        ram: await sha256OfFile(saved.ram),
+        ...(saved.disk !== undefined ? { disk: await sha256OfFile(saved.disk) } : {}),
+      },
       buildMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
     };
     writeFileSync(path.join(tmp, 'template.json'), `${JSON.stringify(snap, null, 2)}\n`);
