@@ -4,7 +4,7 @@
 // more before the guest runs on it. A damaged cache is a fault of the machine or the harness, never of the system under
 // test: it stops the session with an error naming the file, instead of starting guests from bytes nobody built.
 import { TargetError } from '../../core/errors.js';
-import { fileIdentity, sha256OfFile } from './file-digest.js';
+import { fileIdentity, sha256File } from '../guest/files.js';
 import type { TemplateSnapshot } from './template.js';
 
 /** Files this process hashed and found right, with the identity they had then. */
@@ -30,7 +30,7 @@ export async function verifyTemplate(t: TemplateSnapshot): Promise<void> {
     const before = await fileIdentity(file).catch(() => undefined);
     if (before === undefined) throw new TargetError(`the template snapshot's ${file} is missing: ${remedy(t)}`);
     if (verified.get(file) === before) continue;
-    const got = await sha256OfFile(file);
+    const got = await sha256File(file);
     if (got !== digest)
       throw new TargetError(`the template snapshot's ${file} fails its SHA-256 check (damaged cache): ${remedy(t)}`);
     // written while hashed: what was hashed may not be what the file holds now

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { TargetError } from '../../core/errors.js';
 import { vmImagesDir } from '../guest/image.js';
 import { qemuArgs, type QemuSpec } from './qemu.js';
-import { sha256OfFile } from './file-digest.js';
+import { sha256File } from '../guest/files.js';
 
 /** Bump when what a template holds or how it is saved changes. */
 const TEMPLATE_VERSION = '3'; // 3: template.json records each file's SHA-256
@@ -148,8 +148,8 @@ export async function ensureTemplate(key: string, save: TemplateSaver): Promise<
       nonce: saved.nonce,
       ramBytes: saved.ramBytes,
       sha256: {
-        ram: await sha256OfFile(saved.ram),
-        ...(saved.disk !== undefined ? { disk: await sha256OfFile(saved.disk) } : {}),
+        ram: await sha256File(saved.ram),
+        ...(saved.disk !== undefined ? { disk: await sha256File(saved.disk) } : {}),
       },
       buildMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
     };

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TargetError } from '../../../harness/core/errors.js';
-import { sha256OfFile } from '../../../harness/targets/microvm/file-digest.js';
+import { sha256File } from '../../../harness/targets/guest/files.js';
 import { assertTemplateUnchanged, verifyTemplate } from '../../../harness/targets/microvm/template-check.js';
 import {
   ensureTemplate,
@@ -47,7 +47,7 @@ function fakeTemplate(): TemplateSnapshot {
 describe('template files checked against template.json', () => {
   it('hashes a file as one SHA-256 across its reads', async () => {
     const t = fakeTemplate();
-    expect(await sha256OfFile(t.ram)).toBe(sha(readFileSync(t.ram)));
+    expect(await sha256File(t.ram)).toBe(sha(readFileSync(t.ram)));
   });
 
   it('passes intact files and refuses a flipped byte by name (and a missing file)', async () => {
