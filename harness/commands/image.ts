@@ -1,13 +1,15 @@
 // `soak image build [--force] [--template [--scenario S]]`: build (or show the cached) guest image of the microvm target
 // (and the template snapshot fresh sessions restore); `soak image agent --out DIR`: the static workload agent alone, for
-// a user's own sandbox image.
+// a user's own sandbox image; `soak image prune [--dry-run]`: remove the cache entries this checkout no longer uses.
 import type { Argv } from 'yargs';
 import { ConfigError, EXIT } from '../core/errors.js';
 import { buildAgent } from '../targets/guest/agent-build.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildImage } from '../targets/guest/image.js';
+import { buildImage, cachedImage, recipeHash, vmImagesDir } from '../targets/guest/image.js';
+import { removeEntries, staleEntries } from '../targets/microvm/build-cache.js';
+import { fmtBytes } from '../report/text/format.js';
 import { loadScenario } from '../scenario/scenario.js';
 import { microvmTemplate } from '../targets/microvm/target.js';
 import type { TemplateSnapshot } from '../targets/microvm/template.js';
@@ -86,6 +88,31 @@ function templateLines(t: TemplateSnapshot): string[] {
   return [`template ${t.key}`, `  folder     ${t.dir}`, `  RAM stream ${mib} MiB${t.disk ? ' + disk' : ''}; ${how}`];
 }
 
+const pruneCommand = defineCommand<{ 'dry-run': boolean }>({
+  command: 'prune',
+  describe:
+    'Remove vm-images/build/ entries this checkout no longer uses (other recipes, older or other-image templates, builds left behind)',
+  builder: (y: Argv) =>
+    y.option('dry-run', { type: 'boolean', default: false, describe: 'List what would be removed; remove nothing' }),
+  run: (argv) => {
+    const buildDir = path.join(vmImagesDir(), 'build');
+    const image = cachedImage();
+    const current = { recipeHash: recipeHash(), ...(image ? { image } : {}) };
+    const stale = staleEntries(buildDir, current);
+    if (!argv['dry-run']) removeEntries(buildDir, stale);
+    const verb = argv['dry-run'] ? 'would remove' : 'removed';
+    const width = Math.max(0, ...stale.map((e) => e.name.length));
+    const total = stale.reduce((s, e) => s + e.bytes, 0);
+    process.stdout.write(
+      [
+        ...stale.map((e) => `${verb} ${e.name.padEnd(width)}  ${fmtBytes(e.bytes).padStart(9)}  ${e.why}`),
+        `${buildDir}: ${verb} ${stale.length} entries, ${fmtBytes(total)}${image ? `; current image ${image.hash.slice(0, 16)}` : '; no current image built'}`,
+      ].join('\n') + '\n',
+    );
+    return Promise.resolve(EXIT.pass);
+  },
+});
+
 const agentCommand = defineCommand<{ out: string }>({
   command: 'agent',
   describe: 'Build the static workload agent (one binary, docs/workload.md) to drop into your own sandbox image',
@@ -104,5 +131,5 @@ const agentCommand = defineCommand<{ out: string }>({
 export const imageCommand: SoakCommand = {
   command: VERBS.image.command,
   describe: VERBS.image.describe,
-  subcommands: [buildCommand, agentCommand],
+  subcommands: [buildCommand, pruneCommand, agentCommand],
 };

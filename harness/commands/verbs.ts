@@ -42,7 +42,7 @@ export const VERBS = {
   },
   image: {
     command: 'image <command>',
-    describe: 'Guest image of the microvm target: build; the workload agent alone: agent',
+    describe: 'Guest image of the microvm target: build, prune its cache; the workload agent alone: agent',
   },
   demo: {
     command: 'demo',

@@ -1,5 +1,5 @@
 // Read a process's /proc/<pid>/stat: the one parser for the fields the harness uses (state, process group, start time).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 /** The fields of /proc/<pid>/stat the harness reads. */
 export interface ProcStat {
@@ -30,5 +30,18 @@ export function readProcStat(pid: number | string): ProcStat | null {
     return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return null;
+  }
+}
+
+/** Whether process `pid` runs (not a zombie); without /proc, whether a signal could reach it. A recycled PID counts. */
+export function pidAlive(pid: number): boolean {
+  const stat = readProcStat(pid);
+  if (stat !== null) return stat.state !== 'Z' && stat.state !== 'X';
+  if (existsSync('/proc/self/stat')) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { mkdirDurable, writeFileAtomic } from '../core/durable.js';
 import { InputError } from '../core/errors.js';
-import { readProcStat } from '../core/proc.js';
+import { pidAlive, readProcStat } from '../core/proc.js';
 
 /** The folder of lock files inside a store. */
 export const LOCKS_DIR = 'locks';
@@ -50,17 +50,6 @@ export function holderAlive(body: LockBody): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** Whether process `pid` runs (not a zombie); a PID recycled by another process counts as alive, to be safe. */
-function pidAlive(pid: number): boolean {
-  if (hasProc) return processStart(pid) !== null;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -82,7 +82,7 @@ export async function buildImage(opts: { force?: boolean } = {}): Promise<GuestI
   await requireTools();
   mkdirSync(build, { recursive: true });
   const kroot = await fetchKernel(build);
-  const tmp = mkdtempSync(`${out}.tmp-`); // fresh and unguessable: never an existing folder or a planted symlink
+  const tmp = mkdtempSync(`${out}.tmp-${process.pid}-`); // fresh and unguessable: never an existing folder or a planted symlink
   chmodSync(tmp, 0o755);
   copyFileSync(kroot.vmlinuz, path.join(tmp, 'vmlinuz'));
   await buildInitramfs(kroot.modulesDir, path.join(tmp, 'initramfs.cpio'), tmp);
@@ -147,7 +147,7 @@ async function fetchKernel(build: string): Promise<{ pkg: string; vmlinuz: strin
       deb = readdirSync(debDir).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'));
     }
     if (deb === undefined) throw new TargetError(`apt-get download ${pkg} produced no .deb in ${debDir}`);
-    const unpack = mkdtempSync(`${kroot}.tmp-`);
+    const unpack = mkdtempSync(`${kroot}.tmp-${process.pid}-`);
     chmodSync(unpack, 0o755);
     await execa('dpkg', ['-x', path.join(debDir, deb), unpack], { timeout: 120_000 });
     try {

@@ -88,7 +88,7 @@ export async function guestTemplate(
     imageHash: env.image.hash,
     qemuVersion: env.qemuVersion,
   });
-  const template = await ensureTemplate(key, (tmp) => saveTemplateGuest(o, tmp));
+  const template = await ensureTemplate(key, env.image.hash, (tmp) => saveTemplateGuest(o, tmp));
   await verifyTemplate(template); // hashed once per process (a standby: in its warm-up), then checked unchanged
   return template;
 }

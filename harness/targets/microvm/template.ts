@@ -14,12 +14,13 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { TargetError } from '../../core/errors.js';
+import { pidAlive } from '../../core/proc.js';
 import { vmImagesDir } from '../guest/image.js';
 import { qemuArgs, type QemuSpec } from './qemu.js';
 import { sha256File } from '../guest/files.js';
 
 /** Bump when what a template holds or how it is saved changes. */
-const TEMPLATE_VERSION = '3'; // 3: template.json records each file's SHA-256
+const TEMPLATE_VERSION = '4'; // 4: template.json records each file's SHA-256 and the image it was built from
 
 /** A built template: the paused guest's migration stream and (disk guests) its disk image, beside the guest image. */
 export interface TemplateSnapshot {
@@ -32,6 +33,8 @@ export interface TemplateSnapshot {
   /** The template's own boot nonce (a session that skips the re-identify keeps it). */
   nonce: string;
   ramBytes: number;
+  /** The guest image's content hash it was built from (`soak image prune` drops templates of other images). */
+  imageHash: string;
   /** SHA-256 (hex) of each file, recorded when built and checked before use (template-check.ts). */
   sha256: { ram: string; disk?: string };
   /** Time to build it (boot to READY + save), ms. */
@@ -93,7 +96,8 @@ export function parseTemplateJson(file: string, text: string): TemplateSnapshot 
   const plainName = (f: unknown): boolean => typeof f === 'string' && f !== '' && path.basename(f) === f;
   if (v === null || typeof v !== 'object') throw bad('not an object');
   if (!plainName(v.ram) || (v.disk !== undefined && !plainName(v.disk))) throw bad('ram/disk must be file names');
-  if (typeof v.nonce !== 'string' || typeof v.ramBytes !== 'number') throw bad('nonce/ramBytes missing');
+  if (typeof v.nonce !== 'string' || typeof v.ramBytes !== 'number' || typeof v.imageHash !== 'string')
+    throw bad('nonce/ramBytes/imageHash missing');
   if (!isDigest(v.sha256?.ram) || (v.disk !== undefined && !isDigest(v.sha256.disk)))
     throw bad('no SHA-256 of its files');
   return v as TemplateSnapshot;
@@ -104,18 +108,8 @@ function sweepDeadBuilds(out: string): void {
   const prefix = `${path.basename(out)}.tmp-`;
   for (const e of readdirSync(path.dirname(out)).filter((x) => x.startsWith(prefix))) {
     const pid = Number(e.slice(prefix.length).split('-')[0]);
-    if (Number.isInteger(pid) && pid > 0 && !alive(pid))
+    if (Number.isInteger(pid) && pid > 0 && !pidAlive(pid))
       rmSync(path.join(path.dirname(out), e), { recursive: true, force: true });
-  }
-}
-
-/** Whether process `pid` exists (EPERM: it does, owned by someone else). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as { code?: string }).code === 'EPERM';
   }
 }
 
@@ -128,7 +122,7 @@ export type TemplateSaver = (
  * The template of `key`, built with `save` if it is not cached. Built in a fresh temp folder and renamed into place, so
  * concurrent hosts never see half a template: the loser of the rename uses the winner's.
  */
-export async function ensureTemplate(key: string, save: TemplateSaver): Promise<TemplateSnapshot> {
+export async function ensureTemplate(key: string, imageHash: string, save: TemplateSaver): Promise<TemplateSnapshot> {
   const cached = cachedTemplate(key);
   if (cached !== undefined) return cached;
   const out = templateDir(key);
@@ -147,6 +141,7 @@ export async function ensureTemplate(key: string, save: TemplateSaver): Promise<
       ...(saved.disk !== undefined ? { disk: rel(saved.disk) } : {}),
       nonce: saved.nonce,
       ramBytes: saved.ramBytes,
+      imageHash,
       sha256: {
         ram: await sha256File(saved.ram),
         ...(saved.disk !== undefined ? { disk: await sha256File(saved.disk) } : {}),

@@ -35,6 +35,7 @@ function fakeTemplate(): TemplateSnapshot {
   return {
     dir,
     key: 'k',
+    imageHash: 'img',
     ram: path.join(dir, 'ram.stream'),
     disk: path.join(dir, 'disk.qcow2'),
     nonce: 'n',
@@ -85,7 +86,16 @@ describe('template files checked against template.json', () => {
 });
 
 describe('template.json', () => {
-  const good = { dir: '.', key: 'k', ram: 'ram.stream', disk: 'disk.qcow2', nonce: 'n', ramBytes: 1, buildMs: 1 };
+  const good = {
+    dir: '.',
+    key: 'k',
+    imageHash: 'img',
+    ram: 'ram.stream',
+    disk: 'disk.qcow2',
+    nonce: 'n',
+    ramBytes: 1,
+    buildMs: 1,
+  };
   const digests = { ram: 'a'.repeat(64), disk: 'b'.repeat(64) };
 
   it('reads a well-formed file', () => {
@@ -117,7 +127,7 @@ describe('building a template', () => {
     const dead = `${out}.tmp-${deadPid}-AbCdEf`;
     const live = `${out}.tmp-1-live`; // pid 1 is alive: a build in progress is left alone
     for (const d of [dead, live]) mkdirSync(d);
-    const t = await ensureTemplate(key, (tmp) => {
+    const t = await ensureTemplate(key, 'img', (tmp) => {
       expect(path.basename(tmp)).toMatch(new RegExp(`\\.tmp-${process.pid}-`));
       writeFileSync(path.join(tmp, 'ram.stream'), 'RAM');
       writeFileSync(path.join(tmp, 'disk.qcow2'), 'DISK');
@@ -128,6 +138,7 @@ describe('building a template', () => {
         disk: path.join(tmp, 'disk.qcow2'),
       });
     });
+    expect(t.imageHash).toBe('img');
     expect(t.sha256).toEqual({ ram: sha(Buffer.from('RAM')), disk: sha(Buffer.from('DISK')) });
     await expect(verifyTemplate(t)).resolves.toBeUndefined();
     expect(existsSync(dead)).toBe(false);

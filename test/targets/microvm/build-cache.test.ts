@@ -1,0 +1,107 @@
+// `soak image prune`'s choice: entries of vm-images/build/ this checkout no longer uses go (other recipes, older or
+// other-image templates, kernel trees, temp folders of dead builds); current entries, a live build's temp folder and
+// anything it cannot classify stay.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeEntries, staleEntries } from '../../../harness/targets/microvm/build-cache.js';
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'buildcache-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const digest = 'c'.repeat(64);
+const templateJson = (imageHash: string | undefined, sha = true): string =>
+  JSON.stringify({
+    dir: '.',
+    key: 'k',
+    ram: 'ram.stream',
+    nonce: 'n',
+    ramBytes: 3,
+    ...(imageHash !== undefined ? { imageHash } : {}),
+    ...(sha ? { sha256: { ram: digest } } : {}),
+    buildMs: 1,
+  });
+
+/** A build folder with one of each kind of entry, and the PID of a process that has exited. */
+function buildDir(): { dir: string; deadPid: number } {
+  const dir = mkdtempSync(path.join(root, 'build-'));
+  const folder = (name: string, files: Record<string, string> = { f: 'x' }): void => {
+    mkdirSync(path.join(dir, name));
+    for (const [f, text] of Object.entries(files)) writeFileSync(path.join(dir, name, f), text);
+  };
+  const deadPid = spawnSync('true').pid;
+  folder('image-aaaa');
+  folder('image-bbbb', { vmlinuz: '0123456789' });
+  folder(`image-aaaa.tmp-${deadPid}-Xy12Zq`);
+  folder('image-aaaa.tmp-1-live00'); // pid 1 runs: a build in progress
+  folder('image-aaaa.tmp-old123');
+  utimesSync(
+    path.join(dir, 'image-aaaa.tmp-old123'),
+    new Date(Date.now() - 2 * 3600e3),
+    new Date(Date.now() - 2 * 3600e3),
+  );
+  folder('template-aaaa.tmp-fresh1');
+  folder('template-1111', { 'template.json': templateJson('img-now') });
+  folder('template-2222', { 'template.json': templateJson('img-old') });
+  folder('template-3333', { 'template.json': templateJson(undefined, false) });
+  folder('template-4444', { 'ram.stream': 'RAM' });
+  folder('template-5555', { 'template.json': '{"torn' });
+  folder('kroot-linux-image-6.1.0-57-cloud-amd64');
+  folder('kroot-linux-image-6.1.0-50-cloud-amd64');
+  folder(`kroot-linux-image-6.1.0-57-cloud-amd64.tmp-${deadPid}-abc`);
+  folder('deb');
+  folder('something-else');
+  writeFileSync(path.join(dir, 'host-tsc.json'), '{}');
+  return { dir, deadPid };
+}
+
+const current = {
+  recipeHash: 'aaaa',
+  image: { hash: 'img-now', kernelPackage: 'linux-image-6.1.0-57-cloud-amd64' },
+};
+
+describe('soak image prune: what goes', () => {
+  it('lists stale entries with a reason and their size, and keeps current, live and unknown ones', () => {
+    const { dir, deadPid } = buildDir();
+    const stale = staleEntries(dir, current);
+    const names = stale.map((e) => e.name);
+    expect([...names].sort()).toEqual(
+      [
+        'image-bbbb',
+        'image-aaaa.tmp-old123',
+        `image-aaaa.tmp-${deadPid}-Xy12Zq`,
+        'kroot-linux-image-6.1.0-50-cloud-amd64',
+        `kroot-linux-image-6.1.0-57-cloud-amd64.tmp-${deadPid}-abc`,
+        'template-2222',
+        'template-3333',
+        'template-4444',
+        'template-5555',
+      ].sort(),
+    );
+    expect(stale.find((e) => e.name === 'image-bbbb')).toMatchObject({ bytes: 10, why: 'built from another recipe' });
+    expect(stale.find((e) => e.name === 'template-2222')?.why).toBe('built from another guest image');
+    expect(stale.find((e) => e.name === 'template-3333')?.why).toMatch(/older template format/);
+    expect(stale.find((e) => e.name === 'image-aaaa.tmp-old123')?.why).toMatch(/2 h old/);
+    for (const kept of ['image-aaaa', 'image-aaaa.tmp-1-live00', 'template-aaaa.tmp-fresh1', 'template-1111', 'deb'])
+      expect(names).not.toContain(kept);
+
+    removeEntries(dir, stale);
+    for (const e of stale) expect(existsSync(path.join(dir, e.name))).toBe(false);
+    for (const kept of ['image-aaaa', 'template-1111', 'kroot-linux-image-6.1.0-57-cloud-amd64', 'host-tsc.json'])
+      expect(existsSync(path.join(dir, kept))).toBe(true);
+    expect(staleEntries(dir, current)).toEqual([]);
+  });
+
+  it('with no current image built, keeps every readable template and kernel tree', () => {
+    const names = staleEntries(buildDir().dir, { recipeHash: 'aaaa' }).map((e) => e.name);
+    for (const kept of ['template-1111', 'template-2222', 'kroot-linux-image-6.1.0-50-cloud-amd64'])
+      expect(names).not.toContain(kept);
+    expect(names).toContain('template-3333');
+  });
+
+  it('finds nothing in a missing folder', () => {
+    expect(staleEntries(path.join(root, 'nope'), current)).toEqual([]);
+  });
+});
