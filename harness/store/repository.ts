@@ -35,6 +35,12 @@ export interface SkippedManifest {
   problem: string;
 }
 
+/** The newest complete checkpoint (null: none) and every newer manifest file passed over, with the reason. */
+export interface Newest {
+  manifest: Manifest | null;
+  skipped: SkippedManifest[];
+}
+
 /** Every manifest file: those that pass their check (oldest first) and those that do not, by name. */
 export interface ManifestScan {
   manifests: Manifest[];
@@ -49,6 +55,8 @@ export class Store {
   /** For the writer and gc only: the store's folders, chunk index, pack reads and delta bases. */
   readonly internals: StoreInternals;
   private readonly locks: StoreLock[] = [];
+  /** newest() results this store gave, with the manifest files they covered (count, newest name); reload() forgets. */
+  private resolved = new WeakMap<Newest, { count: number; top: string | undefined }>();
 
   private constructor(
     readonly dir: string,
@@ -125,13 +133,31 @@ export class Store {
 
   /**
    * The newest committed checkpoint whose every chunk is present (null: none), and every newer manifest file it
-   * passed over with the reason. Reads manifests newest first.
+   * passed over with the reason. Reads manifests newest first. `since`: an earlier result of this store's newest()
+   * that passed nothing over: only manifest files newer than it are read, and if none is complete the answer is
+   * `since`'s. The same answer as a full read while this store holds its lock: no gc runs, committed manifests are
+   * never rewritten, one writer at a time numbers them upwards, and chunks are only added (a store reopened after a
+   * power loss is a new Store, and reload() forgets every result). Anything else (a file at or below `since`'s newest
+   * appeared or went) reads them all.
    */
-  newest(): { manifest: Manifest | null; skipped: SkippedManifest[] } {
+  newest(since?: Newest): Newest {
     const files = manifestFiles(this.internals.paths.checkpoints);
+    const prior = since === undefined ? undefined : this.resolved.get(since);
+    const from =
+      since && prior && since.skipped.length === 0 && prior.count > 0 && files[prior.count - 1] === prior.top
+        ? prior.count
+        : 0;
+    const found = this.resolveNewest(files, from);
+    const out = found.manifest === null && from > 0 ? { manifest: since!.manifest, skipped: found.skipped } : found;
+    this.resolved.set(out, { count: files.length, top: files.at(-1) });
+    return out;
+  }
+
+  /** The newest complete checkpoint among manifest files `files[from..]`, newest first, and what it passed over. */
+  private resolveNewest(files: string[], from: number): Newest {
     const { index, paths } = this.internals;
     const skipped: SkippedManifest[] = [];
-    for (let i = files.length - 1; i >= 0; i--) {
+    for (let i = files.length - 1; i >= from; i--) {
       const seq = Number(files[i]!.slice(0, 10));
       const tried = !index.isComplete;
       const seeded = tried ? readLocations(paths.checkpoints, seq) : null;
@@ -239,6 +265,7 @@ export class Store {
    * (`packIndexesOnly`: every pack index, not the consolidated chunk index).
    */
   reload(packIndexesOnly = false): void {
+    this.resolved = new WeakMap();
     this.internals.packs.close();
     this.internals.index.reload(packIndexesOnly);
   }
