@@ -2,7 +2,7 @@
 // heartbeat, and journal what the checker observed and the outcome: ok, fail, or indeterminate with its cause when a
 // host hung, died, hit a full disk or a held lock (outcome.ts). Every wait on a host is bounded (README "Timeouts").
 // The runner only connects the roles; this file holds the cycle's order of events.
-import { sleep } from '../core/clock.js';
+import { nowMs, sleep } from '../core/clock.js';
 import type { CycleEvent, IndeterminateCause, KillPhase, Violation } from '../journal/events.js';
 import { isEv, type HostHandle } from '../session/host-handle.js';
 import type { JournalWriter } from '../journal/writer.js';
@@ -17,6 +17,8 @@ import type { Scenario } from '../scenario/scenario.js';
 import { Store } from '../store/store.js';
 import type { WorkloadModel } from '../check/workload.js';
 import type { WarmStandby } from './standby.js';
+import { KillPath } from './kill-path.js';
+import { followCommits, readLatest } from './latest.js';
 
 export interface CycleContext {
   scenario: Scenario;
@@ -87,7 +89,17 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   }
 
   // a standby still starting delays the kill until it is ready (bounded), so every planned kill meets a warm one
-  if (!writeFailure) await Promise.all([sleep(plan.workDelayMs), ctx.standby?.whenReady()]);
+  if (!writeFailure) {
+    const workEnd = nowMs() + plan.workDelayMs;
+    let ready = ctx.standby === undefined; // until the standby is, the kill is not near
+    const unfollow = followCommits(
+      host,
+      () => ctx.store,
+      () => (ready ? workEnd : Infinity),
+    );
+    await Promise.all([sleep(plan.workDelayMs), ctx.standby?.whenReady().then(() => void (ready = true))]);
+    unfollow();
+  }
   if (plan.phase === 'checkpoint' && !writeFailure) {
     try {
       await host.waitFor(isEv('ckpt-begin'), timeouts.hostMs, 'checkpoint-begin');
@@ -140,7 +152,15 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   const [killAtStep, killInFlight] = [host.maxStep, host.inFlightSeq];
   const tKill = writeFailure ? await host.died : host.kill();
   if (!writeFailure) journalKill(plan.phase, observedPhase, killAtStep, killInFlight, tKill);
+  let path: KillPath | null = writeFailure ? null : new KillPath(tKill);
+  path?.mark('journaled');
+  // While the host dies, resolve what it committed so far: the read that counts, once it is gone, has only a rename in
+  // flight at the SIGKILL left (not before a power loss, which reopens the store, nor with a write error pending).
+  if (fault === 'sigkill' || fault === 'freeze') readLatest(ctx.store);
+  path?.mark('preRead');
   await host.reap(timeouts.hostMs);
+  path?.mark('reaped');
+  if (host.diedAt !== null) path?.note('exitSeenAfterKill', host.diedAt - tKill);
   ctx.clearFailWrite?.();
   const damaged = fault === 'enospc' || fault === 'eio' ? damageAfterWriteFault(ctx.store) : [];
   let killStep = host.maxStep;
@@ -157,10 +177,13 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   let restoreKillAimed = false;
   let finalPhase: KillPhase = observedPhase;
   for (;;) {
-    ctx.store.refresh();
-    const latest = ctx.store.latest()?.seq ?? null;
+    const latest = readLatest(ctx.store)?.seq ?? null;
+    path?.mark('latest');
     // each restore goes to a ready standby (a second one waits when the plan kills during restores), else a cold host
     const next = ctx.standby?.take(cycle) ?? ctx.spawnHost('restore', cycle);
+    path?.mark('handedOff');
+    path?.log(log);
+    path = null;
     const pending = listenForResume(next, timeouts.resumeMs);
 
     if (plan.phase === 'restore' && !restoreKillAimed) {

@@ -39,6 +39,8 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
   readonly done: Promise<HostExit>;
   /** Resolves with the monotonic time the host process's exit was seen (its SIGCHLD), before its output is read to EOF. */
   readonly died: Promise<number>;
+  /** The monotonic time the host process's exit was seen (null: not yet); what `died` resolves with. */
+  diedAt: number | null = null;
   private readonly child: ResultPromise;
 
   constructor(cfg: HostConfig, logFile: string) {
@@ -55,7 +57,7 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     });
     if (this.child.pid === undefined) throw new Error('session host failed to spawn');
     this.pid = this.child.pid;
-    this.died = new Promise((resolve) => this.child.once('exit', () => resolve(nowMs())));
+    this.died = new Promise((resolve) => this.child.once('exit', () => resolve((this.diedAt = nowMs()))));
     const eof = readMessages(this.child.stdout!, (m) => this.onMessage(m as unknown as HostMessage));
     this.done = Promise.all([eof, this.child]).then(([, r]) => {
       this.exited = { exitCode: r.exitCode, signal: r.signal };

@@ -2,26 +2,33 @@
 // at the cadence, and relays heartbeats and checkpoint events to the runner as NDJSON on stdout.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { sleep, stopwatch } from '../core/clock.js';
 import { diskErrno, SoakError } from '../core/errors.js';
 import type { HostConfig, HostMessage } from './protocol.js';
 import type { Manifest } from '../store/manifest.js';
+import type { Newest } from '../store/repository.js';
 import { Store } from '../store/store.js';
+import { NewestPreRead } from './standby-newest.js';
 import { createTarget } from '../targets/registry.js';
 import type { Target } from '../targets/target.js';
 import { diskFull } from './disk-full.js';
-import { awaitHandOff, type HandOff, standbySkipsRestore } from './standby.js';
+import { awaitHandOff, type HandOff, standbySkipsRestore, standbyStaleNewest } from './standby.js';
 import { PhaseRecorder } from '../targets/phase-marks.js';
-import { RESTORE_TIMELINE } from './protocol.js';
+import { RESTORE_TIMELINE, TIME_ORIGIN } from './protocol.js';
 
 /** When this host's start-up and restore steps ended (performance.now(): ms since the process started). */
 const timeline = new PhaseRecorder();
 
-/** One line in the host log: the restore's timeline, the target's phases inside it (bench/resume-floor reads it). */
+/**
+ * One line in the host log: the restore's timeline, the target's phases inside it, and this process's time origin
+ * (epoch ms: the bench compares the hand-off with the runner's kill; bench/resume-floor reads it).
+ */
 function logRestoreTimeline(target: Target): void {
   const marks = { ...timeline.marks, ...target.restoreMarks?.() };
   const ordered = Object.entries(marks).sort(([, a], [, b]) => a - b);
-  process.stderr.write(`host: ${RESTORE_TIMELINE} ${JSON.stringify(Object.fromEntries(ordered))}\n`);
+  const line = { ...Object.fromEntries(ordered), [TIME_ORIGIN]: performance.timeOrigin };
+  process.stderr.write(`host: ${RESTORE_TIMELINE} ${JSON.stringify(line)}\n`);
 }
 
 function send(msg: HostMessage): void {
@@ -111,20 +118,26 @@ async function main(): Promise<void> {
 
   let restored: Manifest | undefined;
   let order: HandOff = cfg.mode === 'boot' ? 'boot' : 'restore';
+  let preRead: NewestPreRead | null = null;
   if (cfg.mode === 'standby') {
     await target.warmUp?.();
+    preRead = new NewestPreRead(store, standbyStaleNewest());
+    preRead.start(); // and again on each commit while this host waits
     timeline.mark('standbyReady');
     send({ ev: 'standby-ready', readyMs: Math.round(process.uptime() * 1000) });
     order = await awaitHandOff(); // a fresh session (boot) starts from the hand-off: its start is timed from here
     timeline.mark('handOff');
-    store.refresh(); // checkpoints committed while this host waited
   }
   if (order === 'boot') {
+    preRead?.stop();
     const booting = stopwatch();
     await target.boot();
     send({ ev: 'booted', bootMs: booting() });
     send({ ev: 'target', info: target.describe(), live: true });
-  } else restored = await restoreNewest(cfg, store, target);
+  } else {
+    // a standby resolves only what was committed after its last pre-read
+    restored = await restoreNewest(cfg, preRead?.take() ?? store.newest(), target, store);
+  }
   // Checkpoint only a session that has proven it is alive (and keep the first pause out of the resume path).
   await alive;
   if (restored !== undefined) logRestoreTimeline(target);
@@ -135,8 +148,8 @@ async function main(): Promise<void> {
 }
 
 /** Restore the store's newest complete checkpoint into `target`, telling the runner when it begins and ends. */
-async function restoreNewest(cfg: HostConfig, store: Store, target: Target): Promise<Manifest> {
-  const { manifest, skipped } = store.newest();
+async function restoreNewest(cfg: HostConfig, newest: Newest, target: Target, store: Store): Promise<Manifest> {
+  const { manifest, skipped } = newest;
   for (const s of skipped) process.stderr.write(`host: restore passed over ${s.problem}\n`);
   if (!manifest) throw new Error(`store ${cfg.storeDir} has no complete checkpoint to restore`);
   const restoring = stopwatch();

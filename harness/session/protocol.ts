@@ -38,3 +38,5 @@ export type HostMessage =
 
 /** The host-log line (stderr) a restored host writes once: `host: restore-timeline {phase: ms since the host started}`. */
 export const RESTORE_TIMELINE = 'restore-timeline';
+/** The restore-timeline key of the host's performance.timeOrigin (epoch ms), not a mark. */
+export const TIME_ORIGIN = 'timeOrigin';

@@ -1,6 +1,6 @@
 // A warm standby host's side of the hand-off: wait, everything loaded and the store open, for the runner's one-line
-// order on stdin (restore the newest checkpoint, or start a fresh session); and the test-only switch that makes a
-// standby skip that restore.
+// order on stdin (restore the newest checkpoint, or start a fresh session); and the test-only switches that make a
+// standby skip that restore, or restore its pre-read without the hand-off's re-read (standby-newest.ts).
 import { createInterface } from 'node:readline';
 
 /** The line the runner writes to a standby host's stdin to hand it the restore. */
@@ -16,6 +16,17 @@ export type HandOff = typeof HAND_OFF_LINE | typeof BOOT_HAND_OFF_LINE;
  * instead and still reports the checkpoint as restored; the checker's nonce and digest checks must catch it.
  */
 export const STANDBY_SKIPS_RESTORE = 'SOAK_TEST_STANDBY_SKIPS_RESTORE';
+
+/**
+ * SOAK_TEST_STANDBY_STALE_NEWEST=1 (TEST-ONLY negative control): a standby restores the checkpoint it pre-read when it
+ * got ready, without resolving what was committed after it; the checker's not-latest check must catch it.
+ */
+export const STANDBY_STALE_NEWEST = 'SOAK_TEST_STANDBY_STALE_NEWEST';
+
+/** Whether the test-only stale pre-read switch is on. */
+export function standbyStaleNewest(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env[STANDBY_STALE_NEWEST] === '1';
+}
 
 /** Whether the test-only skip switch is on. */
 export function standbySkipsRestore(env: NodeJS.ProcessEnv = process.env): boolean {

@@ -1,12 +1,14 @@
 // Warm standby (issue 16): with `standby: true` every resume after a kill is handed to a host started ahead of it,
-// the run verifies as a cold one does, and the summary and report say a standby was used. Negative control: a
-// standby that skips the restore (test-only switch) and reports the checkpoint anyway is caught by the checker.
+// the run verifies as a cold one does (the restored checkpoint is the runner's latest: a standby resolves what was
+// committed after its pre-read), and the summary and report say a standby was used. Negative controls: a standby that
+// skips the restore (test-only switch) and reports the checkpoint anyway is caught by the checker, and so is one that
+// restores its stale pre-read.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CycleEvent, HostStartEvent } from '../../harness/journal/events.js';
-import { STANDBY_SKIPS_RESTORE } from '../../harness/session/standby.js';
+import { STANDBY_SKIPS_RESTORE, STANDBY_STALE_NEWEST } from '../../harness/session/standby.js';
 import { cliPath } from '../helpers/paths.js';
 import { describeResult, soakRunJson, writeScenario } from '../helpers/cli.js';
 import { hasQemu } from '../helpers/qemu.js';
@@ -73,6 +75,24 @@ describe('soak run with a warm standby (process target)', () => {
       const codes = c.violations.map((v) => v.code);
       expect(codes).toContain('nonce');
       expect(codes).toContain('regressed'); // a fresh session at step ~0, behind the checkpoint it claims
+    }
+    expect(r.exitCode).toBe(1);
+  }, 300_000);
+
+  it('negative control: a standby that restores its pre-read, not what was committed after it, is caught (not-latest)', async () => {
+    // checkpoints every 100 ms and kills 300-500 ms after the standby is ready: newer checkpoints exist at each hand-off
+    const lines = [
+      'target: process',
+      'cycles: 3',
+      'checkpoint: { everyMs: 100 }',
+      'kill: { phases: { work: 1 }, workDelayMs: [300, 500] }',
+    ];
+    const { r, events } = await run('standby-stale', { [STANDBY_STALE_NEWEST]: '1' }, lines);
+    const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
+    expect(cycles.length, describeResult(r)).toBe(3);
+    for (const c of cycles) {
+      expect(c.outcome).toBe('fail');
+      expect(c.violations.map((v) => v.code)).toContain('not-latest');
     }
     expect(r.exitCode).toBe(1);
   }, 300_000);

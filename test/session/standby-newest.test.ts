@@ -1,0 +1,95 @@
+// A standby's pre-read of the newest checkpoint (standby-newest.ts) on a real store: a checkpoint committed after the
+// pre-read but before the hand-off is the one the hand-off gives, whether or not the commit's inotify signal was
+// seen yet; negative control: the test-only stale switch gives the pre-read checkpoint, the one the checker's
+// not-latest check catches.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NewestPreRead } from '../../harness/session/standby-newest.js';
+import { Store } from '../../harness/store/store.js';
+import { fillStore, pagesOf } from '../helpers/store.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'soak-standby-newest-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Commit the next checkpoint from another Store (the live session host's), synchronously after its puts. */
+async function commitOne(): Promise<number> {
+  const w = Store.open(dir);
+  try {
+    const seq = w.lastSeq() + 1;
+    const c = w.begin(seq);
+    await c.put('ram', pagesOf(seq));
+    await c.put('tool', Buffer.from(`step ${seq}`));
+    return c.commit().seq;
+  } finally {
+    w.close();
+  }
+}
+
+/** Let the event loop turn until `done` holds (fs.watch events arrive when they arrive: no fixed sleep). */
+async function until(done: () => boolean, limitMs = 20_000): Promise<void> {
+  const start = Date.now();
+  while (!done()) {
+    if (Date.now() - start > limitMs) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('NewestPreRead', () => {
+  it('the hand-off gives a checkpoint committed after the pre-read, before its signal is handled', async () => {
+    await fillStore(dir, 2);
+    const store = Store.open(dir);
+    try {
+      const pre = new NewestPreRead(store);
+      pre.start();
+      const seq = await commitOne(); // no turn of the event loop between this commit and the hand-off's read
+      const { manifest, skipped } = pre.take();
+      expect(manifest?.seq).toBe(seq);
+      expect(skipped).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('pre-reads on each commit while it waits, and the hand-off still resolves the newest', async () => {
+    await fillStore(dir, 1);
+    const store = Store.open(dir);
+    const reads: number[] = [];
+    const newest = store.newest.bind(store);
+    store.newest = (since) => {
+      const n = newest(since);
+      reads.push(n.manifest?.seq ?? 0);
+      return n;
+    };
+    try {
+      const pre = new NewestPreRead(store);
+      pre.start();
+      for (let i = 0; i < 3; i++) {
+        const seq = await commitOne();
+        await until(() => reads.includes(seq)); // the inotify signal made the standby pre-read it
+      }
+      expect(pre.take().manifest?.seq).toBe(4);
+      expect([...new Set(reads)]).toEqual([1, 2, 3, 4]); // one pre-read per commit signal (a burst may repeat one)
+    } finally {
+      store.close();
+    }
+  });
+
+  it('negative control: the stale switch hands over the pre-read checkpoint, not the newest', async () => {
+    await fillStore(dir, 2);
+    const store = Store.open(dir);
+    try {
+      const pre = new NewestPreRead(store, true);
+      pre.start();
+      await commitOne();
+      expect(pre.take().manifest?.seq).toBe(2);
+      expect(store.newest().manifest?.seq).toBe(3);
+    } finally {
+      store.close();
+    }
+  });
+});
