@@ -2,7 +2,7 @@
 // heartbeat, and journal what the checker observed and the outcome: ok, fail, or indeterminate with its cause when a
 // host hung, died, hit a full disk or a held lock (outcome.ts). Every wait on a host is bounded (README "Timeouts").
 // The runner only connects the roles; this file holds the cycle's order of events.
-import { nowMs, sleep } from '../core/clock.js';
+import { sleep } from '../core/clock.js';
 import type { CycleEvent, IndeterminateCause, KillPhase, Violation } from '../journal/events.js';
 import { isEv, type HostHandle } from '../session/host-handle.js';
 import type { JournalWriter } from '../journal/writer.js';
@@ -18,7 +18,7 @@ import { Store } from '../store/store.js';
 import type { WorkloadModel } from '../check/workload.js';
 import type { WarmStandby } from './standby.js';
 import { KillPath } from './kill-path.js';
-import { followCommits, readLatest } from './latest.js';
+import { readLatest, workDelay } from './latest.js';
 
 export interface CycleContext {
   scenario: Scenario;
@@ -89,17 +89,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   }
 
   // a standby still starting delays the kill until it is ready (bounded), so every planned kill meets a warm one
-  if (!writeFailure) {
-    const workEnd = nowMs() + plan.workDelayMs;
-    let ready = ctx.standby === undefined; // until the standby is, the kill is not near
-    const unfollow = followCommits(
-      host,
-      () => ctx.store,
-      () => (ready ? workEnd : Infinity),
-    );
-    await Promise.all([sleep(plan.workDelayMs), ctx.standby?.whenReady().then(() => void (ready = true))]);
-    unfollow();
-  }
+  if (!writeFailure) await workDelay(host, () => ctx.store, plan.workDelayMs, ctx.standby?.whenReady());
   if (plan.phase === 'checkpoint' && !writeFailure) {
     try {
       await host.waitFor(isEv('ckpt-begin'), timeouts.hostMs, 'checkpoint-begin');

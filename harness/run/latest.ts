@@ -1,7 +1,7 @@
 // The runner's reading of the store's newest complete checkpoint (the reference a resume is checked against), kept
 // between reads so each one resolves only the manifests committed since the last (Store.newest(since)), with the same
 // answer as a full read; and keeping it current as the session commits, away from a planned kill.
-import { nowMs } from '../core/clock.js';
+import { nowMs, sleep } from '../core/clock.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { HostMessage } from '../session/protocol.js';
 import type { Newest } from '../store/repository.js';
@@ -33,4 +33,24 @@ export function followCommits(host: HostHandle, store: () => Store, killAt: () =
   };
   host.on('msg', onMsg);
   return () => void host.off('msg', onMsg);
+}
+
+/**
+ * Wait out the work delay before a kill and, when a standby is starting, until it is ready (a kill waits for it),
+ * reading the store's newest on each commit of `host` while the kill is not near (until the standby is ready, it is not).
+ */
+export async function workDelay(
+  host: HostHandle,
+  store: () => Store,
+  delayMs: number,
+  standbyReady?: Promise<void>,
+): Promise<void> {
+  const workEnd = nowMs() + delayMs;
+  let ready = standbyReady === undefined;
+  const unfollow = followCommits(host, store, () => (ready ? workEnd : Infinity));
+  try {
+    await Promise.all([sleep(delayMs), standbyReady?.then(() => void (ready = true))]);
+  } finally {
+    unfollow();
+  }
 }

@@ -122,7 +122,7 @@ async function main(): Promise<void> {
   if (cfg.mode === 'standby') {
     await target.warmUp?.();
     preRead = new NewestPreRead(store, standbyStaleNewest());
-    preRead.start(); // and again on each commit while this host waits
+    await preRead.start(); // and again on each commit while this host waits
     timeline.mark('standbyReady');
     send({ ev: 'standby-ready', readyMs: Math.round(process.uptime() * 1000) });
     order = await awaitHandOff(); // a fresh session (boot) starts from the hand-off: its start is timed from here

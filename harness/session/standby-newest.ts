@@ -7,7 +7,10 @@ import type { Newest } from '../store/repository.js';
 import { MANIFEST_FILE, storePaths } from '../store/paths.js';
 import type { Store } from '../store/store.js';
 
-/** The standby's pre-read; `stale` (TEST-ONLY, session/standby.ts): no watching, and the hand-off skips the re-read. */
+/**
+ * The standby's pre-read. `stale` (TEST-ONLY, session/standby.ts): no watching, the hand-off skips the re-read, and
+ * start() waits until a newer manifest exists (so the kill, which waits for the standby, always finds it stale).
+ */
 export class NewestPreRead {
   private last: Newest | undefined;
   private watcher: FSWatcher | null = null;
@@ -19,9 +22,13 @@ export class NewestPreRead {
   ) {}
 
   /** Resolve the newest complete checkpoint now, then again after each manifest committed, until the hand-off. */
-  start(): void {
+  async start(): Promise<void> {
     this.read();
-    if (this.stale) return;
+    if (this.stale) {
+      const seq = this.last?.manifest?.seq ?? 0;
+      while (this.store.lastSeq() <= seq) await new Promise((r) => setTimeout(r, 20));
+      return;
+    }
     try {
       this.watcher = watch(storePaths(this.store.dir).checkpoints, (_event, name) => {
         if (typeof name === 'string' && MANIFEST_FILE.test(name)) this.queue();

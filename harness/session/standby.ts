@@ -19,7 +19,8 @@ export const STANDBY_SKIPS_RESTORE = 'SOAK_TEST_STANDBY_SKIPS_RESTORE';
 
 /**
  * SOAK_TEST_STANDBY_STALE_NEWEST=1 (TEST-ONLY negative control): a standby restores the checkpoint it pre-read when it
- * got ready, without resolving what was committed after it; the checker's not-latest check must catch it.
+ * started, without resolving what was committed after it (it says it is ready only once a newer one exists); the
+ * checker's not-latest check must catch it.
  */
 export const STANDBY_STALE_NEWEST = 'SOAK_TEST_STANDBY_STALE_NEWEST';
 

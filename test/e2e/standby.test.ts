@@ -80,7 +80,7 @@ describe('soak run with a warm standby (process target)', () => {
   }, 300_000);
 
   it('negative control: a standby that restores its pre-read, not what was committed after it, is caught (not-latest)', async () => {
-    // checkpoints every 100 ms and kills 300-500 ms after the standby is ready: newer checkpoints exist at each hand-off
+    // the stale standby says it is ready only once a checkpoint newer than its pre-read exists; the kill waits for it
     const lines = [
       'target: process',
       'cycles: 3',

@@ -45,7 +45,7 @@ describe('NewestPreRead', () => {
     const store = Store.open(dir);
     try {
       const pre = new NewestPreRead(store);
-      pre.start();
+      await pre.start();
       const seq = await commitOne(); // no turn of the event loop between this commit and the hand-off's read
       const { manifest, skipped } = pre.take();
       expect(manifest?.seq).toBe(seq);
@@ -67,7 +67,7 @@ describe('NewestPreRead', () => {
     };
     try {
       const pre = new NewestPreRead(store);
-      pre.start();
+      await pre.start();
       for (let i = 0; i < 3; i++) {
         const seq = await commitOne();
         await until(() => reads.includes(seq)); // the inotify signal made the standby pre-read it
@@ -84,8 +84,9 @@ describe('NewestPreRead', () => {
     const store = Store.open(dir);
     try {
       const pre = new NewestPreRead(store, true);
-      pre.start();
+      const started = pre.start(); // waits for a newer checkpoint than its pre-read
       await commitOne();
+      await started;
       expect(pre.take().manifest?.seq).toBe(2);
       expect(store.newest().manifest?.seq).toBe(3);
     } finally {
