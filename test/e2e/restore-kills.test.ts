@@ -32,7 +32,7 @@ async function run(name: string, delay: string) {
 
 describe('kills aimed at a restore', () => {
   it('a restore that ends before the aimed delay is not killed; the cycle is a plain resume; the report counts it', async () => {
-    const { r, cycles, kills, summary } = await run('missed', '[5000, 5000]');
+    const { r, cycles, kills, summary } = await run('missed', '[8000, 8000]');
     // the observed phase is where the first kill landed (work, or a checkpoint: one is written every 100 ms)
     expect(
       cycles.map((c) => [c.outcome, c.phase, c.observedPhase === 'restore', c.restoreKills]),
@@ -43,8 +43,8 @@ describe('kills aimed at a restore', () => {
       ['ok', 'restore', false, 0],
     ]);
     expect(kills).toHaveLength(3); // one per cycle: the work kill; none into the resumed session
-    // downtime is the one restore, not the 5 s the session ran before a late kill would have landed
-    for (const c of cycles) expect(c.downtimeMs!, JSON.stringify(c)).toBeLessThan(5000);
+    // downtime is the one restore, not the 8 s the session ran before a late kill would have landed
+    for (const c of cycles) expect(c.downtimeMs!, JSON.stringify(c)).toBeLessThan(8000);
     expect(summary).toContain('3 of 3 kills aimed at a restore did not cut one');
   }, 300_000);
 
