@@ -1,13 +1,15 @@
 // The hot local copy (targetOptions.hotCopy): the newest committed checkpoint's RAM stream and disk copy kept as plain
 // files in the session folder (moved in by the host that took it), so a restore reads them instead of rebuilding them
-// from the store, but only once each file's SHA-256 (hashed as a stream) matched the part digest the store's manifest
-// records, and QEMU then reads that same file, checked unchanged (inode, size, mtime, ctime) before the guest runs.
+// from the store. The honesty line: the guest never runs on bytes that did not verify. Each file's SHA-256 (hashed as
+// a stream) must match the part digest the store's manifest records, and the file must be unchanged (device, inode,
+// size, mtime, ctime) from before its hash until QEMU has read it. The RAM stream is hashed while QEMU loads that same
+// file (restore-ram.ts): only `cont` waits for its verdict, and a refused copy costs that QEMU, not the guest's state.
 // Anything else falls back to the store.
-import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { chmod, copyFile, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointSource } from '../../store/types.js';
+import { digestRefusal, identityOf, statIdentity } from './hot-digest.js';
 
 /**
  * SOAK_TEST_HOT_COPY_UNCHECKED=1 (TEST-ONLY negative control): a hot copy is used without its size and digest check,
@@ -82,95 +84,74 @@ export function describeUse(use: HotCopyUse): string {
   return use.hot.length === 0 ? `store (${why})` : `hot+store (${why})`;
 }
 
-/** A verified hot copy file and the identity it had when hashed (a change to it moves its ctime). */
+/**
+ * A hot copy file that passed the cheap checks (it exists, the manifest has its digest, the size matches), the identity
+ * it had then, and its digest check: `refusal` settles to why its bytes are not the checkpoint's, or undefined.
+ */
 export interface HotFile {
   file: string;
   identity: string;
-}
-
-/** `file`'s identity: inode, size, modification and change times (ns); a write or a rename onto the path changes it. */
-async function identityOf(file: string): Promise<string> {
-  return (await statIdentity(file)).identity;
-}
-
-/** `file`'s identity and its size, from one stat. */
-async function statIdentity(file: string): Promise<{ identity: string; size: number }> {
-  const s = await stat(file, { bigint: true });
-  return { identity: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, size: Number(s.size) };
+  refusal: Promise<string | undefined>;
 }
 
 /**
- * Read buffers for hashing, 1 MiB each, allocated (and so touched) when this module loads, before any restore: a read
- * stream's fresh buffer per chunk costs a first touch of every page here (~16 us a page on this Firecracker guest,
- * ~200 ms for a 55 MB copy, against ~50 ms read into touched pages). Parts may be checked at once: one buffer each.
+ * `part`'s hot copy after the cheap checks, or why it cannot be used. Its SHA-256 is hashed now (one read, as a
+ * stream); `overlap`: the caller awaits `refusal` itself (QEMU may load the file meanwhile), else it is awaited here.
  */
-const hashBuffers: Buffer[] = [Buffer.alloc(1 << 20), Buffer.alloc(1 << 20)];
-
-/** SHA-256 of `file`, read once through a reused 1 MiB buffer (no whole-file buffer, no fresh pages per read). */
-async function sha256File(file: string): Promise<string> {
-  const buf = hashBuffers.pop() ?? Buffer.alloc(1 << 20);
-  const fh = await open(file, 'r');
-  try {
-    const hash = createHash('sha256');
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) break;
-      hash.update(buf.subarray(0, bytesRead));
-    }
-    return hash.digest('hex');
-  } finally {
-    await fh.close();
-    hashBuffers.push(buf);
-  }
-}
-
-/** `part`'s hot copy, hashed as a stream and checked against the store's size and digest; or why it cannot be used. */
-async function verified(
+async function candidate(
   dir: string,
   source: CheckpointSource,
   part: string,
   unchecked: boolean,
+  overlap: boolean,
 ): Promise<HotFile | { reason: string }> {
   const file = path.join(seqDir(dir, source.seq), part);
   const digest = source.digest?.(part);
   if (digest === undefined && !unchecked) return { reason: 'the manifest has no part digest' };
   if (!existsSync(file)) return { reason: 'no hot copy of this checkpoint' };
   const { identity, size } = await statIdentity(file);
-  if (unchecked) return { file, identity };
+  if (unchecked || digest === undefined) return { file, identity, refusal: Promise.resolve(undefined) };
   if (source.size !== undefined && size !== source.size(part)) return { reason: 'size differs' };
-  if ((await sha256File(file)) !== digest) return { reason: 'digest mismatch' };
-  // written while we hashed it: what we hashed may not be what the file holds
-  if ((await identityOf(file)) !== identity) return { reason: 'changed while verified' };
-  return { file, identity };
+  const refusal = digestRefusal(file, digest, identity);
+  if (overlap) return { file, identity, refusal };
+  const reason = await refusal;
+  return reason === undefined ? { file, identity, refusal } : { reason };
 }
 
-/** A restore's source over the hot copy: the verified files by part, and a check that none changed since. */
+/** A restore's source over the hot copy: the hot files by part, and the checks the guest must pass before it runs. */
 export interface HotSource {
   source: CheckpointSource;
   use: HotCopyUse;
-  /** The verified file of each part served from the hot copy (QEMU may read it itself: `exec:cat`). */
+  /** The file of each part served from the hot copy (QEMU may read it itself: `exec:cat`). */
   files: ReadonlyMap<string, string>;
-  /** The parts whose file changed since it was verified (call it once QEMU has read them, before the guest runs). */
+  /**
+   * Why `part`'s bytes are not the checkpoint's (its digest, still being hashed for an overlapped part, or its file
+   * changed since its identity was taken), or undefined when they are: the guest runs only once this said undefined.
+   */
+  refusal(part: string): Promise<string | undefined>;
+  /** The parts whose file changed since it was checked (call it once QEMU has read them, before the guest runs). */
   changed(): Promise<string[]>;
 }
 
 /**
- * A source that serves `parts` from the verified hot copy of `source`'s checkpoint and the rest from the store. Every
- * hot part is hashed here (read once, as a stream) before the caller hands any byte to QEMU, which then reads the same
- * file; `changed()` tells whether a file moved on between the check and that read.
+ * A source that serves `parts` from the hot copy of `source`'s checkpoint and the rest from the store. Every hot part
+ * is hashed here (read once, as a stream) before the caller hands any byte of it to QEMU, except the `overlap` parts:
+ * their hash runs while QEMU loads the same file (restore-ram.ts), and `refusal(part)` must say undefined before `cont`.
  */
 export async function hotSource(
   dir: string,
   source: CheckpointSource,
   parts: string[],
   env: NodeJS.ProcessEnv = process.env,
+  overlap: readonly string[] = [],
 ): Promise<HotSource> {
   const unchecked = env[HOT_COPY_UNCHECKED] === '1';
   const hot = new Map<string, HotFile>();
   const use: HotCopyUse = { hot: [], fellBack: [] };
   for (const part of parts.filter((p) => source.parts().includes(p))) {
-    const got = await verified(dir, source, part, unchecked);
+    const got = await candidate(dir, source, part, unchecked, overlap.includes(part));
     if ('file' in got) {
+      got.refusal.catch(() => {}); // awaited by refusal(part); never rejects (digestRefusal)
       hot.set(part, got);
       use.hot.push(part);
     } else use.fellBack.push({ part, reason: got.reason });
@@ -195,29 +176,45 @@ export async function hotSource(
       await chmod(file, 0o600);
     },
   };
+  const refusal = async (part: string): Promise<string | undefined> => {
+    const h = hot.get(part);
+    if (h === undefined) return 'no hot copy of this part';
+    return (await h.refusal) ?? ((await identityOf(h.file)) === h.identity ? undefined : 'changed after its check');
+  };
   const changed = async (): Promise<string[]> => {
     const out: string[] = [];
-    for (const [part, h] of hot) if ((await identityOf(h.file).catch(() => 'gone')) !== h.identity) out.push(part);
+    for (const [part, h] of hot) if ((await identityOf(h.file)) !== h.identity) out.push(part);
     return out;
   };
-  return { source: wrapped, use, files: new Map([...hot].map(([k, v]) => [k, v.file])), changed };
+  return { source: wrapped, use, files: new Map([...hot].map(([k, v]) => [k, v.file])), refusal, changed };
+}
+
+/** `use` with `part` moved from the hot copy to the store, for `reason` (a hot part refused after QEMU loaded it). */
+export function demote(use: HotCopyUse, part: string, reason: string): HotCopyUse {
+  return { hot: use.hot.filter((p) => p !== part), fellBack: [...use.fellBack, { part, reason }] };
 }
 
 /**
- * The source a restore reads: with `enabled`, the hot copy's verified parts over the store's (`used` says which and
- * why a part fell back); otherwise the store itself (`used`: `store`, no files).
+ * The source a restore reads: with `enabled`, the hot copy's parts over the store's (`used` says which and why a part
+ * fell back; the `overlap` parts are still being hashed: see `refusal`); otherwise the store itself (`store`, no files).
  */
 export async function restoreSource(
   enabled: boolean,
   sessionDir: string,
   source: CheckpointSource,
+  overlap: readonly string[] = [],
 ): Promise<HotSource & { used: string }> {
   if (!enabled) {
     const use = { hot: [], fellBack: [] };
-    return { source, use, used: 'store', files: new Map(), changed: () => Promise.resolve([]) };
+    const none = {
+      files: new Map(),
+      refusal: () => Promise.resolve('no hot copy'),
+      changed: () => Promise.resolve([]),
+    };
+    return { source, use, used: 'store', ...none };
   }
   const dir = hotCopyDir(sessionDir);
-  const hot = await hotSource(dir, source, ['ram', 'devstate', 'disk']);
+  const hot = await hotSource(dir, source, ['ram', 'devstate', 'disk'], process.env, overlap);
   // Pending copies of hosts killed before their commit: every other host of the session is gone by now.
   await sweepPending(dir);
   return { ...hot, used: describeUse(hot.use) };

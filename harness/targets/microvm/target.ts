@@ -160,9 +160,9 @@ class MicrovmTarget implements Target {
     await this.prepare();
     phases.mark('env');
     await checkRecord(stored, this.opts);
-    // With hotCopy: the local copy's parts, each hashed (read once, as a stream) against the store's digest before QEMU
-    // sees a byte; QEMU then reads the RAM stream from that file itself (exec:cat), checked unchanged before `cont`.
-    const { source, used, ...hot } = await restoreSource(this.opts.hotCopy, this.ctx.sessionDir, stored);
+    // hotCopy: the guest runs (`cont`) only on bytes that matched the store's digests (hot-copy.ts, restore-ram.ts)
+    const overlap = this.opts.ramCapture === 'stream' ? ['ram'] : [];
+    const { source, used, ...hot } = await restoreSource(this.opts.hotCopy, this.ctx.sessionDir, stored, overlap);
     this.restoredFrom = used;
     if (this.opts.hotCopy) phases.mark('source');
     this.hub.lastStep = source.step; // until the resumed guest's first heartbeat
@@ -175,15 +175,17 @@ class MicrovmTarget implements Target {
       if (!warm) await this.start(true);
       this.incomingReady = false;
       phases.mark('qemu');
-      const { qemu } = this.running();
-      const io = this.ramIo('migrate-in.sock');
-      await loadRestoreRam(this.opts.ramCapture, io, source, qemu, hot);
+      const [mode, io, qemu] = [this.opts.ramCapture, this.ramIo('migrate-in.sock'), this.running().qemu];
+      const replace = () =>
+        this.stopGuest()
+          .then(() => this.start(true))
+          .then(() => this.ramIo('migrate-in.sock'));
+      this.restoredFrom = (await loadRestoreRam({ mode, io, qemu, replace, phases }, source, stored, hot)) ?? used;
       phases.mark('ram');
-      const { qmp } = io;
       // The guest does not know it was restored: ask for the full heartbeat the checker verifies (waits in the UART).
-      qemu.writeConsole(FULL_HEARTBEAT_REQUEST);
+      this.running().qemu.writeConsole(FULL_HEARTBEAT_REQUEST);
       await sleep(5);
-      await qmp.execute('cont');
+      await this.running().qmp.execute('cont'); // the QEMU that loaded verified bytes (a new one after a refusal)
       phases.mark('cont');
     } catch (err) {
       const wrapped = this.wrap('restore', err);

@@ -1,6 +1,7 @@
 // The hot copy's files without QEMU: staged, named by seq only at commit, only the newest kept; a part is served from
 // its copy only when size and SHA-256 match the store's part digest, else (no copy, size, digest, a manifest without
-// digests) from the store, with the reason; the test-only switch serves it unchecked.
+// digests) from the store, with the reason; the test-only switch serves it unchecked; an overlapped part (hashed while
+// QEMU loads it) is refused by its digest or a change of identity before the guest runs.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CheckpointSource } from '../../../harness/store/types.js';
 import {
   commitHotCopy,
+  demote,
   describeUse,
   HOT_COPY_UNCHECKED,
   hotCopyDir,
@@ -108,4 +110,32 @@ describe('hot copy files', () => {
     expect(describeUse(refused.use)).toBe('store (ram: digest mismatch)');
     expect(refused.files.size).toBe(0);
   });
+
+  it('an overlapped part passes the cheap checks at once; its refusal (digest, then identity) settles before cont', async () => {
+    const hot = hotCopyDir(dir);
+    const overlapped = async (bytes: Buffer) => {
+      await putCopyIn(hot, bytes);
+      return hotSource(hot, stored(), ['ram'], {}, ['ram']);
+    };
+    const good = await overlapped(RAM);
+    expect(describeUse(good.use)).toBe('hot');
+    expect(await good.refusal('ram')).toBeUndefined();
+    // Negative control: a copy rewritten after its hash (same bytes) is refused by its identity.
+    await writeFile(good.files.get('ram')!, RAM);
+    expect(await good.refusal('ram')).toBe('changed after its check');
+    const flipped = Buffer.from(RAM);
+    flipped[3] = flipped[3]! ^ 1;
+    const bad = await overlapped(flipped);
+    expect(describeUse(bad.use)).toBe('hot'); // same size: only the digest, awaited before cont, refuses it
+    expect(bad.files.get('ram')).toBeDefined();
+    expect(await bad.refusal('ram')).toBe('digest mismatch');
+    expect(describeUse(demote(bad.use, 'ram', 'digest mismatch'))).toBe('store (ram: digest mismatch)');
+    expect(await bad.refusal('disk')).toBe('no hot copy of this part');
+  });
 });
+
+async function putCopyIn(hot: string, bytes: Buffer): Promise<void> {
+  await writeFile(path.join(dir, 'scratch.ram'), bytes);
+  await stageHotCopy(hot, { ram: path.join(dir, 'scratch.ram') });
+  await commitHotCopy(hot, 2);
+}

@@ -1,7 +1,10 @@
 // The hot local copy on a real QEMU (TCG): two checkpoints into the real store keep only the newest's RAM stream and
 // disk beside the session; a restore reads them once they hash to the store's part digests (and says so); a copy with
-// one byte flipped is refused and the restore falls back to the store; negative control: with the test-only switch
-// that skips the check, the older checkpoint's copy under the newest's name resumes behind it, and the checker sees it.
+// one byte flipped is hashed while QEMU loads it, refused before the guest runs, and that QEMU is discarded for a new
+// one loaded from the store; negative controls: with the test-only switch that skips the check, the older checkpoint's
+// copy under the newest's name resumes behind it, and the checker sees it; with the switch that lets `cont` go before
+// the overlapped digest, the older copy padded to the newest's size (so only the digest can refuse it) runs, and the
+// checker sees it too: the wait for the digest is what stops it.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +15,7 @@ import { WorkloadModel } from '../../../harness/check/workload.js';
 import type { Manifest } from '../../../harness/store/manifest.js';
 import { Store } from '../../../harness/store/store.js';
 import { HOT_COPY_UNCHECKED, hotCopyDir } from '../../../harness/targets/microvm/hot-copy.js';
+import { HOT_COPY_CONT_EARLY } from '../../../harness/targets/microvm/restore-ram.js';
 import type { Target } from '../../../harness/targets/target.js';
 import { hasQemu } from '../../helpers/qemu.js';
 import { microvmTargets, waitFor } from '../../helpers/microvm.js';
@@ -34,7 +38,12 @@ describe.skipIf(!hasQemu())('microvm hot local copy (real QEMU, TCG)', () => {
   const newestCopy = (part: string): string => path.join(hot(), String(manifests[1]!.seq).padStart(10, '0'), part);
 
   /** Restore the newest checkpoint into a new target; its first full heartbeat, the checker's verdict, its source. */
-  async function restoreNewest(): Promise<{ hb: Heartbeat; violations: string[]; source: string | undefined }> {
+  async function restoreNewest(): Promise<{
+    hb: Heartbeat;
+    violations: string[];
+    source: string | undefined;
+    marks: string[];
+  }> {
     const b = await makeTarget();
     try {
       const m = manifests[1]!;
@@ -42,7 +51,8 @@ describe.skipIf(!hasQemu())('microvm hot local copy (real QEMU, TCG)', () => {
       const hb = await waitFor(firstFull(b.hbs), 60_000, 'full heartbeat after restore');
       const obs = { heartbeat: hb, restored: { seq: m.seq, step: m.step }, killStep: m.step + 50, nonce };
       const violations = checkResume({ ...obs, latestCompleteSeq: m.seq }, model).map((v) => v.code);
-      return { hb, violations, source: b.target.restoreSource?.() };
+      const marks = Object.keys(b.target.restoreMarks?.() ?? {});
+      return { hb, violations, source: b.target.restoreSource?.(), marks };
     } finally {
       await b.target.destroy();
     }
@@ -91,15 +101,16 @@ describe.skipIf(!hasQemu())('microvm hot local copy (real QEMU, TCG)', () => {
     expect(hb.step).toBeGreaterThanOrEqual(manifests[1]!.step);
   }, 120_000);
 
-  it('a hot copy with one byte flipped is refused: the restore falls back to the store, state still correct', async () => {
+  it('a hot copy with one byte flipped is loaded, refused before cont, its QEMU discarded: the store resumes it', async () => {
     const file = newestCopy('ram');
     const good = await readFile(file);
     const bad = Buffer.from(good);
     bad[Math.floor(bad.length / 2)]! ^= 0x01;
     await writeFile(file, bad);
     try {
-      const { violations, source } = await restoreNewest();
+      const { violations, source, marks } = await restoreNewest();
       expect(source).toBe('hot+store (ram: digest mismatch)');
+      expect(marks).toEqual(expect.arrayContaining(['hotRamRefused', 'ram', 'cont'])); // the discard-and-reload path
       expect(violations).toEqual([]);
     } finally {
       await writeFile(file, good);
@@ -122,6 +133,30 @@ describe.skipIf(!hasQemu())('microvm hot local copy (real QEMU, TCG)', () => {
       expect(unchecked.violations).toContain('regressed'); // behind the checkpoint it claims
     } finally {
       Reflect.deleteProperty(process.env, HOT_COPY_UNCHECKED);
+    }
+  }, 180_000);
+
+  it("negative control for the overlap: a same-size stale copy runs only if `cont` skips the digest's verdict", async () => {
+    const file = newestCopy('ram');
+    const newest = store.reader(manifests[1]!);
+    await newest.writeFile('disk', newestCopy('disk')); // the test before left the older copies here
+    const good = await newest.get('ram');
+    const older = await store.reader(manifests[0]!).get('ram');
+    expect(older.length).toBeLessThan(good.length); // the older guest had less in its page cache: padded, same size
+    // QEMU stops reading at the stream's end marker: the padding after it is never loaded
+    await writeFile(file, Buffer.concat([older, Buffer.alloc(good.length - older.length)]));
+    try {
+      const gated = await restoreNewest();
+      expect(gated.source).toBe('hot+store (ram: digest mismatch)');
+      expect(gated.violations).toEqual([]);
+      process.env[HOT_COPY_CONT_EARLY] = '1';
+      const early = await restoreNewest();
+      expect(early.source).toBe('hot');
+      expect(early.hb.step).toBeLessThan(manifests[1]!.step); // the guest ran the older checkpoint's RAM
+      expect(early.violations.length).toBeGreaterThan(0);
+    } finally {
+      Reflect.deleteProperty(process.env, HOT_COPY_CONT_EARLY);
+      await writeFile(file, good);
     }
   }, 180_000);
 });
