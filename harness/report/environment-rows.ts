@@ -29,7 +29,8 @@ export function resumeHostRow(standby: boolean | undefined): [string, string] {
 
 /**
  * Where restores read the checkpoint (targets that say: microvm), e.g. "hot local copy, verified against the store's
- * SHA-256 before loading: 11 of 12 restores; 1 read from the store (ram: digest mismatch)". Null: nothing recorded.
+ * SHA-256 before the guest ran: 11 of 12 restores; 1 read from the store (ram: digest mismatch)" (the RAM stream is
+ * hashed while QEMU loads it; the guest never runs on bytes that did not verify). Null: nothing recorded.
  */
 export function restoreSourceRow(sources: Record<string, number> | undefined): [string, string] | null {
   if (sources === undefined) return null;
@@ -45,7 +46,7 @@ export function restoreSourceRow(sources: Record<string, number> | undefined): [
   const why = fellBack.map(([k, n]) => `${n}: ${k}`).join('; ');
   const back = fellBack.reduce((s, [, n]) => s + n, 0);
   const parts = [
-    `hot local copy, verified against the store's SHA-256 before loading: ${hot} of ${total} restores`,
+    `hot local copy, verified against the store's SHA-256 before the guest ran: ${hot} of ${total} restores`,
     ...(back > 0 ? [`${back} read parts from the store instead (${why})`] : []),
     ...(fromStore > 0 ? [`${fromStore} read from the store`] : []),
   ];

@@ -42,7 +42,7 @@ describe('restoreSourceRow', () => {
       }),
     ).toEqual([
       'Restore source',
-      "hot local copy, verified against the store's SHA-256 before loading: 10 of 12 restores; 2 read parts from the " +
+      "hot local copy, verified against the store's SHA-256 before the guest ran: 10 of 12 restores; 2 read parts from the " +
         'store instead (1: store (ram: digest mismatch); 1: store (ram: no hot copy of this checkpoint))',
     ]);
   });
