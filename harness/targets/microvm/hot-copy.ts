@@ -86,17 +86,18 @@ export function describeUse(use: HotCopyUse): string {
 
 /**
  * A hot copy file that passed the cheap checks (it exists, the manifest has its digest, the size matches), the identity
- * it had then, and its digest check: `refusal` settles to why its bytes are not the checkpoint's, or undefined.
+ * it had then, and its digest check: `refusal()` settles to why its bytes are not the checkpoint's, or undefined.
  */
 export interface HotFile {
   file: string;
   identity: string;
-  refusal: Promise<string | undefined>;
+  /** The digest check's verdict (started by the first call: an overlapped part's hash begins with QEMU's load). */
+  refusal: () => Promise<string | undefined>;
 }
 
 /**
- * `part`'s hot copy after the cheap checks, or why it cannot be used. Its SHA-256 is hashed now (one read, as a
- * stream); `overlap`: the caller awaits `refusal` itself (QEMU may load the file meanwhile), else it is awaited here.
+ * `part`'s hot copy after the cheap checks, or why it cannot be used. Its SHA-256 is hashed (one read, as a stream)
+ * here, or (`overlap`) by the caller's first `refusal()`, while QEMU loads the same file.
  */
 async function candidate(
   dir: string,
@@ -110,12 +111,14 @@ async function candidate(
   if (digest === undefined && !unchecked) return { reason: 'the manifest has no part digest' };
   if (!existsSync(file)) return { reason: 'no hot copy of this checkpoint' };
   const { identity, size } = await statIdentity(file);
-  if (unchecked || digest === undefined) return { file, identity, refusal: Promise.resolve(undefined) };
+  if (unchecked || digest === undefined) return { file, identity, refusal: () => Promise.resolve(undefined) };
   if (source.size !== undefined && size !== source.size(part)) return { reason: 'size differs' };
-  const refusal = digestRefusal(file, digest, identity);
-  if (overlap) return { file, identity, refusal };
-  const reason = await refusal;
-  return reason === undefined ? { file, identity, refusal } : { reason };
+  if (overlap) {
+    let started: Promise<string | undefined> | undefined;
+    return { file, identity, refusal: () => (started ??= digestRefusal(file, digest, identity)) };
+  }
+  const reason = await digestRefusal(file, digest, identity);
+  return reason === undefined ? { file, identity, refusal: () => Promise.resolve(undefined) } : { reason };
 }
 
 /** A restore's source over the hot copy: the hot files by part, and the checks the guest must pass before it runs. */
@@ -125,8 +128,8 @@ export interface HotSource {
   /** The file of each part served from the hot copy (QEMU may read it itself: `exec:cat`). */
   files: ReadonlyMap<string, string>;
   /**
-   * Why `part`'s bytes are not the checkpoint's (its digest, still being hashed for an overlapped part, or its file
-   * changed since its identity was taken), or undefined when they are: the guest runs only once this said undefined.
+   * Why `part`'s bytes are not the checkpoint's (its digest, hashed by the first call for an overlapped part, or its
+   * file changed since its identity was taken), or undefined when they are: the guest runs only once this said so.
    */
   refusal(part: string): Promise<string | undefined>;
   /** The parts whose file changed since it was checked (call it once QEMU has read them, before the guest runs). */
@@ -136,7 +139,8 @@ export interface HotSource {
 /**
  * A source that serves `parts` from the hot copy of `source`'s checkpoint and the rest from the store. Every hot part
  * is hashed here (read once, as a stream) before the caller hands any byte of it to QEMU, except the `overlap` parts:
- * their hash runs while QEMU loads the same file (restore-ram.ts), and `refusal(part)` must say undefined before `cont`.
+ * their hash starts with the caller's first `refusal(part)`, called as QEMU starts loading the same file
+ * (restore-ram.ts), and it must say undefined before `cont`.
  */
 export async function hotSource(
   dir: string,
@@ -151,7 +155,6 @@ export async function hotSource(
   for (const part of parts.filter((p) => source.parts().includes(p))) {
     const got = await candidate(dir, source, part, unchecked, overlap.includes(part));
     if ('file' in got) {
-      got.refusal.catch(() => {}); // awaited by refusal(part); never rejects (digestRefusal)
       hot.set(part, got);
       use.hot.push(part);
     } else use.fellBack.push({ part, reason: got.reason });
@@ -179,7 +182,7 @@ export async function hotSource(
   const refusal = async (part: string): Promise<string | undefined> => {
     const h = hot.get(part);
     if (h === undefined) return 'no hot copy of this part';
-    return (await h.refusal) ?? ((await identityOf(h.file)) === h.identity ? undefined : 'changed after its check');
+    return (await h.refusal()) ?? ((await identityOf(h.file)) === h.identity ? undefined : 'changed after its check');
   };
   const changed = async (): Promise<string[]> => {
     const out: string[] = [];

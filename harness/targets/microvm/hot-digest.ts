@@ -15,11 +15,12 @@ export async function identityOf(file: string): Promise<string> {
 }
 
 /**
- * Read buffers for hashing, 1 MiB each, allocated (and so touched) when this module loads, before any restore: a read
- * stream's fresh buffer per chunk costs a first touch of every page here (~16 us a page on this Firecracker guest,
- * ~200 ms for a 55 MB copy, against ~50 ms read into touched pages). Parts may be checked at once: one buffer each.
+ * Read buffers for hashing, 1 MiB each, allocated and written (so touched: `Buffer.alloc` alone gets zeroed pages the
+ * kernel maps only at their first write) when this module loads, before any restore: a read stream's fresh buffer per
+ * chunk costs a first touch of every page here (~16 us a page on this Firecracker guest, ~200 ms for a 55 MB copy,
+ * against ~50 ms read into touched pages). Parts may be checked at once: one buffer each.
  */
-const hashBuffers: Buffer[] = [Buffer.alloc(1 << 20), Buffer.alloc(1 << 20)];
+const hashBuffers: Buffer[] = [Buffer.alloc(1 << 20).fill(1), Buffer.alloc(1 << 20).fill(1)];
 
 /** SHA-256 of `file`, read once through a reused 1 MiB buffer (no whole-file buffer, no fresh pages per read). */
 export async function sha256File(file: string): Promise<string> {

@@ -47,8 +47,9 @@ export async function loadRestoreRam(
     return undefined;
   }
   await g.io.qmp.execute('migrate-incoming', { uri: catUri(ramFile) });
-  const loading = incomingDone(g.io.qmp, g.qemu, g.io.timeoutMs, 'the hot copy of the RAM state');
+  // QEMU (through cat) and this process read the same file at once: the hash starts here, not before
   const verdict = env[HOT_COPY_CONT_EARLY] === '1' ? Promise.resolve(undefined) : hot.refusal('ram');
+  const loading = incomingDone(g.io.qmp, g.qemu, g.io.timeoutMs, 'the hot copy of the RAM state');
   const [failed, reason] = await Promise.all([loading.then(() => undefined, asError), verdict]);
   if (reason !== undefined) {
     // The paused guest's RAM now holds bytes that did not verify: never `cont` that QEMU. A new one loads the store's.
