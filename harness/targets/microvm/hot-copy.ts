@@ -10,6 +10,10 @@ import { chmod, copyFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/p
 import path from 'node:path';
 import type { CheckpointSource } from '../../store/types.js';
 import { digestRefusal, identityOf, statIdentity } from './hot-digest.js';
+import type { RamCaptureMode } from './ram.js';
+
+/** The checks' warm-up, for a standby (hot-digest.ts). */
+export { warmHashing } from './hot-digest.js';
 
 /**
  * SOAK_TEST_HOT_COPY_UNCHECKED=1 (TEST-ONLY negative control): a hot copy is used without its size and digest check,
@@ -198,16 +202,15 @@ export function demote(use: HotCopyUse, part: string, reason: string): HotCopyUs
 }
 
 /**
- * The source a restore reads: with `enabled`, the hot copy's parts over the store's (`used` says which and why a part
- * fell back; the `overlap` parts are still being hashed: see `refusal`); otherwise the store itself (`store`, no files).
+ * The source a restore reads: with `hotCopy`, the hot copy's parts over the store's (`used` says which and why a part
+ * fell back; a stream mode's RAM is hashed only by `refusal('ram')`); otherwise the store itself (`store`, no files).
  */
 export async function restoreSource(
-  enabled: boolean,
+  opts: { hotCopy: boolean; ramCapture: RamCaptureMode },
   sessionDir: string,
   source: CheckpointSource,
-  overlap: readonly string[] = [],
 ): Promise<HotSource & { used: string }> {
-  if (!enabled) {
+  if (!opts.hotCopy) {
     const use = { hot: [], fellBack: [] };
     const none = {
       files: new Map(),
@@ -217,6 +220,8 @@ export async function restoreSource(
     return { source, use, used: 'store', ...none };
   }
   const dir = hotCopyDir(sessionDir);
+  // the RAM stream QEMU reads itself (exec:cat) is hashed while it loads (restore-ram.ts); the rest before QEMU sees it
+  const overlap = opts.ramCapture === 'stream' ? ['ram'] : [];
   const hot = await hotSource(dir, source, ['ram', 'devstate', 'disk'], process.env, overlap);
   // Pending copies of hosts killed before their commit: every other host of the session is gone by now.
   await sweepPending(dir);

@@ -33,7 +33,7 @@ import type { CheckpointOptions, CheckpointResult, Target, TargetContext, Target
 import { type PhaseMarks, PhaseRecorder } from '../phase-marks.js';
 import { writeDisk } from './disk-handover.js';
 import { wrapTargetError } from './wrap-error.js';
-import { commitHotCopy, hotCopyDir, restoreSource } from './hot-copy.js';
+import { commitHotCopy, hotCopyDir, restoreSource, warmHashing } from './hot-copy.js';
 import { runCheckpoint } from './checkpoint-run.js';
 
 export function createMicrovmTarget(ctx: TargetContext): Target {
@@ -147,6 +147,7 @@ class MicrovmTarget implements Target {
     const template = this.opts.fresh === 'template' ? await this.template() : undefined;
     if (this.diskPath !== undefined) await standbyDisk(this.diskPath, template, this.opts);
     await this.start(true);
+    if (this.opts.hotCopy) await warmHashing(); // a restore's first hash would pay for first use (hot-digest.ts)
     this.incomingReady = true;
   }
 
@@ -161,8 +162,7 @@ class MicrovmTarget implements Target {
     phases.mark('env');
     await checkRecord(stored, this.opts);
     // hotCopy: the guest runs (`cont`) only on bytes that matched the store's digests (hot-copy.ts, restore-ram.ts)
-    const overlap = this.opts.ramCapture === 'stream' ? ['ram'] : [];
-    const { source, used, ...hot } = await restoreSource(this.opts.hotCopy, this.ctx.sessionDir, stored, overlap);
+    const { source, used, ...hot } = await restoreSource(this.opts, this.ctx.sessionDir, stored);
     this.restoredFrom = used;
     if (this.opts.hotCopy) phases.mark('source');
     this.hub.lastStep = source.step; // until the resumed guest's first heartbeat
