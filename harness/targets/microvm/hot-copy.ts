@@ -9,7 +9,8 @@ import { createReadStream, existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointSource } from '../../store/types.js';
-import { digestRefusal, identityOf, statIdentity } from './hot-digest.js';
+import { statIdentity } from '../guest/files.js';
+import { digestRefusal, identityOf } from './hot-digest.js';
 import type { RamCaptureMode } from './ram.js';
 
 /** The checks' warm-up, for a standby (hot-digest.ts). */

@@ -1,44 +1,11 @@
 // The hot copy's two checks on a file: its identity (device, inode, size, mtime, ctime: a write or a rename onto the
-// path changes it) and its SHA-256, read once through reused buffers.
-import { createHash } from 'node:crypto';
-import { open, stat } from 'node:fs/promises';
+// path changes it) and its SHA-256, read once through reused buffers (both from guest/files.ts).
+import { sha256File, statIdentity } from '../guest/files.js';
 import { fileURLToPath } from 'node:url';
-
-/** `file`'s identity and its size, from one stat. */
-export async function statIdentity(file: string): Promise<{ identity: string; size: number }> {
-  const s = await stat(file, { bigint: true });
-  return { identity: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, size: Number(s.size) };
-}
 
 /** `file`'s identity, or `gone` if it cannot be read. */
 export async function identityOf(file: string): Promise<string> {
   return (await statIdentity(file).catch(() => ({ identity: 'gone' }))).identity;
-}
-
-/**
- * Read buffers for hashing, 1 MiB each, allocated and written (so touched: `Buffer.alloc` alone gets zeroed pages the
- * kernel maps only at their first write) when this module loads, before any restore: a read stream's fresh buffer per
- * chunk costs a first touch of every page here (~16 us a page on this Firecracker guest, ~200 ms for a 55 MB copy,
- * against ~50 ms read into touched pages). Parts may be checked at once: one buffer each.
- */
-const hashBuffers: Buffer[] = [Buffer.alloc(1 << 20).fill(1), Buffer.alloc(1 << 20).fill(1)];
-
-/** SHA-256 of `file`, read once through a reused 1 MiB buffer (no whole-file buffer, no fresh pages per read). */
-export async function sha256File(file: string): Promise<string> {
-  const buf = hashBuffers.pop() ?? Buffer.alloc(1 << 20);
-  const fh = await open(file, 'r');
-  try {
-    const hash = createHash('sha256');
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) break;
-      hash.update(buf.subarray(0, bytesRead));
-    }
-    return hash.digest('hex');
-  } finally {
-    await fh.close();
-    hashBuffers.push(buf);
-  }
 }
 
 /**
