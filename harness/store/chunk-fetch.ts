@@ -1,4 +1,4 @@
-// Fetching a batch of chunks for one read: their stored blocks read in a few large reads, inflated and hash-checked,
+// Fetching a batch of chunks for one read: their stored blocks read in a few large reads, decompressed and hash-checked,
 // all on the read pool's threads, deltas rebuilt from bases fetched in the same batch. Anything that does not check out is
 // read again through PackReader.readChunk, which throws the IntegrityError naming the pack and chunk.
 import type { BlockJob, JobBlock } from './block-job.js';
@@ -143,7 +143,7 @@ export class ChunkFetcher {
           read: reads.length,
           at: g.loc.offset - first.offset,
           length: g.loc.length,
-          deflated: g.loc.codec === 2,
+          codec: g.loc.codec,
           plain,
           slices,
           hashes: g.checked.map(([h]) => h),

@@ -12,7 +12,8 @@ export interface ChunkReader {
   readChunk(hash: string): Buffer;
 }
 
-const PIECE = 1 << 20;
+/** The size of the pieces a part is handed out in. */
+export const PIECE = 1 << 20;
 
 /**
  * Copies byte ranges into ~1 MiB buffers; each full one is handed out. Fresh buffers by default (a socket may hold
@@ -42,6 +43,28 @@ export class Batcher {
         yield full;
       }
     }
+  }
+
+  /**
+   * Copy in `data` of at most one piece's size (so it fills at most one piece, and a reused one is not written again
+   * before its consumer had it): the piece it fills, if any. No generator per call: the fast read's per-chunk path.
+   */
+  push(data: Uint8Array): Buffer | undefined {
+    let off = 0;
+    let done: Buffer | undefined;
+    while (off < data.length) {
+      const n = Math.min(PIECE - this.fill, data.length - off);
+      this.buf.set(n === data.length ? data : data.subarray(off, off + n), this.fill);
+      this.fill += n;
+      off += n;
+      if (this.fill === PIECE) {
+        done = this.buf;
+        this.buf = this.spare.pop() ?? Buffer.allocUnsafe(PIECE);
+        if (this.reuse) this.spare.push(done);
+        this.fill = 0;
+      }
+    }
+    return done;
   }
 
   *flush(): Generator<Buffer> {
@@ -74,6 +97,24 @@ export class ChunkCursor {
       }
       const k = Math.min(n, this.cur.length - this.off);
       yield this.cur.subarray(this.off, this.off + k);
+      this.off += k;
+      n -= k;
+    }
+  }
+
+  /** The next `n` bytes handed to `fn` as views (take without a generator per call); throws when the chunks run out first. */
+  takeEach(n: number, what: string, fn: (view: Buffer) => void): void {
+    while (n > 0) {
+      if (this.off === this.cur.length) {
+        const h = this.hashes[this.i++];
+        if (h === undefined)
+          throw new IntegrityError(`${what}: the page map asks for more meta bytes than the part has`);
+        this.cur = this.store.readChunk(h);
+        this.off = 0;
+        continue;
+      }
+      const k = Math.min(n, this.cur.length - this.off);
+      fn(this.cur.subarray(this.off, this.off + k));
       this.off += k;
       n -= k;
     }
