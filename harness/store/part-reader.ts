@@ -17,7 +17,9 @@ export const PIECE = 1 << 20;
 
 /**
  * Copies byte ranges into ~1 MiB buffers; each full one is handed out. Fresh buffers by default (a socket may hold
- * one); `reuse` cycles two, for a consumer done with a piece before it takes the one after next (a file writer).
+ * one); `reuse` cycles three, oldest first, for a consumer done with a piece before it takes the one after next (a
+ * file writer behind checkedStream, which holds one piece back): `push` writes the rest of its bytes into the next
+ * buffer before the caller hands the full one out, so the piece before it must still be left alone then.
  */
 export class Batcher {
   private readonly spare: Buffer[] = [];
@@ -25,7 +27,7 @@ export class Batcher {
   private fill = 0;
 
   constructor(private readonly reuse = false) {
-    if (reuse) this.spare.push(Buffer.allocUnsafe(PIECE));
+    if (reuse) this.spare.push(Buffer.allocUnsafe(PIECE), Buffer.allocUnsafe(PIECE));
   }
 
   *write(data: Uint8Array): Generator<Buffer> {
@@ -37,7 +39,7 @@ export class Batcher {
       off += n;
       if (this.fill === PIECE) {
         const full = this.buf;
-        this.buf = this.spare.pop() ?? Buffer.allocUnsafe(PIECE);
+        this.buf = this.spare.shift() ?? Buffer.allocUnsafe(PIECE);
         if (this.reuse) this.spare.push(full);
         this.fill = 0;
         yield full;
@@ -59,7 +61,7 @@ export class Batcher {
       off += n;
       if (this.fill === PIECE) {
         done = this.buf;
-        this.buf = this.spare.pop() ?? Buffer.allocUnsafe(PIECE);
+        this.buf = this.spare.shift() ?? Buffer.allocUnsafe(PIECE);
         if (this.reuse) this.spare.push(done);
         this.fill = 0;
       }
