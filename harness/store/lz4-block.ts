@@ -10,7 +10,8 @@ export function lz4PlainSize(src: Uint8Array): number {
 
 /**
  * Decode the first `want` plain bytes of the LZ4-stored block `src` into `dst` from `at`. Returns `want`, or -1 when the
- * block is malformed, declares fewer bytes, or ends before `want` (never reads or writes out of bounds; never throws).
+ * block is malformed, declares fewer bytes, ends before `want`, or (decoding all it declares) has input left over
+ * (never reads or writes out of bounds; never throws).
  */
 export function lz4Decode(src: Uint8Array, dst: Uint8Array, at: number, want: number): number {
   if (src.length < 4) return -1;
@@ -20,6 +21,7 @@ export function lz4Decode(src: Uint8Array, dst: Uint8Array, at: number, want: nu
   const stop = at + want;
   let ip = 4;
   let op = at;
+  let cut = false; // the last copy stopped short at `want`
   while (op < stop) {
     if (ip >= end) return -1;
     const token = src[ip++]!;
@@ -34,6 +36,7 @@ export function lz4Decode(src: Uint8Array, dst: Uint8Array, at: number, want: nu
     }
     if (ip + lit > end) return -1;
     const nl = Math.min(lit, stop - op);
+    cut = nl < lit;
     if (nl < 16) for (let k = 0; k < nl; k++) dst[op + k] = src[ip + k]!;
     else dst.set(src.subarray(ip, ip + nl), op);
     ip += lit;
@@ -53,11 +56,15 @@ export function lz4Decode(src: Uint8Array, dst: Uint8Array, at: number, want: nu
       }
     }
     const nm = Math.min(ml + 4, stop - op);
+    cut = nm < ml + 4;
     const m = op - off;
     // overlapping (off < length) repeats a pattern: byte by byte; short ones too (cheaper than a call)
     if (nm <= 32 || off < nm) for (let k = 0; k < nm; k++) dst[op + k] = dst[m + k]!;
     else dst.copyWithin(op, m, m + nm);
     op += nm;
   }
+  // all it declares decoded: the block must end here (a size header damaged to declare too few bytes cuts a copy short
+  // or leaves input over)
+  if (want === size && (cut || (ip < end && !(ip + 1 === end && src[ip] === 0)))) return -1;
   return want;
 }

@@ -62,6 +62,12 @@ describe('lz4Decode', () => {
     }
     expect(lz4Decode(z, new Uint8Array(plain.length + 1), 0, plain.length + 1)).toBe(-1); // more than it declares
     expect(lz4Decode(z, new Uint8Array(plain.length - 1), 0, plain.length)).toBe(-1); // no room
+    if (plain.length > 1) {
+      // a size header damaged to declare fewer bytes: decoding all it declares leaves input over
+      const short = Buffer.from(z);
+      short.writeUInt32LE(plain.length - 1, 0);
+      expect(lz4Decode(short, new Uint8Array(plain.length), 0, plain.length - 1)).toBe(-1);
+    }
   });
 
   it('returns -1 (never throws, never writes past its window) on truncated or damaged blocks', () => {
