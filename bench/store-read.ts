@@ -1,35 +1,41 @@
 // Store read-back speed: one checkpoint of RAM-like data (4 KiB pages: 60% compressible text, 30% random, 10% copies
-// of a few common pages) stored with deflate, read back the way a restore does (CheckpointReader.writeFile into a
-// scratch file, every chunk inflated and hash-checked), beside SHA-256 alone over the same pages (every byte must be
-// hashed once, so that is the ceiling). Medians of --rounds, each through a freshly opened store; also the process's
-// CPU time per read (all threads), which a loaded machine distorts less than the wall time.
-// Run after tsc: node dist/bench/store-read.js [--mib 128] [--rounds 5] [--threads N]
+// of a few common pages) stored with --compression (lz4, the default; deflate, as older stores; none), read back the
+// way a restore does (CheckpointReader.writeFile into a scratch file, every chunk decompressed and hash-checked),
+// beside SHA-256 alone over the same pages (every byte must be hashed once, so that is the ceiling). Medians of
+// --rounds, each through a freshly opened store; also the process's CPU time per read (all threads), which a loaded
+// machine distorts less than the wall time, and the store's stored bytes.
+// Run after tsc: node dist/bench/store-read.js [--mib 128] [--rounds 5] [--threads N] [--compression lz4]
 import { hash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { READ_THREADS_ENV, readThreads } from '../harness/store/read-pool.js';
 import type { ReadCounts } from '../harness/store/part-stream.js';
-import { Store } from '../harness/store/store.js';
+import { type Compression, Store } from '../harness/store/store.js';
 import { benchArgs } from './args.js';
 
 const { values } = benchArgs(
   'store-read',
-  'Read back one RAM-like checkpoint the way a restore does (inflate + hash-check), beside SHA-256 alone (the ceiling).',
+  'Read back one RAM-like checkpoint the way a restore does (decompress + hash-check), beside SHA-256 alone (the ceiling).',
   {
     mib: 'MiB of RAM-like data',
     rounds: 'rounds; the median is reported',
     threads: `read worker threads (${READ_THREADS_ENV}; default min(2, cores); 0: on the reading thread)`,
+    compression: 'how the checkpoint is stored: lz4 (default), deflate or none',
   },
   {
     options: {
       mib: { type: 'string', default: '128' },
       rounds: { type: 'string', default: '5' },
       threads: { type: 'string' },
+      compression: { type: 'string', default: 'lz4' },
     },
   },
 );
 if (values.threads !== undefined) process.env[READ_THREADS_ENV] = values.threads; // read at the first read
+const compression = values.compression as Compression;
+if (!['lz4', 'deflate', 'none'].includes(compression))
+  throw new Error(`--compression: lz4, deflate or none, not ${compression}`);
 const bytes = Number(values.mib) << 20;
 const rounds = Number(values.rounds);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-store-read-'));
@@ -59,10 +65,12 @@ function ramLike(): Buffer {
 
 const data = ramLike();
 const dir = path.join(tmp, 'store');
-const store = Store.open(dir, { compression: 'deflate' });
+const store = Store.open(dir, { compression });
 const w = store.begin(1);
+const t0 = process.hrtime.bigint();
 await w.put('ram', data);
-w.commit();
+const stored = w.commit().storedBytes;
+const putMs = since(t0);
 store.close();
 
 const sha: number[] = [];
@@ -87,12 +95,17 @@ for (let r = 0; r < rounds + 1; r++) {
   read.push(mbps(readMs));
   cpu.push((c.user + c.system) / 1e3);
 }
-console.log(`store read-back of ${values.mib} MiB RAM-like data (deflate), medians of ${rounds} (target >= 800 MB/s)`);
-console.log('| SHA-256 alone MB/s | read back MB/s | read / SHA-256 | CPU ms per read | threads | chunks | hashed |');
-console.log('|---:|---:|---:|---:|---:|---:|---:|');
+console.log(
+  `store read-back of ${values.mib} MiB RAM-like data (${compression}), medians of ${rounds} (target >= 800 MB/s)`,
+);
+console.log(
+  '| SHA-256 alone MB/s | read back MB/s | read / SHA-256 | CPU ms per read | threads | chunks | hashed | stored MiB | put MB/s |',
+);
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 console.log(
   `| ${median(sha).toFixed(0)} | ${median(read).toFixed(0)} | ${(median(read) / median(sha)).toFixed(2)} | ` +
-    `${median(cpu).toFixed(0)} | ${readThreads()} | ${counts.chunks} | ${counts.hashed} |`,
+    `${median(cpu).toFixed(0)} | ${readThreads()} | ${counts.chunks} | ${counts.hashed} | ` +
+    `${(stored / 2 ** 20).toFixed(1)} | ${mbps(putMs).toFixed(0)} |`,
 );
 console.log(
   `load average ${os

@@ -30,7 +30,7 @@ import type { TargetInfo } from '../harness/targets/target.js';
 /** Chunkings of our store's 'ram' part: one run of ours each (per compression). A new mode = one more entry here. */
 const OUR_RAM_CHUNKINGS = ['fixed', 'cdc', 'qemu-pages'] as const satisfies readonly Chunking[];
 /** Our store's compressions: `none` is the one the dedup bar is judged on. */
-const OUR_COMPRESSIONS = ['none', 'deflate'] as const satisfies readonly Compression[];
+const OUR_COMPRESSIONS = ['none', 'deflate', 'lz4'] as const satisfies readonly Compression[];
 const SUBPROCESS_TIMEOUT_MS = 30 * 60_000;
 const THROWAWAY_PASSWORD = 'store-vs-peers-throwaway';
 
@@ -239,7 +239,7 @@ function ours(chunking: Chunking, compression: Compression, whole = false): Syst
     tool: null,
     settings: () =>
       Promise.resolve(
-        `ram ${CHUNKING_LABEL[label] ?? label}, rest fixed 4 KiB; ${compression === 'deflate' ? 'deflate-raw level 1 (default)' : 'no compression'}`,
+        `ram ${CHUNKING_LABEL[label] ?? label}, rest fixed 4 KiB; ${compression === 'lz4' ? 'LZ4 blocks (default)' : compression === 'deflate' ? 'deflate-raw level 1' : 'no compression'}`,
       ),
     init: () => Promise.resolve(),
     ingest: async (c, ck) => {

@@ -1,4 +1,4 @@
-// Fetching a batch of chunks for one read: their stored blocks read in a few large reads, inflated and hash-checked,
+// Fetching a batch of chunks for one read: their stored blocks read in a few large reads, decompressed and hash-checked,
 // all on the read pool's threads, deltas rebuilt from bases fetched in the same batch. Anything that does not check out is
 // read again through PackReader.readChunk, which throws the IntegrityError naming the pack and chunk.
 import type { BlockJob, JobBlock } from './block-job.js';
@@ -54,14 +54,20 @@ export class ChunkFetcher {
     known: (h: string) => Buffer | undefined,
     slot?: Slot,
   ): Promise<Map<string, Buffer>> {
-    const groups = new Map<string, Group>();
+    // blocks by pack, then offset (no key string built per chunk)
+    const groups = new Map<string, Map<number, Group>>();
+    const all: Group[] = [];
     const deltas: Located[] = [];
     const slow: string[] = [];
     const seen = new Set<string>();
     const want = (h: string, loc: ChunkLocation, delta: boolean): void => {
-      const key = `${loc.pack}:${loc.offset}`;
-      let g = groups.get(key);
-      if (g === undefined) groups.set(key, (g = { loc, checked: [], deltas: [] }));
+      let inPack = groups.get(loc.pack);
+      if (inPack === undefined) groups.set(loc.pack, (inPack = new Map<number, Group>()));
+      let g = inPack.get(loc.offset);
+      if (g === undefined) {
+        inPack.set(loc.offset, (g = { loc, checked: [], deltas: [] }));
+        all.push(g);
+      }
       (delta ? g.deltas : g.checked).push([h, loc]);
     };
     const add = (h: string): void => {
@@ -80,7 +86,7 @@ export class ChunkFetcher {
     };
     for (const h of hashes) add(h);
 
-    const { reads, blocks, owners } = this.planReads([...groups.values()].sort(byPlace));
+    const { reads, blocks, owners } = this.planReads(all.sort(byPlace));
     if (slot !== undefined) {
       const need = blocks.reduce((sum, b) => sum + b.plain, 0);
       if (slot.buf.byteLength < need) slot.buf = new SharedArrayBuffer(need + (1 << 20));
@@ -143,7 +149,7 @@ export class ChunkFetcher {
           read: reads.length,
           at: g.loc.offset - first.offset,
           length: g.loc.length,
-          deflated: g.loc.codec === 2,
+          codec: g.loc.codec,
           plain,
           slices,
           hashes: g.checked.map(([h]) => h),

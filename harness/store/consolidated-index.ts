@@ -206,7 +206,7 @@ export class ConsolidatedIndex {
     const at = this.recordsAt + i * RECORD;
     const pack = this.packs[this.buf.readUInt32LE(at + 32)];
     const codec = this.buf[at + 54];
-    if (pack === undefined || (codec !== 0 && codec !== 2)) return undefined;
+    if (pack === undefined || (codec !== 0 && codec !== 2 && codec !== 3)) return undefined;
     const loc: ChunkLocation = {
       pack,
       offset: this.buf.readUIntLE(at + 36, 6),

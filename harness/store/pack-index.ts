@@ -4,16 +4,16 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ByteCursor, GrowBuffer } from '../core/bytes.js';
 
-/** 0: the chunk's bytes as they are. 2: a slice of a deflate-raw block. */
-export type Codec = 0 | 2;
+/** 0: the chunk's bytes as they are. 2: a slice of a deflate-raw block. 3: a slice of an LZ4 block (lz4-block.ts). */
+export type Codec = 0 | 2 | 3;
 
-/** Where a chunk lives: pack id, byte offset and length in the pack (of its block, for codec 2), and its slice. */
+/** Where a chunk lives: pack id, byte offset and length in the pack (of its block, for codecs 2 and 3), and its slice. */
 export interface ChunkLocation {
   pack: string;
   offset: number;
   length: number;
   codec: Codec;
-  /** Codec 2: where the chunk starts in the inflated block, and its length. Codec 0: 0 and `length`. */
+  /** Codecs 2 and 3: where the chunk starts in the decompressed block, and its length. Codec 0: 0 and `length`. */
   inner: number;
   rawLength: number;
   /** Set when the stored bytes are a delta against this chunk (chunking/delta.ts), not the chunk itself. */
@@ -21,7 +21,7 @@ export interface ChunkLocation {
 }
 
 /**
- * An index entry: raw chunks [hash, offset, length]; block chunks [hash, blockOffset, blockLength, 2, inner, rawLength];
+ * An index entry: raw chunks [hash, offset, length]; block chunks [hash, blockOffset, blockLength, codec, inner, rawLength];
  * a delta adds its base: [hash, offset, length, codec, inner, rawLength, base].
  */
 export type IndexEntry =
@@ -48,11 +48,13 @@ function digest(text: string): string {
 }
 
 // Binary index (version 2): MAGIC, the pack id (8 bytes), u32le entry count, entries, then the SHA-256 of all bytes
-// before it. An entry: 32-byte hash, a flags byte (BLOCK: codec 2, then inner and rawLength follow; DELTA: a 32-byte
-// base hash ends the entry), LEB128 offset and length: ~39 bytes a chunk. The JSON index (version 1) is still read.
+// before it. An entry: 32-byte hash, a flags byte (BLOCK: a block's chunk, deflate-raw (codec 2) or with LZ4 also set
+// an LZ4 block (codec 3), then inner and rawLength follow; DELTA: a 32-byte base hash ends the entry), LEB128 offset and
+// length: ~39 bytes a chunk. An unknown flag fails the index. The JSON index (version 1) is still read.
 const MAGIC = Buffer.from('SOAKIDX\x02', 'latin1');
 const BLOCK = 1;
 const DELTA = 2;
+const LZ4 = 4;
 
 /** The bytes of a version-2 index for `pack` (a 16-hex-digit id). */
 export function encodePackIndex(pack: string, entries: readonly IndexEntry[]): Buffer {
@@ -65,7 +67,8 @@ export function encodePackIndex(pack: string, entries: readonly IndexEntry[]): B
   const flags = Buffer.allocUnsafe(1);
   for (const e of entries) {
     out.append(Buffer.from(e[0], 'hex'));
-    flags[0] = (e.length > 3 && e[3] === 2 ? BLOCK : 0) | (e.length === 7 ? DELTA : 0);
+    const codec = e.length > 3 ? e[3] : 0;
+    flags[0] = (codec === 2 ? BLOCK : codec === 3 ? BLOCK | LZ4 : 0) | (e.length === 7 ? DELTA : 0);
     out.append(flags);
     out.appendVarint(e[1]);
     out.appendVarint(e[2]);
@@ -97,13 +100,14 @@ export function decodePackIndex(buf: Buffer): PackIndexFile {
     cur.at += 33;
     const offset = cur.varint();
     const length = cur.varint();
-    const codec: Codec = flags & BLOCK ? 2 : 0;
-    const inner = codec === 2 ? cur.varint() : 0;
-    const rawLength = codec === 2 ? cur.varint() : length;
+    if (flags & ~(BLOCK | DELTA | LZ4) || (flags & (BLOCK | LZ4)) === LZ4) throw new Error('flags');
+    const codec: Codec = flags & BLOCK ? (flags & LZ4 ? 3 : 2) : 0;
+    const inner = codec !== 0 ? cur.varint() : 0;
+    const rawLength = codec !== 0 ? cur.varint() : length;
     if (flags & DELTA) {
       if (cur.left < 32) throw new Error('truncated');
       entries[i] = [hash, offset, length, codec, inner, rawLength, body.toString('hex', cur.at, (cur.at += 32))];
-    } else entries[i] = codec === 2 ? [hash, offset, length, 2, inner, rawLength] : [hash, offset, length];
+    } else entries[i] = codec !== 0 ? [hash, offset, length, codec, inner, rawLength] : [hash, offset, length];
   }
   if (cur.left !== 0) throw new Error('trailing bytes');
   return { pack, entries, check: check.toString('hex') };

@@ -1,18 +1,21 @@
-// Reading chunks out of packs: one open fd per pack, the last few inflated blocks cached, deltas rebuilt from their
-// base, and every chunk hash-checked on the way out.
+// Reading chunks out of packs: one open fd per pack, the last few decompressed blocks cached (deflate-raw or LZ4),
+// deltas rebuilt from their base, and every chunk hash-checked on the way out.
 import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { IntegrityError } from '../core/errors.js';
 import { applyDelta } from './chunking/delta.js';
+import { lz4Decode, lz4PlainSize } from './lz4-block.js';
 import type { ChunkIndex } from './chunk-index.js';
 import type { ChunkLocation } from './pack-index.js';
 import { sha256 } from './sha256.js';
 
-/** Inflated blocks kept per open store (64 KiB each). */
+/** Decompressed blocks kept per open store (64 KiB each). */
 const BLOCK_CACHE = 16;
 /** Chunks already hash-checked, kept with their bytes (a repeated page or a delta's base is not hashed again). */
 const VERIFIED_CACHE = 256;
+/** The largest plain size an LZ4 block may declare (blocks are ~64 KiB; a chunk may make one up to ~2x that). */
+const MAX_BLOCK = 16 << 20;
 
 /** Reads the chunks `index` lists from the packs of `packDir`; `label` names the store in error messages. */
 export class PackReader {
@@ -100,7 +103,7 @@ export class PackReader {
     return fd;
   }
 
-  /** The inflated block at a location; the last few are cached (a restore reads a block's chunks one after another). */
+  /** The decompressed block at a location; the last few are cached (a restore reads a block's chunks one after another). */
   private block(h: string, loc: ChunkLocation): Buffer | null {
     const key = `${loc.pack}:${loc.offset}`;
     const hit = this.blocks.get(key);
@@ -108,10 +111,18 @@ export class PackReader {
     const stored = this.readStored(h, loc);
     if (stored === null) return null;
     let data: Buffer;
-    try {
-      data = inflateRawSync(stored);
-    } catch {
-      return null;
+    if (loc.codec === 3) {
+      const size = lz4PlainSize(stored);
+      // a block is ~64 KiB plain; a size far past its chunks is a damaged header, not an allocation to make
+      if (size < loc.inner + loc.rawLength || size > MAX_BLOCK) return null;
+      data = Buffer.allocUnsafe(size);
+      if (lz4Decode(stored, data, 0, size) !== size) return null;
+    } else {
+      try {
+        data = inflateRawSync(stored);
+      } catch {
+        return null;
+      }
     }
     this.blocks.set(key, data);
     if (this.blocks.size > BLOCK_CACHE) this.blocks.delete(this.blocks.keys().next().value!);

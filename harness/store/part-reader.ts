@@ -12,11 +12,14 @@ export interface ChunkReader {
   readChunk(hash: string): Buffer;
 }
 
-const PIECE = 1 << 20;
+/** The size of the pieces a part is handed out in. */
+export const PIECE = 1 << 20;
 
 /**
  * Copies byte ranges into ~1 MiB buffers; each full one is handed out. Fresh buffers by default (a socket may hold
- * one); `reuse` cycles two, for a consumer done with a piece before it takes the one after next (a file writer).
+ * one); `reuse` cycles three, oldest first, for a consumer done with a piece before it takes the one after next (a
+ * file writer behind checkedStream, which holds one piece back): `push` writes the rest of its bytes into the next
+ * buffer before the caller hands the full one out, so the piece before it must still be left alone then.
  */
 export class Batcher {
   private readonly spare: Buffer[] = [];
@@ -24,7 +27,7 @@ export class Batcher {
   private fill = 0;
 
   constructor(private readonly reuse = false) {
-    if (reuse) this.spare.push(Buffer.allocUnsafe(PIECE));
+    if (reuse) this.spare.push(Buffer.allocUnsafe(PIECE), Buffer.allocUnsafe(PIECE));
   }
 
   *write(data: Uint8Array): Generator<Buffer> {
@@ -36,12 +39,34 @@ export class Batcher {
       off += n;
       if (this.fill === PIECE) {
         const full = this.buf;
-        this.buf = this.spare.pop() ?? Buffer.allocUnsafe(PIECE);
+        this.buf = this.spare.shift() ?? Buffer.allocUnsafe(PIECE);
         if (this.reuse) this.spare.push(full);
         this.fill = 0;
         yield full;
       }
     }
+  }
+
+  /**
+   * Copy in `data` of at most one piece's size (so it fills at most one piece, and a reused one is not written again
+   * before its consumer had it): the piece it fills, if any. No generator per call: the fast read's per-chunk path.
+   */
+  push(data: Uint8Array): Buffer | undefined {
+    let off = 0;
+    let done: Buffer | undefined;
+    while (off < data.length) {
+      const n = Math.min(PIECE - this.fill, data.length - off);
+      this.buf.set(n === data.length ? data : data.subarray(off, off + n), this.fill);
+      this.fill += n;
+      off += n;
+      if (this.fill === PIECE) {
+        done = this.buf;
+        this.buf = this.spare.shift() ?? Buffer.allocUnsafe(PIECE);
+        if (this.reuse) this.spare.push(done);
+        this.fill = 0;
+      }
+    }
+    return done;
   }
 
   *flush(): Generator<Buffer> {
@@ -74,6 +99,24 @@ export class ChunkCursor {
       }
       const k = Math.min(n, this.cur.length - this.off);
       yield this.cur.subarray(this.off, this.off + k);
+      this.off += k;
+      n -= k;
+    }
+  }
+
+  /** The next `n` bytes handed to `fn` as views (take without a generator per call); throws when the chunks run out first. */
+  takeEach(n: number, what: string, fn: (view: Buffer) => void): void {
+    while (n > 0) {
+      if (this.off === this.cur.length) {
+        const h = this.hashes[this.i++];
+        if (h === undefined)
+          throw new IntegrityError(`${what}: the page map asks for more meta bytes than the part has`);
+        this.cur = this.store.readChunk(h);
+        this.off = 0;
+        continue;
+      }
+      const k = Math.min(n, this.cur.length - this.off);
+      fn(this.cur.subarray(this.off, this.off + k));
       this.off += k;
       n -= k;
     }

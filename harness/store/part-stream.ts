@@ -1,12 +1,12 @@
 // A part's bytes read back fast: its chunk list walked in windows of ~1 MiB, the next few windows fetched (read,
-// inflated and hash-checked on the read pool) while the current one is copied out; a chunk that repeats within the
+// decompressed and hash-checked on the read pool) while the current one is copied out; a chunk that repeats within the
 // read is checked once and kept until its last use. Then the whole part is checked against its digest.
 import { IntegrityError } from '../core/errors.js';
 import { ChunkFetcher, type Slot } from './chunk-fetch.js';
 import { partDigest } from './digest-thread.js';
 import type { PartEntry } from './manifest.js';
 import type { PackReader } from './pack-reader.js';
-import { Batcher, ChunkCursor, digestMismatch, firstPage, pageMap } from './part-reader.js';
+import { Batcher, ChunkCursor, digestMismatch, firstPage, PIECE, pageMap } from './part-reader.js';
 import type { ReadPool } from './read-pool.js';
 
 /** Chunks a window holds at least (then up to the end of the block it is in). */
@@ -88,6 +88,12 @@ export async function* partStream(
   const inFlight: Array<Promise<Map<string, Buffer>>> = [];
   const out = new Batcher(reuse);
   const what = `part "${p.name}"`;
+  // the piece a page's meta bytes filled (at most one when they are at most a piece), handed out before the page
+  let metaPiece: Buffer | undefined;
+  const meta = (view: Buffer): void => {
+    const full = out.push(view);
+    if (full !== undefined) metaPiece = full;
+  };
   try {
     for (let w = 0; w < plan.length; w++) {
       while (inFlight.length < AHEAD && w + inFlight.length < plan.length)
@@ -99,9 +105,19 @@ export async function* partStream(
         const h = seq[i]!;
         const bytes = got.get(h) ?? kept.get(h);
         if (bytes === undefined) throw new IntegrityError(`${what}: chunk ${h} was not fetched (a read-back bug)`);
-        // for-of, not yield*: an async generator's yield* awaits every step, even of a write that fills no piece
-        if (cursor) for (const m of cursor.take(map[i]!, what)) for (const piece of out.write(m)) yield piece;
-        for (const piece of out.write(bytes)) yield piece;
+        // no generator per chunk: Batcher.push fills at most one piece per call (chunks are far below a piece)
+        const m = cursor === undefined ? 0 : map[i]!;
+        if (m > PIECE) for (const v of cursor!.take(m, what)) for (const piece of out.write(v)) yield piece;
+        else if (m > 0) {
+          cursor!.takeEach(m, what, meta); // at most one piece boundary in up to a piece's bytes
+          if (metaPiece !== undefined) yield metaPiece;
+          metaPiece = undefined;
+        }
+        if (bytes.length > PIECE) for (const piece of out.write(bytes)) yield piece;
+        else {
+          const full = out.push(bytes);
+          if (full !== undefined) yield full;
+        }
         counts.chunks++;
         const n = left.get(h);
         if (n === undefined) continue;

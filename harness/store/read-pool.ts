@@ -1,13 +1,15 @@
-// Worker threads that inflate and hash-check stored blocks for a read (block-job.ts), so a restore's inflate and
-// hashing run beside the thread that assembles and sends the bytes. One small pool per process, started on first use.
+// Worker threads that decompress and hash-check stored blocks for a read (block-job.ts), so a restore's decompression
+// and hashing run beside the thread that assembles and sends the bytes. One small pool per process, started on first use.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { type BlockJob, type BlockResult, makeTools, runBlockJob } from './block-job.js';
+import { fromWire, resultFromWire, resultToWire, toWire, type WireResult } from './job-wire.js';
+import { lz4Decode } from './lz4-block.js';
 
-/** Environment variable: worker threads for store reads (0: inflate and hash on the reading thread). */
+/** Environment variable: worker threads for store reads (0: decompress and hash on the reading thread). */
 export const READ_THREADS_ENV = 'SOAK_STORE_READ_THREADS';
 
 /** Threads to use: the variable when it is a number, else min(2, cores). */
@@ -17,32 +19,29 @@ export function readThreads(env: NodeJS.ProcessEnv = process.env): number {
   return Math.min(2, availableParallelism());
 }
 
-// The worker's script: runBlockJob and makeTools by their own source, over Node's modules. Evaluated (not a file), so
-// it runs the same from dist/ and from the TypeScript sources the tests load. Blocks go back moved, not copied (one
-// sharing a buffer with others, as a small inflate's may, is copied first).
+// The worker's script: runBlockJob, makeTools, lz4Decode and the wire forms (job-wire.ts) by their own source, over
+// Node's modules. Evaluated (not a file), so it runs the same from dist/ and from the TypeScript sources the tests
+// load. Blocks in the job's shared buffer go back as places in it; any other goes back moved, not copied.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const runBlockJob = (${runBlockJob.toString()});
-const tools = (${makeTools.toString()})({ fs: require('node:fs'), zlib: require('node:zlib'), crypto: require('node:crypto') });
-parentPort.on('message', (job) => {
-  const r = runBlockJob(job, tools);
-  const transfer = new Set();
-  r.blocks = r.blocks.map((b) => {
-    if (b === null || b.buffer instanceof SharedArrayBuffer) return b;
-    if (b.byteOffset !== 0 || b.byteLength !== b.buffer.byteLength) b = new Uint8Array(b);
-    transfer.add(b.buffer);
-    return b;
-  });
-  parentPort.postMessage(r, [...transfer]);
+const lz4Decode = (${lz4Decode.toString()});
+const fromWire = (${fromWire.toString()});
+const resultToWire = (${resultToWire.toString()});
+const tools = (${makeTools.toString()})({ fs: require('node:fs'), zlib: require('node:zlib'), crypto: require('node:crypto'), lz4Decode });
+parentPort.on('message', (wire) => {
+  const r = resultToWire(runBlockJob(fromWire(wire), tools), wire.out);
+  parentPort.postMessage(r, r.own.map((b) => b.buffer));
 });
 `;
 
 /** The tools of a pool without threads (reads, inflates and hashes on the calling thread). */
-const INLINE_TOOLS = makeTools({ fs, zlib, crypto });
+const INLINE_TOOLS = makeTools({ fs, zlib, crypto, lz4Decode });
 
 interface Waiting {
   resolve(r: BlockResult): void;
   reject(err: unknown): void;
+  out: SharedArrayBuffer | undefined;
 }
 
 /** One worker and the jobs it owes; referenced (keeping the process alive) only while it owes one. */
@@ -52,11 +51,11 @@ class PoolWorker {
 
   constructor() {
     this.worker.unref();
-    this.worker.on('message', (r: BlockResult) => {
+    this.worker.on('message', (r: WireResult) => {
       const w = this.waiting.get(r.id);
       this.waiting.delete(r.id);
       if (this.waiting.size === 0) this.worker.unref();
-      w?.resolve(r);
+      w?.resolve(resultFromWire(r, w.out));
     });
     this.worker.on('error', (err) => this.failAll(err));
     this.worker.on('exit', (code) => this.failAll(new Error(`a store read worker exited (code ${code})`)));
@@ -68,9 +67,9 @@ class PoolWorker {
 
   run(job: BlockJob): Promise<BlockResult> {
     return new Promise((resolve, reject) => {
-      this.waiting.set(job.id, { resolve, reject });
+      this.waiting.set(job.id, { resolve, reject, out: job.out });
       this.worker.ref();
-      this.worker.postMessage(job);
+      this.worker.postMessage(toWire(job));
     });
   }
 
@@ -89,7 +88,7 @@ export class ReadPool {
     this.workers = Array.from({ length: threads }, () => new PoolWorker());
   }
 
-  /** Read, inflate and check a job's blocks (their plain bytes into `out` as far as they fit). */
+  /** Read, decompress and check a job's blocks (their plain bytes into `out` as far as they fit). */
   run(reads: BlockJob['reads'], blocks: BlockJob['blocks'], out?: SharedArrayBuffer): Promise<BlockResult> {
     const job: BlockJob = { id: this.nextId++, reads, blocks, ...(out && { out }) };
     if (this.workers.length === 0) return Promise.resolve(runBlockJob(job, INLINE_TOOLS));

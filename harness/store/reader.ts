@@ -10,7 +10,7 @@ import type { CheckpointSource } from './types.js';
 
 /**
  * One committed checkpoint opened for reading; every chunk read is hash-checked. Reading through the store's packs
- * goes the fast way (part-stream.ts: batched, inflated and checked on worker threads); any other ChunkReader (a test's
+ * goes the fast way (part-stream.ts: batched, decompressed and checked on worker threads); any other ChunkReader (a test's
  * double) chunk by chunk.
  */
 export class CheckpointReader implements CheckpointSource {

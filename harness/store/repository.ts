@@ -20,6 +20,7 @@ import { CheckpointWriter } from './writer.js';
 
 /** How a store writes new chunks. */
 export interface StoreOptions {
+  /** How new chunks are compressed (default `lz4`; a store holds packs of any codec, each block names its own). */
   compression?: Compression;
   /** Store a changed page as a delta against its previous version when that pays (default true; false: pages whole). */
   deltas?: boolean;
@@ -67,7 +68,7 @@ export class Store {
     const packs = new PackReader(dir, paths.packs, index);
     this.internals = {
       paths,
-      compression: opts.compression ?? 'deflate',
+      compression: opts.compression ?? 'lz4',
       deltas: opts.deltas ?? true,
       index,
       packs,

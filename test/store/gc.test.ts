@@ -125,17 +125,17 @@ describe('gc --keep N', () => {
 });
 
 describe('compression', () => {
-  it('stores compressible chunks deflated and reads them back byte-identical; incompressible ones stay raw', async () => {
+  it('stores compressible chunks compressed (LZ4 by default) and reads them back byte-identical; incompressible ones stay raw', async () => {
     const z = Store.open(path.join(dir, 'z'));
     const raw = Store.open(path.join(dir, 'raw'), { compression: 'none' });
     for (const s of [z, raw]) await fill(s, 2);
     const zs = z.list().reduce((a, m) => a + m.storedBytes, 0);
     const rs = raw.list().reduce((a, m) => a + m.storedBytes, 0);
     expect(zs).toBeLessThan(rs); // the text part shrinks
-    // Text chunks sit in a deflated block; the random "shared" chunks fill blocks that do not shrink and stay raw.
+    // Text chunks sit in an LZ4 block; the random "shared" chunks fill blocks that do not shrink and stay raw.
     const textChunk = z.list()[0]!.parts.find((p) => p.name === 'text')!.chunks[0]!;
     const sharedChunk = z.list()[0]!.parts.find((p) => p.name === 'shared')!.chunks[0]!;
-    expect(z.locate(textChunk)!.codec).toBe(2);
+    expect(z.locate(textChunk)!.codec).toBe(3);
     expect(z.locate(sharedChunk)!.codec).toBe(0);
     await expectRestores(z, 2);
     expect(verifyStore(z).problems).toEqual([]);

@@ -103,7 +103,7 @@ describe('fast read path', () => {
     const hashes = [0, 1, 2, 3].map((i) => sha(plain.subarray(i * PAGE, (i + 1) * PAGE)));
     hashes[2] = sha(Buffer.from('not this page'));
     const slices = [0, 1, 2, 3].flatMap((i) => [i * PAGE, PAGE]);
-    const block = { read: 0, at: 0, length: z.length, deflated: true, plain: plain.length, slices, hashes };
+    const block = { read: 0, at: 0, length: z.length, codec: 2, plain: plain.length, slices, hashes };
     const short = { ...block, length: z.length + 10 }; // past the end of the read: unreadable
     const r = await pools[1]!.run([[file, 0, z.length]], [block, short]);
     expect(r.bad).toEqual([0, 2, 1, -1]);
