@@ -19,6 +19,8 @@ export interface PutOptions {
 
 /** Write side of one checkpoint. Nothing is visible to readers until the host commits the checkpoint. */
 export interface CheckpointSink {
+  /** The seq the checkpoint is committed as, when the sink is a store writer (the hot copy is named by it). */
+  readonly seq?: number;
   /** Store one named part (e.g. "workspace/log.txt", "memory", "tool", "ram", "disk"). Names are unique per checkpoint. */
   put(name: string, data: PartData, opts?: PutOptions): Promise<void>;
   /** Store one named file from disk, streamed. */

@@ -10,7 +10,7 @@ import { stageHotCopy } from './hot-copy.js';
 import type { QemuProcess } from './qemu.js';
 
 /**
- * Take checkpoint `prefix`; with `hotCopyDir`, move the files it stored into that folder's pending copy. Errors are
+ * Take checkpoint `prefix`; with `hotCopyDir`, move the files it stored into that folder, named by the checkpoint's seq. Errors are
  * passed through `wrap` (which reads QEMU's diagnostics) after QEMU's exit had a moment to be recorded.
  */
 export async function runCheckpoint(
@@ -25,7 +25,7 @@ export async function runCheckpoint(
   const files = checkpointFiles(prefix);
   try {
     const result = await takeCheckpoint(g, prefix, sink, opts);
-    if (hotCopyDir !== undefined) await stageHotCopy(hotCopyDir, files.parts);
+    if (hotCopyDir !== undefined && sink.seq !== undefined) await stageHotCopy(hotCopyDir, files.parts, sink.seq);
     return result;
   } catch (err) {
     // If QEMU died under us, the QMP socket usually closes first: give its exit a moment to be recorded.

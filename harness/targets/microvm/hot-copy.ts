@@ -34,10 +34,13 @@ const seqDir = (dir: string, seq: number): string => path.join(dir, String(seq).
 export type KeptParts = Record<string, string>;
 
 /**
- * After a checkpoint was stored, before its commit: move its part files into this host's pending folder (a host
- * killed before the commit leaves it behind; `commitHotCopy` and `sweepPending` remove it).
+ * After checkpoint `seq` was stored, before its commit: move its part files into the folder named by `seq` (through
+ * this host's pending folder, so the named folder appears whole). Named before the commit, so a kill between the
+ * manifest's commit and this host's next step still finds the committed checkpoint's copy. A host killed before its
+ * commit leaves a folder of a seq that never became visible: restores read the newest committed seq's folder, which
+ * stays (only `commitHotCopy` drops older ones), and the next checkpoint given that seq replaces it before its commit.
  */
-export async function stageHotCopy(dir: string, parts: KeptParts): Promise<void> {
+export async function stageHotCopy(dir: string, parts: KeptParts, seq: number): Promise<void> {
   const pending = path.join(dir, `pending-${process.pid}`);
   await rm(pending, { recursive: true, force: true });
   await mkdir(pending, { recursive: true, mode: 0o700 });
@@ -49,15 +52,15 @@ export async function stageHotCopy(dir: string, parts: KeptParts): Promise<void>
       await copyFile(file, to);
     });
   }
-}
-
-/** The staged checkpoint was committed as `seq`: name the copy by it and drop every other entry (bounded disk use). */
-export async function commitHotCopy(dir: string, seq: number): Promise<void> {
-  const pending = path.join(dir, `pending-${process.pid}`);
-  if (!existsSync(pending)) return;
   const named = seqDir(dir, seq);
   await rm(named, { recursive: true, force: true });
   await rename(pending, named);
+}
+
+/** Checkpoint `seq` was committed: drop every other entry (bounded disk use), if its copy was staged. */
+export async function commitHotCopy(dir: string, seq: number): Promise<void> {
+  const named = seqDir(dir, seq);
+  if (!existsSync(named)) return;
   await sweep(dir, path.basename(named));
 }
 

@@ -1,10 +1,10 @@
-// The hot copy's files without QEMU: staged, named by seq only at commit, only the newest kept; a part is served from
-// its copy only when size and SHA-256 match the store's part digest, else (no copy, size, digest, a manifest without
+// The hot copy's files without QEMU: named by seq before the commit (a kill after the manifest's commit still finds it),
+// only the newest kept at commit; a part is served from its copy only when size and SHA-256 match the store's part digest, else (no copy, size, digest, a manifest without
 // digests) from the store, with the reason; the test-only switch serves it unchecked; an overlapped part (hashed while
 // QEMU loads it) is refused by its digest or a change of identity before the guest runs.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -49,7 +49,7 @@ function stored(digest: string | null = sha(RAM), size = RAM.length): Checkpoint
 async function putCopy(seq: number, bytes: Buffer): Promise<void> {
   const scratch = path.join(dir, 'scratch.ram');
   await writeFile(scratch, bytes);
-  await stageHotCopy(path.join(dir, 'hot'), { ram: scratch, disk: path.join(dir, 'absent.qcow2') });
+  await stageHotCopy(path.join(dir, 'hot'), { ram: scratch, disk: path.join(dir, 'absent.qcow2') }, seq);
   expect(existsSync(scratch)).toBe(false); // moved, not copied
   await commitHotCopy(path.join(dir, 'hot'), seq);
 }
@@ -61,6 +61,25 @@ describe('hot copy files', () => {
     await putCopy(2, RAM);
     expect(await readdir(path.join(dir, 'hot'))).toEqual(['0000000002']);
     expect(await readdir(path.join(dir, 'hot', '0000000002'))).toEqual(['ram']);
+  });
+
+  it('names the copy before the commit: a host killed after its manifest commit still leaves the copy', async () => {
+    const hot = path.join(dir, 'hot');
+    await putCopy(1, Buffer.from('older'));
+    await writeFile(path.join(dir, 'scratch.ram'), RAM);
+    await stageHotCopy(hot, { ram: path.join(dir, 'scratch.ram') }, 2);
+    // killed here, after checkpoint 2's manifest was committed and before commitHotCopy ran: 2's copy is there
+    expect((await readdir(hot)).sort()).toEqual(['0000000001', '0000000002']);
+    expect(describeUse((await hotSource(hot, stored(), ['ram'], {})).use)).toBe('hot');
+    // killed before the manifest commit: 1 is the newest committed, and its copy is still there
+    const one = { ...stored(sha(Buffer.from('older')), 5), seq: 1 };
+    expect(describeUse((await hotSource(hot, one, ['ram'], {})).use)).toBe('hot');
+    // the next checkpoint given seq 2 replaces the uncommitted folder before its own commit
+    await writeFile(path.join(dir, 'scratch.ram'), 'other');
+    await stageHotCopy(hot, { ram: path.join(dir, 'scratch.ram') }, 2);
+    expect((await readFile(path.join(hot, '0000000002', 'ram'))).toString()).toBe('other');
+    await commitHotCopy(hot, 2);
+    expect(await readdir(hot)).toEqual(['0000000002']);
   });
 
   it('serves a matching copy, and falls back with a reason on no copy, size, digest or no digest', async () => {
@@ -87,7 +106,7 @@ describe('hot copy files', () => {
   it('serves the verified file itself (stream, path for exec:cat), and says when it changed after its check', async () => {
     const hot = hotCopyDir(dir);
     await writeFile(path.join(dir, 'scratch.ram'), RAM);
-    await stageHotCopy(hot, { ram: path.join(dir, 'scratch.ram') });
+    await stageHotCopy(hot, { ram: path.join(dir, 'scratch.ram') }, 2);
     await commitHotCopy(hot, 2);
     const served = await hotSource(hot, stored(), ['ram']);
     const file = served.files.get('ram')!;
@@ -104,7 +123,7 @@ describe('hot copy files', () => {
     const flipped = Buffer.from(RAM);
     flipped[0] = flipped[0]! ^ 1;
     await writeFile(path.join(dir, 'scratch.ram'), flipped);
-    await stageHotCopy(hot, { ram: path.join(dir, 'scratch.ram') });
+    await stageHotCopy(hot, { ram: path.join(dir, 'scratch.ram') }, 2);
     await commitHotCopy(hot, 2);
     const refused = await hotSource(hot, stored(), ['ram']);
     expect(describeUse(refused.use)).toBe('store (ram: digest mismatch)');
@@ -136,6 +155,6 @@ describe('hot copy files', () => {
 
 async function putCopyIn(hot: string, bytes: Buffer): Promise<void> {
   await writeFile(path.join(dir, 'scratch.ram'), bytes);
-  await stageHotCopy(hot, { ram: path.join(dir, 'scratch.ram') });
+  await stageHotCopy(hot, { ram: path.join(dir, 'scratch.ram') }, 2);
   await commitHotCopy(hot, 2);
 }
