@@ -87,3 +87,18 @@ export async function fillStore(dir: string, n: number, ram: (seq: number) => Bu
   }
   s.close();
 }
+
+/** Commit the next checkpoint into the store at `dir` through a Store of its own (another process's writer, as a live
+ * session host is): a `ram` part of pagesOf(seq) and a small `tool` part; its seq. */
+export async function commitNext(dir: string): Promise<number> {
+  const w = Store.open(dir);
+  try {
+    const seq = w.lastSeq() + 1;
+    const c = w.begin(seq);
+    await c.put('ram', pagesOf(seq));
+    await c.put('tool', Buffer.from(`step ${seq}`));
+    return c.commit().seq;
+  } finally {
+    w.close();
+  }
+}

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NewestPreRead } from '../../harness/session/standby-newest.js';
 import { Store } from '../../harness/store/store.js';
-import { fillStore, pagesOf } from '../helpers/store.js';
+import { commitNext, fillStore } from '../helpers/store.js';
 
 let dir: string;
 beforeEach(() => {
@@ -16,19 +16,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Commit the next checkpoint from another Store (the live session host's), synchronously after its puts. */
-async function commitOne(): Promise<number> {
-  const w = Store.open(dir);
-  try {
-    const seq = w.lastSeq() + 1;
-    const c = w.begin(seq);
-    await c.put('ram', pagesOf(seq));
-    await c.put('tool', Buffer.from(`step ${seq}`));
-    return c.commit().seq;
-  } finally {
-    w.close();
-  }
-}
+const commitOne = (): Promise<number> => commitNext(dir);
 
 /** Let the event loop turn until `done` holds (fs.watch events arrive when they arrive: no fixed sleep). */
 async function until(done: () => boolean, limitMs = 20_000): Promise<void> {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../harness/store/store.js';
-import { fillStore, pagesOf } from '../helpers/store.js';
+import { commitNext, fillStore, pagesOf } from '../helpers/store.js';
 
 let dir: string;
 beforeEach(() => {
@@ -14,19 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Commit one more checkpoint through a second store (another process's writer, as a live session host is). */
-async function commitOne(): Promise<number> {
-  const w = Store.open(dir);
-  try {
-    const seq = w.lastSeq() + 1;
-    const c = w.begin(seq);
-    await c.put('ram', pagesOf(seq));
-    await c.put('tool', Buffer.from(`step ${seq}`));
-    return c.commit().seq;
-  } finally {
-    w.close();
-  }
-}
+const commitOne = (): Promise<number> => commitNext(dir);
 
 /** A manifest file that fails its check, named as checkpoint `seq`. */
 function damagedManifest(seq: number): string {
