@@ -86,39 +86,34 @@ export class ChunkCursor {
     private readonly hashes: string[],
   ) {}
 
+  /** The next view of at most `n` (> 0) bytes, reading the next chunk when the current one is used up. */
+  private nextView(n: number, what: string): Buffer {
+    while (this.off === this.cur.length) {
+      const h = this.hashes[this.i++];
+      if (h === undefined) throw new IntegrityError(`${what}: the page map asks for more meta bytes than the part has`);
+      this.cur = this.store.readChunk(h);
+      this.off = 0;
+    }
+    const k = Math.min(n, this.cur.length - this.off);
+    this.off += k;
+    return this.cur.subarray(this.off - k, this.off);
+  }
+
   /** Yield the next `n` bytes (as views); throws when the chunks run out first. */
   *take(n: number, what: string): Generator<Buffer> {
-    while (n > 0) {
-      if (this.off === this.cur.length) {
-        const h = this.hashes[this.i++];
-        if (h === undefined)
-          throw new IntegrityError(`${what}: the page map asks for more meta bytes than the part has`);
-        this.cur = this.store.readChunk(h);
-        this.off = 0;
-        continue;
-      }
-      const k = Math.min(n, this.cur.length - this.off);
-      yield this.cur.subarray(this.off, this.off + k);
-      this.off += k;
-      n -= k;
+    for (let left = n; left > 0;) {
+      const v = this.nextView(left, what);
+      left -= v.length;
+      yield v;
     }
   }
 
   /** The next `n` bytes handed to `fn` as views (take without a generator per call); throws when the chunks run out first. */
   takeEach(n: number, what: string, fn: (view: Buffer) => void): void {
-    while (n > 0) {
-      if (this.off === this.cur.length) {
-        const h = this.hashes[this.i++];
-        if (h === undefined)
-          throw new IntegrityError(`${what}: the page map asks for more meta bytes than the part has`);
-        this.cur = this.store.readChunk(h);
-        this.off = 0;
-        continue;
-      }
-      const k = Math.min(n, this.cur.length - this.off);
-      fn(this.cur.subarray(this.off, this.off + k));
-      this.off += k;
-      n -= k;
+    for (let left = n; left > 0;) {
+      const v = this.nextView(left, what);
+      left -= v.length;
+      fn(v);
     }
   }
 
