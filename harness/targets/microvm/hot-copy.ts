@@ -9,12 +9,11 @@ import { createReadStream, existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointSource } from '../../store/types.js';
-import { statIdentity } from '../guest/files.js';
-import { digestRefusal, identityOf } from './hot-digest.js';
+import { digestRefusal, identityOf, statIdentity } from '../guest/files.js';
 import type { RamCaptureMode } from './ram.js';
 
-/** The checks' warm-up, for a standby (hot-digest.ts). */
-export { warmHashing } from './hot-digest.js';
+/** The checks' warm-up, for a standby (guest/files.ts). */
+export { warmHashing } from '../guest/files.js';
 
 /**
  * SOAK_TEST_HOT_COPY_UNCHECKED=1 (TEST-ONLY negative control): a hot copy is used without its size and digest check,

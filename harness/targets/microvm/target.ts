@@ -147,7 +147,7 @@ class MicrovmTarget implements Target {
     const template = this.opts.fresh === 'template' ? await this.template() : undefined;
     if (this.diskPath !== undefined) await standbyDisk(this.diskPath, template, this.opts);
     await this.start(true);
-    if (this.opts.hotCopy) await warmHashing(); // a restore's first hash would pay for first use (hot-digest.ts)
+    if (this.opts.hotCopy) await warmHashing(); // a restore's first hash would pay for first use (guest/files.ts)
     this.incomingReady = true;
   }
 

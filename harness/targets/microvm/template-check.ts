@@ -4,7 +4,7 @@
 // more before the guest runs on it. A damaged cache is a fault of the machine or the harness, never of the system under
 // test: it stops the session with an error naming the file, instead of starting guests from bytes nobody built.
 import { TargetError } from '../../core/errors.js';
-import { fileIdentity, sha256File } from '../guest/files.js';
+import { digestRefusal, identityOf } from '../guest/files.js';
 import type { TemplateSnapshot } from './template.js';
 
 /** Files this process hashed and found right, with the identity they had then. */
@@ -27,23 +27,27 @@ const remedy = (t: TemplateSnapshot): string =>
  */
 export async function verifyTemplate(t: TemplateSnapshot): Promise<void> {
   for (const [file, digest] of filesOf(t)) {
-    const before = await fileIdentity(file).catch(() => undefined);
-    if (before === undefined) throw new TargetError(`the template snapshot's ${file} is missing: ${remedy(t)}`);
+    const before = await identityOf(file);
+    if (before === 'gone') throw new TargetError(`the template snapshot's ${file} is missing: ${remedy(t)}`);
     if (verified.get(file) === before) continue;
-    const got = await sha256File(file);
-    if (got !== digest)
-      throw new TargetError(`the template snapshot's ${file} fails its SHA-256 check (damaged cache): ${remedy(t)}`);
-    // written while hashed: what was hashed may not be what the file holds now
-    if ((await fileIdentity(file)) !== before)
-      throw new TargetError(`the template snapshot's ${file} changed while it was checked: ${remedy(t)}`);
+    const why = await digestRefusal(file, digest, before);
+    if (why !== undefined)
+      throw new TargetError(`the template snapshot's ${file} ${REFUSED[why] ?? why}: ${remedy(t)}`);
     verified.set(file, before);
   }
 }
 
+/** digestRefusal's reasons as a template error says them. */
+const REFUSED: Record<string, string> = {
+  unreadable: 'cannot be read',
+  'digest mismatch': 'fails its SHA-256 check (damaged cache)',
+  'changed while verified': 'changed while it was checked',
+};
+
 /** Throws unless every template file is as it was when this process checked it (call before the guest runs). */
 export async function assertTemplateUnchanged(t: TemplateSnapshot): Promise<void> {
   for (const [file] of filesOf(t)) {
-    const now = await fileIdentity(file).catch(() => 'gone');
+    const now = await identityOf(file);
     if (verified.get(file) !== now)
       throw new TargetError(`the template snapshot's ${file} changed after its check: not starting a session on it`);
   }
