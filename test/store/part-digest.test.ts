@@ -1,5 +1,7 @@
 // The whole-part digest: the writer records each part's SHA-256 (put and putFile, every chunking), the manifest's check
-// covers it, and a reader rebuilding a part checks it at the end (negative controls: a wrong digest, a wrong byte).
+// covers it, and a reader rebuilding a part chunk by chunk (verify's way, a ChunkReader double) checks it at the end
+// (negative controls: a wrong digest, a wrong byte). The store's fast read hashes each chunk once and not the whole
+// part again (part-stream.test.ts); `soak store verify` checks the digests (verify-parts.test.ts).
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -68,7 +70,7 @@ describe('part digest', () => {
   it('negative control: a wrong digest is caught by get, stream (before the last piece) and writeFile', async () => {
     const store = Store.open(path.join(dir, 'store'), { compression: 'none' });
     const m = await commitThree(store);
-    const bad = store.reader(withDigest(m, 'ram', sha(DISK)));
+    const bad = new CheckpointReader(chunksOf(store), withDigest(m, 'ram', sha(DISK)));
     await expect(bad.get('ram')).rejects.toThrow(IntegrityError);
     await expect(bad.get('ram')).rejects.toThrow(/checkpoint 1 part "ram": the rebuilt bytes hash to/);
     const got: Buffer[] = [];
@@ -88,9 +90,7 @@ describe('part digest', () => {
     const pageHash = m.parts.find((p) => p.name === 'ram')!.chunks.at(-5)!;
     const flipped = {
       readChunk: (h: string): Buffer => {
-        const b = Buffer.from(
-          (store as unknown as { internals: { packs: CheckpointChunks } }).internals.packs.readChunk(h),
-        );
+        const b = Buffer.from(chunksOf(store).readChunk(h));
         if (h === pageHash) b[100] = b[100]! ^ 1;
         return b;
       },
@@ -112,4 +112,10 @@ describe('part digest', () => {
 
 interface CheckpointChunks {
   readChunk(hash: string): Buffer;
+}
+
+/** The store's chunks as a plain ChunkReader (read chunk by chunk, not the fast path). */
+function chunksOf(store: Store): CheckpointChunks {
+  const packs = (store as unknown as { internals: { packs: CheckpointChunks } }).internals.packs;
+  return { readChunk: (h) => packs.readChunk(h) };
 }

@@ -14,7 +14,7 @@ export async function writeDisk(source: CheckpointSource, file: string, inPlace:
   const fh = await open(file, 'r+');
   try {
     let at = 0;
-    for await (const piece of source.stream('disk')) {
+    for await (const piece of source.stream('disk', { reuse: true })) {
       await fh.write(piece, 0, piece.length, at);
       at += piece.length;
     }

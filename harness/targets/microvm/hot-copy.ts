@@ -175,9 +175,9 @@ export async function hotSource(
       const f = fileOf(name);
       return f === undefined ? source.get(name) : readFile(f);
     },
-    stream: (name) => {
+    stream: (name, opts) => {
       const f = fileOf(name);
-      return f === undefined ? source.stream(name) : createReadStream(f, { highWaterMark: 1 << 20 });
+      return f === undefined ? source.stream(name, opts) : createReadStream(f, { highWaterMark: 1 << 20 });
     },
     writeFile: async (name, file) => {
       const f = fileOf(name);

@@ -1,8 +1,6 @@
 // RAM + device state transfer over QMP migration on a unix socket: save into a file, load from a stream of chunks.
 import { existsSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SoakError, TargetError } from '../../core/errors.js';
 import type { QmpClient } from './qmp.js';
@@ -176,17 +174,9 @@ export async function migrateFromStream(
   });
   let bytes = 0;
   let failure: string | undefined;
-  const counted = Readable.from(
-    (async function* () {
-      for await (const chunk of data) {
-        bytes += chunk.length;
-        yield chunk;
-      }
-    })(),
-  );
   let cause: unknown;
-  const sent = pipeline(counted, conn).catch((err: unknown) => {
-    // QEMU closes its end once it has read the stream's end marker, possibly before our pipeline has finished:
+  const sent = sendPieces(data, conn, (n) => (bytes += n)).catch((err: unknown) => {
+    // QEMU closes its end once it has read the stream's end marker, possibly before we have sent the end:
     // a closed connection is judged by QEMU's own status (completed or failed), a failed source at once.
     if (connectionClosed(err)) return;
     cause = err;
@@ -206,7 +196,35 @@ export async function migrateFromStream(
   }
 }
 
-/** A pipeline error that only says the peer closed the socket (not a failure of the data's source). */
+/**
+ * Write `data`'s pieces to `conn` in order, then end it. A piece's write is done (its callback called: the bytes are
+ * in the kernel) before the piece after the next one is asked for, so the source may hand out reused buffers
+ * (StreamOptions.reuse); one write stays in flight while the next piece is made.
+ */
+export async function sendPieces(
+  data: AsyncIterable<Uint8Array>,
+  conn: net.Socket,
+  sent: (n: number) => void,
+): Promise<void> {
+  const write = (piece: Uint8Array): Promise<void> =>
+    new Promise((resolve, reject) => conn.write(piece, (err) => (err ? reject(err) : resolve())));
+  conn.on('error', () => {}); // reported through the write callbacks
+  let inFlight: Promise<void> | undefined;
+  try {
+    for await (const piece of data) {
+      if (inFlight !== undefined) await inFlight;
+      sent(piece.length);
+      inFlight = write(piece);
+    }
+    if (inFlight !== undefined) await inFlight;
+  } catch (err) {
+    inFlight?.catch(() => {}); // the source failed with a write in flight: its outcome no longer matters
+    throw err;
+  }
+  await new Promise<void>((resolve) => conn.end(resolve));
+}
+
+/** A write error that only says the peer closed the socket (not a failure of the data's source). */
 function connectionClosed(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE' || code === 'ECONNRESET';

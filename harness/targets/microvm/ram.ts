@@ -84,11 +84,11 @@ export async function saveRam(
 /** Load into a QEMU started with -incoming defer (still paused afterwards). */
 export async function loadRam(mode: RamCaptureMode, io: RamIo, source: CheckpointSource): Promise<void> {
   if (mode === 'stream') {
-    await migrateFromStream(io.qmp, io.socket, source.stream('ram'), io.timeoutMs);
+    await migrateFromStream(io.qmp, io.socket, source.stream('ram', { reuse: true }), io.timeoutMs);
     return;
   }
-  await loadMemfd(io.qemuPid, source.stream('ram'), io.guestRamBytes);
-  await migrateFromStream(io.qmp, io.socket, source.stream('devstate'), io.timeoutMs);
+  await loadMemfd(io.qemuPid, source.stream('ram', { reuse: true }), io.guestRamBytes);
+  await migrateFromStream(io.qmp, io.socket, source.stream('devstate', { reuse: true }), io.timeoutMs);
 }
 
 /** The scratch files saveRam writes under `prefix`, by part (the one place their names are made; removed by the caller). */
