@@ -38,7 +38,7 @@ function reusedPieces(made: { n: number }, failAt = -1): AsyncIterable<Buffer> {
   })();
 }
 
-/** A peer that starts reading only once the source made `lead` pieces (or after `waitMs`), then collects every byte. */
+/** A peer that starts reading once the source made `lead` pieces (or two, and `waitMs` passed), then collects every byte. */
 async function slowPeer(
   made: { n: number },
   send: (conn: net.Socket) => Promise<void>,
@@ -53,7 +53,7 @@ async function slowPeer(
       peer.pause();
       const start = Date.now();
       const poll = setInterval(() => {
-        if (made.n < lead && Date.now() - start < waitMs) return;
+        if (made.n < lead && (made.n < 2 || Date.now() - start < waitMs)) return; // two made: one write waits
         clearInterval(poll);
         madeAtStart = made.n;
         peer.on('data', (d: Buffer) => got.push(d));
