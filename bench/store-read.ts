@@ -7,7 +7,7 @@
 // --rounds; also the process's CPU time per read (all threads), which a loaded machine distorts less than the wall
 // time, and the store's stored bytes.
 // Run after tsc: node dist/bench/store-read.js [--mib 128] [--rounds 5] [--threads N] [--compression lz4]
-import { hash, randomBytes } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { READ_THREADS_ENV, readThreads } from '../harness/store/read-pool.js';
 import type { ReadCounts } from '../harness/store/part-stream.js';
 import { type Compression, Store } from '../harness/store/store.js';
 import { benchArgs } from './args.js';
+import { ramLike } from './ram-like.js';
 
 const { values } = benchArgs(
   'store-read',
@@ -45,27 +46,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const mbps = (ms: number): number => bytes / 1e3 / ms;
 const since = (t: bigint): number => Number(process.hrtime.bigint() - t) / 1e6;
 
-/** RAM-like pages, deterministic in kind: text, random, or one of 8 common pages. */
-function ramLike(): Buffer {
-  const out = Buffer.allocUnsafe(bytes);
-  const words = ['session', 'heartbeat', 'checkpoint', 'digest', 'agent', 'tool', 'step', 'restore', '\n', ' '];
-  const common = Array.from({ length: 8 }, () => randomBytes(4096));
-  const rnd = randomBytes(bytes / 4096);
-  for (let p = 0; p < bytes / 4096; p++) {
-    const at = p * 4096;
-    const kind = rnd[p]! % 10;
-    if (kind < 6) {
-      let o = 0;
-      let w = p;
-      while (o < 4096) o += out.write(words[(w = (w * 7 + 3) % 10)]!, at + o, 4096 - o, 'latin1');
-      out.writeUInt32LE(p, at); // every text page differs
-    } else if (kind < 9) randomBytes(4096).copy(out, at);
-    else common[p % 8]!.copy(out, at);
-  }
-  return out;
-}
-
-const data = ramLike();
+const data = ramLike(bytes);
 const dir = path.join(tmp, 'store');
 const store = Store.open(dir, { compression });
 const w = store.begin(1);

@@ -1,0 +1,95 @@
+// LZ4 block decode speed on one core: RAM-like pages (bench/ram-like.ts, as store-read stores them: each distinct page
+// once, gathered into ~64 KiB blocks, a block kept as LZ4 when it shrinks by 1/8, as pack.ts does) compressed with
+// lz4-napi, then decoded into one reused SharedArrayBuffer (as the read pool's slots) by the baseline decoder
+// (lz4-decode-v1.ts) and by harness/store/lz4-block.ts, alternating round by round so load drift hits both alike.
+// Prints the medians of plain MB/s and the ratio, and checks both outputs byte for byte.
+// Run after tsc: node dist/bench/lz4-decode.js [--mib 128] [--rounds 9]
+import { hash } from 'node:crypto';
+import os from 'node:os';
+import { compressSync } from 'lz4-napi';
+import { lz4Decode, lz4PlainSize } from '../harness/store/lz4-block.js';
+import { benchArgs } from './args.js';
+import { lz4DecodeV1 } from './lz4-decode-v1.js';
+import { ramLike } from './ram-like.js';
+
+const { values } = benchArgs(
+  'lz4-decode',
+  'LZ4 block decode MB/s on one core, the baseline decoder beside the current one, on RAM-like 64 KiB blocks.',
+  { mib: 'MiB of RAM-like data (before dedup)', rounds: 'rounds of each decoder; medians are reported' },
+  { options: { mib: { type: 'string', default: '128' }, rounds: { type: 'string', default: '9' } } },
+);
+const PAGE = 4096;
+const data = ramLike(Number(values.mib) << 20);
+const rounds = Number(values.rounds);
+
+/** The LZ4 blocks a store would write for `data`: distinct pages, 16 to a block, those that shrink by 1/8. */
+function lz4Blocks(plain: Buffer): Buffer[] {
+  const seen = new Set<string>();
+  const blocks: Buffer[] = [];
+  let pages: Buffer[] = [];
+  const flush = (): void => {
+    const raw = Buffer.concat(pages);
+    const z = compressSync(raw);
+    if (z.length <= raw.length - (raw.length >> 3)) blocks.push(z);
+    pages = [];
+  };
+  for (let o = 0; o < plain.length; o += PAGE) {
+    const page = plain.subarray(o, o + PAGE);
+    const h = hash('sha1', page, 'hex');
+    if (seen.has(h)) continue;
+    seen.add(h);
+    pages.push(page);
+    if (pages.length === 16) flush();
+  }
+  if (pages.length > 0) flush();
+  return blocks;
+}
+
+type Decoder = (src: Uint8Array, dst: Uint8Array, at: number, want: number) => number;
+const blocks = lz4Blocks(data);
+const total = blocks.reduce((n, z) => n + lz4PlainSize(z), 0);
+const outs = [new Uint8Array(new SharedArrayBuffer(total)), new Uint8Array(new SharedArrayBuffer(total))];
+
+/** Decode every block one after another into `out`; the wall ms (one core: nothing else runs on this thread). */
+function decodeAll(decode: Decoder, out: Uint8Array): number {
+  const t = process.hrtime.bigint();
+  let at = 0;
+  for (const z of blocks) {
+    const n = lz4PlainSize(z);
+    if (decode(z, out, at, n) !== n) throw new Error(`a block did not decode at ${at}`);
+    at += n;
+  }
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+const decoders: Array<[string, Decoder]> = [
+  ['baseline (v1)', lz4DecodeV1],
+  ['lz4-block.ts', lz4Decode],
+];
+const ms: number[][] = decoders.map(() => []);
+const load0 = os.loadavg()[0]!;
+for (let r = 0; r < rounds + 1; r++) {
+  for (let d = 0; d < decoders.length; d++) {
+    const took = decodeAll(decoders[d]![1], outs[d]!);
+    if (r > 0) ms[d]!.push(took); // round 0: warm-up (JIT, first touch of the output pages)
+  }
+}
+if (Buffer.compare(outs[0]!, outs[1]!) !== 0) throw new Error('the two decoders disagree');
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mbps = (m: number): number => total / 1e3 / m;
+console.log(
+  `LZ4 decode of ${blocks.length} blocks (${(total / 2 ** 20).toFixed(1)} MiB plain, ` +
+    `${(blocks.reduce((n, z) => n + z.length, 0) / 2 ** 20).toFixed(1)} MiB LZ4) on one core, medians of ${rounds}`,
+);
+console.log('| decoder | ms per pass | plain MB/s | vs baseline |');
+console.log('|---|---:|---:|---:|');
+for (let d = 0; d < decoders.length; d++) {
+  const m = median(ms[d]!);
+  console.log(`| ${decoders[d]![0]} | ${m.toFixed(1)} | ${mbps(m).toFixed(0)} | ${(median(ms[0]!) / m).toFixed(2)}x |`);
+}
+console.log(
+  `load average ${load0.toFixed(2)} before, ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} after, on ${os.cpus().length} cores`,
+);
