@@ -1,7 +1,8 @@
 // LZ4 block decode speed on one core: RAM-like pages (bench/ram-like.ts, as store-read stores them: each distinct page
 // once, gathered into ~64 KiB blocks, a block kept as LZ4 when it shrinks by 1/8, as pack.ts does) compressed with
 // lz4-napi, then decoded into one reused SharedArrayBuffer (as the read pool's slots) by the baseline decoder
-// (lz4-decode-v1.ts) and by harness/store/lz4-block.ts, alternating round by round so load drift hits both alike.
+// (lz4-decode-v1.ts) and by harness/store/lz4-block.ts, alternating round by round so load drift hits both alike;
+// each also into a plain ArrayBuffer (where a block that does not fit a slot goes).
 // Prints the medians of plain MB/s and the ratio, and checks both outputs byte for byte.
 // Run after tsc: node dist/bench/lz4-decode.js [--mib 128] [--rounds 9]
 import { hash } from 'node:crypto';
@@ -48,7 +49,6 @@ function lz4Blocks(plain: Buffer): Buffer[] {
 type Decoder = (src: Uint8Array, dst: Uint8Array, at: number, want: number) => number;
 const blocks = lz4Blocks(data);
 const total = blocks.reduce((n, z) => n + lz4PlainSize(z), 0);
-const outs = [new Uint8Array(new SharedArrayBuffer(total)), new Uint8Array(new SharedArrayBuffer(total))];
 
 /** Decode every block one after another into `out`; the wall ms (one core: nothing else runs on this thread). */
 function decodeAll(decode: Decoder, out: Uint8Array): number {
@@ -62,30 +62,38 @@ function decodeAll(decode: Decoder, out: Uint8Array): number {
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
 
-const decoders: Array<[string, Decoder]> = [
-  ['baseline (v1)', lz4DecodeV1],
-  ['lz4-block.ts', lz4Decode],
+const shared = (): Uint8Array => new Uint8Array(new SharedArrayBuffer(total));
+const plain = (): Uint8Array => new Uint8Array(total);
+/** Each row: its name, its decoder, its output (shared as the read pool's slots; a plain ArrayBuffer as a block that does not fit one). */
+const decoders: Array<[string, Decoder, Uint8Array]> = [
+  ['baseline (v1), shared', lz4DecodeV1, shared()],
+  ['lz4-block.ts, shared', lz4Decode, shared()],
+  ['baseline (v1), plain', lz4DecodeV1, plain()],
+  ['lz4-block.ts, plain', lz4Decode, plain()],
 ];
 const ms: number[][] = decoders.map(() => []);
 const load0 = os.loadavg()[0]!;
 for (let r = 0; r < rounds + 1; r++) {
   for (let d = 0; d < decoders.length; d++) {
-    const took = decodeAll(decoders[d]![1], outs[d]!);
+    const took = decodeAll(decoders[d]![1], decoders[d]![2]);
     if (r > 0) ms[d]!.push(took); // round 0: warm-up (JIT, first touch of the output pages)
   }
 }
-if (Buffer.compare(outs[0]!, outs[1]!) !== 0) throw new Error('the two decoders disagree');
+for (const [name, , out] of decoders.slice(1))
+  if (Buffer.compare(decoders[0]![2], out) !== 0) throw new Error(`${name} disagrees with the baseline`);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mbps = (m: number): number => total / 1e3 / m;
 console.log(
   `LZ4 decode of ${blocks.length} blocks (${(total / 2 ** 20).toFixed(1)} MiB plain, ` +
     `${(blocks.reduce((n, z) => n + z.length, 0) / 2 ** 20).toFixed(1)} MiB LZ4) on one core, medians of ${rounds}`,
 );
-console.log('| decoder | ms per pass | plain MB/s | vs baseline |');
+console.log('| decoder, output | ms per pass | plain MB/s | vs baseline (same output) |');
 console.log('|---|---:|---:|---:|');
 for (let d = 0; d < decoders.length; d++) {
   const m = median(ms[d]!);
-  console.log(`| ${decoders[d]![0]} | ${m.toFixed(1)} | ${mbps(m).toFixed(0)} | ${(median(ms[0]!) / m).toFixed(2)}x |`);
+  console.log(
+    `| ${decoders[d]![0]} | ${m.toFixed(1)} | ${mbps(m).toFixed(0)} | ${(median(ms[d & 2]!) / m).toFixed(2)}x |`,
+  );
 }
 console.log(
   `load average ${load0.toFixed(2)} before, ${os
