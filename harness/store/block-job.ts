@@ -1,36 +1,38 @@
 // One unit of read-back work: stored blocks read from their packs, decompressed, and the chunks a read needs from them
 // hash-checked. Self-contained (no imports: its source is also the body of the read pool's worker threads); its I/O,
-// decompression and hash come in as tools. An LZ4 block is decoded straight into the job's reused output buffer.
+// decompression and hash come in as tools. An LZ4 block is decoded straight into the job's reused output buffer. Jobs
+// and results are flat (typed arrays and one string, no object per block or chunk), so they cross to a worker thread
+// as a copy of a few arrays, not a structured clone of hundreds of objects.
 
-/** A stored block (a whole deflate-raw or LZ4 block, or one raw chunk) within one of the job's reads, and the chunks to check. */
-export interface JobBlock {
-  /** Which of the job's reads holds it, where in that read it starts, and its stored length. */
-  read: number;
-  at: number;
-  length: number;
-  /** How it is stored (pack-index.ts Codec): 0 raw, 2 deflate-raw, 3 LZ4. */
-  codec: number;
-  /** The block's plain size as far as the read knows it (the end of the last chunk it wants): the bytes to decompress. */
-  plain: number;
-  /** [inner, length] of each chunk to check, flattened. */
-  slices: number[];
-  /** Each checked chunk's expected SHA-256 (hex), one per slice pair. */
-  hashes: string[];
-}
+/** Int32 fields per block in BlockJob.meta: read, at, length, codec, plain, slice count. */
+export const BLOCK_FIELDS = 6;
 
 /** A batch of blocks for one worker: the byte ranges of pack files to read, and the blocks within them. */
 export interface BlockJob {
   id: number;
   reads: Array<[file: string, offset: number, length: number]>;
-  blocks: JobBlock[];
+  /**
+   * BLOCK_FIELDS per stored block (a whole deflate-raw or LZ4 block, or one raw chunk): which of the reads holds it,
+   * where in that read it starts, its stored length, how it is stored (pack-index.ts Codec: 0 raw, 2 deflate-raw, 3
+   * LZ4), its plain size as far as the read knows it (the end of the last chunk it wants: the bytes to decompress),
+   * and how many of its chunks to check (their slices follow the previous block's in `slices`).
+   */
+  meta: Int32Array;
+  /** [inner, length] of each chunk to check, block after block. */
+  slices: Int32Array;
+  /** Each checked chunk's expected SHA-256, 64 hex digits each, one per slice pair. */
+  hashes: string;
   /** Where to put the blocks' plain bytes, one after another (reused by the reader: no fresh pages); a block that does not fit gets a buffer of its own. */
   out?: SharedArrayBuffer;
 }
 
-/** The blocks' plain bytes, in job order, each in a buffer of its own (null: unreadable), and which checks failed. */
+/** Where each block's plain bytes went, and which checks failed. */
 export interface BlockResult {
   id: number;
-  blocks: Array<Uint8Array | null>;
+  /** Per block [at, length]: at >= 0 its offset in the job's `out`; -1 unreadable; -2 the next buffer of `own`. */
+  places: Int32Array;
+  /** The plain bytes of blocks that did not go into `out`, in block order. */
+  own: Uint8Array[];
   /** [block, slice] of every chunk whose bytes did not hash to its name (slice -1: the block could not be read or decompressed). */
   bad: number[];
   /** SHA-256 computations done (one per checked chunk). */
@@ -51,52 +53,70 @@ export interface JobTools {
 /** Read and decompress each block, hash each listed chunk, report mismatches (never throws on bad data). */
 export function runBlockJob(job: BlockJob, tools: JobTools): BlockResult {
   const reads = job.reads.map(([file, offset, length], slot) => tools.read(file, offset, length, slot));
-  const out: Array<Uint8Array | null> = [];
+  // fields in locals: a job's shape varies (with or without `out`), so no property load per chunk
+  const { meta, slices, hashes, out } = job;
+  const count = meta.length / 6; // BLOCK_FIELDS (no outside names: this source runs alone in the workers)
+  const places = new Int32Array(2 * count);
+  const own: Uint8Array[] = [];
   const bad: number[] = [];
   let hashed = 0;
   let used = 0;
-  for (let b = 0; b < job.blocks.length; b++) {
-    const block = job.blocks[b]!;
-    const src = reads[block.read];
+  let s = 0;
+  for (let b = 0; b < count; b++) {
+    const read = meta[6 * b]!;
+    const at = meta[6 * b + 1]!;
+    const length = meta[6 * b + 2]!;
+    const codec = meta[6 * b + 3]!;
+    const size = meta[6 * b + 4]!;
+    const checks = meta[6 * b + 5]!;
+    const src = reads[read];
     let plain: Uint8Array | null = null;
-    const stored =
-      src && block.at + block.length <= src.length ? src.subarray(block.at, block.at + block.length) : null;
+    let place = -2;
+    const stored = src && at + length <= src.length ? src.subarray(at, at + length) : null;
     // an LZ4 block is decoded straight into `out` when it fits, else into a buffer of its own (no helper function:
     // this function's source alone runs in the workers)
-    const fits = job.out !== undefined && used + block.plain <= job.out.byteLength;
-    if (stored !== null && block.codec === 3) {
-      const into = fits ? new Uint8Array(job.out!, used, block.plain) : new Uint8Array(block.plain);
-      plain = tools.lz4(stored, into, 0, block.plain) === block.plain ? into : null;
-      if (plain !== null && fits) used += block.plain;
+    const fits = out !== undefined && used + size <= out.byteLength;
+    if (stored !== null && codec === 3) {
+      const into = fits ? new Uint8Array(out, used, size) : new Uint8Array(size);
+      plain = tools.lz4(stored, into, 0, size) === size ? into : null;
+      if (plain !== null && fits) {
+        place = used;
+        used += size;
+      }
     } else if (stored !== null) {
       try {
-        plain = block.codec === 2 ? tools.inflate(stored, block.plain) : stored;
+        plain = codec === 2 ? tools.inflate(stored, size) : stored;
       } catch {
         plain = null;
       }
       // into `out` when it fits, else a copy of its own (a raw block is a view of the read's buffer, reused next job)
-      if (plain !== null && job.out !== undefined && used + plain.length <= job.out.byteLength) {
-        const into = new Uint8Array(job.out, used, plain.length);
+      if (plain !== null && out !== undefined && used + plain.length <= out.byteLength) {
+        const into = new Uint8Array(out, used, plain.length);
         into.set(plain);
-        used += plain.length;
         plain = into;
+        place = used;
+        used += plain.length;
       } else if (plain !== null && plain === stored) plain = new Uint8Array(stored);
     }
-    out.push(plain);
     if (plain === null) {
+      places[2 * b] = -1;
       bad.push(b, -1);
+      s += checks;
       continue;
     }
-    for (let s = 0; s < block.hashes.length; s++) {
-      const inner = block.slices[2 * s]!;
-      const length = block.slices[2 * s + 1]!;
+    places[2 * b] = place;
+    places[2 * b + 1] = plain.length;
+    if (place === -2) own.push(plain);
+    for (let k = 0; k < checks; k++, s++) {
+      const inner = slices[2 * s]!;
+      const end = inner + slices[2 * s + 1]!;
       hashed++;
       const ok =
-        inner + length <= plain.length && tools.sha256hex(plain.subarray(inner, inner + length)) === block.hashes[s];
-      if (!ok) bad.push(b, s);
+        end <= plain.length && tools.sha256hex(plain.subarray(inner, end)) === hashes.slice(64 * s, 64 * s + 64);
+      if (!ok) bad.push(b, k);
     }
   }
-  return { id: job.id, blocks: out, bad, hashed };
+  return { id: job.id, places, own, bad, hashed };
 }
 
 /** The parts of Node's fs, zlib and crypto the tools use. */

@@ -1,10 +1,11 @@
-// Fetching a batch of chunks for one read: their stored blocks read in a few large reads, decompressed and hash-checked,
-// all on the read pool's threads, deltas rebuilt from bases fetched in the same batch. Anything that does not check out is
-// read again through PackReader.readChunk, which throws the IntegrityError naming the pack and chunk.
-import type { BlockJob, JobBlock } from './block-job.js';
+// Fetching a batch of a part's chunks (by their numbers in its PartPlan): their stored blocks read in a few large reads,
+// decompressed and hash-checked, all on the read pool's threads, deltas rebuilt from bases fetched in the same batch.
+// Anything that does not check out is read again through PackReader.readChunk, which throws the IntegrityError naming
+// the pack and chunk.
+import { BLOCK_FIELDS, type BlockJob, type BlockResult } from './block-job.js';
 import { applyDelta } from './chunking/delta.js';
-import type { ChunkLocation } from './pack-index.js';
 import type { PackReader } from './pack-reader.js';
+import { type PartPlan, SLOW } from './part-plan.js';
 import type { ReadPool } from './read-pool.js';
 import { sha256 } from './sha256.js';
 
@@ -12,152 +13,197 @@ import { sha256 } from './sha256.js';
 const MAX_GAP = 64 * 1024;
 const MAX_RANGE = 8 << 20;
 
-type Located = [hash: string, loc: ChunkLocation];
-
 /** A reusable buffer a batch's plain bytes land in (shared with the workers, so nothing is copied back). */
 export interface Slot {
   buf: SharedArrayBuffer;
+  /** A Buffer over all of `buf` (made again when `buf` grows): chunk views are cut from it. */
+  view?: Buffer;
 }
 
-/** One stored block (or raw chunk) and what the batch wants from it: chunks to check, delta forms to apply. */
-interface Group {
-  loc: ChunkLocation;
-  checked: Located[];
-  deltas: Located[];
-}
-
-const byPlace = (a: Group, b: Group): number =>
-  a.loc.pack < b.loc.pack ? -1 : a.loc.pack > b.loc.pack ? 1 : a.loc.offset - b.loc.offset;
-
-/** A slice of a block a worker handed back, as a Buffer; null when the block is too short for it. */
-function slice(plain: Uint8Array, loc: ChunkLocation): Buffer | null {
-  if (loc.inner + loc.rawLength > plain.length) return null;
-  return Buffer.from(plain.buffer, plain.byteOffset + loc.inner, loc.rawLength);
-}
-
-/** Fetches hash-checked chunks in batches for one read; counts the hashes it computes. */
+/** Fetches hash-checked chunks of one plan in batches; counts the hashes it computes. */
 export class ChunkFetcher {
-  /** SHA-256 computations so far: one per distinct chunk fetched (a chunk `known` to the caller is not fetched). */
+  /** SHA-256 computations so far: one per distinct chunk fetched (a chunk already in `views` is not fetched again). */
   hashed = 0;
+  /**
+   * Each chunk's checked bytes by number, set by fetch() for the chunks it was asked for; the caller clears an entry
+   * when done with it. A view into a slot is valid until the caller hands that slot to another fetch.
+   */
+  readonly views: Array<Buffer | undefined>;
+  /** Which batch last wanted each chunk (2 * batch: asked for; 2 * batch + 1: only as a delta's base). */
+  private readonly mark: Int32Array;
+  private batch = 0;
 
   constructor(
     private readonly packs: PackReader,
     private readonly pool: ReadPool,
-  ) {}
+    private readonly plan: PartPlan,
+  ) {
+    this.views = new Array<Buffer | undefined>(plan.hashes.length);
+    this.mark = new Int32Array(plan.hashes.length).fill(-1);
+  }
 
   /**
-   * The checked bytes of each of `hashes`; `known` returns chunks this read has already checked (not fetched again).
-   * With a `slot`, the bytes land in its buffer (grown as needed), valid until the caller hands the slot out again.
+   * Fetch chunks `todo` (numbers, each once) into `views`. With a `slot`, their bytes land in its buffer (grown as
+   * needed), valid until the caller hands the slot out again; without, each block gets a buffer of its own.
    */
-  async fetch(
-    hashes: Iterable<string>,
-    known: (h: string) => Buffer | undefined,
-    slot?: Slot,
-  ): Promise<Map<string, Buffer>> {
-    // blocks by pack, then offset (no key string built per chunk)
-    const groups = new Map<string, Map<number, Group>>();
-    const all: Group[] = [];
-    const deltas: Located[] = [];
-    const slow: string[] = [];
-    const seen = new Set<string>();
-    const want = (h: string, loc: ChunkLocation, delta: boolean): void => {
-      let inPack = groups.get(loc.pack);
-      if (inPack === undefined) groups.set(loc.pack, (inPack = new Map<number, Group>()));
-      let g = inPack.get(loc.offset);
-      if (g === undefined) {
-        inPack.set(loc.offset, (g = { loc, checked: [], deltas: [] }));
-        all.push(g);
-      }
-      (delta ? g.deltas : g.checked).push([h, loc]);
-    };
-    const add = (h: string): void => {
-      if (seen.has(h) || known(h) !== undefined) return;
-      seen.add(h);
-      const loc = this.packs.locate(h);
-      if (loc === undefined) slow.push(h);
-      else if (loc.base === undefined) want(h, loc, false);
-      else if (this.packs.locate(loc.base)?.base !== undefined)
-        slow.push(h); // missing base or a chain: readChunk says which
-      else {
-        deltas.push([h, loc]);
-        want(h, loc, true);
-        add(loc.base);
-      }
-    };
-    for (const h of hashes) add(h);
-
-    const { reads, blocks, owners } = this.planReads(all.sort(byPlace));
-    if (slot !== undefined) {
-      const need = blocks.reduce((sum, b) => sum + b.plain, 0);
-      if (slot.buf.byteLength < need) slot.buf = new SharedArrayBuffer(need + (1 << 20));
+  async fetch(todo: readonly number[], slot?: Slot): Promise<void> {
+    const plan = this.plan;
+    const asked = 2 * ++this.batch;
+    const list: number[] = [];
+    const slow: number[] = [];
+    const deltas: number[] = [];
+    for (const d of todo) {
+      this.mark[d] = asked;
+      if (plan.pack[d] === SLOW) slow.push(d);
+      else list.push(d);
     }
-    const result =
-      blocks.length > 0 ? await this.pool.run(reads, blocks, slot?.buf) : { blocks: [], bad: [], hashed: 0 };
+    for (let k = 0, n = list.length; k < n; k++) {
+      const d = list[k]!;
+      const b = plan.base[d]!;
+      if (b < 0) continue;
+      deltas.push(d);
+      // its base comes in the same batch unless this read holds it already (a chunk kept for a later use)
+      if (this.mark[b]! < asked && this.views[b] === undefined) {
+        this.mark[b] = asked + 1;
+        list.push(b);
+      }
+    }
+    if (!inOrder(plan, list)) list.sort((d, e) => plan.pack[d]! - plan.pack[e]! || plan.offset[d]! - plan.offset[e]!);
+    const { job, starts, plain } = this.planJob(list);
+    if (slot !== undefined && slot.buf.byteLength < plain) {
+      slot.buf = new SharedArrayBuffer(plain + (1 << 20));
+      slot.view = undefined;
+    }
+    if (slot !== undefined) job.out = slot.buf;
+    const result: BlockResult =
+      starts.length > 1 ? await this.pool.run(job) : { id: -1, places: new Int32Array(0), own: [], bad: [], hashed: 0 };
     this.hashed += result.hashed;
-    const bad = new Set<string>();
-    for (let k = 0; k < result.bad.length; k += 2) {
-      const g = owners[result.bad[k]!]!;
-      const s = result.bad[k + 1]!;
-      for (const [h] of s < 0 ? [...g.checked, ...g.deltas] : [g.checked[s]!]) bad.add(h);
-    }
-    const out = new Map<string, Buffer>();
-    const forms = new Map<string, Buffer>();
-    result.blocks.forEach((plain, b) => {
-      const g = owners[b]!;
-      for (const [into, list] of [
-        [out, g.checked],
-        [forms, g.deltas],
-      ] as const) {
-        for (const [h, loc] of list) {
-          const bytes = plain === null || bad.has(h) ? null : slice(plain, loc);
-          if (bytes === null) slow.push(h);
-          else into.set(h, bytes);
-        }
+    const bad = result.bad.length > 0 ? this.badChunks(result, list, starts) : undefined;
+    const whole = slot === undefined ? undefined : (slot.view ??= Buffer.from(slot.buf));
+    // bases fetched only for this batch's deltas, and the delta forms (their bytes are rebuilt below)
+    const local = deltas.length > 0 ? new Map<number, Buffer>() : undefined;
+    let own = 0;
+    for (let k = 0; k + 1 < starts.length; k++) {
+      const at = result.places[2 * k]!;
+      const size = result.places[2 * k + 1]!;
+      let src = at >= 0 ? whole : undefined;
+      if (at === -2) {
+        const b = result.own[own++]!;
+        src = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
       }
-    });
-    for (const h of slow) if (!out.has(h)) out.set(h, this.packs.readChunk(h));
-    for (const [h, loc] of deltas) {
-      const form = forms.get(h);
-      if (out.has(h) || form === undefined) continue;
-      const base = out.get(loc.base!) ?? known(loc.base!) ?? this.packs.readChunk(loc.base!);
+      const base = at >= 0 ? at : 0;
+      for (let i = starts[k]!; i < starts[k + 1]!; i++) {
+        const d = list[i]!;
+        const inner = plan.inner[d]!;
+        const end = inner + plan.raw[d]!;
+        if (src === undefined || end > size || bad?.has(d) === true) {
+          if (plan.base[d]! < 0 && this.mark[d] === asked) slow.push(d);
+          continue;
+        }
+        const bytes = src.subarray(base + inner, base + end);
+        if (plan.base[d]! >= 0 || this.mark[d] !== asked) local!.set(d, bytes);
+        else this.views[d] = bytes;
+      }
+    }
+    for (const d of slow) this.views[d] = this.packs.readChunk(plan.hashes[d]!);
+    for (const d of deltas) {
+      const h = plan.hashes[d]!;
+      const form = local!.get(d);
+      if (form === undefined) {
+        this.views[d] = this.packs.readChunk(h); // its block did not read: readChunk says why
+        continue;
+      }
+      const b = plan.base[d]!;
+      const base = local!.get(b) ?? this.views[b] ?? this.packs.readChunk(plan.hashes[b]!);
       const data = applyDelta(base, form);
       this.hashed++;
-      out.set(h, data !== null && sha256(data) === h ? data : this.packs.readChunk(h));
+      this.views[d] = data !== null && sha256(data) === h ? data : this.packs.readChunk(h);
     }
-    return out;
   }
 
-  /** The reads that fetch the groups' stored bytes, neighbours in one pack merged into one read, and the blocks in them. */
-  private planReads(list: Group[]): { reads: BlockJob['reads']; blocks: JobBlock[]; owners: Group[] } {
-    const reads: BlockJob['reads'] = [];
-    const blocks: JobBlock[] = [];
-    for (let i = 0; i < list.length;) {
-      const first = list[i]!.loc;
-      let end = first.offset + first.length;
-      let j = i + 1;
-      for (; j < list.length; j++) {
-        const l = list[j]!.loc;
-        if (l.pack !== first.pack || l.offset > end + MAX_GAP || l.offset + l.length - first.offset > MAX_RANGE) break;
-        end = Math.max(end, l.offset + l.length);
+  /** The chunks a worker found bad (or whose block it could not read), by number. */
+  private badChunks(r: BlockResult, list: readonly number[], starts: readonly number[]): Set<number> {
+    const bad = new Set<number>();
+    for (let k = 0; k < r.bad.length; k += 2) {
+      const block = r.bad[k]!;
+      const s = r.bad[k + 1]!;
+      let checked = 0;
+      for (let i = starts[block]!; i < starts[block + 1]!; i++) {
+        const d = list[i]!;
+        if (s < 0) bad.add(d);
+        else if (this.plan.base[d]! < 0 && checked++ === s) bad.add(d);
       }
-      for (const g of list.slice(i, j)) {
-        const slices: number[] = [];
-        for (const [, loc] of g.checked) slices.push(loc.inner, loc.rawLength);
-        let plain = 0;
-        for (const [, loc] of [...g.checked, ...g.deltas]) plain = Math.max(plain, loc.inner + loc.rawLength);
-        blocks.push({
-          read: reads.length,
-          at: g.loc.offset - first.offset,
-          length: g.loc.length,
-          codec: g.loc.codec,
-          plain,
-          slices,
-          hashes: g.checked.map(([h]) => h),
-        });
-      }
-      reads.push([this.packs.packFile(first.pack), first.offset, end - first.offset]);
-      i = j;
     }
-    return { reads, blocks, owners: list };
+    return bad;
   }
+
+  /**
+   * The job that fetches `list` (in pack, offset order): one block per run of chunks in the same stored block
+   * (`starts`: where each block's run begins in `list`, then its end), neighbours in one pack merged into one read;
+   * whole chunks are checked, delta forms only cut out. `plain`: the plain bytes of all blocks.
+   */
+  private planJob(list: readonly number[]): { job: Omit<BlockJob, 'id'>; starts: number[]; plain: number } {
+    const plan = this.plan;
+    const starts: number[] = [];
+    for (let i = 0; i < list.length; i++) if (i === 0 || !plan.sameBlock(list[i]!, list[i - 1]!)) starts.push(i);
+    starts.push(list.length);
+    const blocks = starts.length - 1;
+    const meta = new Int32Array(blocks * BLOCK_FIELDS);
+    let checks = 0;
+    for (const d of list) if (plan.base[d]! < 0) checks++;
+    const slices = new Int32Array(2 * checks);
+    const reads: Array<[string, number, number]> = [];
+    let hashes = '';
+    let s = 0;
+    let plainTotal = 0;
+    let readStart = 0;
+    let readEnd = 0;
+    let readPack = -1;
+    for (let k = 0; k < blocks; k++) {
+      const first = list[starts[k]!]!;
+      const p = plan.pack[first]!;
+      const offset = plan.offset[first]!;
+      const length = plan.length[first]!;
+      if (p !== readPack || offset > readEnd + MAX_GAP || offset + length - readStart > MAX_RANGE) {
+        if (readPack >= 0) reads.push([plan.packFiles[readPack]!, readStart, readEnd - readStart]);
+        readPack = p;
+        readStart = offset;
+        readEnd = offset + length;
+      } else readEnd = Math.max(readEnd, offset + length);
+      let plain = 0;
+      let n = 0;
+      for (let i = starts[k]!; i < starts[k + 1]!; i++) {
+        const d = list[i]!;
+        const end = plan.inner[d]! + plan.raw[d]!;
+        if (end > plain) plain = end;
+        if (plan.base[d]! >= 0) continue;
+        slices[2 * s] = plan.inner[d]!;
+        slices[2 * s + 1] = plan.raw[d]!;
+        hashes += plan.hashes[d]!;
+        s++;
+        n++;
+      }
+      const m = k * BLOCK_FIELDS;
+      meta[m] = reads.length;
+      meta[m + 1] = offset - readStart;
+      meta[m + 2] = length;
+      meta[m + 3] = plan.codec[first]!;
+      meta[m + 4] = plain;
+      meta[m + 5] = n;
+      plainTotal += plain;
+    }
+    if (readPack >= 0) reads.push([plan.packFiles[readPack]!, readStart, readEnd - readStart]);
+    return { job: { reads, meta, slices, hashes }, starts, plain: plainTotal };
+  }
+}
+
+/** Whether `list` is already in pack, offset order (it mostly is: a part's chunks were written in order). */
+function inOrder(plan: PartPlan, list: readonly number[]): boolean {
+  for (let i = 1; i < list.length; i++) {
+    const d = list[i - 1]!;
+    const e = list[i]!;
+    if (plan.pack[d]! > plan.pack[e]! || (plan.pack[d] === plan.pack[e] && plan.offset[d]! > plan.offset[e]!))
+      return false;
+  }
+  return true;
 }

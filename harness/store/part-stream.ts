@@ -3,6 +3,7 @@
 // read is checked once and kept until its last use.
 import { IntegrityError } from '../core/errors.js';
 import { ChunkFetcher, type Slot } from './chunk-fetch.js';
+import { PartPlan } from './part-plan.js';
 import { createHash } from 'node:crypto';
 import type { PartEntry } from './manifest.js';
 import type { PackReader } from './pack-reader.js';
@@ -13,6 +14,12 @@ import type { ReadPool } from './read-pool.js';
 const WINDOW = 256;
 /** Windows fetched ahead of the one being copied out. */
 const AHEAD = 4;
+/**
+ * Slot sets kept from one read to the next (their pages already touched: a fresh 1 MiB costs ~3 ms of page faults
+ * here). Only a read that ran to its end gives its set back (one left early may have a worker still writing into it).
+ */
+const SPARE_SLOT_SETS = 1;
+const spareSlots: Slot[][] = [];
 
 /** What one read did: chunks handed out and SHA-256 computations (fewer when chunks repeat). */
 export interface ReadCounts {
@@ -20,25 +27,8 @@ export interface ReadCounts {
   hashed: number;
 }
 
-/** Cut `seq` into windows of >= WINDOW chunks, each ending where the next chunk lies in another stored block. */
-function windows(packs: PackReader, seq: readonly string[]): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  const place = (h: string | undefined): string => {
-    const l = h === undefined ? undefined : packs.locate(h);
-    return l === undefined ? '' : `${l.pack}:${l.offset}`;
-  };
-  for (let a = 0; a < seq.length;) {
-    let b = Math.min(a + WINDOW, seq.length);
-    const last = place(seq[b - 1]);
-    while (b < seq.length && b - a < 2 * WINDOW && place(seq[b]) === last && last !== '') b++;
-    out.push([a, b]);
-    a = b;
-  }
-  return out;
-}
-
 /**
- * The bytes of part `p` in ~1 MiB pieces (`reuse`: two buffers cycled, see Batcher), every chunk hash-checked once.
+ * The bytes of part `p` in ~1 MiB pieces (`reuse`: reused buffers, see Batcher), every chunk hash-checked once.
  * `counts` is filled in as the read goes.
  */
 export async function* partStream(
@@ -48,44 +38,40 @@ export async function* partStream(
   reuse: boolean,
   counts: ReadCounts = { chunks: 0, hashed: 0 },
 ): AsyncGenerator<Buffer> {
-  const fetcher = new ChunkFetcher(packs, pool);
-  const kept = new Map<string, Buffer>();
-  const known = (h: string): Buffer | undefined => kept.get(h);
+  let hashed = 0;
   let cursor: ChunkCursor | undefined;
   let map: number[] = [];
   let seq = p.chunks;
   if (p.layout) {
     const head = p.chunks.slice(0, firstPage(p));
-    const got = await fetcher.fetch(head, known);
-    const reader = { readChunk: (h: string): Buffer => got.get(h)! };
+    const got = await fetchAll(packs, pool, head);
+    hashed += got.hashed;
+    const reader = { readChunk: (h: string): Buffer => got.bytes.get(h)! };
     map = pageMap(reader, p);
     cursor = new ChunkCursor(reader, head.slice(0, p.layout.metaChunks));
     seq = p.chunks.slice(firstPage(p));
   }
-  // chunks met more than once are kept from their first window to their last use
-  const left = new Map<string, number>();
-  for (const h of seq) left.set(h, (left.get(h) ?? 0) + 1);
-  for (const [h, n] of left) if (n < 2) left.delete(h);
-  const scheduled = new Set<string>();
-  const plan = windows(packs, seq);
+  const plan = new PartPlan(packs, seq);
+  const { ids, first, last } = plan;
+  const fetcher = new ChunkFetcher(packs, pool, plan);
+  const views = fetcher.views;
+  const ends = plan.windows(WINDOW);
   // a window's bytes live in slot w % slots.length until the window after the next AHEAD is fetched
-  const slots: Slot[] = Array.from({ length: AHEAD + 1 }, () => ({ buf: new SharedArrayBuffer(0) }));
-  const fetchWindow = (w: number): Promise<Map<string, Buffer>> => {
-    const [a, b] = plan[w]!;
-    const todo: string[] = [];
-    for (let i = a; i < b; i++) {
-      const h = seq[i]!;
-      if (!left.has(h)) todo.push(h);
-      else if (!scheduled.has(h)) {
-        scheduled.add(h);
-        todo.push(h);
-      }
+  const slots = spareSlots.pop() ?? Array.from({ length: AHEAD + 1 }, (): Slot => ({ buf: new SharedArrayBuffer(0) }));
+  const fetchWindow = async (w: number): Promise<void> => {
+    const a = w === 0 ? 0 : ends[w - 1]!;
+    const b = ends[w]!;
+    // each chunk is fetched in the window of its first use; one used again later is copied out of the slot and kept
+    // until its last use
+    const todo: number[] = [];
+    for (let i = a; i < b; i++) if (first[ids[i]!] === i) todo.push(ids[i]!);
+    await fetcher.fetch(todo, slots[w % slots.length]);
+    for (const d of todo) {
+      const v = views[d];
+      if (last[d]! >= b && v !== undefined && v.buffer instanceof SharedArrayBuffer) views[d] = Buffer.from(v);
     }
-    const pending = fetcher.fetch(todo, known, slots[w % slots.length]);
-    pending.catch(() => {}); // awaited in turn below; a failure ahead of the reader must not go unhandled first
-    return pending;
   };
-  const inFlight: Array<Promise<Map<string, Buffer>>> = [];
+  const inFlight: Array<Promise<void>> = [];
   const out = new Batcher(reuse);
   const what = `part "${p.name}"`;
   // the piece a page's meta bytes filled (at most one when they are at most a piece), handed out before the page
@@ -95,16 +81,18 @@ export async function* partStream(
     if (full !== undefined) metaPiece = full;
   };
   try {
-    for (let w = 0; w < plan.length; w++) {
-      while (inFlight.length < AHEAD && w + inFlight.length < plan.length)
-        inFlight.push(fetchWindow(w + inFlight.length));
-      const got = await inFlight.shift()!;
-      for (const [h, bytes] of got) if (left.has(h)) kept.set(h, Buffer.from(bytes));
-      const [a, b] = plan[w]!;
-      for (let i = a; i < b; i++) {
-        const h = seq[i]!;
-        const bytes = got.get(h) ?? kept.get(h);
-        if (bytes === undefined) throw new IntegrityError(`${what}: chunk ${h} was not fetched (a read-back bug)`);
+    for (let w = 0; w < ends.length; w++) {
+      while (inFlight.length < AHEAD && w + inFlight.length < ends.length) {
+        const pending = fetchWindow(w + inFlight.length);
+        pending.catch(() => {}); // awaited in turn below; a failure ahead of the reader must not go unhandled first
+        inFlight.push(pending);
+      }
+      await inFlight.shift();
+      for (let i = w === 0 ? 0 : ends[w - 1]!, b = ends[w]!; i < b; i++) {
+        const d = ids[i]!;
+        const bytes = views[d];
+        if (bytes === undefined)
+          throw new IntegrityError(`${what}: chunk ${plan.hashes[d]} was not fetched (a read-back bug)`);
         // no generator per chunk: Batcher.push fills at most one piece per call (chunks are far below a piece)
         const m = cursor === undefined ? 0 : map[i]!;
         if (m > PIECE) for (const v of cursor!.take(m, what)) for (const piece of out.write(v)) yield piece;
@@ -119,20 +107,32 @@ export async function* partStream(
           if (full !== undefined) yield full;
         }
         counts.chunks++;
-        const n = left.get(h);
-        if (n === undefined) continue;
-        if (n > 1) left.set(h, n - 1);
-        else {
-          left.delete(h);
-          kept.delete(h);
-        }
+        if (last[d] === i) views[d] = undefined;
       }
     }
     if (cursor) for (const m of cursor.rest()) for (const piece of out.write(m)) yield piece;
     for (const piece of out.flush()) yield piece;
+    // every window is in: no worker writes into the slots any more, so the next read may have them
+    if (spareSlots.length < SPARE_SLOT_SETS) spareSlots.push(slots);
   } finally {
-    counts.hashed = fetcher.hashed;
+    counts.hashed = hashed + fetcher.hashed;
   }
+}
+
+/** Every chunk of `list` fetched and checked, each in a buffer of its own (a page-split part's meta and map chunks). */
+async function fetchAll(
+  packs: PackReader,
+  pool: ReadPool,
+  list: readonly string[],
+): Promise<{ bytes: Map<string, Buffer>; hashed: number }> {
+  const plan = new PartPlan(packs, list);
+  const fetcher = new ChunkFetcher(packs, pool, plan);
+  const todo: number[] = [];
+  for (let i = 0; i < list.length; i++) if (plan.first[plan.ids[i]!] === i) todo.push(plan.ids[i]!);
+  await fetcher.fetch(todo);
+  const bytes = new Map<string, Buffer>();
+  for (const d of todo) bytes.set(plan.hashes[d]!, fetcher.views[d]!);
+  return { bytes, hashed: fetcher.hashed };
 }
 
 /**

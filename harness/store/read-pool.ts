@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { type BlockJob, type BlockResult, makeTools, runBlockJob } from './block-job.js';
-import { fromWire, resultFromWire, resultToWire, toWire, type WireResult } from './job-wire.js';
+import { transferList } from './job-wire.js';
 import { lz4Decode } from './lz4-block.js';
 
 /** Environment variable: worker threads for store reads (0: decompress and hash on the reading thread). */
@@ -19,19 +19,18 @@ export function readThreads(env: NodeJS.ProcessEnv = process.env): number {
   return Math.min(2, availableParallelism());
 }
 
-// The worker's script: runBlockJob, makeTools, lz4Decode and the wire forms (job-wire.ts) by their own source, over
+// The worker's script: runBlockJob, makeTools, lz4Decode and transferList (job-wire.ts) by their own source, over
 // Node's modules. Evaluated (not a file), so it runs the same from dist/ and from the TypeScript sources the tests
 // load. Blocks in the job's shared buffer go back as places in it; any other goes back moved, not copied.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const runBlockJob = (${runBlockJob.toString()});
 const lz4Decode = (${lz4Decode.toString()});
-const fromWire = (${fromWire.toString()});
-const resultToWire = (${resultToWire.toString()});
+const transferList = (${transferList.toString()});
 const tools = (${makeTools.toString()})({ fs: require('node:fs'), zlib: require('node:zlib'), crypto: require('node:crypto'), lz4Decode });
-parentPort.on('message', (wire) => {
-  const r = resultToWire(runBlockJob(fromWire(wire), tools), wire.out);
-  parentPort.postMessage(r, r.own.map((b) => b.buffer));
+parentPort.on('message', (job) => {
+  const r = runBlockJob(job, tools);
+  parentPort.postMessage(r, transferList(r));
 });
 `;
 
@@ -41,7 +40,6 @@ const INLINE_TOOLS = makeTools({ fs, zlib, crypto, lz4Decode });
 interface Waiting {
   resolve(r: BlockResult): void;
   reject(err: unknown): void;
-  out: SharedArrayBuffer | undefined;
 }
 
 /** One worker and the jobs it owes; referenced (keeping the process alive) only while it owes one. */
@@ -51,11 +49,11 @@ class PoolWorker {
 
   constructor() {
     this.worker.unref();
-    this.worker.on('message', (r: WireResult) => {
+    this.worker.on('message', (r: BlockResult) => {
       const w = this.waiting.get(r.id);
       this.waiting.delete(r.id);
       if (this.waiting.size === 0) this.worker.unref();
-      w?.resolve(resultFromWire(r, w.out));
+      w?.resolve(r);
     });
     this.worker.on('error', (err) => this.failAll(err));
     this.worker.on('exit', (code) => this.failAll(new Error(`a store read worker exited (code ${code})`)));
@@ -67,9 +65,9 @@ class PoolWorker {
 
   run(job: BlockJob): Promise<BlockResult> {
     return new Promise((resolve, reject) => {
-      this.waiting.set(job.id, { resolve, reject, out: job.out });
+      this.waiting.set(job.id, { resolve, reject });
       this.worker.ref();
-      this.worker.postMessage(toWire(job));
+      this.worker.postMessage(job);
     });
   }
 
@@ -88,9 +86,9 @@ export class ReadPool {
     this.workers = Array.from({ length: threads }, () => new PoolWorker());
   }
 
-  /** Read, decompress and check a job's blocks (their plain bytes into `out` as far as they fit). */
-  run(reads: BlockJob['reads'], blocks: BlockJob['blocks'], out?: SharedArrayBuffer): Promise<BlockResult> {
-    const job: BlockJob = { id: this.nextId++, reads, blocks, ...(out && { out }) };
+  /** Read, decompress and check a job's blocks (their plain bytes into `job.out` as far as they fit). */
+  run(work: Omit<BlockJob, 'id'>): Promise<BlockResult> {
+    const job: BlockJob = { ...work, id: this.nextId++ };
     if (this.workers.length === 0) return Promise.resolve(runBlockJob(job, INLINE_TOOLS));
     const w = this.workers.reduce((a, b) => (b.load < a.load ? b : a));
     return w.run(job);

@@ -14,6 +14,7 @@ import type { PackReader } from '../../harness/store/pack-reader.js';
 import { partStream, type ReadCounts } from '../../harness/store/part-stream.js';
 import { ReadPool } from '../../harness/store/read-pool.js';
 import { Store } from '../../harness/store/store.js';
+import { guestStream } from '../fixtures/guest-stream.mjs';
 
 const PAGE = 4096;
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
@@ -92,23 +93,76 @@ describe('fast read path', () => {
     fresh.close();
   });
 
-  it('a worker reports a chunk whose bytes do not hash to its name, and an unreadable block', async () => {
-    const plain = pages(3, 4);
-    const file = path.join(dir, 'block.bin');
-    const z = deflateRawSync(plain);
-    const fd = openSync(file, 'w');
-    writeSync(fd, z);
-    closeSync(fd);
-    const hashes = [0, 1, 2, 3].map((i) => sha(plain.subarray(i * PAGE, (i + 1) * PAGE)));
-    hashes[2] = sha(Buffer.from('not this page'));
-    const slices = [0, 1, 2, 3].flatMap((i) => [i * PAGE, PAGE]);
-    const block = { read: 0, at: 0, length: z.length, codec: 2, plain: plain.length, slices, hashes };
-    const short = { ...block, length: z.length + 10 }; // past the end of the read: unreadable
-    const r = await pools[1]!.run([[file, 0, z.length]], [block, short]);
-    expect(r.bad).toEqual([0, 2, 1, -1]);
-    expect(r.hashed).toBe(4);
-    expect(sha(r.blocks[0]!)).toBe(sha(plain));
-  });
+  it.each(pools.map((p) => [p.threads, p] as const))(
+    'a block job reports a chunk whose bytes do not hash to its name, and an unreadable block (%i threads)',
+    async (threads, pool) => {
+      const plain = pages(3, 4);
+      const file = path.join(dir, `block-${threads}.bin`);
+      const z = deflateRawSync(plain);
+      const fd = openSync(file, 'w');
+      writeSync(fd, z);
+      closeSync(fd);
+      const good = [0, 1, 2, 3].map((i) => sha(plain.subarray(i * PAGE, (i + 1) * PAGE)));
+      const wrong = good.map((h, i) => (i === 2 ? sha(Buffer.from('not this page')) : h));
+      const slices = [0, 1, 2, 3].flatMap((i) => [i * PAGE, PAGE]);
+      // block 0: one chunk is not what its name says; block 1: past the end of the read (unreadable); block 2: good
+      const meta = Int32Array.from([
+        ...[0, 0, z.length, 2, plain.length, 4],
+        ...[0, 0, z.length + 10, 2, plain.length, 4],
+        ...[0, 0, z.length, 2, plain.length, 4],
+      ]);
+      const job = {
+        reads: [[file, 0, z.length]] as Array<[string, number, number]>,
+        meta,
+        slices: Int32Array.from([...slices, ...slices, ...slices]),
+        hashes: [...wrong, ...good, ...good].join(''),
+      };
+      // blocks of their own, and blocks in a shared output buffer (the fast read's slots)
+      const own = await pool.run(job);
+      expect(own.bad).toEqual([0, 2, 1, -1]);
+      expect(own.hashed).toBe(8);
+      expect([...own.places]).toEqual([-2, plain.length, -1, 0, -2, plain.length]);
+      expect(own.own.map((b) => sha(b))).toEqual([sha(plain), sha(plain)]);
+      const out = new SharedArrayBuffer(2 * plain.length);
+      const shared = await pool.run({ ...job, out });
+      expect(shared.bad).toEqual([0, 2, 1, -1]);
+      expect([...shared.places]).toEqual([0, plain.length, -1, 0, plain.length, plain.length]);
+      expect(shared.own).toEqual([]);
+      expect(sha(new Uint8Array(out))).toBe(sha(Buffer.concat([plain, plain])));
+    },
+  );
+
+  it.each(pools.map((p) => [p.threads, p] as const))(
+    'rebuilds deltas from their bases and checks them; a damaged delta is caught, naming pack and chunk (%i threads)',
+    async (threads, pool) => {
+      const root = path.join(dir, `deltas-${threads}`);
+      const s = Store.open(root, { compression: 'none' });
+      for (const seq of [1, 2]) {
+        const w = s.begin(seq);
+        await w.put('ram', guestStream(seq, 600), { chunking: 'qemu-pages' });
+        w.commit();
+      }
+      const m = s.latest()!;
+      const delta = m.parts[0]!.chunks.find((h) => s.locate(h)?.base !== undefined)!;
+      const loc = s.locate(delta)!;
+      expect(loc.codec).toBe(0);
+      expect(sha(await readAll(s, m, pool, { chunks: 0, hashed: 0 }))).toBe(sha(guestStream(2, 600)));
+      s.close();
+      // negative control: one byte of the delta's stored form changed (the delta applies, its result is not the chunk)
+      const fd = openSync(path.join(root, 'packs', `${loc.pack}.pack`), 'r+');
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, loc.offset + loc.length - 1);
+      last[0]! ^= 0xff;
+      writeSync(fd, last, 0, 1, loc.offset + loc.length - 1);
+      closeSync(fd);
+      const fresh = Store.open(root);
+      const got = readAll(fresh, m, pool, { chunks: 0, hashed: 0 });
+      await expect(got).rejects.toThrow(
+        new RegExp(`chunk ${delta} in pack ${loc.pack} at offset ${loc.offset} is corrupt`),
+      );
+      fresh.close();
+    },
+  );
 
   it('a big part on the pool reads back right in reused pieces, each distinct chunk hashed once, no whole-part hash', async () => {
     const s = Store.open(path.join(dir, 'big'), { compression: 'deflate' });
