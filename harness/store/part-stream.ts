@@ -21,6 +21,9 @@ const AHEAD = 4;
 const SPARE_SLOT_SETS = 1;
 const spareSlots: Slot[][] = [];
 
+/** How many slot sets wait for the next read (for tests of the rule above). */
+export const spareSlotSets = (): number => spareSlots.length;
+
 /** What one read did: chunks handed out and SHA-256 computations (fewer when chunks repeat). */
 export interface ReadCounts {
   chunks: number;

@@ -1,7 +1,8 @@
 // The fast read path (part-stream.ts, chunk-fetch.ts, read-pool.ts): a part read back on worker threads is byte for
 // byte the part, each distinct chunk is hashed once however often it repeats, and every check still bites: a chunk
-// whose block inflates fine off-thread but holds other bytes (negative control), a bad hash reported by a worker. It
-// does not hash the whole part again (a verified page is hashed once per read): `soak store verify` checks part digests.
+// whose block inflates fine off-thread but holds other bytes (negative control), a bad hash reported by a worker, a
+// damaged delta (negative control). A read hands its slot buffers to the next only when it ran to its end. It does
+// not hash the whole part again (a verified page is hashed once per read): `soak store verify` checks part digests.
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IntegrityError } from '../../harness/core/errors.js';
 import type { Manifest } from '../../harness/store/manifest.js';
 import type { PackReader } from '../../harness/store/pack-reader.js';
-import { partStream, type ReadCounts } from '../../harness/store/part-stream.js';
+import { partStream, type ReadCounts, spareSlotSets } from '../../harness/store/part-stream.js';
 import { ReadPool } from '../../harness/store/read-pool.js';
 import { Store } from '../../harness/store/store.js';
 import { guestStream } from '../fixtures/guest-stream.mjs';
@@ -163,6 +164,34 @@ describe('fast read path', () => {
       fresh.close();
     },
   );
+
+  it('reads that follow one another in a process share slot buffers safely, also after a read left early', async () => {
+    const s = Store.open(path.join(dir, 'slots'));
+    const w = s.begin(1);
+    const parts = [pages(6, 1500), pages(7, 1300)]; // several windows each
+    await w.put('a', parts[0]!);
+    await w.put('b', parts[1]!);
+    const m = w.commit();
+    const pool = pools[1]!;
+    const read = async (i: number): Promise<string> => {
+      const got: Buffer[] = [];
+      for await (const piece of partStream(packsOf(s), pool, m.parts[i]!, false)) got.push(Buffer.from(piece));
+      return sha(Buffer.concat(got));
+    };
+    for (let round = 0; round < 2; round++) {
+      expect(await read(0)).toBe(sha(parts[0]!));
+      expect(spareSlotSets()).toBe(1);
+      // left after its first piece, windows still in flight: its slots must not go to the next read
+      for await (const piece of partStream(packsOf(s), pool, m.parts[1]!, false)) {
+        expect(piece.length).toBe(1 << 20);
+        break;
+      }
+      expect(spareSlotSets()).toBe(0);
+      expect(await read(1)).toBe(sha(parts[1]!));
+      expect(spareSlotSets()).toBe(1);
+    }
+    s.close();
+  });
 
   it('a big part on the pool reads back right in reused pieces, each distinct chunk hashed once, no whole-part hash', async () => {
     const s = Store.open(path.join(dir, 'big'), { compression: 'deflate' });
