@@ -115,7 +115,7 @@ export class PartPlan {
     if (d >= this.pack.length) {
       const cap = 2 * d + 16;
       const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-        const b = make(cap);
+        const b = make(Math.max(cap, a.length)); // first and last may already hold a slot per list position
         b.set(a);
         return b;
       };

@@ -79,7 +79,11 @@ describe('PartPlan', () => {
     const m = s.latest()!;
     const deltas = m.parts[0]!.chunks.filter((h) => s.locate(h)?.base !== undefined);
     expect(deltas.length).toBeGreaterThan(0);
-    const plan = new PartPlan(packsOf(s), deltas);
+    // each listed many times (fewer distinct chunks than positions), so the bases grow the per-chunk arrays
+    const list = Array.from({ length: 40 }, () => deltas).flat();
+    const plan = new PartPlan(packsOf(s), list);
+    expect(plan.ids.length).toBe(40 * deltas.length);
+    expect(plan.last[plan.ids[0]!]).toBe(39 * deltas.length);
     expect(plan.hashes.length).toBeGreaterThan(deltas.length);
     for (let i = 0; i < deltas.length; i++) {
       const d = plan.ids[i]!;
