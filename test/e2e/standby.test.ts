@@ -51,17 +51,19 @@ describe('soak run with a warm standby (process target)', () => {
   it('with kills during restores, the restore after such a kill goes to a second standby, not a cold host', async () => {
     const lines = [
       'target: process',
-      'cycles: 4',
+      'cycles: 5',
       'checkpoint: { everyMs: 100 }',
-      'kill: { phases: { work: 0, checkpoint: 0, restore: 1 }, workDelayMs: [100, 300], restoreDelayMs: [0, 20] }',
+      'kill: { phases: { work: 0, checkpoint: 0, restore: 1 }, workDelayMs: [100, 300], restoreDelayMs: [0, 10] }',
     ];
     const { r, events } = await run('standby-restore-kills', {}, lines);
     const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
     expect(
       cycles.map((c) => c.outcome),
       describeResult(r),
-    ).toEqual(['ok', 'ok', 'ok', 'ok']);
-    expect(cycles.every((c) => c.restoreKills >= 1)).toBe(true);
+    ).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    // a restore that ends before its aimed kill is not killed (the runner says so; the report counts such misses):
+    // a process restore takes tens of ms, so a loaded machine can miss one; most must land
+    expect(cycles.filter((c) => c.restoreKills >= 1).length, describeResult(r)).toBeGreaterThanOrEqual(3);
     const starts = events.filter((e): e is HostStartEvent => e.type === 'host-start');
     expect(starts.filter((s) => s.mode === 'restore')).toHaveLength(0);
   }, 300_000);
