@@ -11,7 +11,9 @@ import { hash } from 'node:crypto';
 import os from 'node:os';
 import { compressSync, uncompressSync } from 'lz4-napi';
 import { lz4Decode, lz4PlainSize } from '../harness/store/lz4-block.js';
+import { keptCompressed } from '../harness/store/pack.js';
 import { benchArgs } from './args.js';
+import { median, msSince } from './measure.js';
 import { ramLike } from './ram-like.js';
 
 const { values } = benchArgs(
@@ -32,7 +34,7 @@ function lz4Blocks(plain: Buffer): Buffer[] {
   const flush = (): void => {
     const raw = Buffer.concat(pages);
     const z = compressSync(raw);
-    if (z.length <= raw.length - (raw.length >> 3)) blocks.push(z);
+    if (keptCompressed(raw.length, z.length)) blocks.push(z);
     pages = [];
   };
   for (let o = 0; o < plain.length; o += PAGE) {
@@ -65,7 +67,7 @@ function decodeAll(decode: Decoder, out: Uint8Array): number {
     if (decode(z, out, at, n) !== n) throw new Error(`a block did not decode at ${at}`);
     at += n;
   }
-  return Number(process.hrtime.bigint() - t) / 1e6;
+  return msSince(t);
 }
 
 const shared = (): Uint8Array => new Uint8Array(new SharedArrayBuffer(total));
@@ -87,7 +89,6 @@ for (let r = 0; r < rounds + 1; r++) {
 }
 for (const [name, , out] of decoders.slice(1))
   if (Buffer.compare(decoders[0]![2], out) !== 0) throw new Error(`${name} disagrees with lz4-napi`);
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mbps = (m: number): number => total / 1e3 / m;
 console.log(
   `LZ4 decode of ${blocks.length} blocks (${(total / 2 ** 20).toFixed(1)} MiB plain, ` +

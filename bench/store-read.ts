@@ -15,6 +15,7 @@ import { READ_THREADS_ENV, readThreads } from '../harness/store/read-pool.js';
 import type { ReadCounts } from '../harness/store/part-stream.js';
 import { type Compression, Store } from '../harness/store/store.js';
 import { benchArgs } from './args.js';
+import { median, msSince } from './measure.js';
 import { ramLike } from './ram-like.js';
 
 const { values } = benchArgs(
@@ -42,9 +43,7 @@ if (!['lz4', 'deflate', 'none'].includes(compression))
 const bytes = Number(values.mib) << 20;
 const rounds = Number(values.rounds);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-store-read-'));
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mbps = (ms: number): number => bytes / 1e3 / ms;
-const since = (t: bigint): number => Number(process.hrtime.bigint() - t) / 1e6;
 
 const data = ramLike(bytes);
 const dir = path.join(tmp, 'store');
@@ -53,7 +52,7 @@ const w = store.begin(1);
 const t0 = process.hrtime.bigint();
 await w.put('ram', data);
 const stored = w.commit().storedBytes;
-const putMs = since(t0);
+const putMs = msSince(t0);
 store.close();
 
 const sha: number[] = [];
@@ -66,22 +65,22 @@ const sink = Buffer.allocUnsafe(1 << 20); // the consumer's copy of each piece (
 for (let r = 0; r < rounds + 1; r++) {
   let t = process.hrtime.bigint();
   for (let o = 0; o < data.length; o += 4096) hash('sha256', data.subarray(o, o + 4096), 'hex');
-  const shaMs = since(t);
+  const shaMs = msSince(t);
   const out = path.join(tmp, 'ram.out');
   rmSync(out, { force: true }); // a restore's scratch file is new (truncating the last round's would be timed)
   t = process.hrtime.bigint();
   const s = Store.open(dir);
   const reader = s.reader(s.latest()!);
-  const openMs = since(t);
+  const openMs = msSince(t);
   t = process.hrtime.bigint();
   const c0 = process.cpuUsage();
   await reader.writeFile('ram', out);
-  const fileMs = since(t);
+  const fileMs = msSince(t);
   const c = process.cpuUsage(c0);
   counts = { ...reader.counts };
   t = process.hrtime.bigint();
   for await (const piece of reader.stream('ram', { reuse: true })) piece.copy(sink);
-  const streamMs = since(t);
+  const streamMs = msSince(t);
   s.close();
   if (r === 0) continue; // warm-up
   sha.push(mbps(shaMs));

@@ -27,6 +27,9 @@ export const TEST_IGNORE_FAILED_WRITE = 'SOAK_TEST_IGNORE_FAILED_WRITE';
 const FLUSH_AT = 1 << 20;
 const BLOCK_BYTES = 64 * 1024;
 
+/** Whether a block of `raw` bytes is stored compressed at `compressed` bytes: only when that saves at least 1/8. */
+export const keptCompressed = (raw: number, compressed: number): boolean => compressed <= raw - (raw >> 3);
+
 /** Appends chunks to a new pack; `seal()` fsyncs the data, then writes the index atomically. */
 export class PackWriter {
   readonly id = randomBytes(8).toString('hex');
@@ -83,7 +86,7 @@ export class PackWriter {
     );
     const codec = this.compression === 'lz4' ? 3 : 2;
     const z = codec === 3 ? lz4CompressSync(raw) : deflateRawSync(raw, { level: 1 });
-    if (z.length <= raw.length - (raw.length >> 3)) {
+    if (keptCompressed(raw.length, z.length)) {
       let inner = 0;
       for (const [h, d, base] of this.block) {
         this.entries.push(

@@ -160,6 +160,13 @@ export class PartPlan {
     return this.pack[d] !== SLOW && this.pack[d] === this.pack[e] && this.offset[d] === this.offset[e];
   }
 
+  /** The chunks first used at positions `a` to `b` (exclusive), by number, in list order: each is fetched there. */
+  firstUses(a: number, b: number): number[] {
+    const out: number[] = [];
+    for (let i = a; i < b; i++) if (this.first[this.ids[i]!] === i) out.push(this.ids[i]!);
+    return out;
+  }
+
   /**
    * The list cut into windows of at least `size` positions (the last may be shorter), each extended (up to twice
    * `size`) while the next chunk lies in the same stored block as its last, so a block is rarely decoded twice: the

@@ -55,19 +55,18 @@ export async function* partStream(
     seq = p.chunks.slice(firstPage(p));
   }
   const plan = new PartPlan(packs, seq);
-  const { ids, first, last } = plan;
+  const { ids, last } = plan;
   const fetcher = new ChunkFetcher(packs, pool, plan);
   const views = fetcher.views;
   const ends = plan.windows(WINDOW);
+  const startOf = (w: number): number => (w === 0 ? 0 : ends[w - 1]!);
   // a window's bytes live in slot w % slots.length until the window after the next AHEAD is fetched
   const slots = spareSlots.pop() ?? Array.from({ length: AHEAD + 1 }, (): Slot => ({ buf: new SharedArrayBuffer(0) }));
   const fetchWindow = async (w: number): Promise<void> => {
-    const a = w === 0 ? 0 : ends[w - 1]!;
     const b = ends[w]!;
     // each chunk is fetched in the window of its first use; one used again later is copied out of the slot and kept
     // until its last use
-    const todo: number[] = [];
-    for (let i = a; i < b; i++) if (first[ids[i]!] === i) todo.push(ids[i]!);
+    const todo = plan.firstUses(startOf(w), b);
     await fetcher.fetch(todo, slots[w % slots.length]);
     for (const d of todo) {
       const v = views[d];
@@ -91,7 +90,7 @@ export async function* partStream(
         inFlight.push(pending);
       }
       await inFlight.shift();
-      for (let i = w === 0 ? 0 : ends[w - 1]!, b = ends[w]!; i < b; i++) {
+      for (let i = startOf(w), b = ends[w]!; i < b; i++) {
         const d = ids[i]!;
         const bytes = views[d];
         if (bytes === undefined)
@@ -130,8 +129,7 @@ async function fetchAll(
 ): Promise<{ bytes: Map<string, Buffer>; hashed: number }> {
   const plan = new PartPlan(packs, list);
   const fetcher = new ChunkFetcher(packs, pool, plan);
-  const todo: number[] = [];
-  for (let i = 0; i < list.length; i++) if (plan.first[plan.ids[i]!] === i) todo.push(plan.ids[i]!);
+  const todo = plan.firstUses(0, list.length);
   await fetcher.fetch(todo);
   const bytes = new Map<string, Buffer>();
   for (const d of todo) bytes.set(plan.hashes[d]!, fetcher.views[d]!);
