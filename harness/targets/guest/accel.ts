@@ -2,7 +2,8 @@
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execa, execaSync } from 'execa';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { TargetError } from '../../core/errors.js';
 
 /** How a VM target's guest runs: hardware virtualisation or QEMU's software emulation. */
@@ -10,17 +11,26 @@ export type Accelerator = 'kvm' | 'tcg';
 
 const versions = new Map<string, string>();
 
+/** The version in `qemu-system-x86_64 --version` output ("QEMU emulator version 7.2.22 (...)"). */
+const versionIn = (stdout: string): string => /version (\S+)/.exec(stdout)?.[1] ?? 'unknown';
+
+// `--version` through node:child_process, not execa: a session's first host runs it on its way to the guest, and
+// execa's import alone costs ~120-200 ms here (lazy-execa.ts).
+const execFileAsync = promisify(execFile);
+
 /** `qemu-system-x86_64 --version` as "7.2.22"; throws a TargetError naming the Debian package when QEMU is missing. */
 export async function qemuVersion(binary: string): Promise<string> {
   const known = versions.get(binary);
   if (known !== undefined) return known;
-  const r = await execa(binary, ['--version'], { reject: false, timeout: 10_000 });
-  if (r.failed || r.exitCode !== 0) {
+  let stdout: string;
+  try {
+    ({ stdout } = await execFileAsync(binary, ['--version'], { timeout: 10_000 }));
+  } catch (err) {
     throw new TargetError(
-      `cannot run ${binary} --version (${r.shortMessage ?? 'failed'}): install the Debian package qemu-system-x86`,
+      `cannot run ${binary} --version (${(err as Error).message.split('\n')[0]}): install the Debian package qemu-system-x86`,
     );
   }
-  const v = /version (\S+)/.exec(r.stdout)?.[1] ?? 'unknown';
+  const v = versionIn(stdout);
   versions.set(binary, v);
   return v;
 }
@@ -29,8 +39,12 @@ export async function qemuVersion(binary: string): Promise<string> {
 export function qemuVersionSync(binary: string): string {
   const known = versions.get(binary);
   if (known !== undefined) return known;
-  const r = execaSync(binary, ['--version'], { reject: false, timeout: 10_000 });
-  const v = r.exitCode === 0 ? (/version (\S+)/.exec(r.stdout)?.[1] ?? 'unknown') : 'unknown';
+  let v = 'unknown';
+  try {
+    v = versionIn(execFileSync(binary, ['--version'], { timeout: 10_000, encoding: 'utf8', stdio: 'pipe' }));
+  } catch {
+    // cannot run: 'unknown'
+  }
   if (v !== 'unknown') versions.set(binary, v);
   return v;
 }

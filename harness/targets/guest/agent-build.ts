@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { TargetError } from '../../core/errors.js';
 import { vmImagesDir } from './image.js';
+import { loadExeca } from './lazy-execa.js';
 
 /** The agent's C sources, in link order. */
 export const AGENT_SOURCES = ['agent.c', 'tool.c', 'sha256.c'] as const;
@@ -20,6 +20,7 @@ export interface BuiltAgent {
 
 /** Compile the static agent into `outDir/soak-agent` (written under a temp name, then renamed into place). */
 export async function buildAgent(outDir: string): Promise<BuiltAgent> {
+  const execa = await loadExeca();
   const src = path.join(vmImagesDir(), 'agent');
   const recipe = createHash('sha256');
   for (const f of [...AGENT_SOURCES, 'sha256.h', 'tool.h']) recipe.update(readFileSync(path.join(src, f)));

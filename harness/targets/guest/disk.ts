@@ -1,13 +1,14 @@
 // The guest's workspace disk: a fresh ext4 filesystem in a qcow2 file, and a consistent copy of it taken while paused.
 import { copyFile, rm } from 'node:fs/promises';
-import { execa } from 'execa';
 import { TargetError } from '../../core/errors.js';
+import { loadExeca } from './lazy-execa.js';
 
 /**
  * Create `file` (qcow2) holding an empty ext4 filesystem of `sizeMiB`, with fast_commit unless `fastCommit` is false;
  * mkfs runs on the host, on a temporary raw file.
  */
 export async function createDisk(file: string, sizeMiB: number, fastCommit = true): Promise<void> {
+  const execa = await loadExeca();
   const raw = `${file}.raw`;
   try {
     await execa('truncate', ['-s', `${sizeMiB}M`, raw], { timeout: 10_000 });

@@ -14,10 +14,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { TargetError } from '../../core/errors.js';
 import { repoRoot } from '../../core/repo-root.js';
 import { sha256File } from './files.js';
+import { loadExeca } from './lazy-execa.js';
 
 /** Kernel modules the init loads, in this order, for the virtio-blk disk (ext4 is built into the cloud kernel). */
 export const GUEST_MODULES = [
@@ -112,6 +112,7 @@ export async function buildImage(opts: { force?: boolean } = {}): Promise<GuestI
 }
 
 async function requireTools(): Promise<void> {
+  const execa = await loadExeca();
   const need: Array<[string, string]> = [
     ['gcc', 'gcc libc6-dev'],
     ['cpio', 'cpio'],
@@ -128,6 +129,7 @@ async function requireTools(): Promise<void> {
 
 /** Resolve the real kernel package behind the metapackage, download and unpack it once into build/. */
 async function fetchKernel(build: string): Promise<{ pkg: string; vmlinuz: string; modulesDir: string }> {
+  const execa = await loadExeca();
   const deps = await execa('apt-cache', ['depends', KERNEL_METAPACKAGE], { timeout: 60_000 });
   const pkg = /Depends:\s*(linux-image-\S+-cloud-amd64)/.exec(deps.stdout)?.[1];
   if (pkg === undefined)
@@ -162,6 +164,7 @@ async function fetchKernel(build: string): Promise<{ pkg: string; vmlinuz: strin
 
 /** Stage busybox, init, the agent and the modules; pack them as a reproducible newc cpio. */
 async function buildInitramfs(modulesDir: string, outFile: string, tmp: string): Promise<void> {
+  const execa = await loadExeca();
   const root = path.join(tmp, 'root');
   for (const d of ['bin', 'proc', 'sys', 'dev', 'lib/modules', 'work'])
     mkdirSync(path.join(root, d), { recursive: true });

@@ -1,11 +1,11 @@
 // Host TSC frequency for TCG guests: a loaded host makes the guest's own PIT calibration fail or hang, so we pass it in.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { tempPathFor, writeFileAtomic } from '../../core/durable.js';
 import { TargetError } from '../../core/errors.js';
 import { sha256File } from './files.js';
 import { vmImagesDir } from './image.js';
+import { loadExeca } from './lazy-execa.js';
 
 let cached: number | undefined;
 
@@ -31,6 +31,7 @@ export async function hostTscKhz(): Promise<number> {
   } catch {
     // no cache yet
   }
+  const execa = await loadExeca(); // not before: a cached answer needs no process
   const src = path.join(vmImagesDir(), 'host', 'tsc-khz.c');
   const bin = path.join(vmImagesDir(), 'build', `tsc-khz-${(await sha256File(src)).slice(0, 12)}`);
   if (!existsSync(bin)) {

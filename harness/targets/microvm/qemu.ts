@@ -1,5 +1,5 @@
 // One QEMU microvm process: command line, spawn (same process group as the host), console I/O, exit tracking, kill.
-import { execa } from 'execa';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { TargetError } from '../../core/errors.js';
 import { ConsoleReader } from '../guest/console.js';
 import type { Heartbeat } from '../../check/heartbeat.js';
@@ -28,7 +28,7 @@ export interface QemuSpec {
    * `migrate-incoming` (the bare floor bench: no capabilities to set first, which is what `defer` is for).
    */
   incomingFrom?: string;
-  /** Upper bound on the process lifetime (execa timeout); the host's process group kill normally ends it first. */
+  /** Upper bound on the process lifetime (then SIGKILL); the host's process group kill normally ends it first. */
   maxLifetimeMs: number;
 }
 
@@ -83,21 +83,17 @@ export function qemuArgs(spec: QemuSpec): string[] {
   return args;
 }
 
-function spawnQemu(spec: QemuSpec) {
-  return execa(spec.binary, qemuArgs(spec), {
-    stdin: 'pipe',
-    stdout: 'pipe',
-    stderr: 'pipe',
-    buffer: false,
-    timeout: spec.maxLifetimeMs,
-    killSignal: 'SIGKILL',
-    cleanup: true,
-  });
+/**
+ * QEMU as a child process. node:child_process rather than execa: execa's import costs ~120-200 ms per host start on
+ * these machines, and a cold host starts QEMU on the resume path (the process target does the same).
+ */
+function spawnQemu(spec: QemuSpec): ChildProcessWithoutNullStreams {
+  return spawn(spec.binary, qemuArgs(spec), { stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 /** A running QEMU: heartbeats parsed from the serial console, a way to write to it, and its exit. */
 export class QemuProcess {
-  private readonly child: ReturnType<typeof spawnQemu>;
+  private readonly child: ChildProcessWithoutNullStreams;
   private readonly console: ConsoleReader;
   private stderrTail = '';
   private exitInfo: string | undefined;
@@ -120,27 +116,43 @@ export class QemuProcess {
       if (p.includes(','))
         throw new TargetError(`path ${p} contains a comma, which QEMU option syntax cannot carry: use another workDir`);
     }
-    this.child = spawnQemu(spec);
-    this.child.stdout.setEncoding('utf8');
-    this.child.stdout.on('data', (chunk: string) => this.console.push(chunk));
-    this.child.stderr.setEncoding('utf8');
-    this.child.stderr.on('data', (chunk: string) => {
+    const child = (this.child = spawnQemu(spec));
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => this.console.push(chunk));
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-2000);
     });
-    this.child.stdin.on('error', () => {}); // EPIPE after QEMU died: reported through `exited`
-    this.exited = this.child.then(
-      (r) => {
-        this.exitInfo = `exited with code ${r.exitCode}`;
-      },
-      (reason: unknown) => {
-        const err = reason as { exitCode?: number; signal?: string; timedOut?: boolean };
-        this.exitInfo = err.timedOut
+    child.stdin.on('error', () => {}); // EPIPE after QEMU died: reported through `exited`
+    let timedOut = false;
+    const lifetime = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, spec.maxLifetimeMs);
+    lifetime.unref();
+    // This host ending on its own (not by SIGKILL, where the process group takes QEMU along) takes QEMU with it.
+    const onHostExit = (): void => void child.kill('SIGKILL');
+    process.once('exit', onHostExit);
+    this.exited = new Promise<void>((resolve) => {
+      const done = (info: string): void => {
+        clearTimeout(lifetime);
+        process.removeListener('exit', onHostExit);
+        this.exitInfo ??= info;
+        resolve();
+      };
+      const why = (code: number | null, signal: NodeJS.Signals | null): string =>
+        timedOut
           ? 'killed: lifetime timeout'
-          : err.signal
-            ? `killed by ${err.signal}`
-            : `exited with code ${err.exitCode ?? '?'}`;
-      },
-    );
+          : signal !== null
+            ? `killed by ${signal}`
+            : `exited with code ${code ?? '?'}`;
+      // A binary that cannot be started: 'error' without 'exit'.
+      child.once('error', (err) => done(`could not be started (${err.message})`));
+      // 'close' comes once its pipes are drained too (its last stderr lines are in the diagnostics); a pipe a child of
+      // QEMU still holds open must not hide the exit for long.
+      child.once('exit', (code, signal) => setTimeout(() => done(why(code, signal)), 1000).unref());
+      child.once('close', (code, signal) => done(why(code, signal)));
+    });
   }
 
   get pid(): number | undefined {
