@@ -1,5 +1,6 @@
 // One QEMU microvm process: command line, spawn (same process group as the host), console I/O, exit tracking, kill.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { onExit } from 'signal-exit';
 import { TargetError } from '../../core/errors.js';
 import { ConsoleReader } from '../guest/console.js';
 import type { Heartbeat } from '../../check/heartbeat.js';
@@ -130,13 +131,14 @@ export class QemuProcess {
       child.kill('SIGKILL');
     }, spec.maxLifetimeMs);
     lifetime.unref();
-    // This host ending on its own (not by SIGKILL, where the process group takes QEMU along) takes QEMU with it.
-    const onHostExit = (): void => void child.kill('SIGKILL');
-    process.once('exit', onHostExit);
+    // A process that ends on its own, or on a signal it does not handle (SIGTERM to `soak image build --template`),
+    // takes its QEMU along, as execa's `cleanup` did (signal-exit is what execa uses for it). A SIGKILL cannot be
+    // caught: a host killed so takes QEMU along through its process group.
+    const unhook = onExit(() => void child.kill('SIGKILL'));
     this.exited = new Promise<void>((resolve) => {
       const done = (info: string): void => {
         clearTimeout(lifetime);
-        process.removeListener('exit', onHostExit);
+        unhook();
         this.exitInfo ??= info;
         resolve();
       };

@@ -1,11 +1,10 @@
 // QemuProcess on a real QEMU: why it is gone (exit code with its stderr, a binary that cannot start, the lifetime bound,
-// a kill), and that a host ending on its own takes its QEMU along (negative control: without the host's exit hook QEMU
-// outlives it). QEMU is spawned with node:child_process (execa's import is off the cold restore path).
-import { execFile } from 'node:child_process';
+// a kill), and that a process ending on its own or by an unhandled SIGTERM takes its QEMU along (negative control: a
+// bare spawn's QEMU outlives it). QEMU is spawned with node:child_process (execa's import is off the cold restore path).
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pidAlive } from '../../../harness/core/proc.js';
 import { buildImage, type GuestImage } from '../../../harness/targets/guest/image.js';
@@ -80,18 +79,43 @@ describe.skipIf(!qemuPresent)('QemuProcess (real QEMU)', () => {
     expect(await goneWithin(pid, 10_000)).toBe(true);
   });
 
-  const hostThatExits = async (flag: string[]): Promise<number> => {
-    const sock = path.join(root, `host-${flag.length}.sock`);
-    const args = [fixturePath('qemu-host-exit.mjs'), image.kernel, image.initramfs, sock, ...flag];
-    const { stdout } = await promisify(execFile)(process.execPath, args, { timeout: 60_000 });
-    const pid = Number(/^qemu (\d+)$/m.exec(stdout)?.[1]);
-    expect(pid).toBeGreaterThan(0);
+  /** Run the fixture; resolves with its QEMU's pid once the fixture has ended (by itself, or by SIGTERM for `wait`). */
+  const host = async (end: 'exit' | 'wait', how: 'qemu-process' | 'bare'): Promise<number> => {
+    const sock = path.join(root, `host-${end}-${how}.sock`);
+    const args = [fixturePath('qemu-host-exit.mjs'), image.kernel, image.initramfs, sock, end, how];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const ended = new Promise<NodeJS.Signals | number | null>((resolve) =>
+      child.once('exit', (code, signal) => resolve(signal ?? code)),
+    );
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    const pid = await new Promise<number>((resolve, reject) => {
+      child.stdout.on('data', (chunk: string) => {
+        out += chunk;
+        const m = /^qemu (\d+)$/m.exec(out);
+        if (m) resolve(Number(m[1]));
+      });
+      void ended.then(() => reject(new Error(`the fixture ended before printing its QEMU pid: ${out}`)));
+    });
+    expect(pidAlive(pid)).toBe(true);
+    if (end === 'wait') child.kill('SIGTERM');
+    expect(await ended).toBe(end === 'wait' ? 'SIGTERM' : 0); // SIGTERM: ended by the signal, as without any handler
     return pid;
   };
 
-  it('a host that ends on its own takes its QEMU along; negative control: without its exit hook QEMU outlives it', async () => {
-    expect(await goneWithin(await hostThatExits([]), 10_000)).toBe(true);
-    const orphan = await hostThatExits(['--no-exit-hook']);
+  it('a process that exits on its own takes its QEMU along; negative control: a bare spawn outlives it', async () => {
+    expect(await goneWithin(await host('exit', 'qemu-process'), 10_000)).toBe(true);
+    const orphan = await host('exit', 'bare');
+    try {
+      expect(await goneWithin(orphan, 1000)).toBe(false);
+    } finally {
+      process.kill(orphan, 'SIGKILL');
+    }
+  });
+
+  it('a process ended by a SIGTERM it does not handle takes its QEMU along; negative control: a bare spawn outlives it', async () => {
+    expect(await goneWithin(await host('wait', 'qemu-process'), 10_000)).toBe(true);
+    const orphan = await host('wait', 'bare');
     try {
       expect(await goneWithin(orphan, 1000)).toBe(false);
     } finally {
