@@ -137,9 +137,10 @@ export class QemuProcess {
     const unhook = onExit(() => void child.kill('SIGKILL'));
     this.exited = new Promise<void>((resolve) => {
       const done = (info: string): void => {
+        if (this.exitInfo !== undefined) return; // the first of 'error', 'close' and the fallback after 'exit'
+        this.exitInfo = info;
         clearTimeout(lifetime);
         unhook();
-        this.exitInfo ??= info;
         resolve();
       };
       const why = (code: number | null, signal: NodeJS.Signals | null): string =>

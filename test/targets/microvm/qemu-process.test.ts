@@ -83,7 +83,7 @@ describe.skipIf(!qemuPresent)('QemuProcess (real QEMU)', () => {
   const host = async (end: 'exit' | 'wait', how: 'qemu-process' | 'bare'): Promise<number> => {
     const sock = path.join(root, `host-${end}-${how}.sock`);
     const args = [fixturePath('qemu-host-exit.mjs'), image.kernel, image.initramfs, sock, end, how];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
     const ended = new Promise<NodeJS.Signals | number | null>((resolve) =>
       child.once('exit', (code, signal) => resolve(signal ?? code)),
     );
@@ -99,23 +99,17 @@ describe.skipIf(!qemuPresent)('QemuProcess (real QEMU)', () => {
     });
     expect(pidAlive(pid)).toBe(true);
     if (end === 'wait') child.kill('SIGTERM');
+    else child.stdin.write('end\n'); // only now: a fixture that exited on a timer could take QEMU before the check above
     expect(await ended).toBe(end === 'wait' ? 'SIGTERM' : 0); // SIGTERM: ended by the signal, as without any handler
     return pid;
   };
 
-  it('a process that exits on its own takes its QEMU along; negative control: a bare spawn outlives it', async () => {
-    expect(await goneWithin(await host('exit', 'qemu-process'), 10_000)).toBe(true);
-    const orphan = await host('exit', 'bare');
-    try {
-      expect(await goneWithin(orphan, 1000)).toBe(false);
-    } finally {
-      process.kill(orphan, 'SIGKILL');
-    }
-  });
-
-  it('a process ended by a SIGTERM it does not handle takes its QEMU along; negative control: a bare spawn outlives it', async () => {
-    expect(await goneWithin(await host('wait', 'qemu-process'), 10_000)).toBe(true);
-    const orphan = await host('wait', 'bare');
+  it.each([
+    ['exit', 'a process that exits on its own'],
+    ['wait', 'a process ended by a SIGTERM it does not handle'],
+  ] as const)('%s: %s takes its QEMU along; negative control: a bare spawn outlives it', async (end, _what) => {
+    expect(await goneWithin(await host(end, 'qemu-process'), 10_000)).toBe(true);
+    const orphan = await host(end, 'bare');
     try {
       expect(await goneWithin(orphan, 1000)).toBe(false);
     } finally {
