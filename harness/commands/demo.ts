@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT } from '../core/errors.js';
+import { createLogger } from '../core/logger.js';
 import { DemoSession } from '../demo/session.js';
 import { demoPage } from '../demo/page.js';
 import { startLiveServer } from '../live/server.js';
@@ -48,18 +49,25 @@ export const demoCommand = defineCommand<DemoArgs>({
     const stopped = new Promise<void>((resolve) => (stopNow = resolve));
     process.once('SIGINT', stopNow);
     process.once('SIGTERM', stopNow);
-    const demo = await DemoSession.start({
-      scenario,
-      runsDir: path.resolve(argv.out),
-      logLevel: argv.verbose ? 'debug' : 'warn',
-    });
+    // The page listens first: an address it cannot have fails before a run folder, a store lock or a session exists.
+    let session: DemoSession | null = null;
     const server = await startLiveServer({
       host: argv.listen,
       port: argv.port,
       page: demoPage,
-      snapshot: () => demo.state.snapshot(),
-      onKill: () => void demo.killNow(),
+      snapshot: () => session?.state.snapshot() ?? null,
+      onKill: () => session?.killNow() ?? false,
+      log: createLogger(null, argv.verbose ? 'debug' : 'warn'),
     });
+    const demo = await DemoSession.start({
+      scenario,
+      runsDir: path.resolve(argv.out),
+      logLevel: argv.verbose ? 'debug' : 'warn',
+    }).catch(async (err: unknown) => {
+      await server.close();
+      throw err;
+    });
+    session = demo;
     process.stdout.write(`soak demo: ${scenario.target} session, run folder ${demo.paths.dir}\n`);
     process.stdout.write(`open: ${server.url}\n`);
     await Promise.race([demo.settled(), stopped]);

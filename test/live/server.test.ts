@@ -39,6 +39,7 @@ async function start(kills: { n: number }): Promise<LiveServer> {
     snapshot: () => ({ step: 7, text: '<script>x</script>' }),
     onKill: () => {
       kills.n++;
+      return true;
     },
   });
   return server;
