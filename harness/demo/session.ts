@@ -15,6 +15,7 @@ import type { RunPaths } from '../run/run-folder.js';
 import { startRunFolder } from '../run/soak.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { HostHandle } from '../session/host-handle.js';
+import { sweepDeadLockTemps } from '../store/lock.js';
 import { Store } from '../store/store.js';
 import { DemoState, type KilledBy } from './state.js';
 import { resumeAfterKill, type ResumeContext } from './resume.js';
@@ -72,10 +73,14 @@ export class DemoSession {
     return this.work;
   }
 
-  /** The page's button: SIGKILL the session host's process group now (what a person would type). */
+  /**
+   * The page's button: SIGKILL the session host's process group now (what a person would type). False, doing nothing,
+   * while there is no live session or a kill of it is already under way: a second click (or a thousand POSTs) must not
+   * move the kill's time, from which the downtime is measured.
+   */
   killNow(): boolean {
     const h = this.host;
-    if (!h || h.exited || this.stopping) return false;
+    if (!h || h.exited || this.stopping || this.buttonKillAt !== null) return false;
     this.buttonKillAt = h.kill();
     return true;
   }
@@ -91,6 +96,9 @@ export class DemoSession {
     this.journal.append({ type: 'run-end', status: 'complete', cycles: done });
     this.journal.close();
     this.store.close();
+    // a host SIGKILLed while writing its writer lock (a kill at its first checkpoint) left the lock's temp file: its
+    // PID is dead now that every host is gone, so the run ends with locks/ as clean as a gc would leave it
+    sweepDeadLockTemps(this.paths.store);
     rmSync(this.paths.scratch, { recursive: true, force: true });
     return 'complete';
   }
