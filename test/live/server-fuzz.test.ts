@@ -33,7 +33,7 @@ describe(`live server fuzz (seed ${SEED}, ${N} requests)`, () => {
       onKill: () => ++kills.n > 0,
       log: pino({ level: 'debug' }, sink),
       // small timeouts: a request cut short is ended by the server in well under a second
-      limits: { headersTimeoutMs: 400, requestTimeoutMs: 800, keepAliveTimeoutMs: 200, checkEveryMs: 50 },
+      limits: { headersTimeoutMs: 1000, requestTimeoutMs: 1500, keepAliveTimeoutMs: 200, checkEveryMs: 50 },
     });
     port = Number(new URL(server.url).port);
   });
