@@ -1,10 +1,11 @@
 // `soak target check <scenario-or-adapter>`: the conformance kit, a pass/fail table with evidence; and
 // `soak target schemas [--out dir]`: write the target protocol's JSON Schemas (schemas/target-protocol/).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { runBattery, type CheckResult } from '../conformance/battery.js';
 import type { ConformanceTarget } from '../conformance/session.js';
+import { mkdirDurable, writeFileAtomic } from '../core/durable.js';
 import { EXIT } from '../core/errors.js';
 import { prettyJson } from '../core/json-text.js';
 import { repoRoot } from '../core/repo-root.js';
@@ -76,9 +77,11 @@ const schemasCommand = defineCommand<{ out: string }>({
       describe: 'Folder to write into',
     }),
   run: (argv) => {
-    mkdirSync(argv.out, { recursive: true });
+    mkdirDurable(argv.out);
+    // As prettier prints them (the files lint clean); each through an unguessable temp name and a rename, so a
+    // symlink planted in the folder (at a file's name or any temp name) is replaced or refused, never written through.
     for (const [name, schema] of Object.entries(protocolJsonSchemas()))
-      writeFileSync(path.join(argv.out, name), prettyJson(schema)); // as prettier prints it: the files lint clean
+      writeFileAtomic(path.join(argv.out, name), prettyJson(schema));
     process.stdout.write(`wrote ${Object.keys(protocolJsonSchemas()).length} schemas to ${argv.out}\n`);
     return EXIT.pass;
   },
