@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { runBattery, type CheckResult } from '../conformance/battery.js';
+import { NOT_CHECKED, runBattery, type CheckResult } from '../conformance/battery.js';
 import type { ConformanceTarget } from '../conformance/session.js';
 import { mkdirDurable, writeFileAtomic } from '../core/durable.js';
 import { EXIT } from '../core/errors.js';
@@ -40,12 +40,22 @@ async function resolveTarget(what: string): Promise<ConformanceTarget> {
   };
 }
 
-/** The table: one line per check, its verdict and evidence. */
+/** --json: every check with its verdict and evidence, and the classes of guest state the battery did not check. */
+export function checksJson(results: CheckResult[]): string {
+  return `${JSON.stringify({ schemaVersion: 1, checks: results, notChecked: NOT_CHECKED }, null, 2)}\n`;
+}
+
+/** The table: one line per check, its verdict and evidence; then what was not checked, and the verdict. */
 export function formatChecks(results: CheckResult[]): string {
   const w = Math.max(...results.map((r) => r.id.length));
   const lines = results.map((r) => `${r.id.padEnd(w)}  ${r.verdict === 'pass' ? 'PASS' : 'FAIL'}  ${r.evidence}`);
   const failed = results.filter((r) => r.verdict === 'fail').map((r) => r.id);
-  lines.push(failed.length === 0 ? 'verdict: PASS (every check)' : `verdict: FAIL (${failed.join(', ')})`);
+  lines.push('not checked (a PASS says nothing about these):', ...NOT_CHECKED.map((c) => `  - ${c}`));
+  lines.push(
+    failed.length === 0
+      ? 'verdict: PASS (every check above; not the classes listed as not checked)'
+      : `verdict: FAIL (${failed.join(', ')})`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -59,10 +69,7 @@ const checkCommand = defineCommand<CheckArgs>({
       .option('keep', { type: 'string', describe: 'Keep stores and host logs in this folder' }),
   run: async (argv) => {
     const results = await runBattery(await resolveTarget(argv.what), argv.keep && path.resolve(argv.keep));
-    const out = argv.json
-      ? `${JSON.stringify({ schemaVersion: 1, checks: results }, null, 2)}\n`
-      : formatChecks(results);
-    process.stdout.write(out);
+    process.stdout.write(argv.json ? checksJson(results) : formatChecks(results));
     return results.every((r) => r.verdict === 'pass') ? EXIT.pass : EXIT.fail;
   },
 });
