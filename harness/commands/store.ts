@@ -95,7 +95,7 @@ const verifyCommand = defineCommand<VerifyArgs>({
     else {
       for (const p of report.problems)
         process.stdout.write(
-          p.part === '(manifest)' || p.part === '(chunk index)'
+          p.part === '(manifest)' || p.part === '(chunk index)' || p.part === '(pack index)'
             ? `${p.problem}\n`
             : `checkpoint ${p.seq} part ${p.part}: ${p.problem}\n`,
         );
