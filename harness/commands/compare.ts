@@ -6,6 +6,7 @@ import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import { comparisonWarnings, environmentsSideBySide, runProvenance } from '../analysis/provenance.js';
 import { compareSamples, COMPARE_DEFAULTS, type Comparison } from '../stats/compare.js';
 import { defineCommand } from './command.js';
+import { numberFlag, wholeFlag } from './flags.js';
 import { VERBS } from './verbs.js';
 import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 
@@ -62,6 +63,12 @@ export const compareCommand = defineCommand<CompareArgs>({
       })
       .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<CompareArgs>,
   run: async (argv) => {
+    const opts = {
+      seed: wholeFlag('--seed', argv.seed, 0, 2 ** 32 - 1),
+      resamples: Math.max(9999, wholeFlag('--resamples', argv.resamples, 1, 10_000_000)),
+      minEffectMs: numberFlag('--min-effect-ms', argv.minEffectMs, 0, 3_600_000),
+      minEffectRelative: numberFlag('--min-effect-relative', argv.minEffectRelative, 0, 1000),
+    };
     const loadedA = noteTornTails(await loadRuns([argv.runA]));
     const loadedB = noteTornTails(await loadRuns([argv.runB]));
     const a = loadedA.analysis;
@@ -72,12 +79,6 @@ export const compareCommand = defineCommand<CompareArgs>({
     );
     for (const w of warnings) process.stderr.write(`soak: warning: ${w}\n`);
     const environments = environmentsSideBySide(a.summary, b.summary);
-    const opts = {
-      seed: argv.seed,
-      resamples: Math.max(9999, argv.resamples),
-      minEffectMs: argv.minEffectMs,
-      minEffectRelative: argv.minEffectRelative,
-    };
     const run = (x: ArrayLike<number>, y: ArrayLike<number>): Comparison | null =>
       x.length > 0 && y.length > 0 ? compareSamples(x, y, opts) : null;
     const downtime = run(a.downtimes, b.downtimes);

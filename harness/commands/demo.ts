@@ -9,6 +9,7 @@ import { startLiveServer } from '../live/server.js';
 import { loadScenario } from '../scenario/scenario.js';
 import { assertTargetName, validateTarget } from '../targets/registry.js';
 import { defineCommand } from './command.js';
+import { portFlag } from './flags.js';
 import { VERBS } from './verbs.js';
 
 interface DemoArgs {
@@ -40,6 +41,7 @@ export const demoCommand = defineCommand<DemoArgs>({
       .option('port', { type: 'number', default: 0, describe: 'Port (default: a random free one)' })
       .option('verbose', { type: 'boolean', default: false, describe: 'Log on stderr' }),
   run: async (argv) => {
+    const port = portFlag(argv.port); // before the session boots
     const { scenario, file } = loadScenario(argv.scenario ?? 'default', { target: argv.target });
     if (argv.target !== undefined) assertTargetName(argv.target, '--target');
     await validateTarget(scenario.target, scenario.targetOptions, file);
@@ -55,7 +57,7 @@ export const demoCommand = defineCommand<DemoArgs>({
     });
     const server = await startLiveServer({
       host: argv.listen,
-      port: argv.port,
+      port,
       page: demoPage,
       snapshot: () => demo.state.snapshot(),
       onKill: () => void demo.killNow(),

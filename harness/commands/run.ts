@@ -16,7 +16,7 @@ import { recalledOptions } from '../run/run-options.js';
 import { loadRuns, noteTornTails, resolveRunDir } from '../analysis/load-runs.js';
 import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 import { ciOutputOptions, writeCiOutputs } from './ci-outputs.js';
-import { loadScenario } from '../scenario/scenario.js';
+import { loadScenario, overrideFlag } from '../scenario/scenario.js';
 import { assertTargetName, validateTarget } from '../targets/registry.js';
 import { judge, verdictLine } from '../gates/judge.js';
 import { defineCommand } from './command.js';
@@ -155,7 +155,7 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
     ).filter((k) => argv[k] !== undefined);
     if (clash.length > 0)
       throw new InputError(
-        `--resume continues a run with the scenario it started with: drop ${clash.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`,
+        `--resume continues a run with the scenario it started with: drop ${clash.map(overrideFlag).join(', ')}`,
       );
     if (!argv.json) process.stderr.write(`soak: resuming ${argv.resume}\n`);
     const remembered = recalledOptions(resolveRunDir(argv.resume));

@@ -7,6 +7,7 @@ import { startLiveServer } from '../live/server.js';
 import { JournalFollower } from '../watch/follow.js';
 import { watchPage } from '../watch/page.js';
 import { defineCommand } from './command.js';
+import { portFlag } from './flags.js';
 import { VERBS } from './verbs.js';
 
 interface WatchArgs {
@@ -32,6 +33,7 @@ export const watchCommand = defineCommand<WatchArgs>({
         describe: 'Port (default: a random free one)',
       }) as unknown as Argv<WatchArgs>,
   run: async (argv) => {
+    const port = portFlag(argv.port);
     const dir = resolveRunDir(argv.runDir);
     let stopNow: () => void = () => {};
     const stopped = new Promise<void>((resolve) => (stopNow = resolve));
@@ -41,7 +43,7 @@ export const watchCommand = defineCommand<WatchArgs>({
     await follower.start();
     const server = await startLiveServer({
       host: argv.listen,
-      port: argv.port,
+      port,
       page: watchPage,
       snapshot: () => follower.snapshot(),
     });
