@@ -2,6 +2,7 @@
 import { realpathSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { EXIT } from '../core/errors.js';
+import { visible } from '../core/visible.js';
 import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import { comparisonWarnings, environmentsSideBySide, runProvenance } from '../analysis/provenance.js';
 import { compareSamples, COMPARE_DEFAULTS, type Comparison } from '../stats/compare.js';
@@ -77,7 +78,7 @@ export const compareCommand = defineCommand<CompareArgs>({
       runProvenance(a.summary, realpathSync(loadedA.dirs[0]!)),
       runProvenance(b.summary, realpathSync(loadedB.dirs[0]!)),
     );
-    for (const w of warnings) process.stderr.write(`soak: warning: ${w}\n`);
+    for (const w of warnings) process.stderr.write(visible(`soak: warning: ${w}\n`));
     const environments = environmentsSideBySide(a.summary, b.summary);
     const run = (x: ArrayLike<number>, y: ArrayLike<number>): Comparison | null =>
       x.length > 0 && y.length > 0 ? compareSamples(x, y, opts) : null;
@@ -91,9 +92,7 @@ export const compareCommand = defineCommand<CompareArgs>({
       );
     else
       process.stdout.write(
-        `${sideBySide(environments)}${fmt('downtime', downtime)}
-${fmt('checkpoint pause', pause)}
-`,
+        visible(`${sideBySide(environments)}${fmt('downtime', downtime)}\n${fmt('checkpoint pause', pause)}\n`),
       );
     const all = [downtime, pause];
     return all.some((c) => c?.verdict === 'regression')

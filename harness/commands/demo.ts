@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT } from '../core/errors.js';
+import { visible } from '../core/visible.js';
 import { DemoSession } from '../demo/session.js';
 import { demoPage } from '../demo/page.js';
 import { startLiveServer } from '../live/server.js';
@@ -62,7 +63,7 @@ export const demoCommand = defineCommand<DemoArgs>({
       snapshot: () => demo.state.snapshot(),
       onKill: () => void demo.killNow(),
     });
-    process.stdout.write(`soak demo: ${scenario.target} session, run folder ${demo.paths.dir}\n`);
+    process.stdout.write(visible(`soak demo: ${scenario.target} session, run folder ${demo.paths.dir}\n`));
     process.stdout.write(`open: ${server.url}\n`);
     await Promise.race([demo.settled(), stopped]);
     const pid = demo.state.pid;
@@ -74,7 +75,9 @@ export const demoCommand = defineCommand<DemoArgs>({
     await server.close();
     const c = demo.state.counts;
     process.stdout.write(
-      `soak demo: ${c.interruptions} interruptions, ${c.resumed} resumed, ${c.failed} not; report: soak report ${demo.paths.dir}\n`,
+      visible(
+        `soak demo: ${c.interruptions} interruptions, ${c.resumed} resumed, ${c.failed} not; report: soak report ${demo.paths.dir}\n`,
+      ),
     );
     return c.failed > 0 ? EXIT.fail : EXIT.pass;
   },

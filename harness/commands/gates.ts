@@ -8,7 +8,7 @@ import { VERBS } from './verbs.js';
 import { ciOutputOptions, writeCiOutputs } from './ci-outputs.js';
 import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 import { judge, verdictLine } from '../gates/judge.js';
-import { neutralizeBidi } from '../report/escape.js';
+import { visible } from '../core/visible.js';
 
 interface GatesArgs {
   runDirs: string[];
@@ -43,7 +43,7 @@ export const gatesCommand = defineCommand<GatesArgs>({
         `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDirs: dirs, verdict: j.verdict, gates: j.gates }, null, 2)}\n`,
       );
     } else {
-      process.stdout.write(neutralizeBidi(`${formatGateTable(j.gates)}\n${verdictLine(j)}\n`));
+      process.stdout.write(visible(`${formatGateTable(j.gates)}\n${verdictLine(j)}\n`));
     }
     return exitCodeFor(j.verdict);
   },

@@ -12,7 +12,7 @@ import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 import type { RunAnalysis } from '../analysis/summary.js';
 import { judge, verdictLine } from '../gates/judge.js';
 import { exitCodeFor } from '../gates/verdict.js';
-import { neutralizeBidi } from '../report/escape.js';
+import { visible } from '../core/visible.js';
 import { readBaseline, type Baseline } from '../report/baseline/read-baseline.js';
 import { autoBaseline } from '../report/baseline/resolve-baseline.js';
 
@@ -88,9 +88,7 @@ export const reportCommand = defineCommand<ReportArgs>({
         argv.baseline === undefined
           ? ''
           : `baseline: ${since ?? 'none (no earlier report of this scenario and target)'}\n`;
-      process.stdout.write(
-        neutralizeBidi(`report: ${path.join(written.dir, 'index.html')}\n${note}${verdictLine(j)}\n`),
-      );
+      process.stdout.write(visible(`report: ${path.join(written.dir, 'index.html')}\n${note}${verdictLine(j)}\n`));
     }
     return exitCodeFor(j.verdict); // the report is written either way; the exit code says what it found
   },

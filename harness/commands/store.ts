@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, InputError } from '../core/errors.js';
+import { visible } from '../core/visible.js';
 import { gcStore } from '../store/gc.js';
 import { isStore, Store } from '../store/store.js';
 import { storeStats, verifyStore } from '../store/verify.js';
@@ -63,7 +64,7 @@ const statsCommand = defineCommand<StoreArgs>({
       );
     }
     for (const s of stats.skipped) lines.push(`skipped: ${s.problem} (not counted; "soak store verify" reports it)`);
-    process.stdout.write(`${lines.join('\n')}\n`);
+    process.stdout.write(visible(`${lines.join('\n')}\n`));
     return EXIT.pass;
   },
 });
@@ -95,9 +96,11 @@ const verifyCommand = defineCommand<VerifyArgs>({
     else {
       for (const p of report.problems)
         process.stdout.write(
-          p.part === '(manifest)' || p.part === '(chunk index)' || p.part === '(pack index)'
-            ? `${p.problem}\n`
-            : `checkpoint ${p.seq} part ${p.part}: ${p.problem}\n`,
+          visible(
+            p.part === '(manifest)' || p.part === '(chunk index)' || p.part === '(pack index)'
+              ? `${p.problem}\n`
+              : `checkpoint ${p.seq} part ${p.part}: ${p.problem}\n`,
+          ),
         );
       process.stdout.write(
         `${report.checkpoints} checkpoints, ${report.chunksChecked} chunk references checked: ${report.problems.length === 0 ? 'OK' : `${report.problems.length} problems`}\n`,
@@ -143,7 +146,7 @@ const gcCommand = defineCommand<GcArgs>({
         lines.push(
           `warning: kept checkpoints need ${report.missingChunks} chunks no intact pack holds; run "soak store verify"`,
         );
-      process.stdout.write(`${lines.join('\n')}\n`);
+      process.stdout.write(visible(`${lines.join('\n')}\n`));
     }
     return report.missingChunks === 0 ? EXIT.pass : EXIT.fail;
   },

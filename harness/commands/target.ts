@@ -7,6 +7,7 @@ import { NOT_CHECKED, runBattery, type CheckResult } from '../conformance/batter
 import type { ConformanceTarget } from '../conformance/session.js';
 import { mkdirDurable, writeFileAtomic } from '../core/durable.js';
 import { EXIT } from '../core/errors.js';
+import { visible } from '../core/visible.js';
 import { prettyJson } from '../core/json-text.js';
 import { repoRoot } from '../core/repo-root.js';
 import { loadScenario } from '../scenario/scenario.js';
@@ -69,7 +70,7 @@ const checkCommand = defineCommand<CheckArgs>({
       .option('keep', { type: 'string', describe: 'Keep stores and host logs in this folder' }),
   run: async (argv) => {
     const results = await runBattery(await resolveTarget(argv.what), argv.keep && path.resolve(argv.keep));
-    process.stdout.write(argv.json ? checksJson(results) : formatChecks(results));
+    process.stdout.write(argv.json ? checksJson(results) : visible(formatChecks(results)));
     return results.every((r) => r.verdict === 'pass') ? EXIT.pass : EXIT.fail;
   },
 });
@@ -89,7 +90,7 @@ const schemasCommand = defineCommand<{ out: string }>({
     // symlink planted in the folder (at a file's name or any temp name) is replaced or refused, never written through.
     for (const [name, schema] of Object.entries(protocolJsonSchemas()))
       writeFileAtomic(path.join(argv.out, name), prettyJson(schema));
-    process.stdout.write(`wrote ${Object.keys(protocolJsonSchemas()).length} schemas to ${argv.out}\n`);
+    process.stdout.write(visible(`wrote ${Object.keys(protocolJsonSchemas()).length} schemas to ${argv.out}\n`));
     return EXIT.pass;
   },
 });

@@ -2,6 +2,7 @@
 // the downtime histogram and ECDF, the gates as they stand, an ETA (the figures `soak report` would write).
 import type { Argv } from 'yargs';
 import { EXIT } from '../core/errors.js';
+import { visible } from '../core/visible.js';
 import { resolveRunDir } from '../analysis/load-runs.js';
 import { startLiveServer } from '../live/server.js';
 import { JournalFollower } from '../watch/follow.js';
@@ -47,7 +48,7 @@ export const watchCommand = defineCommand<WatchArgs>({
       page: watchPage,
       snapshot: () => follower.snapshot(),
     });
-    process.stdout.write(`soak watch: ${dir}\nopen: ${server.url}\nCtrl-C ends it\n`);
+    process.stdout.write(visible(`soak watch: ${dir}\nopen: ${server.url}\nCtrl-C ends it\n`));
     await stopped;
     follower.stop();
     await server.close();

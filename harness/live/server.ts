@@ -3,6 +3,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { visibleJson } from '../core/visible.js';
 import { isSameOrigin } from './origin.js';
 
 /** What a live page serves: its HTML for a nonce, the state it pushes, and an optional action (POST /kill). */
@@ -13,7 +14,7 @@ export interface LiveServerOptions {
   port?: number;
   /** The page's HTML, with `nonce` on its inline style and script. */
   page: (nonce: string) => string;
-  /** The state pushed to every page, serialised as JSON. */
+  /** The state pushed to every page, serialised as JSON with every string's controls made visible (core/visible.ts). */
   snapshot: () => unknown;
   /** How often the state is pushed, ms (default 100: 10 times a second). */
   intervalMs?: number;
@@ -93,12 +94,12 @@ export async function startLiveServer(opts: LiveServerOptions): Promise<LiveServ
     deny(res, 404, 'not found');
   };
   const push = (res: ServerResponse): void => {
-    res.write(`data: ${JSON.stringify(opts.snapshot())}\n\n`);
+    res.write(`data: ${visibleJson(opts.snapshot())}\n\n`);
   };
   const server = createServer(handle);
   const timer = setInterval(() => {
     if (clients.size === 0) return;
-    const line = `data: ${JSON.stringify(opts.snapshot())}\n\n`;
+    const line = `data: ${visibleJson(opts.snapshot())}\n\n`;
     for (const c of clients) c.write(line);
   }, opts.intervalMs ?? 100);
   timer.unref();
