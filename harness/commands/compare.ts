@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { EXIT } from '../core/errors.js';
-import { visible } from '../core/visible.js';
+import { escapedJson, visible } from '../core/visible.js';
 import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import { comparisonWarnings, environmentsSideBySide, runProvenance } from '../analysis/provenance.js';
 import { compareSamples, COMPARE_DEFAULTS, type Comparison } from '../stats/compare.js';
@@ -87,7 +87,7 @@ export const compareCommand = defineCommand<CompareArgs>({
     const results = { downtimeMs: downtime, checkpointPauseMs: pause };
     if (argv.json)
       process.stdout.write(
-        `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, runA: a.summary.runId, runB: b.summary.runId, warnings, environments, ...results }, null, 2)}
+        `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, runA: a.summary.runId, runB: b.summary.runId, warnings, environments, ...results }, 2)}
 `,
       );
     else

@@ -3,7 +3,7 @@
 // a user's own sandbox image; `soak image prune [--dry-run]`: remove the cache entries this checkout no longer uses.
 import type { Argv } from 'yargs';
 import { ConfigError, EXIT } from '../core/errors.js';
-import { visible } from '../core/visible.js';
+import { escapedJson, visible } from '../core/visible.js';
 import { buildAgent } from '../targets/guest/agent-build.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -54,7 +54,7 @@ const buildCommand = defineCommand<ImageBuildArgs>({
     const template = argv.template ? await buildTemplate(argv.scenario) : undefined;
     if (argv.json) {
       const out = { schemaVersion: OUTPUT_SCHEMA_VERSION, ...image, buildMs: Math.round(ms), template };
-      process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      process.stdout.write(`${escapedJson(out, 2)}\n`);
       return EXIT.pass;
     }
     process.stdout.write(

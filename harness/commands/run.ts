@@ -4,7 +4,7 @@ import type { Argv } from 'yargs';
 import { EXIT, InputError } from '../core/errors.js';
 import { exitCodeFor } from '../gates/evaluate.js';
 import { formatGateTable } from '../report/text/gate-table.js';
-import { visible } from '../core/visible.js';
+import { escapedJson, visible } from '../core/visible.js';
 import { streamProgress, quietProgress } from '../run/progress.js';
 import type { RunResult } from '../run/runner.js';
 import { resumeSoak } from '../run/resume.js';
@@ -208,7 +208,7 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
   writeCiOutputs(argv, { analysis, judgement, reportDir });
   if (argv.json) {
     process.stdout.write(
-      `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: result.runDir, status: result.status, reportDir, verdict: judgement.verdict, judged: argv.judge, summary: analysis.summary, gates: judgement.gates }, null, 2)}\n`,
+      `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: result.runDir, status: result.status, reportDir, verdict: judgement.verdict, judged: argv.judge, summary: analysis.summary, gates: judgement.gates }, 2)}\n`,
     );
   } else {
     const s = analysis.summary;

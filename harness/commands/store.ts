@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, InputError } from '../core/errors.js';
-import { visible } from '../core/visible.js';
+import { escapedJson, visible } from '../core/visible.js';
 import { gcStore } from '../store/gc.js';
 import { isStore, Store } from '../store/store.js';
 import { storeStats, verifyStore } from '../store/verify.js';
@@ -45,7 +45,7 @@ const statsCommand = defineCommand<StoreArgs>({
       store.close();
     }
     if (argv.json) {
-      process.stdout.write(`${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...stats }, null, 2)}\n`);
+      process.stdout.write(`${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...stats }, 2)}\n`);
       return EXIT.pass;
     }
     const lines = ['  seq      step     logical      stored  new chunks  (deltas)    ratio   cum.ratio'];
@@ -91,8 +91,7 @@ const verifyCommand = defineCommand<VerifyArgs>({
     } finally {
       store.close();
     }
-    if (argv.json)
-      process.stdout.write(`${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...report }, null, 2)}\n`);
+    if (argv.json) process.stdout.write(`${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...report }, 2)}\n`);
     else {
       for (const p of report.problems)
         process.stdout.write(
@@ -133,7 +132,7 @@ const gcCommand = defineCommand<GcArgs>({
       store.close();
     }
     if (argv.json) {
-      process.stdout.write(`${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...report }, null, 2)}\n`);
+      process.stdout.write(`${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...report }, 2)}\n`);
     } else {
       const lines = [
         `kept ${report.kept.length} checkpoints${report.kept.length > 0 ? ` (${report.kept[0]}..${report.kept.at(-1)})` : ''}, removed ${report.removed.length}`,

@@ -7,7 +7,7 @@ import { NOT_CHECKED, runBattery, type CheckResult } from '../conformance/batter
 import type { ConformanceTarget } from '../conformance/session.js';
 import { mkdirDurable, writeFileAtomic } from '../core/durable.js';
 import { EXIT } from '../core/errors.js';
-import { visible } from '../core/visible.js';
+import { escapedJson, visible } from '../core/visible.js';
 import { prettyJson } from '../core/json-text.js';
 import { repoRoot } from '../core/repo-root.js';
 import { loadScenario } from '../scenario/scenario.js';
@@ -43,7 +43,7 @@ async function resolveTarget(what: string): Promise<ConformanceTarget> {
 
 /** --json: every check with its verdict and evidence, and the classes of guest state the battery did not check. */
 export function checksJson(results: CheckResult[]): string {
-  return `${JSON.stringify({ schemaVersion: 1, checks: results, notChecked: NOT_CHECKED }, null, 2)}\n`;
+  return `${escapedJson({ schemaVersion: 1, checks: results, notChecked: NOT_CHECKED }, 2)}\n`;
 }
 
 /** The table: one line per check, its verdict and evidence; then what was not checked, and the verdict. */

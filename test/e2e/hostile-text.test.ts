@@ -1,7 +1,7 @@
 // Control and bidirectional characters never reach an output raw (issue 30): a scenario name and a gate title holding
 // one of each class (C0 controls: SOH, ESC, CR, DEL; C1: NEL, CSI; every bidi control) go through a real `soak run`
 // (terminal lines, JUnit, --summary-md, the dated report's summary.md, index.html, cycles.csv, charts and
-// summary.json, there as JSON escapes) and `soak
+// summary.json, there as JSON escapes), `soak gates --json` and `soak
 // watch`'s live page; a hostile adapter's error text goes through the CLI's error line. Each shows as "[U+XXXX]".
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -83,6 +83,14 @@ describe('hostile text in a scenario name and a gate title', () => {
     const summary = all.get('summary.json') ?? '';
     expect(summary).toContain('\\u202e');
     expect((JSON.parse(summary) as { scenario: string }).scenario).toBe(HOSTILE);
+  });
+
+  it('--json output: JSON escapes, the same value', async () => {
+    const r = await soak('gates', runDir, '--gates-dir', path.join(tmp, 'gates'), '--json');
+    expect(r.exitCode, describeResult(r)).toBe(2);
+    clean('soak gates --json', String(r.stdout), false);
+    const gates = (JSON.parse(String(r.stdout)) as { gates: { id: number; title: string }[] }).gates;
+    expect(gates.find((g) => g.id === 2)?.title).toBe(HOSTILE);
   });
 
   it("soak watch's live page: its state pushed over /events", async () => {
