@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `soak` command line: parses arguments, runs one command, and is the only place that exits the process.
 import { DiskError, diskErrno, EXIT, SoakError } from './core/errors.js';
+import { visible } from './core/visible.js';
 import type { CommandContext, SoakCommand } from './commands/command.js';
 import { fastAnswer, helpWidth } from './commands/fast-path.js';
 import { VERBS, type VerbName } from './commands/verbs.js';
@@ -67,11 +68,13 @@ function report(err: unknown): number {
     shown instanceof SoakError
       ? shown.message
       : `internal error: ${shown instanceof Error ? shown.message : String(shown)}${debug ? '' : ' (run again with --debug for the stack trace)'}`;
-  process.stderr.write(`soak: ${line.split('\n')[0]!}\n`);
+  // Messages carry what others wrote (an adapter's error, a scenario's name, a file name): controls made visible.
+  process.stderr.write(visible(`soak: ${line.split('\n')[0]!}\n`));
   const rest = line.split('\n').slice(1).join('\n');
-  if (rest) process.stderr.write(`${rest}\n`);
+  if (rest) process.stderr.write(visible(`${rest}\n`));
   if (debug)
-    for (let e: unknown = shown; e instanceof Error; e = e.cause) process.stderr.write(`${e.stack ?? e.message}\n`);
+    for (let e: unknown = shown; e instanceof Error; e = e.cause)
+      process.stderr.write(visible(`${e.stack ?? e.message}\n`));
   return shown instanceof SoakError ? shown.exitCode : EXIT.internal;
 }
 

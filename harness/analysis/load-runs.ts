@@ -4,6 +4,7 @@ import path from 'node:path';
 import { FOLD_DEFAULTS, foldJournal, type FoldOptions } from './parallel.js';
 import { RunAccumulator } from './accumulator.js';
 import { InputError } from '../core/errors.js';
+import { visible } from '../core/visible.js';
 import type { RunAnalysis } from './summary.js';
 
 export const JOURNAL_FILE = 'journal.ndjson';
@@ -56,5 +57,5 @@ export function noteTornTails(loaded: LoadedRuns, write: (line: string) => void 
 }
 
 function writeStderr(line: string): void {
-  process.stderr.write(line);
+  process.stderr.write(visible(line));
 }

@@ -6,6 +6,7 @@ import { JOURNAL_FILE, resolveRunDir } from '../analysis/load-runs.js';
 import { Rechecker, recheckExitCode, type RecheckResult } from '../journal/recheck.js';
 import { streamJournal } from '../journal/reader.js';
 import { InputError } from '../core/errors.js';
+import { escapedJson, visible } from '../core/visible.js';
 import { defineCommand } from './command.js';
 import { VERBS } from './verbs.js';
 import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
@@ -63,9 +64,9 @@ export const checkCommand = defineCommand<CheckArgs>({
     const code = recheckExitCode(r);
     if (argv.json)
       process.stdout.write(
-        `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: dir, exitCode: code, ...r }, null, 2)}\n`,
+        `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: dir, exitCode: code, ...r }, 2)}\n`,
       );
-    else process.stdout.write(formatRecheck(r));
+    else process.stdout.write(visible(formatRecheck(r)));
     if (tornTail !== null) process.stderr.write(`soak: the journal's torn last line was dropped\n`);
     return code;
   },

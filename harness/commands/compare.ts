@@ -2,10 +2,12 @@
 import { realpathSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { EXIT } from '../core/errors.js';
+import { escapedJson, visible } from '../core/visible.js';
 import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import { comparisonWarnings, environmentsSideBySide, runProvenance } from '../analysis/provenance.js';
 import { compareSamples, COMPARE_DEFAULTS, type Comparison } from '../stats/compare.js';
 import { defineCommand } from './command.js';
+import { numberFlag, wholeFlag } from './flags.js';
 import { VERBS } from './verbs.js';
 import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 
@@ -62,6 +64,12 @@ export const compareCommand = defineCommand<CompareArgs>({
       })
       .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<CompareArgs>,
   run: async (argv) => {
+    const opts = {
+      seed: wholeFlag('--seed', argv.seed, 0, 2 ** 32 - 1),
+      resamples: Math.max(9999, wholeFlag('--resamples', argv.resamples, 1, 10_000_000)),
+      minEffectMs: numberFlag('--min-effect-ms', argv.minEffectMs, 0, 3_600_000),
+      minEffectRelative: numberFlag('--min-effect-relative', argv.minEffectRelative, 0, 1000),
+    };
     const loadedA = noteTornTails(await loadRuns([argv.runA]));
     const loadedB = noteTornTails(await loadRuns([argv.runB]));
     const a = loadedA.analysis;
@@ -70,14 +78,8 @@ export const compareCommand = defineCommand<CompareArgs>({
       runProvenance(a.summary, realpathSync(loadedA.dirs[0]!)),
       runProvenance(b.summary, realpathSync(loadedB.dirs[0]!)),
     );
-    for (const w of warnings) process.stderr.write(`soak: warning: ${w}\n`);
+    for (const w of warnings) process.stderr.write(visible(`soak: warning: ${w}\n`));
     const environments = environmentsSideBySide(a.summary, b.summary);
-    const opts = {
-      seed: argv.seed,
-      resamples: Math.max(9999, argv.resamples),
-      minEffectMs: argv.minEffectMs,
-      minEffectRelative: argv.minEffectRelative,
-    };
     const run = (x: ArrayLike<number>, y: ArrayLike<number>): Comparison | null =>
       x.length > 0 && y.length > 0 ? compareSamples(x, y, opts) : null;
     const downtime = run(a.downtimes, b.downtimes);
@@ -85,14 +87,12 @@ export const compareCommand = defineCommand<CompareArgs>({
     const results = { downtimeMs: downtime, checkpointPauseMs: pause };
     if (argv.json)
       process.stdout.write(
-        `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, runA: a.summary.runId, runB: b.summary.runId, warnings, environments, ...results }, null, 2)}
+        `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, runA: a.summary.runId, runB: b.summary.runId, warnings, environments, ...results }, 2)}
 `,
       );
     else
       process.stdout.write(
-        `${sideBySide(environments)}${fmt('downtime', downtime)}
-${fmt('checkpoint pause', pause)}
-`,
+        visible(`${sideBySide(environments)}${fmt('downtime', downtime)}\n${fmt('checkpoint pause', pause)}\n`),
       );
     const all = [downtime, pause];
     return all.some((c) => c?.verdict === 'regression')

@@ -4,12 +4,14 @@ import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
+import { visible } from '../core/visible.js';
 import { DemoSession } from '../demo/session.js';
 import { demoPage } from '../demo/page.js';
 import { startLiveServer } from '../live/server.js';
 import { loadScenario } from '../scenario/scenario.js';
 import { assertTargetName, validateTarget } from '../targets/registry.js';
 import { defineCommand } from './command.js';
+import { portFlag } from './flags.js';
 import { VERBS } from './verbs.js';
 
 interface DemoArgs {
@@ -41,6 +43,7 @@ export const demoCommand = defineCommand<DemoArgs>({
       .option('port', { type: 'number', default: 0, describe: 'Port (default: a random free one)' })
       .option('verbose', { type: 'boolean', default: false, describe: 'Log on stderr' }),
   run: async (argv) => {
+    const port = portFlag(argv.port); // before the session boots
     const { scenario, file } = loadScenario(argv.scenario ?? 'default', { target: argv.target });
     if (argv.target !== undefined) assertTargetName(argv.target, '--target');
     await validateTarget(scenario.target, scenario.targetOptions, file);
@@ -53,7 +56,7 @@ export const demoCommand = defineCommand<DemoArgs>({
     let session: DemoSession | null = null;
     const server = await startLiveServer({
       host: argv.listen,
-      port: argv.port,
+      port,
       page: demoPage,
       snapshot: () => session?.state.snapshot() ?? null,
       onKill: () => session?.killNow() ?? false,
@@ -68,7 +71,7 @@ export const demoCommand = defineCommand<DemoArgs>({
       throw err;
     });
     session = demo;
-    process.stdout.write(`soak demo: ${scenario.target} session, run folder ${demo.paths.dir}\n`);
+    process.stdout.write(visible(`soak demo: ${scenario.target} session, run folder ${demo.paths.dir}\n`));
     process.stdout.write(`open: ${server.url}\n`);
     await Promise.race([demo.settled(), stopped]);
     const pid = demo.state.pid;
@@ -80,7 +83,9 @@ export const demoCommand = defineCommand<DemoArgs>({
     await server.close();
     const c = demo.state.counts;
     process.stdout.write(
-      `soak demo: ${c.interruptions} interruptions, ${c.resumed} resumed, ${c.failed} not; report: soak report ${demo.paths.dir}\n`,
+      visible(
+        `soak demo: ${c.interruptions} interruptions, ${c.resumed} resumed, ${c.failed} not; report: soak report ${demo.paths.dir}\n`,
+      ),
     );
     return c.failed > 0 ? EXIT.fail : EXIT.pass;
   },

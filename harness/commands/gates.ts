@@ -8,7 +8,7 @@ import { VERBS } from './verbs.js';
 import { ciOutputOptions, writeCiOutputs } from './ci-outputs.js';
 import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 import { judge, verdictLine } from '../gates/judge.js';
-import { neutralizeBidi } from '../report/escape.js';
+import { escapedJson, visible } from '../core/visible.js';
 
 interface GatesArgs {
   runDirs: string[];
@@ -40,10 +40,10 @@ export const gatesCommand = defineCommand<GatesArgs>({
     writeCiOutputs(argv, { analysis, judgement: j, reportDir: null });
     if (argv.json) {
       process.stdout.write(
-        `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDirs: dirs, verdict: j.verdict, gates: j.gates }, null, 2)}\n`,
+        `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDirs: dirs, verdict: j.verdict, gates: j.gates }, 2)}\n`,
       );
     } else {
-      process.stdout.write(neutralizeBidi(`${formatGateTable(j.gates)}\n${verdictLine(j)}\n`));
+      process.stdout.write(visible(`${formatGateTable(j.gates)}\n${verdictLine(j)}\n`));
     }
     return exitCodeFor(j.verdict);
   },

@@ -3,6 +3,7 @@
 // a user's own sandbox image; `soak image prune [--dry-run]`: remove the cache entries this checkout no longer uses.
 import type { Argv } from 'yargs';
 import { ConfigError, EXIT } from '../core/errors.js';
+import { escapedJson, visible } from '../core/visible.js';
 import { buildAgent } from '../targets/guest/agent-build.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -53,7 +54,7 @@ const buildCommand = defineCommand<ImageBuildArgs>({
     const template = argv.template ? await buildTemplate(argv.scenario) : undefined;
     if (argv.json) {
       const out = { schemaVersion: OUTPUT_SCHEMA_VERSION, ...image, buildMs: Math.round(ms), template };
-      process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      process.stdout.write(`${escapedJson(out, 2)}\n`);
       return EXIT.pass;
     }
     process.stdout.write(
@@ -63,7 +64,9 @@ const buildCommand = defineCommand<ImageBuildArgs>({
         `  initramfs  ${image.initramfs}`,
         `  ${image.cached === true ? 'cached (pass --force to rebuild)' : `built in ${(ms / 1000).toFixed(1)} s`}`,
         ...(template === undefined ? [] : templateLines(template)),
-      ].join('\n') + '\n',
+      ]
+        .map(visible)
+        .join('\n') + '\n',
     );
     return EXIT.pass;
   },
@@ -107,7 +110,9 @@ const pruneCommand = defineCommand<{ 'dry-run': boolean }>({
       [
         ...stale.map((e) => `${verb} ${e.name.padEnd(width)}  ${fmtBytes(e.bytes).padStart(9)}  ${e.why}`),
         `${buildDir}: ${verb} ${stale.length} entries, ${fmtBytes(total)}${image ? `; current image ${image.hash.slice(0, 16)}` : '; no current image built'}`,
-      ].join('\n') + '\n',
+      ]
+        .map(visible)
+        .join('\n') + '\n',
     );
     return Promise.resolve(EXIT.pass);
   },
@@ -121,8 +126,10 @@ const agentCommand = defineCommand<{ out: string }>({
   run: async (argv) => {
     const agent = await buildAgent(argv.out);
     process.stdout.write(
-      `${agent.file} (${agent.bytes} bytes, sha256 ${agent.sha256}, sources ${agent.sourceHash.slice(0, 16)})\n` +
-        '  run it as: soak-agent <workspace> <stepMs> -   (heartbeats on stdout, requests on stdin; docs/workload.md)\n',
+      visible(
+        `${agent.file} (${agent.bytes} bytes, sha256 ${agent.sha256}, sources ${agent.sourceHash.slice(0, 16)})\n` +
+          '  run it as: soak-agent <workspace> <stepMs> -   (heartbeats on stdout, requests on stdin; docs/workload.md)\n',
+      ),
     );
     return EXIT.pass;
   },

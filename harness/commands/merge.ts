@@ -15,6 +15,7 @@ import {
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, InputError } from '../core/errors.js';
+import { escapedJson, visible } from '../core/visible.js';
 import { streamJournal } from '../journal/writer.js';
 import { fsyncDir } from '../core/durable.js';
 import { mergeEvent, mergeInput, planMerge } from '../journal/merge.js';
@@ -81,9 +82,9 @@ export const mergeCommand = defineCommand<MergeArgs>({
     fsyncDir(path.dirname(out));
     if (argv.json)
       process.stdout.write(
-        `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: out, sources: files.length, cycles })}\n`,
+        `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: out, sources: files.length, cycles })}\n`,
       );
-    else process.stdout.write(`merged ${files.length} runs (${cycles} cycles) into ${out}\n`);
+    else process.stdout.write(visible(`merged ${files.length} runs (${cycles} cycles) into ${out}\n`));
     return EXIT.pass;
   },
 });

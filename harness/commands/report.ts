@@ -12,7 +12,7 @@ import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 import type { RunAnalysis } from '../analysis/summary.js';
 import { judge, verdictLine } from '../gates/judge.js';
 import { exitCodeFor } from '../gates/verdict.js';
-import { neutralizeBidi } from '../report/escape.js';
+import { escapedJson, visible } from '../core/visible.js';
 import { readBaseline, type Baseline } from '../report/baseline/read-baseline.js';
 import { autoBaseline } from '../report/baseline/resolve-baseline.js';
 
@@ -81,16 +81,14 @@ export const reportCommand = defineCommand<ReportArgs>({
     const since = baseline === null ? null : baseline.dir;
     if (argv.json)
       process.stdout.write(
-        `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...written, verdict: j.verdict, baseline: since }, null, 2)}\n`,
+        `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...written, verdict: j.verdict, baseline: since }, 2)}\n`,
       );
     else {
       const note =
         argv.baseline === undefined
           ? ''
           : `baseline: ${since ?? 'none (no earlier report of this scenario and target)'}\n`;
-      process.stdout.write(
-        neutralizeBidi(`report: ${path.join(written.dir, 'index.html')}\n${note}${verdictLine(j)}\n`),
-      );
+      process.stdout.write(visible(`report: ${path.join(written.dir, 'index.html')}\n${note}${verdictLine(j)}\n`));
     }
     return exitCodeFor(j.verdict); // the report is written either way; the exit code says what it found
   },

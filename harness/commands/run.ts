@@ -4,7 +4,7 @@ import type { Argv } from 'yargs';
 import { EXIT, InputError } from '../core/errors.js';
 import { exitCodeFor } from '../gates/evaluate.js';
 import { formatGateTable } from '../report/text/gate-table.js';
-import { neutralizeBidi } from '../report/escape.js';
+import { escapedJson, visible } from '../core/visible.js';
 import { streamProgress, quietProgress } from '../run/progress.js';
 import type { RunResult } from '../run/runner.js';
 import { resumeSoak } from '../run/resume.js';
@@ -16,7 +16,7 @@ import { recalledOptions } from '../run/run-options.js';
 import { loadRuns, noteTornTails, resolveRunDir } from '../analysis/load-runs.js';
 import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 import { ciOutputOptions, writeCiOutputs } from './ci-outputs.js';
-import { loadScenario } from '../scenario/scenario.js';
+import { loadScenario, overrideFlag } from '../scenario/scenario.js';
 import { assertTargetName, validateTarget } from '../targets/registry.js';
 import { judge, verdictLine } from '../gates/judge.js';
 import { defineCommand } from './command.js';
@@ -121,7 +121,7 @@ export const runCommand = defineCommand<RunArgs>({
     ),
   run: async (argv, ctx) => {
     const stop = { requested: false };
-    const say = (line: string): void => void process.stderr.write(`\nsoak: ${line}\n`);
+    const say = (line: string): void => void process.stderr.write(visible(`\nsoak: ${line}\n`));
     // Installed until the report is written: a SIGTERM while it is written waits for it, a second one aborts.
     const unlisten = onStopSignals(stop, () => ctx.abort(EXIT.aborted), say);
     try {
@@ -155,9 +155,9 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
     ).filter((k) => argv[k] !== undefined);
     if (clash.length > 0)
       throw new InputError(
-        `--resume continues a run with the scenario it started with: drop ${clash.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`,
+        `--resume continues a run with the scenario it started with: drop ${clash.map(overrideFlag).join(', ')}`,
       );
-    if (!argv.json) process.stderr.write(`soak: resuming ${argv.resume}\n`);
+    if (!argv.json) process.stderr.write(visible(`soak: resuming ${argv.resume}\n`));
     const remembered = recalledOptions(resolveRunDir(argv.resume));
     if (argv.report && argv.reportDir === undefined && remembered?.reportDir) reportsDir = remembered.reportDir;
     result = await resumeSoak({ ...common, runDir: argv.resume });
@@ -182,7 +182,9 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
       const shardText = shard ? `, shard ${shard.index}/${shard.count}` : '';
       const keyText = argv.seedFrom !== undefined ? ` (from key ${JSON.stringify(argv.seedFrom)})` : '';
       process.stderr.write(
-        `soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.cycles} cycles${shardText}${scenario.bootSamples > 0 ? ` after ${scenario.bootSamples} boot samples` : ''}, seed ${scenario.seed}${keyText}\n`,
+        visible(
+          `soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.cycles} cycles${shardText}${scenario.bootSamples > 0 ? ` after ${scenario.bootSamples} boot samples` : ''}, seed ${scenario.seed}${keyText}\n`,
+        ),
       );
     }
     result = await runSoak({
@@ -206,17 +208,18 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
   writeCiOutputs(argv, { analysis, judgement, reportDir });
   if (argv.json) {
     process.stdout.write(
-      `${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: result.runDir, status: result.status, reportDir, verdict: judgement.verdict, judged: argv.judge, summary: analysis.summary, gates: judgement.gates }, null, 2)}\n`,
+      `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: result.runDir, status: result.status, reportDir, verdict: judgement.verdict, judged: argv.judge, summary: analysis.summary, gates: judgement.gates }, 2)}\n`,
     );
   } else {
     const s = analysis.summary;
-    process.stdout.write(
-      `run folder: ${result.runDir} (${result.status}, ${result.cycles} cycles run now, ${s.cycles.total} in the run)\n`,
-    );
-    process.stdout.write(neutralizeBidi(`${formatGateTable(judgement.gates)}\n`));
-    if (s.violations > 0) process.stdout.write(`violations: ${s.violations}, e.g. ${s.violationSamples[0] ?? ''}\n`);
-    if (reportDir) process.stdout.write(`report: ${path.join(reportDir, 'index.html')}\n`);
-    process.stdout.write(`${verdictLine(judgement)}${argv.judge ? '' : ' (not judged here: --no-judge, exit 0)'}\n`);
+    const lines = [
+      `run folder: ${result.runDir} (${result.status}, ${result.cycles} cycles run now, ${s.cycles.total} in the run)`,
+      formatGateTable(judgement.gates),
+      ...(s.violations > 0 ? [`violations: ${s.violations}, e.g. ${s.violationSamples[0] ?? ''}`] : []),
+      ...(reportDir ? [`report: ${path.join(reportDir, 'index.html')}`] : []),
+      `${verdictLine(judgement)}${argv.judge ? '' : ' (not judged here: --no-judge, exit 0)'}`,
+    ];
+    process.stdout.write(visible(`${lines.join('\n')}\n`));
   }
   return argv.judge ? exitCodeFor(judgement.verdict) : EXIT.pass;
 }

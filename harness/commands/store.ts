@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, InputError } from '../core/errors.js';
+import { escapedJson, visible } from '../core/visible.js';
 import { gcStore } from '../store/gc.js';
 import { isStore, Store } from '../store/store.js';
 import { storeStats, verifyStore } from '../store/verify.js';
@@ -44,7 +45,7 @@ const statsCommand = defineCommand<StoreArgs>({
       store.close();
     }
     if (argv.json) {
-      process.stdout.write(`${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...stats }, null, 2)}\n`);
+      process.stdout.write(`${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...stats }, 2)}\n`);
       return EXIT.pass;
     }
     const lines = ['  seq      step     logical      stored  new chunks  (deltas)    ratio   cum.ratio'];
@@ -63,7 +64,7 @@ const statsCommand = defineCommand<StoreArgs>({
       );
     }
     for (const s of stats.skipped) lines.push(`skipped: ${s.problem} (not counted; "soak store verify" reports it)`);
-    process.stdout.write(`${lines.join('\n')}\n`);
+    process.stdout.write(visible(`${lines.join('\n')}\n`));
     return EXIT.pass;
   },
 });
@@ -90,14 +91,15 @@ const verifyCommand = defineCommand<VerifyArgs>({
     } finally {
       store.close();
     }
-    if (argv.json)
-      process.stdout.write(`${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...report }, null, 2)}\n`);
+    if (argv.json) process.stdout.write(`${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...report }, 2)}\n`);
     else {
       for (const p of report.problems)
         process.stdout.write(
-          p.part === '(manifest)' || p.part === '(chunk index)'
-            ? `${p.problem}\n`
-            : `checkpoint ${p.seq} part ${p.part}: ${p.problem}\n`,
+          visible(
+            p.part === '(manifest)' || p.part === '(chunk index)' || p.part === '(pack index)'
+              ? `${p.problem}\n`
+              : `checkpoint ${p.seq} part ${p.part}: ${p.problem}\n`,
+          ),
         );
       process.stdout.write(
         `${report.checkpoints} checkpoints, ${report.chunksChecked} chunk references checked: ${report.problems.length === 0 ? 'OK' : `${report.problems.length} problems`}\n`,
@@ -130,7 +132,7 @@ const gcCommand = defineCommand<GcArgs>({
       store.close();
     }
     if (argv.json) {
-      process.stdout.write(`${JSON.stringify({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...report }, null, 2)}\n`);
+      process.stdout.write(`${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...report }, 2)}\n`);
     } else {
       const lines = [
         `kept ${report.kept.length} checkpoints${report.kept.length > 0 ? ` (${report.kept[0]}..${report.kept.at(-1)})` : ''}, removed ${report.removed.length}`,
@@ -143,7 +145,7 @@ const gcCommand = defineCommand<GcArgs>({
         lines.push(
           `warning: kept checkpoints need ${report.missingChunks} chunks no intact pack holds; run "soak store verify"`,
         );
-      process.stdout.write(`${lines.join('\n')}\n`);
+      process.stdout.write(visible(`${lines.join('\n')}\n`));
     }
     return report.missingChunks === 0 ? EXIT.pass : EXIT.fail;
   },

@@ -1,11 +1,13 @@
 // `soak target check <scenario-or-adapter>`: the conformance kit, a pass/fail table with evidence; and
 // `soak target schemas [--out dir]`: write the target protocol's JSON Schemas (schemas/target-protocol/).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { runBattery, type CheckResult } from '../conformance/battery.js';
+import { NOT_CHECKED, runBattery, type CheckResult } from '../conformance/battery.js';
 import type { ConformanceTarget } from '../conformance/session.js';
+import { mkdirDurable, writeFileAtomic } from '../core/durable.js';
 import { EXIT } from '../core/errors.js';
+import { escapedJson, visible } from '../core/visible.js';
 import { prettyJson } from '../core/json-text.js';
 import { repoRoot } from '../core/repo-root.js';
 import { loadScenario } from '../scenario/scenario.js';
@@ -39,12 +41,22 @@ async function resolveTarget(what: string): Promise<ConformanceTarget> {
   };
 }
 
-/** The table: one line per check, its verdict and evidence. */
+/** --json: every check with its verdict and evidence, and the classes of guest state the battery did not check. */
+export function checksJson(results: CheckResult[]): string {
+  return `${escapedJson({ schemaVersion: 1, checks: results, notChecked: NOT_CHECKED }, 2)}\n`;
+}
+
+/** The table: one line per check, its verdict and evidence; then what was not checked, and the verdict. */
 export function formatChecks(results: CheckResult[]): string {
   const w = Math.max(...results.map((r) => r.id.length));
   const lines = results.map((r) => `${r.id.padEnd(w)}  ${r.verdict === 'pass' ? 'PASS' : 'FAIL'}  ${r.evidence}`);
   const failed = results.filter((r) => r.verdict === 'fail').map((r) => r.id);
-  lines.push(failed.length === 0 ? 'verdict: PASS (every check)' : `verdict: FAIL (${failed.join(', ')})`);
+  lines.push('not checked (a PASS says nothing about these):', ...NOT_CHECKED.map((c) => `  - ${c}`));
+  lines.push(
+    failed.length === 0
+      ? 'verdict: PASS (every check above; not the classes listed as not checked)'
+      : `verdict: FAIL (${failed.join(', ')})`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -58,10 +70,7 @@ const checkCommand = defineCommand<CheckArgs>({
       .option('keep', { type: 'string', describe: 'Keep stores and host logs in this folder' }),
   run: async (argv) => {
     const results = await runBattery(await resolveTarget(argv.what), argv.keep && path.resolve(argv.keep));
-    const out = argv.json
-      ? `${JSON.stringify({ schemaVersion: 1, checks: results }, null, 2)}\n`
-      : formatChecks(results);
-    process.stdout.write(out);
+    process.stdout.write(argv.json ? checksJson(results) : visible(formatChecks(results)));
     return results.every((r) => r.verdict === 'pass') ? EXIT.pass : EXIT.fail;
   },
 });
@@ -76,10 +85,12 @@ const schemasCommand = defineCommand<{ out: string }>({
       describe: 'Folder to write into',
     }),
   run: (argv) => {
-    mkdirSync(argv.out, { recursive: true });
+    mkdirDurable(argv.out);
+    // As prettier prints them (the files lint clean); each through an unguessable temp name and a rename, so a
+    // symlink planted in the folder (at a file's name or any temp name) is replaced or refused, never written through.
     for (const [name, schema] of Object.entries(protocolJsonSchemas()))
-      writeFileSync(path.join(argv.out, name), prettyJson(schema)); // as prettier prints it: the files lint clean
-    process.stdout.write(`wrote ${Object.keys(protocolJsonSchemas()).length} schemas to ${argv.out}\n`);
+      writeFileAtomic(path.join(argv.out, name), prettyJson(schema));
+    process.stdout.write(visible(`wrote ${Object.keys(protocolJsonSchemas()).length} schemas to ${argv.out}\n`));
     return EXIT.pass;
   },
 });

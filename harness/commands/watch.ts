@@ -2,11 +2,13 @@
 // the downtime histogram and ECDF, the gates as they stand, an ETA (the figures `soak report` would write).
 import type { Argv } from 'yargs';
 import { EXIT } from '../core/errors.js';
+import { visible } from '../core/visible.js';
 import { resolveRunDir } from '../analysis/load-runs.js';
 import { startLiveServer } from '../live/server.js';
 import { JournalFollower } from '../watch/follow.js';
 import { watchPage } from '../watch/page.js';
 import { defineCommand } from './command.js';
+import { portFlag } from './flags.js';
 import { VERBS } from './verbs.js';
 
 interface WatchArgs {
@@ -32,6 +34,7 @@ export const watchCommand = defineCommand<WatchArgs>({
         describe: 'Port (default: a random free one)',
       }) as unknown as Argv<WatchArgs>,
   run: async (argv) => {
+    const port = portFlag(argv.port);
     const dir = resolveRunDir(argv.runDir);
     let stopNow: () => void = () => {};
     const stopped = new Promise<void>((resolve) => (stopNow = resolve));
@@ -41,11 +44,11 @@ export const watchCommand = defineCommand<WatchArgs>({
     await follower.start();
     const server = await startLiveServer({
       host: argv.listen,
-      port: argv.port,
+      port,
       page: watchPage,
       snapshot: () => follower.snapshot(),
     });
-    process.stdout.write(`soak watch: ${dir}\nopen: ${server.url}\nCtrl-C ends it\n`);
+    process.stdout.write(visible(`soak watch: ${dir}\nopen: ${server.url}\nCtrl-C ends it\n`));
     await stopped;
     follower.stop();
     await server.close();

@@ -28,6 +28,22 @@ export const CHECKS = [
   ['destroy-no-process', 'destroy leaves no process behind (host group and kill list)'],
 ] as const;
 
+/**
+ * Classes of guest state the battery does not check, so a PASS says nothing about them: printed under the table and in
+ * --json (`notChecked`). The checks above compare the workload's own workspace, memory and tool state, its nonce and
+ * processes; a restored sandbox can lose or repeat everything else and still pass.
+ */
+export const NOT_CHECKED = [
+  "files outside the workload's workspace: /tmp and /dev/shm contents, other writable paths",
+  'wall clock and monotonic clock continuity across a restore (a clock set back or jumping)',
+  'randomness of clones: two sessions restored from one checkpoint reading the same /dev/urandom or CRNG bytes',
+  'processes other than the agent and its tool process, and their memory',
+  'open network connections, listening sockets, pipes and other file descriptors',
+  'pending signals, timers and file locks',
+  'power loss and disk faults (every kill here is a SIGKILL)',
+  'repeated cycles and timing (each check runs once; downtime and pause are measured by soak run)',
+] as const;
+
 type Resumed = { seq: number; step: number; hb: Heartbeat };
 
 /** Run the battery; `dir` (default: a temp folder, removed after) holds the stores and logs. */

@@ -16,3 +16,6 @@ export function stopwatch(): () => number {
   const start = process.hrtime.bigint();
   return () => Number(process.hrtime.bigint() - start) / 1e6;
 }
+
+/** The longest wait a Node timer (setTimeout, setInterval) can hold: past it the timer fires at once (after 1 ms). */
+export const TIMER_MAX_MS = 2 ** 31 - 1;

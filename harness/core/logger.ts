@@ -1,6 +1,8 @@
-// Logging through pino: JSON lines into the run folder, short readable lines on the terminal (warnings and up by default).
+// Logging through pino: JSON lines into the run folder, short readable lines on the terminal (warnings and up by default;
+// controls made visible).
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
+import { visible } from './visible.js';
 
 export type { Logger };
 
@@ -25,10 +27,10 @@ function terminalStream(): Writable {
             .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
             .join(' ');
           process.stderr.write(
-            `${levelNames[level as number] ?? 'log'}: ${String(msg)}${extras ? ` ${extras}` : ''}\n`,
+            visible(`${levelNames[level as number] ?? 'log'}: ${String(msg)}${extras ? ` ${extras}` : ''}\n`),
           );
         } catch {
-          process.stderr.write(`${line}\n`);
+          process.stderr.write(`${visible(line)}\n`);
         }
       }
       done();

@@ -1,8 +1,9 @@
 // Load gates/NN-name.yaml: zod schema, id = NN, threshold parsed once; every problem in every file reported in one ConfigError.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
+import { readBoundedText } from '../core/bounded-read.js';
 import { ConfigError } from '../core/errors.js';
 import { repoRoot } from '../core/repo-root.js';
 import { checkStat, METRICS } from './metrics.js';
@@ -11,6 +12,9 @@ import type { Gate, Threshold } from './types.js';
 
 const FILE_NAME = /^(\d{2})-([a-z0-9]+(?:-[a-z0-9]+)*)\.ya?ml$/;
 
+/** The largest minN: a scenario's largest cycle count (a gate that asks for more could never be judged). */
+const MAX_MIN_N = 10_000_000;
+
 /** Schema of one gate file. */
 export const gateSchema = z
   .object({
@@ -18,13 +22,15 @@ export const gateSchema = z
     title: z.string().min(1).max(120),
     metric: z.enum(Object.keys(METRICS) as [string, ...string[]]),
     threshold: z.string().min(1),
-    minN: z.number().int().min(1),
+    minN: z.number().int().min(1).max(MAX_MIN_N),
     description: z.string().default(''),
     /** Per-target overrides: `byTarget: { microvm: { threshold: "p95 < 8000", minN: 5 } }`. */
     byTarget: z
       .record(
         z.string().min(1),
-        z.object({ threshold: z.string().min(1).optional(), minN: z.number().int().min(1).optional() }).strict(),
+        z
+          .object({ threshold: z.string().min(1).optional(), minN: z.number().int().min(1).max(MAX_MIN_N).optional() })
+          .strict(),
       )
       .default({}),
   })
@@ -111,7 +117,15 @@ export function loadGates(dir: string = defaultGatesDir()): Gate[] {
   const gates: Gate[] = [];
   for (const name of names) {
     const file = path.join(dir, name);
-    const gate = parseGate(readFileSync(file, 'utf8'), file, problems);
+    let text: string;
+    try {
+      text = readBoundedText(file, 'gate file'); // a FIFO, a device or a huge file is refused before it is read
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(err.message);
+      continue;
+    }
+    const gate = parseGate(text, file, problems);
     if (gate !== null) gates.push(gate);
   }
   const seen = new Map<number, string>();

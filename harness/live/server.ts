@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { InputError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/logger.js';
+import { visibleJson } from '../core/visible.js';
 import { EventStreams } from './event-stream.js';
 import { guardServer, LIVE_LIMITS, serverOptions, type LiveLimits } from './limits.js';
 import { isSameOrigin } from './origin.js';
@@ -19,7 +20,7 @@ export interface LiveServerOptions {
   port?: number;
   /** The page's HTML, with `nonce` on its inline style and script. */
   page: (nonce: string) => string;
-  /** The state pushed to every page, serialised as JSON. */
+  /** The state pushed to every page, serialised as JSON with every string's controls made visible (core/visible.ts). */
   snapshot: () => unknown;
   /** How often the state is pushed, ms (default 100: 10 times a second). */
   intervalMs?: number;
@@ -77,7 +78,7 @@ export async function startLiveServer(opts: LiveServerOptions): Promise<LiveServ
   /** One update as an event, or null (logged) when the snapshot cannot be had. */
   const event = (): string | null => {
     try {
-      const line = `data: ${JSON.stringify(opts.snapshot())}\n\n`;
+      const line = `data: ${visibleJson(opts.snapshot())}\n\n`;
       failing = false;
       return line;
     } catch (err) {

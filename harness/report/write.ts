@@ -1,6 +1,7 @@
 // Write one dated report (index.html, summary.md, summary.json, cycles.csv, charts) and regenerate the reports index.
 import path from 'node:path';
 import { DiskError, diskErrno, InputError } from '../core/errors.js';
+import { escapedJson } from '../core/visible.js';
 import type { GateResult } from '../gates/types.js';
 import type { RunAnalysis } from '../analysis/summary.js';
 import type { DurabilityRow } from '../analysis/durability.js';
@@ -56,13 +57,13 @@ export async function writeReport(input: WriteReportInput): Promise<WrittenRepor
     ['summary.md', renderWalkthrough(model, charts, rows)],
     [
       'summary.json',
-      `${JSON.stringify({ ...model.summary, verdict: model.verdict, gates: model.gates, ...sinceLastJson(model.sinceLast), ...(durability.length > 0 ? { durability } : {}) }, null, 2)}\n`,
+      `${escapedJson({ ...model.summary, verdict: model.verdict, gates: model.gates, ...sinceLastJson(model.sinceLast), ...(durability.length > 0 ? { durability } : {}) }, 2)}\n`,
     ],
     ['cycles.csv', cyclesCsv(analysis.cycles)],
   ]);
   for (const chart of charts) {
     files.set(`charts/${chart.name}.svg`, `${chart.svg}\n`);
-    files.set(`charts/${chart.name}.vl.json`, `${JSON.stringify(chart.spec, null, 2)}\n`);
+    files.set(`charts/${chart.name}.vl.json`, `${escapedJson(chart.spec, 2)}\n`);
   }
   let dir: string;
   try {

@@ -1,14 +1,16 @@
 // Scenario files (scenarios/*.yaml): schema, defaults, loading with every problem reported at once.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
+import { readBoundedText } from '../core/bounded-read.js';
 import { ConfigError } from '../core/errors.js';
 import { repoRoot } from '../core/repo-root.js';
+import { durationMs, durationS, HOUR_MS, msRange } from './durations.js';
 
-const range = z
-  .tuple([z.number().nonnegative(), z.number().nonnegative()])
-  .refine(([lo, hi]) => lo <= hi, { error: 'expected [min, max] with min <= max' });
+/** The bound of a relative weight (a fault's, a kill phase's): enough for any ratio, far from overflowing a sum. */
+const MAX_WEIGHT = 1_000_000;
+const range = msRange(HOUR_MS);
 
 /** The fault kinds a scenario may list (README "Faults"); sigkill is the default and the only one without a FUSE layer. */
 export const FAULT_KINDS = ['sigkill', 'power-loss', 'enospc', 'eio', 'freeze'] as const;
@@ -19,9 +21,9 @@ const faultSchema = z
   .object({
     kind: z.enum(FAULT_KINDS),
     /** Relative weight of this fault among the listed ones. */
-    weight: z.number().positive().default(1),
+    weight: z.number().positive().max(MAX_WEIGHT).default(1),
     /** freeze only: how long the host group stays SIGSTOPped (default FREEZE_DEFAULT_MS in run/nemesis.ts). */
-    durationMs: z.number().int().positive().max(3_600_000).optional(),
+    durationMs: durationMs(HOUR_MS, { int: true }).optional(),
   })
   .strict()
   .refine((f) => f.durationMs === undefined || f.kind === 'freeze', {
@@ -61,12 +63,12 @@ export const scenarioSchema = z
      */
     standby: z.boolean().default(false),
     /** Stop cleanly (status "budget") once this much wall time has passed; 0 = no budget. */
-    budgetS: z.number().nonnegative().default(0),
+    budgetS: durationS(24 * 86_400).default(0),
     /** Workload: one step every stepMs. */
-    stepMs: z.number().positive().max(10_000).default(5),
+    stepMs: durationMs(10_000).default(5),
     checkpoint: z
       .object({
-        everyMs: z.number().positive().max(3_600_000).default(100),
+        everyMs: durationMs(HOUR_MS).default(100),
       })
       .strict()
       .default({ everyMs: 100 }),
@@ -75,9 +77,9 @@ export const scenarioSchema = z
         /** Relative weights of where kills are aimed. */
         phases: z
           .object({
-            work: z.number().nonnegative().default(1),
-            checkpoint: z.number().nonnegative().default(0),
-            restore: z.number().nonnegative().default(0),
+            work: z.number().nonnegative().max(MAX_WEIGHT).default(1),
+            checkpoint: z.number().nonnegative().max(MAX_WEIGHT).default(0),
+            restore: z.number().nonnegative().max(MAX_WEIGHT).default(0),
           })
           .strict()
           .refine((p) => p.work + p.checkpoint + p.restore > 0, { error: 'at least one phase weight must be > 0' })
@@ -102,18 +104,18 @@ export const scenarioSchema = z
      */
     faults: z.array(faultSchema).default([]),
     /** Give up on a resume (outcome fail) after this long. */
-    resumeTimeoutMs: z.number().positive().default(30_000),
+    resumeTimeoutMs: durationMs(HOUR_MS).default(30_000),
     /**
      * Longest wait for any other message of a host (a checkpoint to begin) and for a killed host to be gone; a host
      * that misses it is hung: killed with its group, the cycle indeterminate (cause host-hung).
      */
-    hostTimeoutMs: z.number().positive().default(10_000),
+    hostTimeoutMs: durationMs(HOUR_MS).default(10_000),
     /** Negative control: capture filesystem, then memory this much later. */
-    skewMs: z.number().nonnegative().max(10_000).default(0),
+    skewMs: durationMs(10_000, { positive: false }).default(0),
     /** This run is a negative control: it passes only if the checker finds violations. */
     negativeControl: z.boolean().default(false),
     /** Fault injection for A/B tests: sleep this long inside every restore. */
-    injectRestoreDelayMs: z.number().nonnegative().max(600_000).default(0),
+    injectRestoreDelayMs: durationMs(600_000, { positive: false }).default(0),
     /** Options passed to the target as they are; the target validates them. */
     targetOptions: z.record(z.string(), z.unknown()).default({}),
     /** target: exec: the adapter program (docs/target-protocol.md), relative to the scenario's folder or the repo root. */
@@ -128,8 +130,13 @@ export type ScenarioOverrides = Partial<
   Pick<Scenario, 'target' | 'cycles' | 'seed' | 'skewMs' | 'injectRestoreDelayMs' | 'budgetS' | 'bootSamples'>
 >;
 
-/** Format zod issues as `file: field.path: message` lines. */
-export function formatIssues(file: string, error: z.ZodError): string {
+/** The command-line flag that overrides scenario field `key` (budgetS: --budget-s). */
+export function overrideFlag(key: string): string {
+  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** Format zod issues as `file: field.path: message` lines; a field in `fromFlags` came from its flag and is named so. */
+export function formatIssues(file: string, error: z.ZodError, fromFlags: ReadonlySet<string> = new Set()): string {
   return error.issues
     .flatMap((issue) => {
       // An unknown field is named by its own dot-path, not its parent's.
@@ -138,7 +145,11 @@ export function formatIssues(file: string, error: z.ZodError): string {
         issue.code === 'unrecognized_keys'
           ? 'unknown field (check the spelling; see README "Scenario files")'
           : issue.message;
-      return paths.map((p) => `  ${file}: ${p.length > 0 ? p.join('.') : '(top level)'}: ${message}`);
+      return paths.map((p) => {
+        const key = String(p[0] ?? '');
+        if (p.length === 1 && fromFlags.has(key)) return `  ${overrideFlag(key)} (overrides ${key}): ${message}`;
+        return `  ${file}: ${p.length > 0 ? p.join('.') : '(top level)'}: ${message}`;
+      });
     })
     .join('\n');
 }
@@ -175,11 +186,15 @@ export function parseScenario(text: string, file: string, overrides: ScenarioOve
     throw new ConfigError(`scenario ${file} must be a YAML mapping with at least a "name" field`);
   }
   const merged: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  const fromFlags = new Set<string>();
   for (const [key, value] of Object.entries(overrides) as [string, unknown][])
-    if (value !== undefined) merged[key] = value;
+    if (value !== undefined) {
+      merged[key] = value;
+      fromFlags.add(key);
+    }
   const result = scenarioSchema.safeParse(merged);
   if (!result.success) {
-    throw new ConfigError(`scenario ${file} is invalid:\n${formatIssues(file, result.error)}`);
+    throw new ConfigError(`scenario ${file} is invalid:\n${formatIssues(file, result.error, fromFlags)}`);
   }
   return withAdapter(result.data, file);
 }
@@ -200,5 +215,5 @@ export function loadScenario(
   overrides: ScenarioOverrides = {},
 ): { scenario: Scenario; file: string } {
   const file = resolveScenarioPath(nameOrPath);
-  return { scenario: parseScenario(readFileSync(file, 'utf8'), file, overrides), file };
+  return { scenario: parseScenario(readBoundedText(file, 'scenario'), file, overrides), file };
 }

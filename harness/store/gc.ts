@@ -14,6 +14,7 @@ import { PackWriter } from './pack.js';
 import { entryLocation, readPackIndex, type PackIndexFile } from './pack-index.js';
 import type { Store } from './repository.js';
 import { sweepDeadLockTemps } from './lock.js';
+import { damagedPackIndexes } from './verify-pack-indexes.js';
 
 export interface GcReport {
   keep: number;
@@ -64,7 +65,8 @@ function consolidateAfterGc(packDir: string): void {
 /**
  * Remove every checkpoint but the newest `keep` and the chunks only they used, under an exclusive lock (StoreBusyError,
  * exit 3, naming the PID while any live process holds the store). Refuses (IntegrityError, exit 1, naming the file),
- * deleting nothing, while a manifest fails its check: gc cannot know which chunks that checkpoint needs.
+ * deleting nothing, while a manifest or a pack index fails its check: gc cannot know which chunks that checkpoint
+ * needs, or where the chunks that index lists are.
  */
 export function gcStore(store: Store, keep: number, onStep: (step: GcStep, plan: GcPlan) => void = () => {}): GcReport {
   if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`--keep must be a whole number >= 1 (got ${keep})`);
@@ -81,6 +83,13 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
   if (damaged.length > 0)
     throw new IntegrityError(
       `gc deleted nothing: ${damaged.map((d) => d.problem).join('; ')}. Its chunks cannot be told from garbage; run "soak store verify", then restore or move the file away`,
+    );
+  // Every pack index too: the chunks a damaged one lists cannot be located, so live ones would look missing and dead
+  // ones could not be told apart (readers pass over such a pack as torn; gc must not plan without it).
+  const badIndexes = damagedPackIndexes(packDir);
+  if (badIndexes.length > 0)
+    throw new IntegrityError(
+      `gc deleted nothing: ${badIndexes.map((d) => d.problem).join('; ')}. The chunks it lists cannot be located; run "soak store verify", then restore the file from a copy (or move it and its pack out of the store, losing those chunks)`,
     );
   const readable = manifests.map((m) => ({ file: manifestFileName(m.seq), m }));
   const kept = readable.slice(-keep);

@@ -115,13 +115,31 @@ export function decodePackIndex(buf: Buffer): PackIndexFile {
 
 /** Read a pack index (binary version 2, or JSON version 1); null when it is torn or fails its check (its pack is then ignored). */
 export function readPackIndex(file: string): PackIndexFile | null {
+  const r = loadPackIndex(file);
+  return typeof r === 'string' ? null : r;
+}
+
+/** A pack index, or why it cannot be used ("fails its check: truncated or altered", ...). */
+export function loadPackIndex(file: string): PackIndexFile | string {
+  let buf: Buffer;
   try {
-    const buf = readFileSync(file);
-    if (buf.subarray(0, MAGIC.length).equals(MAGIC)) return decodePackIndex(buf);
+    buf = readFileSync(file);
+  } catch (err) {
+    return `cannot be read (${(err as { code?: string }).code ?? (err as Error).message})`;
+  }
+  if (buf.length === 0) return 'is empty';
+  if (buf.subarray(0, MAGIC.length).equals(MAGIC)) {
+    try {
+      return decodePackIndex(buf);
+    } catch (err) {
+      return `fails its check (${(err as Error).message}): truncated or altered`;
+    }
+  }
+  try {
     const idx = JSON.parse(buf.toString('utf8')) as PackIndexFile;
     const { check, ...body } = idx;
-    return digest(JSON.stringify(body)) === check ? idx : null;
+    return digest(JSON.stringify(body)) === check ? idx : 'fails its check: altered';
   } catch {
-    return null;
+    return 'is neither a binary index nor whole JSON: truncated or altered';
   }
 }

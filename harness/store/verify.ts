@@ -5,6 +5,7 @@ import { pageMap } from './part-reader.js';
 import type { SkippedManifest, Store } from './repository.js';
 import { verifyChunkIndex } from './verify-chunk-index.js';
 import { verifyLocations } from './verify-locations.js';
+import { damagedPackIndexes } from './verify-pack-indexes.js';
 import { partDigestProblems } from './verify-parts.js';
 
 export interface VerifyProblem {
@@ -49,8 +50,8 @@ export function layoutProblems(store: Store, m: Manifest): VerifyProblem[] {
 /**
  * Re-hash every chunk each committed checkpoint references; report corrupt or missing ones by checkpoint, every
  * manifest file that fails its check by name (part "(manifest)"), every location index that is damaged or leads
- * a chunk read astray (part "(location index)"), and a consolidated chunk index that is damaged or disagrees with the
- * pack indexes (part "(chunk index)", seq 0).
+ * a chunk read astray (part "(location index)"), every pack index that is damaged by name (part "(pack index)", seq 0),
+ * and a consolidated chunk index that is damaged or disagrees with the pack indexes (part "(chunk index)", seq 0).
  */
 export function verifyStore(store: Store, opts: VerifyOptions = {}): VerifyReport {
   store.internals.packs.close(); // read every chunk from disk again, not from what this process already checked
@@ -87,6 +88,8 @@ export function verifyStore(store: Store, opts: VerifyOptions = {}): VerifyRepor
       for (const d of partDigestProblems(store, m, digestsChecked))
         problems.push({ seq: m.seq, part: d.part, chunk: '(part digest)', problem: d.problem });
   }
+  for (const d of damagedPackIndexes(store.internals.paths.packs))
+    problems.push({ seq: 0, part: '(pack index)', chunk: '', problem: d.problem });
   store.internals.index.load(); // every pack index, to tell a location index's own fault from a chunk's
   for (const l of verifyLocations(store.internals.paths, store.internals.index))
     problems.push({ seq: l.seq, part: '(location index)', chunk: l.chunk, problem: l.problem });

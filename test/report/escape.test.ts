@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { escapeHtml, escapeMarkdown, neutralizeBidi } from '../../harness/report/escape.js';
+import { visible } from '../../harness/core/visible.js';
+import { escapeHtml, escapeMarkdown } from '../../harness/report/escape.js';
 import { rateRows } from '../../harness/report/charts/gate-chart.js';
 import { cyclesCsv } from '../../harness/report/text/csv.js';
 import { makeAnalysis, makeGates } from './fixtures.js';
@@ -35,11 +36,11 @@ describe('escapeMarkdown', () => {
 describe('bidirectional control characters', () => {
   const controls = '\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069\u200E\u200F\u061C';
   const any = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
-  test('neutralizeBidi shows each as its code point, and leaves other text alone', () => {
-    expect(neutralizeBidi('a\u202Eb')).toBe('a[U+202E]b');
-    expect(neutralizeBidi(controls)).not.toMatch(any);
-    expect(neutralizeBidi(controls).match(/\[U\+[0-9A-F]{4}\]/g)).toHaveLength(12);
-    expect(neutralizeBidi('Kill-and-resume 100% (80/80) – ≥ µs')).toBe('Kill-and-resume 100% (80/80) – ≥ µs');
+  test('visible shows each as its code point, and leaves other text alone', () => {
+    expect(visible('a\u202Eb')).toBe('a[U+202E]b');
+    expect(visible(controls)).not.toMatch(any);
+    expect(visible(controls).match(/\[U\+[0-9A-F]{4}\]/g)).toHaveLength(12);
+    expect(visible('Kill-and-resume 100% (80/80) – ≥ µs')).toBe('Kill-and-resume 100% (80/80) – ≥ µs');
   });
   test('HTML and Markdown escaping neutralise them too', () => {
     expect(escapeHtml(`x${controls}y`)).not.toMatch(any);

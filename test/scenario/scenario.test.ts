@@ -55,11 +55,11 @@ describe('parseScenario', () => {
     expect([s.target, s.cycles, s.seed, s.skewMs, s.budgetS]).toEqual(['process', 8, 7, 40, 12]);
   });
 
-  it('overrides are validated like file values', () => {
+  it('overrides are validated like file values, and named by their flag', () => {
     const err = thrown(() => parseScenario('name: x\n', 'x.yaml', { cycles: 0, seed: -3 }));
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.message).toContain('x.yaml: cycles:');
-    expect(err.message).toContain('x.yaml: seed:');
+    expect(err.message).toContain('  --cycles (overrides cycles): ');
+    expect(err.message).toContain('  --seed (overrides seed): ');
   });
 
   it('malformed YAML: ConfigError naming the file and the line, exit code 3, cause kept', () => {

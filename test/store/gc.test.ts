@@ -86,14 +86,15 @@ describe('gc --keep N', () => {
     const report = gcStore(store, 3);
     expect(report.tornPacksRemoved).toBe(1);
     // A damaged index hides checkpoint 3's pack, its chunk list included: gc cannot know what 3 needs, so it stops
-    // (exit 1) before deleting anything, and the pack whose index is damaged stays as evidence.
+    // (exit 1) before deleting anything, naming the index, and the pack whose index is damaged stays as evidence
+    // (pack-index-damage.test.ts: an index truncated mid-entry, of a kept and of a removed checkpoint).
     const m3 = store.list().at(-1)!;
     const pack3 = store.locate(m3.parts[1]!.chunks[0]!)!.pack;
     writeFileSync(path.join(dir, 'packs', `${pack3}.idx`), '{"damaged":');
     const before = [...readdirSync(path.join(dir, 'packs')), ...readdirSync(path.join(dir, 'checkpoints'))].sort();
     const err = thrown(() => gcStore(store, 1));
     expect(err).toBeInstanceOf(IntegrityError);
-    expect(err.message).toMatch(/checkpoint 3's chunk list cannot be read/);
+    expect(err.message).toContain(`pack index ${path.join(dir, 'packs', `${pack3}.idx`)} is neither`);
     expect([...readdirSync(path.join(dir, 'packs')), ...readdirSync(path.join(dir, 'checkpoints'))].sort()).toEqual(
       before,
     );

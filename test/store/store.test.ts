@@ -225,9 +225,11 @@ describe('latest() only returns committed, intact checkpoints', () => {
     const r = Store.open(dir);
     expect(r.list().map((m) => m.seq)).toEqual([1, 2]);
     expect(r.latest()?.seq).toBe(1);
-    // Checkpoint 2's chunk list went into the same pack as its data: verify names the list as unreadable, missing.
+    // Checkpoint 2's chunk list went into the same pack as its data: verify names the list as unreadable, missing,
+    // and the damaged index by its file.
     const v = verifyStore(r);
-    expect(v.problems.map((p) => `${p.seq}/${p.part}`)).toEqual(['2/(chunk list)']);
+    expect(v.problems.map((p) => `${p.seq}/${p.part}`)).toEqual(['2/(chunk list)', '0/(pack index)']);
+    expect(v.problems[1]!.problem).toContain(sub('packs', idx2));
     expect(v.problems[0]!.problem).toMatch(/checkpoint 2's chunk list cannot be read: .*is missing/);
     r.close();
   });

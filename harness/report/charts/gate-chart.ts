@@ -4,7 +4,7 @@ import type { GateResult } from '../../gates/types.js';
 import type { Summary } from '../../analysis/summary.js';
 import { CHART_CONFIG, CHART_SIZE, COLORS } from './chart-theme.js';
 import { VL_SCHEMA } from './chart-spec.js';
-import { neutralizeBidi } from '../escape.js';
+import { visible } from '../../core/visible.js';
 
 /** One row of the Wilson chart. */
 export interface RateRow {
@@ -35,7 +35,7 @@ export function rateRows(gates: readonly GateResult[], summary: Summary): RateRo
   const rows: RateRow[] = gates.filter(isRateGate).map((g) => {
     const [lo, hi] = g.interval ?? [0, 0];
     return {
-      label: neutralizeBidi(`${g.id}. ${g.title}`),
+      label: visible(`${g.id}. ${g.title}`),
       value: g.observed ?? (lo + hi) / 2,
       lo,
       hi,

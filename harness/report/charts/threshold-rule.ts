@@ -2,7 +2,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { GateResult } from '../../gates/types.js';
 import { fmtGateThreshold } from '../text/gate-format.js';
-import { neutralizeBidi } from '../escape.js';
+import { visible } from '../../core/visible.js';
 import { COLORS } from './chart-theme.js';
 
 /** What a threshold rule shows: where the bar is (in the chart's x unit) and its label ("gate 4: p95 < 1000 ms"). */
@@ -15,7 +15,7 @@ export interface ThresholdRule {
 export function thresholdRules(gates: readonly GateResult[], metric: string): ThresholdRule[] {
   return gates
     .filter((g) => g.metric === metric && g.kind === 'distribution' && g.unit === 'ms' && Number.isFinite(g.bound))
-    .map((g) => ({ bar: g.bound, label: neutralizeBidi(`gate ${g.id}: ${fmtGateThreshold(g)}`) }));
+    .map((g) => ({ bar: g.bound, label: visible(`gate ${g.id}: ${fmtGateThreshold(g)}`) }));
 }
 
 /** `spec` (a single or layered chart whose x axis is in the rules' unit) with each rule drawn as a solid line and labelled. */

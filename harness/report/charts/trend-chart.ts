@@ -3,7 +3,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { CHART_CONFIG, COLORS } from './chart-theme.js';
 import { VL_SCHEMA } from './chart-spec.js';
-import { neutralizeBidi } from '../escape.js';
+import { visible } from '../../core/visible.js';
 
 /** One report's point on its series' trend (nulls are left out of that panel). */
 export interface TrendPoint {
@@ -93,7 +93,7 @@ function panel(
 
 /** The series' two panels side by side, each with its own y axis (another series' values never stretch it). */
 export function trendSeriesSpec(series: TrendSeries): TopLevelSpec {
-  const name = neutralizeBidi(`${series.scenario} on ${series.target}`);
+  const name = visible(`${series.scenario} on ${series.target}`);
   return {
     $schema: VL_SCHEMA,
     config: CHART_CONFIG,

@@ -30,7 +30,7 @@ export function gateTableCells(r: GateResult): string[] {
   ];
 }
 
-/** Render results as an aligned plain-text table (no colours; safe for CI logs). Callers neutralise bidi controls. */
+/** Render results as an aligned plain-text table (no colours; safe for CI logs). Callers make controls visible (core/visible.ts). */
 export function formatGateTable(results: readonly GateResult[]): string {
   const rows = results.map(gateTableCells);
   const header: string[] = [...GATE_TABLE_HEADER];

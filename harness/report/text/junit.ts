@@ -1,10 +1,11 @@
 // JUnit XML of a judged run, for CI systems that read test reports: one testcase per gate. A failed gate is a
 // <failure> whose message carries the measured value, its 95% interval, the figure judged and the threshold with
 // units; an insufficient or inconclusive gate is <skipped> with the same figures (not a pass, not a failure of the
-// system under test either: the run's exit code 2 says "not known"). Every string is XML-escaped.
+// system under test either: the run's exit code 2 says "not known"). Every string goes through escapeXml.
 import type { GateResult } from '../../gates/types.js';
 import { VERDICT_WORD, type Verdict } from '../../gates/verdict.js';
 import type { Summary } from '../../analysis/summary.js';
+import { escapeXml } from '../escape.js';
 import { fmtGateInterval, fmtGateJudged, fmtGateObserved, fmtGateThreshold } from './gate-format.js';
 
 /** What the XML describes: the run's summary, its judged gates and overall verdict, and where the report went. */
@@ -13,30 +14,6 @@ export interface JunitInput {
   gates: readonly GateResult[];
   verdict: Verdict;
   reportDir: string | null;
-}
-
-/** Characters XML 1.0 cannot hold at all (C0 controls but tab, LF, CR; lone surrogates; U+FFFE, U+FFFF). */
-const NOT_XML =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-const XML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&apos;',
-  '\t': '&#9;',
-  '\n': '&#10;',
-  '\r': '&#13;',
-};
-
-/** Escape text for XML content and attribute values: markup characters as entities, tab/LF/CR as character
- * references (so attributes keep them), and characters XML cannot hold as a visible "[U+0001]". */
-export function escapeXml(value: unknown): string {
-  return String(value)
-    .replace(NOT_XML, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`)
-    .replace(/[&<>"'\t\n\r]/g, (c) => XML_ESCAPES[c] ?? c);
 }
 
 /** One line of figures for a gate: "measured ..., 95% interval ..., judged on ..., threshold ..., n 20 (min 59)". */

@@ -1,6 +1,6 @@
 // The exec target: any runtime through the public target protocol (messages.ts), driven over an adapter's stdio.
 // Checkpoint parts arrive as files the adapter wrote into a folder the host named; they go into the store in one commit.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Heartbeat } from '../../check/heartbeat.js';
 import { ConfigError, TargetError } from '../../core/errors.js';
@@ -25,6 +25,7 @@ export function parseExecOptions(options: Record<string, unknown>): ExecOptions 
   if (typeof adapter !== 'string' || adapter.length === 0)
     problems.push('adapter: target "exec" needs `adapter: <path to the adapter program>`');
   else if (!existsSync(adapter)) problems.push(`adapter: ${adapter} does not exist`);
+  else if (!statSync(adapter).isFile()) problems.push(`adapter: ${adapter} is not a regular file (a program to run)`);
   if (typeof adapterOptions !== 'object' || adapterOptions === null || Array.isArray(adapterOptions))
     problems.push('adapterOptions: expected a mapping');
   if (problems.length > 0) throw new ConfigError(`exec target options are invalid:\n  ${problems.join('\n  ')}`);

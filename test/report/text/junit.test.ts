@@ -1,7 +1,8 @@
 // JUnit XML of a judged run: well-formed (read back by a real XML parser), one testcase per gate, a failure message
 // with the measured value, interval and threshold in units; hostile text and control characters escaped.
 import { describe, expect, it } from 'vitest';
-import { escapeXml, renderJunit } from '../../../harness/report/text/junit.js';
+import { escapeXml } from '../../../harness/report/escape.js';
+import { renderJunit } from '../../../harness/report/text/junit.js';
 import { makeAnalysis, makeGates } from '../fixtures.js';
 import { parseJunit } from '../../helpers/xml.js';
 
