@@ -70,6 +70,9 @@ export const OUTPUT_SCHEMAS = {
       indeterminate: z.array(num),
       journaledFailures: num,
       recheckedFailures: num,
+      /** Protocol errors of the journal (journal/protocol.ts), the first 1000 by line; any makes the exit code 3. */
+      journalErrors: z.array(z.object({ line: num, code: z.string(), message: z.string() })),
+      journalErrorCount: num,
     }),
   },
   compare: {
