@@ -54,7 +54,14 @@ export const OUTPUT_SCHEMAS = {
   },
   merge: {
     produces: 'soak merge --json',
-    schema: z.object({ schemaVersion: version, runDir: z.string(), sources: num, cycles: num }),
+    schema: z.object({
+      schemaVersion: version,
+      runDir: z.string(),
+      sources: num,
+      cycles: num,
+      /** With --force: why each pair of sources overlaps (empty: none did). */
+      forcedOverlap: z.array(z.string()),
+    }),
   },
   check: {
     produces: 'soak check --json',
