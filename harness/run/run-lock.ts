@@ -37,11 +37,17 @@ function readBody(file: string): RunLockBody | null | undefined {
   }
   try {
     const b = JSON.parse(text) as Partial<RunLockBody>;
-    return typeof b.pid === 'number' && (typeof b.start === 'string' || b.start === null) ? (b as RunLockBody) : null;
+    const pidOk = typeof b.pid === 'number' && Number.isInteger(b.pid) && b.pid > 0;
+    const textOk = typeof b.purpose === 'string' && typeof b.at === 'string';
+    return pidOk && textOk && (typeof b.start === 'string' || b.start === null) ? (b as RunLockBody) : null;
   } catch {
     return null;
   }
 }
+
+/** A lock's own text as a message may quote it: control and bidirectional characters shown as '?'. */
+const printable = (text: string): string =>
+  text.slice(0, 80).replace(/[\p{Cc}\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/gu, '?');
 
 /** A holder's identity, as a break file's name carries it. */
 const identity = (b: RunLockBody): string => `${b.pid}-${b.start ?? 'x'}`;
@@ -86,7 +92,7 @@ function sweepDeadBreakers(dir: string): void {
 
 function describe(dir: string, holder: RunLockBody): string {
   return (
-    `run folder ${dir} is in use by a live runner: PID ${holder.pid} (${holder.purpose}, since ${holder.at}); ` +
+    `run folder ${dir} is in use by a live runner: PID ${holder.pid} (${printable(holder.purpose)}, since ${printable(holder.at)}); ` +
     `stop it with \`kill -TERM ${holder.pid}\` (it stops after the current cycle) or let it end, then try again`
   );
 }

@@ -68,11 +68,20 @@ describe('RunLock', () => {
     expect(readdirSync(dir)).toEqual([]); // no break file left behind
   });
 
-  it('refuses an unreadable lock file (never taken for stale) and names it', () => {
-    writeFileSync(lockFile(), '');
+  it('refuses an unreadable lock file (never taken for stale) and names it: empty, or a PID that is no process', () => {
+    for (const text of ['', JSON.stringify({ pid: -1, start: null, purpose: 'x', at: 'then' })]) {
+      writeFileSync(lockFile(), text);
+      const err = thrown(() => RunLock.acquire(dir, 'soak run'));
+      expect(err).toBeInstanceOf(RunBusyError);
+      expect(err.message).toContain(`unreadable lock file ${lockFile()}`);
+    }
+  });
+
+  it("quotes a live holder's purpose without its control or bidirectional characters", () => {
+    const body = { pid: process.pid, start: processStart(process.pid), purpose: 'x\u202e\u001b[2Jy', at: 'now\n' };
+    writeFileSync(lockFile(), JSON.stringify(body));
     const err = thrown(() => RunLock.acquire(dir, 'soak run'));
-    expect(err).toBeInstanceOf(RunBusyError);
-    expect(err.message).toContain(`unreadable lock file ${lockFile()}`);
+    expect(err.message).toContain(`PID ${process.pid} (x??[2Jy, since now?)`);
   });
 
   it('a taker that read the stale lock before another took it over leaves the new lock alone', async () => {
