@@ -2,8 +2,21 @@
 // run, the same shard of one seeded scenario, or cycles of one seeded scenario that both hold (a cycle's kill plan is
 // a pure function of (seed, cycle)). Refused unless forced; a forced merge records why. Pure.
 import { InputError } from '../core/errors.js';
-import type { RunStartEvent } from './events.js';
-import type { MergeInput } from './merge.js';
+import type { RunStartEvent, SourceRun } from './events.js';
+
+/** What the plan needs of one source: its run-start and the distinct ids of its cycle-start events. */
+export interface MergeInput {
+  start: RunStartEvent | undefined;
+  cycleIds: ReadonlySet<number>;
+  /** The source as the user named it (errors quote it). */
+  source: string;
+  /** The source folder with every symlink resolved, when it is on disk: the same folder twice is caught by it. */
+  realPath?: string;
+  /** How its last runner ended ('unknown': no run-end; absent: not gathered). */
+  status?: SourceRun['status'];
+  /** Its store as its last run-end recorded it (absent: none recorded). */
+  store?: SourceRun['store'];
+}
 
 /** The run ids a run-start stands for: a merged run stands for every run it combines. */
 export function constituents(start: RunStartEvent): readonly string[] {

@@ -5,21 +5,9 @@ import { InputError } from '../core/errors.js';
 import { machineLabel } from '../core/environment.js';
 import { plannedCycles } from '../scenario/planned.js';
 import type { JournalEvent, RunStartEvent, SourceRun } from './events.js';
-import { constituents, overlaps } from './merge-overlap.js';
+import { constituents, overlaps, type MergeInput } from './merge-overlap.js';
 
-/** What the plan needs of one source: its run-start and the distinct ids of its cycle-start events. */
-export interface MergeInput {
-  start: RunStartEvent | undefined;
-  cycleIds: ReadonlySet<number>;
-  /** The source as the user named it (errors quote it). */
-  source: string;
-  /** The source folder with every symlink resolved, when it is on disk: the same folder twice is caught by it. */
-  realPath?: string;
-  /** How its last runner ended ('unknown': no run-end; absent: not gathered). */
-  status?: SourceRun['status'];
-  /** Its store as its last run-end recorded it (absent: none recorded). */
-  store?: SourceRun['store'];
-}
+export type { MergeInput } from './merge-overlap.js';
 
 export interface MergePlan {
   /** The merged run-start: the first source's, with mergedFrom and the total cycle count. */

@@ -2,6 +2,7 @@
 // a run whose runner is alive exits 3 naming that runner's PID and how to stop it, and appends nothing; after the
 // runner is SIGKILLed, two `--resume`s started at once race for its stale lock: exactly one runs, the other exits 3
 // naming the winner; `kill -TERM <pid>` as the message says stops the winner after its cycle; a last resume finishes.
+// Readers (merge, report) read the folder meanwhile without the lock, which ends up in neither of their outputs.
 // The journal then holds each planned cycle once, and `soak check` finds it sound. Every step waits for what the
 // journal or a process shows, never for a fixed time. Size: 8 cycles of 1.5 s of work each, so each runner is
 // still running while the next step acts on it.
@@ -97,6 +98,15 @@ describe.concurrent('one runner per run folder (real soak processes)', () => {
     first.kill('SIGKILL');
     await first;
     expect(JSON.parse(readFileSync(path.join(dir, RUN_LOCK_FILE), 'utf8'))).toMatchObject({ pid: first.pid });
+    // Readers take no lock, and the lock goes into neither a merged folder nor a report.
+    const merged = path.join(tmp, 'merged');
+    const merge = await soak('merge', dir, '--out', merged);
+    expect(merge.exitCode, describeResult(merge)).toBe(0);
+    expect(readdirSync(merged)).toEqual(['journal.ndjson']);
+    const report = await soak('report', dir, '--out', path.join(tmp, 'reports'), '--json');
+    expect([0, 1, 2], describeResult(report)).toContain(report.exitCode);
+    const reportDir = (JSON.parse(String(report.stdout)) as { dir: string }).dir;
+    expect(readdirSync(reportDir).filter((f) => f.includes('lock'))).toEqual([]);
 
     // 3. Two resumes at once: one takes the stale lock over and runs, the other is refused naming it.
     const resume = (): ResultPromise => soak('run', '--resume', dir, '--no-report', '--no-judge');
