@@ -77,13 +77,16 @@ export function* syntheticJournalLines(cycles: number, seed = 1, runId = 'synthe
   yield line({ type: 'run-end', status: 'complete', cycles });
 }
 
-/** Write an N-cycle synthetic journal into a fresh run folder under the temp dir named `prefix`...; returns it and its size. */
-export function writeSyntheticRun(cycles: number, prefix: string): { dir: string; bytes: number } {
+/**
+ * Write an N-cycle synthetic journal of `seed` into a fresh run folder under the temp dir named `prefix`...; returns it
+ * and its size. Two runs merged together need seeds of their own (one seed twice is the same kill plan).
+ */
+export function writeSyntheticRun(cycles: number, prefix: string, seed = 1): { dir: string; bytes: number } {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
   const file = path.join(dir, 'journal.ndjson');
   const fd = openSync(file, 'w');
   let batch: string[] = [];
-  for (const line of syntheticJournalLines(cycles, 1, path.basename(dir))) {
+  for (const line of syntheticJournalLines(cycles, seed, path.basename(dir))) {
     // its own run id: `soak merge` refuses one run twice
     batch.push(line);
     if (batch.length >= 10_000) {

@@ -26,13 +26,14 @@ export function runStatusOf(ends: readonly (RunEndEvent | null)[]): NonNullable<
 
 /**
  * What a summary says of where its run came from: cycles planned (a shard's share; a merge sums its sources), the
- * source runs of a merge and how the first of them that did not complete ended, and the machine load it ran under.
+ * source runs of a merge and how the first of them that did not complete ended, a merge forced over overlapping
+ * sources, and the machine load it ran under.
  */
 export function runFacts(
   start: RunStartEvent,
   loads: LoadColumns,
   ends: readonly (RunEndEvent | null)[],
-): Pick<Summary, 'plannedCycles' | 'sources' | 'runStatus' | 'machineLoad'> {
+): Pick<Summary, 'plannedCycles' | 'sources' | 'runStatus' | 'machineLoad' | 'forcedOverlap'> {
   const sources = start.sources;
   const machineLoad = summarizeMachineLoad(loads, start.environment.cores);
   const unfinished = sources?.find((s) => s.status !== 'complete');
@@ -47,6 +48,7 @@ export function runFacts(
         ? { status: 'complete' }
         : runStatusOf(ends),
     ...(sources ? { sources } : {}),
+    ...(start.forcedOverlap ? { forcedOverlap: start.forcedOverlap } : {}),
     ...(machineLoad ? { machineLoad } : {}),
   };
 }

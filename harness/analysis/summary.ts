@@ -113,6 +113,8 @@ export interface Summary {
   plannedCycles?: number;
   /** A merged run's source runs: machine, seed, cycle range, status (absent for a single run). */
   sources?: SourceRun[];
+  /** A merge forced over overlapping sources (`soak merge --force`): why each pair overlaps (absent: not forced). */
+  forcedOverlap?: string[];
   /** The machine load sampled through the run, and whether it was saturated (absent: no samples journaled). */
   machineLoad?: MachineLoadSummary;
 }

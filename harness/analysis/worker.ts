@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { foldRange, type RangeResult, type RangeTask } from './parallel.js';
 import { RunAccumulator, type PartialFold } from './accumulator.js';
 import { JournalLineError } from '../core/errors.js';
+import { JournalProtocol } from '../journal/protocol.js';
 
 /** The buffers behind every typed column of a fold (each column has its own). */
 function buffersOf(fold: PartialFold): ArrayBuffer[] {
@@ -15,8 +16,9 @@ function buffersOf(fold: PartialFold): ArrayBuffer[] {
 function fold(task: RangeTask): RangeResult {
   try {
     const acc = new RunAccumulator();
-    const { lines, tornTail } = foldRange(acc, task);
-    return { ok: true, fold: acc.partial(), lines, tornTail };
+    const protocol = new JournalProtocol(task.file, { part: true });
+    const { lines, tornTail } = foldRange(acc, task, protocol);
+    return { ok: true, fold: acc.partial(), protocol: protocol.part(), lines, tornTail };
   } catch (err) {
     return {
       ok: false,
@@ -26,4 +28,7 @@ function fold(task: RangeTask): RangeResult {
 }
 
 const result = fold(workerData as RangeTask);
-parentPort!.postMessage(result, result.ok ? buffersOf(result.fold) : []);
+parentPort!.postMessage(
+  result,
+  result.ok ? [...buffersOf(result.fold), result.protocol.outcomes.dense.buffer as ArrayBuffer] : [],
+);

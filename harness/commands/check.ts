@@ -5,8 +5,9 @@ import type { Argv } from 'yargs';
 import { JOURNAL_FILE, resolveRunDir } from '../analysis/load-runs.js';
 import { Rechecker, recheckExitCode, type RecheckResult } from '../journal/recheck.js';
 import { streamJournal } from '../journal/reader.js';
-import { InputError } from '../core/errors.js';
+import { EXIT, InputError } from '../core/errors.js';
 import { escapedJson, visible } from '../core/visible.js';
+import { JournalProtocol, protocolMessage } from '../journal/protocol.js';
 import { defineCommand } from './command.js';
 import { VERBS } from './verbs.js';
 import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
@@ -46,6 +47,23 @@ function formatRecheck(r: RecheckResult): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** A damaged journal's report: each protocol error by line, then what the valid part before the first one says. */
+function formatDamage(
+  errors: { line: number; code: string; message: string }[],
+  total: number,
+  r: RecheckResult,
+): string {
+  const lines = [
+    `journal damaged: ${total} protocol error${total === 1 ? '' : 's'}; nothing from line ${errors[0]!.line} on is re-checked or counted`,
+    ...errors.map((e) => `line ${e.line}: ${e.code}: ${e.message}`),
+  ];
+  if (total > errors.length) lines.push(`... and ${total - errors.length} more`);
+  const before = formatRecheck(r).trimEnd().split('\n').slice(0, -1); // its verdict line is replaced below
+  if (r.cycles > 0) lines.push(`before line ${errors[0]!.line}: ${before.join('; ')}`);
+  lines.push('verdict: JOURNAL DAMAGED (no verdict on the system under test; exit 3)');
+  return `${lines.join('\n')}\n`;
+}
+
 export const checkCommand = defineCommand<CheckArgs>({
   command: VERBS.check.command,
   describe: VERBS.check.describe,
@@ -57,16 +75,20 @@ export const checkCommand = defineCommand<CheckArgs>({
     const dir = resolveRunDir(argv.runDir);
     const checker = new Rechecker();
     const file = path.join(dir, JOURNAL_FILE);
-    const { tornTail } = streamJournal(file, (e) => checker.add(e));
-    if (!checker.started)
+    const protocol = new JournalProtocol(file); // collects every error: each is named below
+    const { tornTail } = streamJournal(file, (e) => checker.add(e), { protocol });
+    const { errors, total } = protocol.errors();
+    if (!checker.started && total === 0)
       throw new InputError(`journal ${file} has no run-start event (is it a journal written by "soak run"?)`);
     const r = checker.result();
-    const code = recheckExitCode(r);
+    // A damaged journal is no verdict at all (exit 3): its valid part is re-checked, the rest named line by line.
+    const code = total > 0 ? EXIT.badInput : recheckExitCode(r);
+    const journalErrors = errors.map((e) => ({ line: e.line, code: e.code, message: protocolMessage(e) }));
     if (argv.json)
       process.stdout.write(
-        `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: dir, exitCode: code, ...r }, 2)}\n`,
+        `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: dir, exitCode: code, ...r, journalErrors, journalErrorCount: total }, 2)}\n`,
       );
-    else process.stdout.write(visible(formatRecheck(r)));
+    else process.stdout.write(visible(total > 0 ? formatDamage(journalErrors, total, r) : formatRecheck(r)));
     if (tornTail !== null) process.stderr.write(`soak: the journal's torn last line was dropped\n`);
     return code;
   },

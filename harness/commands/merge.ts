@@ -27,6 +27,7 @@ import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 interface MergeArgs {
   runDirs: string[];
   out: string;
+  force: boolean;
   json: boolean;
 }
 
@@ -37,6 +38,12 @@ export const mergeCommand = defineCommand<MergeArgs>({
     y
       .positional('run-dirs', { type: 'string', array: true, describe: 'Run folders to combine' })
       .option('out', { type: 'string', demandOption: true, describe: 'New run folder to create (must not exist)' })
+      .option('force', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'Merge sources that overlap (the same run, or cycles of one seeded scenario both hold) anyway; the merged run-start and its report say so',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'JSON output' }) as unknown as Argv<MergeArgs>,
   run: (argv) => {
     const out = path.resolve(argv.out);
@@ -47,7 +54,9 @@ export const mergeCommand = defineCommand<MergeArgs>({
     // Pass 1: each source's run-start and cycle ids (the plan; overlapping sources are refused). Pass 2: stream every
     // event into the new journal.
     const inputs = dirs.map((d, i) => mergeInput(d, (onEvent) => streamJournal(files[i]!, onEvent), realpathSync(d)));
-    const plan = planMerge(inputs, path.basename(out));
+    const plan = planMerge(inputs, path.basename(out), { force: argv.force });
+    const forced = plan.start.forcedOverlap ?? [];
+    for (const why of forced) process.stderr.write(`soak: merge --force: ${visible(why)}\n`);
     // A fresh, unguessable folder (mkdtemp: O_EXCL, never an existing one or a planted symlink), then the journal in it.
     mkdirSync(path.dirname(out), { recursive: true });
     const tmp = mkdtempSync(`${out}.merging-`);
@@ -82,9 +91,14 @@ export const mergeCommand = defineCommand<MergeArgs>({
     fsyncDir(path.dirname(out));
     if (argv.json)
       process.stdout.write(
-        `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: out, sources: files.length, cycles })}\n`,
+        `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: out, sources: files.length, cycles, forcedOverlap: forced })}\n`,
       );
-    else process.stdout.write(visible(`merged ${files.length} runs (${cycles} cycles) into ${out}\n`));
+    else
+      process.stdout.write(
+        visible(
+          `merged ${files.length} runs (${cycles} cycles) into ${out}${forced.length > 0 ? ' (forced over an overlap: the same cycles may count twice)' : ''}\n`,
+        ),
+      );
     return EXIT.pass;
   },
 });

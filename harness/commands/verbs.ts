@@ -21,7 +21,7 @@ export const VERBS = {
   check: {
     command: 'check <run-dir>',
     describe:
-      'Re-run the checker over the observations a run journaled; exit 0 all verdicts agree and none failed, 1 a verdict changed or the run has violations (these outrank the next), 2 no observations recorded (a journal older than observations), 3 bad input',
+      'Re-run the checker over the observations a run journaled; exit 0 all verdicts agree and none failed, 1 a verdict changed or the run has violations (these outrank the next), 2 no observations recorded (a journal older than observations), 3 bad input or a damaged journal (each protocol error named with its line)',
   },
   compare: {
     command: 'compare <run-a> <run-b>',

@@ -1,7 +1,7 @@
 // Durable file primitives: fsync a directory, write a small file atomically (private temp name), remove files, make
 // folders that survive a power loss.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -85,6 +85,33 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, opts: {
     throw err;
   }
   fsyncDir(path.dirname(file));
+}
+
+/**
+ * Create `file` with `data` only if no file has that name, atomically and whole: the data goes to a fresh temp file
+ * (fsynced), which is then hard-linked to `file` (link(2) fails when the name exists, even between two processes
+ * racing for it), and the temp name goes. True when this call created `file`, false when something was there already.
+ * A lock taker's primitive: a reader never sees the file empty or half written, even after a power cut.
+ */
+export function createFileExclusive(file: string, data: string): boolean {
+  const tmp = tempPathFor(file);
+  const fd = openSync(tmp, 'wx', 0o644);
+  try {
+    try {
+      writeAll(fd, Buffer.from(data));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(tmp, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  fsyncDir(path.dirname(file));
+  return true;
 }
 
 /** Remove `names` from `dir` (missing ones are fine), then fsync `dir` so the removals survive a crash. */

@@ -1,4 +1,5 @@
-// Read a process's /proc/<pid>/stat: the one parser for the fields the harness uses (state, process group, start time).
+// Read a process's /proc/<pid>/stat: the one parser for the fields the harness uses (state, process group, start time),
+// and the one rule for telling a lock holder from a recycled PID (pid + start time: the store's and the run folder's locks).
 import { existsSync, readFileSync } from 'node:fs';
 
 /** The fields of /proc/<pid>/stat the harness reads. */
@@ -43,5 +44,27 @@ export function pidAlive(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Start time of a running process (field 22 of /proc/<pid>/stat); null when it does not exist or is a zombie. */
+export function processStart(pid: number): string | null {
+  const stat = readProcStat(pid);
+  return stat === null || stat.state === 'Z' || stat.state === 'X' ? null : stat.startTime;
+}
+
+const hasProc = processStart(process.pid) !== null;
+
+/**
+ * True while the process that recorded itself as (`pid`, `start`) still runs: the same PID with the same start time
+ * (a recycled PID is another process). Without /proc (start null everywhere), whether a signal reaches the PID.
+ */
+export function sameProcessAlive(holder: { pid: number; start: string | null }): boolean {
+  if (hasProc) return holder.start !== null && processStart(holder.pid) === holder.start;
+  try {
+    process.kill(holder.pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }

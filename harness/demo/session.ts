@@ -12,6 +12,7 @@ import { JournalWriter } from '../journal/writer.js';
 import { hostConfig, journaledHosts, startSession, type SpawnHost } from '../run/host-journal.js';
 import { hostTimeouts, type HostTimeouts } from '../run/outcome.js';
 import type { RunPaths } from '../run/run-folder.js';
+import type { RunLock } from '../run/run-lock.js';
 import { startRunFolder } from '../run/soak.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { HostHandle } from '../session/host-handle.js';
@@ -49,6 +50,7 @@ export class DemoSession {
     readonly paths: RunPaths,
     private readonly journal: JournalWriter,
     private readonly store: Store,
+    private readonly lock: RunLock,
     logLevel: DemoOptions['logLevel'],
   ) {
     this.log = createLogger(paths.runLog, logLevel).child({ run: path.basename(paths.dir), demo: true });
@@ -61,9 +63,16 @@ export class DemoSession {
   /** Create the run folder (run-start marks its kills as typed by a person) and boot the session. */
   static async start(opts: DemoOptions): Promise<DemoSession> {
     const { scenario } = opts;
-    const { paths, journal } = await startRunFolder(opts.runsDir, scenario, { manualKills: true });
-    const store = Store.open(paths.store, { purpose: 'demo lease' });
-    const demo = new DemoSession(scenario, paths, journal, store, opts.logLevel);
+    const { paths, journal, lock } = await startRunFolder(opts.runsDir, scenario, { manualKills: true }, 'soak demo');
+    let store: Store;
+    try {
+      store = Store.open(paths.store, { purpose: 'demo lease' });
+    } catch (err) {
+      journal.close();
+      lock.release();
+      throw err;
+    }
+    const demo = new DemoSession(scenario, paths, journal, store, lock, opts.logLevel);
     demo.work = demo.boot();
     return demo;
   }
@@ -100,6 +109,7 @@ export class DemoSession {
     // PID is dead now that every host is gone, so the run ends with locks/ as clean as a gc would leave it
     sweepDeadLockTemps(this.paths.store);
     rmSync(this.paths.scratch, { recursive: true, force: true });
+    this.lock.release();
     return 'complete';
   }
 

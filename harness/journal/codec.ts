@@ -24,6 +24,7 @@ export const FIELD_ORDER = {
     'sources',
     'seedKey',
     'manualKills',
+    'forcedOverlap',
   ],
   'run-resume': ['killedGroups', 'remaining', 'killedDeclared'],
   'target-info': ['cycle', 'info'],

@@ -72,6 +72,8 @@ export interface RunStartEvent extends Base {
   seedKey?: string;
   /** Set on a run folder written by `soak demo`: every kill was typed by a person (or the page's button), none planned. */
   manualKills?: true;
+  /** Set on a run folder written by `soak merge --force` over overlapping sources: why each pair overlaps. */
+  forcedOverlap?: string[];
 }
 
 /** A runner picked up a run whose previous runner died (`soak run --resume`). */

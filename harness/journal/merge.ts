@@ -5,26 +5,20 @@ import { InputError } from '../core/errors.js';
 import { machineLabel } from '../core/environment.js';
 import { plannedCycles } from '../scenario/planned.js';
 import type { JournalEvent, RunStartEvent, SourceRun } from './events.js';
+import { constituents, overlaps, type MergeInput } from './merge-overlap.js';
 
-/** What the plan needs of one source: its run-start and the distinct ids of its cycle-start events. */
-export interface MergeInput {
-  start: RunStartEvent | undefined;
-  cycleIds: ReadonlySet<number>;
-  /** The source as the user named it (errors quote it). */
-  source: string;
-  /** The source folder with every symlink resolved, when it is on disk: the same folder twice is caught by it. */
-  realPath?: string;
-  /** How its last runner ended ('unknown': no run-end; absent: not gathered). */
-  status?: SourceRun['status'];
-  /** Its store as its last run-end recorded it (absent: none recorded). */
-  store?: SourceRun['store'];
-}
+export type { MergeInput } from './merge-overlap.js';
 
 export interface MergePlan {
   /** The merged run-start: the first source's, with mergedFrom and the total cycle count. */
   start: RunStartEvent;
   /** Added to each source's cycle ids (all 0 when the sources' ids are disjoint, as shards' are). */
   shifts: number[];
+}
+
+/** How to merge: `force` merges sources that overlap, recording why in the merged run-start (`forcedOverlap`). */
+export interface MergeOptions {
+  force?: boolean;
 }
 
 /**
@@ -55,45 +49,6 @@ export function mergeInput(
   };
 }
 
-/** The run ids a run-start stands for: a merged run stands for every run it combines. */
-function constituents(start: RunStartEvent): readonly string[] {
-  return start.mergedFrom ?? [start.runId];
-}
-
-/** Why sources a and b overlap (the same cycles would count twice), or null when they are distinct runs. */
-function overlap(a: MergeInput, sa: RunStartEvent, b: MergeInput, sb: RunStartEvent): string | null {
-  if (a.realPath !== undefined && a.realPath === b.realPath) return `are the same run folder (${a.realPath})`;
-  const ids = new Set(constituents(sa));
-  const shared = constituents(sb).find((id) => ids.has(id));
-  if (shared !== undefined) return `both hold run ${shared}`;
-  if (
-    sa.shard &&
-    sb.shard &&
-    sa.shard.index === sb.shard.index &&
-    sa.shard.count === sb.shard.count &&
-    sa.scenario.seed === sb.scenario.seed &&
-    sa.scenario.name === sb.scenario.name
-  )
-    return `are both shard ${sa.shard.index + 1}/${sa.shard.count} of scenario ${sa.scenario.name} with seed ${sa.scenario.seed} (a retried shard?)`;
-  return null;
-}
-
-/**
- * Refuse sources that overlap: the same folder (however it is named: relative, absolute, through a symlink such as
- * `latest`), the same run id (a copy; a merged run counts as the runs it combines), or the same shard of the same
- * seeded scenario twice. Merging them would count their cycles twice.
- */
-function refuseOverlap(inputs: readonly MergeInput[], starts: readonly RunStartEvent[]): void {
-  for (let j = 1; j < inputs.length; j++)
-    for (let i = 0; i < j; i++) {
-      const why = overlap(inputs[i]!, starts[i]!, inputs[j]!, starts[j]!);
-      if (why !== null)
-        throw new InputError(
-          `merge: ${inputs[i]!.source} and ${inputs[j]!.source} ${why}; merging them would count the same cycles twice (pass each run once)`,
-        );
-    }
-}
-
 const CYCLE_KEYED = new Set([
   'machine-load',
   'host-start',
@@ -110,16 +65,17 @@ const CYCLE_KEYED = new Set([
 
 /**
  * Shards keep their (disjoint) cycle ids; otherwise ids are offset so no two runs share one: each source is shifted
- * past the previous sources' largest id or declared cycle count, whichever is more. Overlapping sources (the same run
- * twice, or one shard twice) are refused with an InputError naming both.
+ * past the previous sources' largest id or declared cycle count, whichever is more. Overlapping sources (overlaps())
+ * are refused with an InputError naming both, or with `force` merged and recorded in run-start's forcedOverlap.
  */
-export function planMerge(inputs: readonly MergeInput[], mergedRunId: string): MergePlan {
+export function planMerge(inputs: readonly MergeInput[], mergedRunId: string, opts: MergeOptions = {}): MergePlan {
   if (inputs.length === 0) throw new InputError('merge: no run folder given');
   const starts = inputs.map(({ start, source }) => {
     if (!start) throw new InputError(`merge: ${source} has no run-start event`);
     return start;
   });
-  refuseOverlap(inputs, starts);
+  // a merge of a forced merge stays marked as one
+  const forced = [...starts.flatMap((s) => s.forcedOverlap ?? []), ...overlaps(inputs, starts, opts.force === true)];
   const seen = new Set<number>();
   let disjoint = true;
   for (const { cycleIds } of inputs) {
@@ -143,6 +99,7 @@ export function planMerge(inputs: readonly MergeInput[], mergedRunId: string): M
   const first = starts[0]!;
   const base: RunStartEvent = { ...first };
   delete base.shard;
+  delete base.forcedOverlap;
   const cycles = disjoint ? widest : total;
   return {
     start: {
@@ -151,6 +108,7 @@ export function planMerge(inputs: readonly MergeInput[], mergedRunId: string): M
       scenario: { ...first.scenario, cycles },
       mergedFrom: starts.flatMap(constituents), // a merge of merges still names every run it holds
       sources: inputs.flatMap((input, i) => sourceRuns(input, starts[i]!, shifts[i]!)),
+      ...(forced.length > 0 ? { forcedOverlap: forced } : {}),
     },
     shifts,
   };
@@ -193,10 +151,12 @@ export function mergeEvent(e: JournalEvent, shift: number): JournalEvent | null 
 export function mergeJournals(
   sources: ReadonlyArray<{ events: JournalEvent[]; source: string }>,
   mergedRunId: string,
+  opts: MergeOptions = {},
 ): JournalEvent[] {
   const plan = planMerge(
     sources.map(({ events, source }) => mergeInput(source, (onEvent) => events.forEach(onEvent))),
     mergedRunId,
+    opts,
   );
   const out: JournalEvent[] = [plan.start];
   sources.forEach(({ events }, i) => {

@@ -1,10 +1,12 @@
 // Reading a journal: line by line (a journal of any length streams in bounded memory), tolerating a torn last
-// line, naming any corrupt line before it and any line that breaks its event's schema (schema.ts), field by field.
+// line, naming any corrupt line before it and any line that breaks its event's schema (schema.ts), field by field, and
+// holding the events to the journal's protocol (protocol.ts: no event from its first error on reaches the reader).
 // A long journal can be read in parts (byte ranges cut at newlines).
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { InputError, JournalLineError } from '../core/errors.js';
 import { JOURNAL_SCHEMA_VERSION, type JournalEvent } from './events.js';
 import { eventProblems } from './schema.js';
+import { JournalProtocol } from './protocol.js';
 
 export interface JournalRead {
   events: JournalEvent[];
@@ -12,12 +14,16 @@ export interface JournalRead {
   tornTail: string | null;
 }
 
+/** Asks the journal's protocol whether an event (its type, time and cycle id) may be counted (protocol.ts). */
+export type Admit = (type: string, t: number, cycle: number) => boolean;
+
 /**
  * A reader that takes some lines straight from their bytes (analysis/fastpath/line-reader.ts): true when it consumed the line, false
  * to have it JSON.parsed as usual. It must accept only lines JSON.parse would read as valid events (schema.ts), so that
- * a line breaking a rule is declined and named by the schema, exactly as without the fast path.
+ * a line breaking a rule is declined and named by the schema, exactly as without the fast path; and it counts a line
+ * it takes only once `admit` says so.
  */
-export type FastLine = (bytes: Buffer, start: number, end: number) => boolean;
+export type FastLine = (bytes: Buffer, start: number, end: number, admit: Admit) => boolean;
 
 /** Line-at-a-time journal parser: a bad line is held until the next line proves it was not the last one. */
 class LineParser {
@@ -26,17 +32,20 @@ class LineParser {
   /** Of those, lines the fast path took. */
   fastLines = 0;
   private pending: { line: string; lineNo: number } | null = null;
+  /** The protocol's verdict on a fast line (it is line `lines + 1` while the fast path reads it). */
+  private readonly admitFast: Admit = (type, t, cycle) => this.protocol.admit(this.lines + 1, type, t, cycle, false);
 
   constructor(
     private readonly file: string,
     private readonly onEvent: (e: JournalEvent) => void,
-    private readonly fast: FastLine | null = null,
+    private readonly fast: FastLine | null,
+    private readonly protocol: JournalProtocol,
   ) {}
 
   /** One line of bytes[start, end); `complete` is false only for text after the final newline. */
   bytes(bytes: Buffer, start: number, end: number, complete: boolean): void {
     // The fast path sees only complete lines after a good one: a torn or corrupt line still goes through line().
-    if (complete && this.pending === null && this.fast?.(bytes, start, end)) {
+    if (complete && this.pending === null && this.fast?.(bytes, start, end, this.admitFast)) {
       this.lines++;
       this.fastLines++;
       return;
@@ -69,7 +78,9 @@ class LineParser {
     }
     const problems = eventProblems(parsed as { type: string });
     if (problems !== null) throw new JournalLineError(this.file, this.lines, `: ${problems}`);
-    this.onEvent(parsed as JournalEvent);
+    const e = parsed as JournalEvent;
+    const merged = e.type === 'run-start' && e.mergedFrom !== undefined;
+    if (this.protocol.admit(this.lines, e.type, e.t, e.type === 'cycle' ? e.cycle : 0, merged)) this.onEvent(e);
   }
 
   private corrupt(): JournalLineError {
@@ -88,10 +99,13 @@ class LineParser {
   }
 }
 
-/** Parse journal text. A torn last line is dropped and reported; a bad line anywhere else is an IntegrityError naming it. */
+/**
+ * Parse journal text. A torn last line is dropped and reported; a bad line anywhere else is an IntegrityError naming
+ * it; a journal breaking the protocol is a JournalDamagedError naming its first error.
+ */
 export function parseJournal(text: string, file: string): JournalRead {
   const events: JournalEvent[] = [];
-  const parser = new LineParser(file, (e) => events.push(e));
+  const parser = new LineParser(file, (e) => events.push(e), null, new JournalProtocol(file, { throwOnError: true }));
   const lines = text.split('\n');
   const tail = lines.pop() ?? '';
   for (const l of lines) parser.line(l, true);
@@ -151,21 +165,34 @@ export interface StreamedJournal {
   fastLines: number;
 }
 
-/**
- * Stream a journal file event by event (never the whole file in memory). With `fast`, lines it takes are not parsed
- * and not passed to `onEvent`. With `range`, only those bytes are read; a bad line at its end is corrupt unless the
- * range ends the file, and line numbers in errors count from the range's start.
- */
+/** How to stream a journal: all optional. */
+export interface StreamOptions {
+  /** Lines it takes are not parsed and not passed to `onEvent`. */
+  fast?: FastLine | null;
+  /**
+   * Only these bytes are read; a bad line at its end is corrupt unless the range ends the file, and line numbers in
+   * errors count from the range's start.
+   */
+  range?: ByteRange;
+  /**
+   * The protocol the events are held to; the caller reads its errors after the stream (default: one that throws
+   * JournalDamagedError at the first error).
+   */
+  protocol?: JournalProtocol;
+}
+
+/** Stream a journal file event by event (never the whole file in memory). */
 export function streamJournal(
   file: string,
   onEvent: (e: JournalEvent) => void,
-  fast: FastLine | null = null,
-  range?: ByteRange,
+  opts: StreamOptions = {},
 ): StreamedJournal {
   if (!existsSync(file))
     throw new InputError(`journal ${file} does not exist (is this a run folder made by "soak run"?)`);
   const size = statSync(file).size;
-  const parser = new LineParser(file, onEvent, fast);
+  const { fast = null, range } = opts;
+  const protocol = opts.protocol ?? new JournalProtocol(file, { part: (range?.start ?? 0) > 0, throwOnError: true });
+  const parser = new LineParser(file, onEvent, fast, protocol);
   const part = range ?? { start: 0, end: size };
   forEachLine(file, part, (bytes, start, end, complete) => parser.bytes(bytes, start, end, complete));
   return { tornTail: parser.end(part.end >= size), lines: parser.lines, fastLines: parser.fastLines };

@@ -114,6 +114,7 @@ export const EVENT_SCHEMAS = {
       .optional(),
     seedKey: text.optional(),
     manualKills: z.literal(true).optional(),
+    forcedOverlap: z.array(text).optional(),
   }),
   'run-resume': z.object({
     ...base,

@@ -26,6 +26,8 @@ export class JournalWriter {
   private fd: number;
   private readonly commits: GroupCommit;
   private readonly write: WriteFn | undefined;
+  /** The time of the last line written. */
+  private lastT = 0;
 
   /** `clock` returns ms since the run started (monotonic). */
   constructor(
@@ -45,8 +47,12 @@ export class JournalWriter {
    * Throws the error of an earlier fsync that failed, or one naming the journal when the write fails.
    */
   append(event: EventInput, opts: AppendOptions = {}): JournalEvent {
-    const t = opts.at === undefined ? this.clock() : this.clock() - (nowMs() - opts.at);
-    const full = { schemaVersion: JOURNAL_SCHEMA_VERSION, t: round3(t), ...event } as JournalEvent;
+    const at = opts.at === undefined ? this.clock() : this.clock() - (nowMs() - opts.at);
+    // Never before the line above it (protocol.ts): an event timed `at` a moment just after that line was written
+    // could otherwise read a microsecond earlier, the two clock reads above being taken one after the other.
+    const t = opts.at === undefined ? round3(at) : Math.max(this.lastT, round3(at));
+    this.lastT = t;
+    const full = { schemaVersion: JOURNAL_SCHEMA_VERSION, t, ...event } as JournalEvent;
     this.commits.check();
     try {
       writeAll(this.fd, Buffer.from(`${encodeEvent(full)}\n`), this.write); // a short write(2) is continued

@@ -54,7 +54,14 @@ export const OUTPUT_SCHEMAS = {
   },
   merge: {
     produces: 'soak merge --json',
-    schema: z.object({ schemaVersion: version, runDir: z.string(), sources: num, cycles: num }),
+    schema: z.object({
+      schemaVersion: version,
+      runDir: z.string(),
+      sources: num,
+      cycles: num,
+      /** With --force: why each pair of sources overlaps (empty: none did). */
+      forcedOverlap: z.array(z.string()),
+    }),
   },
   check: {
     produces: 'soak check --json',
@@ -70,6 +77,9 @@ export const OUTPUT_SCHEMAS = {
       indeterminate: z.array(num),
       journaledFailures: num,
       recheckedFailures: num,
+      /** Protocol errors of the journal (journal/protocol.ts), the first 1000 by line; any makes the exit code 3. */
+      journalErrors: z.array(z.object({ line: num, code: z.string(), message: z.string() })),
+      journalErrorCount: num,
     }),
   },
   compare: {

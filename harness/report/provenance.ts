@@ -12,7 +12,10 @@ const STATUS_WORDS: Record<NonNullable<Summary['runStatus']>['status'], string> 
   unknown: 'not ended (no run-end: its runner died or is still running)',
 };
 
-/** "Run complete: 80 of 80 planned cycles." / "Run interrupted after 37 of 80 planned cycles." (+ merged sources). */
+/**
+ * "Run complete: 80 of 80 planned cycles." / "Run interrupted after 37 of 80 planned cycles." (+ merged sources, and
+ * a merge forced over overlapping sources).
+ */
 export function provenanceLine(s: Summary): string {
   const status = s.runStatus?.status ?? 'complete';
   const ran = s.cycles.total;
@@ -22,7 +25,10 @@ export function provenanceLine(s: Summary): string {
       ? `Run complete: ${ran}${planned} cycles`
       : `Run ${STATUS_WORDS[status]} after ${ran}${planned} cycles`;
   const merged = s.sources ? `, merged from ${s.sources.length} runs on ${machinesText(s)}` : '';
-  return `${head}${merged}.`;
+  const forced = s.forcedOverlap
+    ? ` Merged with --force although its sources overlap (${s.forcedOverlap.join('; ')}): the same cycles may be counted twice, so n may overstate what was tested.`
+    : '';
+  return `${head}${merged}.${forced}`;
 }
 
 /** "one machine" or "3 machines": how many distinct machines a run's cycles ran on. */

@@ -136,6 +136,7 @@ export const summarySchema = z.object({
       }),
     )
     .optional(),
+  forcedOverlap: z.array(z.string()).optional(),
   machineLoad: z
     .object({
       samples: num,

@@ -8,7 +8,8 @@ import { resolveRunDir } from '../analysis/load-runs.js';
 import { Store } from '../store/store.js';
 import { declaredKillLists, hostGroups, killDeclared, killOrphans } from './orphans.js';
 import { unmountStaleLazyfs } from './lazyfs-orphans.js';
-import { resetScratch, runPaths } from './run-folder.js';
+import { resetScratch, runPaths, type RunPaths } from './run-folder.js';
+import { RunLock } from './run-lock.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { cycleIds } from './shard.js';
 import { bootSampleIds } from './boot-samples.js';
@@ -65,6 +66,16 @@ export function scanForResume(file: string): ResumeScan {
 /** Pick up a run whose runner died: kill its orphaned hosts, restore the session, run the cycles not yet finished. */
 export async function resumeSoak(opts: ResumeOptions): Promise<RunResult> {
   const paths = runPaths(resolveRunDir(opts.runDir));
+  // First of all: a live runner's hosts must never be taken for a dead one's orphans, nor its journal appended to.
+  const lock = RunLock.acquire(paths.dir, 'soak run --resume');
+  try {
+    return await resumeLocked(opts, paths);
+  } finally {
+    lock.release();
+  }
+}
+
+async function resumeLocked(opts: ResumeOptions, paths: RunPaths): Promise<RunResult> {
   const { start, remaining, remainingSamples, hosts, declared, lastT, nonces } = scanForResume(paths.journal);
   const killedGroups = killOrphans(hostGroups(hosts), paths.dir);
   const killedDeclared = killDeclared(declared);

@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { JOURNAL_FILE } from '../analysis/load-runs.js';
+import { RunLock } from './run-lock.js';
 import { slug } from '../core/slug.js';
 import type { Shard } from './shard.js';
 
@@ -42,23 +43,32 @@ export function runId(scenario: { name: string; seed: number }, shard: Shard | u
   return `${stamp}-${slug(scenario.name, RUN_SLUG_MAX)}-s${scenario.seed}${shard ? `-shard${shard.index}of${shard.count}` : ''}`;
 }
 
-/** Create a new run folder under `runsDir` (suffix -2, -3... when the id is taken) and point `latest` at it. */
+/**
+ * Create a new run folder under `runsDir` (suffix -2, -3... when the id is taken), lock it for `purpose` before
+ * anything is written in it (run-lock.ts: one runner per folder) and point `latest` at it.
+ */
 export function createRunFolder(
   runsDir: string,
   scenario: { name: string; seed: number },
   shard?: Shard,
   now = new Date(),
-): { id: string; paths: RunPaths } {
+  purpose = 'soak run',
+): { id: string; paths: RunPaths; lock: RunLock } {
   mkdirSync(runsDir, { recursive: true });
   const base = runId(scenario, shard, now);
   for (let k = 1; ; k++) {
     const id = k === 1 ? base : `${base}-${k}`;
     const dir = path.join(runsDir, id);
-    if (!existsSync(dir)) {
-      mkdirSync(dir);
-      linkLatest(runsDir, id);
-      return { id, paths: runPaths(dir) };
+    if (existsSync(dir)) continue;
+    try {
+      mkdirSync(dir); // fails if another runner made it since: then the next suffix
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw err;
     }
+    const lock = RunLock.acquire(dir, purpose);
+    linkLatest(runsDir, id);
+    return { id, paths: runPaths(dir), lock };
   }
 }
 

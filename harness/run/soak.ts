@@ -11,6 +11,7 @@ import type { Scenario } from '../scenario/scenario.js';
 import { describeTarget } from '../session/describe.js';
 import { hostConfig } from './host-journal.js';
 import { createRunFolder, resetScratch, runPaths, type RunPaths } from './run-folder.js';
+import type { RunLock } from './run-lock.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { cycleIds, type Shard } from './shard.js';
 import { bootSampleIds } from './boot-samples.js';
@@ -32,41 +33,51 @@ export interface RunOptions extends RunControl {
 export type RunStartExtras = Pick<RunStartEvent, 'shard' | 'seedKey' | 'manualKills'>;
 
 /**
- * A new run folder with its journal open and run-start written, scratch reset. Everything slow comes first, so the
- * folder, its journal and run-start appear together: a runner killed before leaves no run folder that cannot be
- * resumed for lack of a run-start.
+ * A new run folder, locked for `purpose` (run-lock.ts; the caller releases it), with its journal open and run-start
+ * written, scratch reset. Everything slow comes first, so the folder, its journal and run-start appear together: a
+ * runner killed before leaves no run folder that cannot be resumed for lack of a run-start.
  */
 export async function startRunFolder(
   runsDir: string,
   scenario: Scenario,
   extras: RunStartExtras = {},
-): Promise<{ id: string; paths: RunPaths; journal: JournalWriter }> {
+  purpose = 'soak run',
+): Promise<{ id: string; paths: RunPaths; journal: JournalWriter; lock: RunLock }> {
   const environment = captureEnvironment(await describeScenarioTarget(scenario));
-  const { id, paths } = createRunFolder(runsDir, scenario, extras.shard);
-  const runStart = nowMs();
-  const journal = new JournalWriter(paths.journal, () => nowMs() - runStart);
-  journal.append({
-    type: 'run-start',
-    runId: id,
-    startedAt: new Date().toISOString(),
-    scenario,
-    environment,
-    ...extras,
-  });
-  resetScratch(paths);
-  return { id, paths, journal };
+  const { id, paths, lock } = createRunFolder(runsDir, scenario, extras.shard, new Date(), purpose);
+  try {
+    const runStart = nowMs();
+    const journal = new JournalWriter(paths.journal, () => nowMs() - runStart);
+    journal.append({
+      type: 'run-start',
+      runId: id,
+      startedAt: new Date().toISOString(),
+      scenario,
+      environment,
+      ...extras,
+    });
+    resetScratch(paths);
+    return { id, paths, journal, lock };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
 }
 
 /** Start a new run folder and run every cycle this run (or shard) owns. */
 export async function runSoak(opts: RunOptions): Promise<RunResult> {
   const { scenario, shard } = opts;
-  const { paths, journal } = await startRunFolder(opts.runsDir, scenario, {
+  const { paths, journal, lock } = await startRunFolder(opts.runsDir, scenario, {
     ...(shard ? { shard } : {}),
     ...(opts.seedKey !== undefined ? { seedKey: opts.seedKey } : {}),
   });
-  if (opts.remember) rememberOptions(paths.dir, opts.remember);
-  const cycles = cycleIds(scenario.cycles, shard);
-  return runCycles(opts, paths, journal, scenario, cycles, 'boot', bootSampleIds(scenario.bootSamples, shard));
+  try {
+    if (opts.remember) rememberOptions(paths.dir, opts.remember);
+    const cycles = cycleIds(scenario.cycles, shard);
+    return await runCycles(opts, paths, journal, scenario, cycles, 'boot', bootSampleIds(scenario.bootSamples, shard));
+  } finally {
+    lock.release();
+  }
 }
 
 /**

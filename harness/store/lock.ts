@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { mkdirDurable, writeFileAtomic } from '../core/durable.js';
 import { InputError } from '../core/errors.js';
-import { pidAlive, readProcStat } from '../core/proc.js';
+import { pidAlive, processStart, sameProcessAlive } from '../core/proc.js';
 
 /** The folder of lock files inside a store. */
 export const LOCKS_DIR = 'locks';
@@ -34,23 +34,9 @@ export interface FoundLock {
 /** The store is in use by a live process whose lock conflicts. Exit 3: a usage problem (stop the other process first). */
 export class StoreBusyError extends InputError {}
 
-/** Start time of a running process; null when it does not exist or is a zombie (dead, not yet reaped). */
-function processStart(pid: number): string | null {
-  const stat = readProcStat(pid);
-  return stat === null || stat.state === 'Z' || stat.state === 'X' ? null : stat.startTime;
-}
-
-const hasProc = processStart(process.pid) !== null;
-
 /** True while the lock's holder runs: same PID and same start time (a recycled PID is another process). */
 export function holderAlive(body: LockBody): boolean {
-  if (hasProc) return body.start !== null && processStart(body.pid) === body.start;
-  try {
-    process.kill(body.pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return sameProcessAlive(body);
 }
 
 /** A lock's temp name as writeFileAtomic makes it (`.<kind>-<pid>-<id>.json.tmp-<random>`): the taker's PID. */

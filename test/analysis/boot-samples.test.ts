@@ -15,8 +15,9 @@ const gates = loadGates();
 /** The process-default fixture with `ms.length` boot-sample lines (times `ms`) right after its run-start. */
 function withSamples(ms: readonly number[]): string {
   const [start, ...rest] = fixtureText('process-default').trimEnd().split('\n');
+  const t = (JSON.parse(start!) as { t: number }).t; // at run-start's time: a journal's times never go back
   const samples = ms.map((bootMs, i) =>
-    encodeEvent({ schemaVersion: 1, t: 60 + i, type: 'boot', cycle: 1, bootMs, nonce: `n${i}`, sample: i + 1 }),
+    encodeEvent({ schemaVersion: 1, t, type: 'boot', cycle: 1, bootMs, nonce: `n${i}`, sample: i + 1 }),
   );
   return `${[start!, ...samples, ...rest].join('\n')}\n`;
 }

@@ -1,5 +1,7 @@
 // `soak merge` of one run twice exits 3 and writes nothing (issue 13, finding 8): the same folder by relative and
 // absolute path, through the `latest` symlink, or as a copy (same run id); two distinct runs still merge (exit 0).
+// Two unsharded runs of one seed (issue 30) are refused the same way; `--force` merges them, and the merged run-start,
+// summary.json and the report's first line say so.
 import {
   cpSync,
   existsSync,
@@ -77,5 +79,55 @@ describe('soak report on real journals: provenance first, the saturated banner, 
     const dir = (JSON.parse(String(r.stdout)) as { dir: string }).dir;
     const md = readFileSync(path.join(dir, 'summary.md'), 'utf8');
     expect(md.split('\n')[0]).toBe('**Run interrupted after 3 of 3 planned cycles.**');
+  });
+});
+
+describe('soak merge of two unsharded runs of one seed (two nights of a fixed-seed scenario)', () => {
+  const night = (id: string): string => {
+    const dir = path.join(tmp, id);
+    mkdirSync(dir);
+    const text = readFileSync(path.join(run, 'journal.ndjson'), 'utf8');
+    writeFileSync(
+      path.join(dir, 'journal.ndjson'),
+      text.replace('"runId":"20261201T025632-default-s3"', `"runId":"${id}"`),
+    );
+    return dir;
+  };
+
+  it('is refused (exit 3, one line saying why); --force merges it and the report says so first', async () => {
+    const [a, b] = [night('night-a'), night('night-b')];
+    const refused = await soak('merge', a, b, '--out', path.join(tmp, 'nights'));
+    expect(refused.exitCode, String(refused.stderr)).toBe(3);
+    const line = String(refused.stderr).trim();
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toContain(
+      `${a} and ${b} are both runs of scenario default (target process) with seed 3 with no shard split and both ran cycle 1 (and 5 more)`,
+    );
+    expect(line).toContain('--force');
+    expect(existsSync(path.join(tmp, 'nights'))).toBe(false);
+
+    const forced = await soak('merge', a, b, '--out', path.join(tmp, 'nights'), '--force', '--json');
+    expect(forced.exitCode, String(forced.stderr)).toBe(0);
+    expect(String(forced.stderr)).toContain(
+      'soak: merge --force: runs night-a and night-b are both runs of scenario default',
+    );
+    const why = (JSON.parse(String(forced.stdout)) as { cycles: number; forcedOverlap: string[] }).forcedOverlap;
+    expect(why).toHaveLength(1);
+    const start = JSON.parse(readFileSync(path.join(tmp, 'nights', 'journal.ndjson'), 'utf8').split('\n')[0]!) as {
+      forcedOverlap?: string[];
+    };
+    expect(start.forcedOverlap).toEqual(why);
+    const r = await soak('report', path.join(tmp, 'nights'), '--out', path.join(tmp, 'reports-nights'), '--json');
+    expect([0, 1, 2], String(r.stderr)).toContain(r.exitCode);
+    const dir = (JSON.parse(String(r.stdout)) as { dir: string }).dir;
+    const first = readFileSync(path.join(dir, 'summary.md'), 'utf8').split('\n')[0]!;
+    expect(first).toContain('Run complete: 12 of 12 planned cycles, merged from 2 runs on one machine.');
+    expect(first).toContain('Merged with --force although its sources overlap (runs night-a and night-b are both runs');
+    expect(first).toContain('the same cycles may be counted twice');
+    const summary = JSON.parse(readFileSync(path.join(dir, 'summary.json'), 'utf8')) as { forcedOverlap?: string[] };
+    expect(summary.forcedOverlap).toEqual(why);
+    expect(readFileSync(path.join(dir, 'index.html'), 'utf8')).toContain(
+      'Merged with --force although its sources overlap',
+    );
   });
 });

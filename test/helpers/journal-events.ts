@@ -1,7 +1,7 @@
 // Hand-made journal events for the analysis and gate tests: the test machine's environment and a run-start on it.
 import type { Environment } from '../../harness/core/environment.js';
 import type { EventInput, JournalEvent } from '../../harness/journal/events.js';
-import type { Scenario } from '../../harness/scenario/scenario.js';
+import { loadScenario, type Scenario } from '../../harness/scenario/scenario.js';
 
 /** The environment every hand-made run-start records: a 2-core Linux test machine, process target. */
 export const testEnvironment: Environment = {
@@ -26,3 +26,7 @@ export const runStartEvent = (scenario: Scenario, runId: string, t = 0): Journal
     { type: 'run-start', runId, startedAt: '2026-03-04T05:06:07.000Z', scenario, environment: testEnvironment },
     t,
   );
+
+/** The NDJSON line of a run-start of the default scenario, for a journal a test writes by hand (it must come first). */
+export const runStartLine = (): string =>
+  `${JSON.stringify(runStartEvent(loadScenario('default').scenario, 'hand-made'))}\n`;

@@ -3,13 +3,14 @@
 // went, and durable() still waits for the slow fsync. Negative control: a synchronous fsync (close) on the thread that
 // aims the kill delays it by the fsync, and the same measurement sees it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nowMs } from '../../harness/core/clock.js';
 import { TEST_JOURNAL_FSYNC_DELAY_MS } from '../../harness/journal/group-commit.js';
 import { JournalWriter, readJournal } from '../../harness/journal/writer.js';
+import { runStartLine } from '../helpers/journal-events.js';
 
 const FSYNC_MS = 3000;
 let dir: string;
@@ -31,6 +32,7 @@ async function killWhileJournaling(stall: (w: JournalWriter) => void): Promise<{
   start: number;
 }> {
   const start = nowMs();
+  writeFileSync(path.join(dir, 'journal.ndjson'), runStartLine());
   const w = new JournalWriter(path.join(dir, 'journal.ndjson'), () => nowMs() - start);
   const child = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));

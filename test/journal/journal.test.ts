@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError, IntegrityError } from '../../harness/core/errors.js';
 import { JOURNAL_SCHEMA_VERSION } from '../../harness/journal/events.js';
 import { JournalWriter, parseJournal, readJournal } from '../../harness/journal/writer.js';
+import { runStartLine } from '../helpers/journal-events.js';
 import { thrown } from '../helpers/thrown.js';
 
 let dir: string;
@@ -18,6 +19,8 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const line = (o: object): string => `${JSON.stringify({ schemaVersion: 1, t: 0, ...o })}\n`;
+/** The run-start every journal begins with (protocol.ts). */
+const S = runStartLine();
 const A = line({ type: 'cycle-start', cycle: 1, phase: 'work' });
 const B = line({ type: 'host-start', cycle: 1, pid: 42, mode: 'restore' });
 const C = line({ type: 'run-end', status: 'complete', cycles: 1 });
@@ -25,6 +28,7 @@ const C = line({ type: 'run-end', status: 'complete', cycles: 1 });
 describe('JournalWriter', () => {
   it('appends one JSON line per event with schemaVersion and t (ms, rounded to 3 decimals)', () => {
     const times = [0, 12.34567, 1500.0004];
+    writeFileSync(file, S);
     const w = new JournalWriter(file, () => times.shift()!);
     const first = w.append({ type: 'cycle-start', cycle: 1, phase: 'work' });
     w.append({ type: 'host-start', cycle: 1, pid: 7, mode: 'boot' });
@@ -43,7 +47,7 @@ describe('JournalWriter', () => {
       .trimEnd()
       .split('\n')
       .map((l) => JSON.parse(l) as { schemaVersion: number; t: number; type: string });
-    expect(lines.map((l) => [l.schemaVersion, l.t, l.type])).toEqual([
+    expect(lines.slice(1).map((l) => [l.schemaVersion, l.t, l.type])).toEqual([
       [1, 0, 'cycle-start'],
       [1, 12.346, 'host-start'],
       [1, 1500, 'run-end'],
@@ -52,13 +56,13 @@ describe('JournalWriter', () => {
   });
 
   it('re-opening a journal a dead writer left with a torn line cuts the torn line, then appends cleanly', () => {
-    writeFileSync(file, `${A}${B}{"schemaVersion":1,"t":3,"type":"cyc`);
+    writeFileSync(file, `${S}${A}${B}{"schemaVersion":1,"t":3,"type":"cyc`);
     const w = new JournalWriter(file, () => 9);
     w.append({ type: 'run-end', status: 'interrupted', cycles: 0 });
     w.close();
     const read = readJournal(file);
     expect(read.tornTail).toBeNull();
-    expect(read.events.map((e) => e.type)).toEqual(['cycle-start', 'host-start', 'run-end']);
+    expect(read.events.map((e) => e.type)).toEqual(['run-start', 'cycle-start', 'host-start', 'run-end']);
   });
 
   it('re-opening a cleanly ended journal keeps every line', () => {
@@ -75,14 +79,14 @@ describe('parseJournal', () => {
 
   it('drops and reports a torn last line holding partial JSON', () => {
     const torn = '{"schemaVersion":1,"t":5,"type":"kill","cy';
-    const r = parseJournal(`${A}${B}${torn}`, 'j');
-    expect(r.events.map((e) => e.type)).toEqual(['cycle-start', 'host-start']);
+    const r = parseJournal(`${S}${A}${B}${torn}`, 'j');
+    expect(r.events.map((e) => e.type)).toEqual(['run-start', 'cycle-start', 'host-start']);
     expect(r.tornTail).toBe(torn);
   });
 
   it('drops and reports a complete JSON last line without its newline (the fsync may not have covered it)', () => {
-    const r = parseJournal(`${A}${B}${C.trimEnd()}`, 'j');
-    expect(r.events.map((e) => e.type)).toEqual(['cycle-start', 'host-start']);
+    const r = parseJournal(`${S}${A}${B}${C.trimEnd()}`, 'j');
+    expect(r.events.map((e) => e.type)).toEqual(['run-start', 'cycle-start', 'host-start']);
     expect(r.tornTail).toBe(C.trimEnd());
   });
 
@@ -91,15 +95,17 @@ describe('parseJournal', () => {
   });
 
   it('a corrupt line in the middle throws IntegrityError naming the file and line number (exit code 1)', () => {
-    const err = thrown(() => parseJournal(`${A}${B}{"schemaVersion":1,"t":garbage\n${C}`, '/runs/x/journal.ndjson'));
+    const err = thrown(() =>
+      parseJournal(`${S}${A}${B}{"schemaVersion":1,"t":garbage\n${C}`, '/runs/x/journal.ndjson'),
+    );
     expect(err).toBeInstanceOf(IntegrityError);
-    expect(err.message).toContain('journal /runs/x/journal.ndjson line 3 is corrupt');
+    expect(err.message).toContain('journal /runs/x/journal.ndjson line 4 is corrupt');
     expect(err).toHaveProperty('exitCode', 1);
   });
 
   it('a JSON line that is not an event (no type) in the middle is corrupt too', () => {
-    expect(() => parseJournal(`${A}[1,2]\n${C}`, 'j')).toThrow(/line 2 is corrupt/);
-    expect(() => parseJournal(`${A}{"schemaVersion":1}\n${C}`, 'j')).toThrow(/line 2 is corrupt/);
+    expect(() => parseJournal(`${S}${A}[1,2]\n${C}`, 'j')).toThrow(/line 3 is corrupt/);
+    expect(() => parseJournal(`${S}${A}{"schemaVersion":1}\n${C}`, 'j')).toThrow(/line 3 is corrupt/);
   });
 
   it('a corrupt line followed by a complete last line is not mistaken for a torn tail', () => {
@@ -108,9 +114,9 @@ describe('parseJournal', () => {
 
   it('an unsupported schemaVersion throws IntegrityError naming the line and version', () => {
     const future = `${JSON.stringify({ schemaVersion: 2, t: 0, type: 'run-end', status: 'complete', cycles: 0 })}\n`;
-    const err = thrown(() => parseJournal(`${A}${future}${C}`, 'j'));
+    const err = thrown(() => parseJournal(`${S}${A}${future}${C}`, 'j'));
     expect(err).toBeInstanceOf(IntegrityError);
-    expect(err.message).toBe('journal j line 2: schemaVersion 2 is not supported (expected 1)');
+    expect(err.message).toBe('journal j line 3: schemaVersion 2 is not supported (expected 1)');
     const missing = `${JSON.stringify({ t: 0, type: 'run-end' })}\n`;
     expect(() => parseJournal(missing, 'j')).toThrow(/line 1: schemaVersion undefined is not supported/);
   });
@@ -126,8 +132,8 @@ describe('readJournal', () => {
   });
 
   it('reads a torn file from disk the same as parseJournal', () => {
-    writeFileSync(file, A);
+    writeFileSync(file, `${S}${A}`);
     appendFileSync(file, '{"t":');
-    expect(readJournal(file)).toEqual({ events: [JSON.parse(A)], tornTail: '{"t":' });
+    expect(readJournal(file)).toEqual({ events: [JSON.parse(S), JSON.parse(A)], tornTail: '{"t":' });
   });
 });

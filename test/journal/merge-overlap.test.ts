@@ -1,6 +1,8 @@
-// `soak merge` refuses overlapping sources (issue 13, finding 8): the same folder twice however it is named, the same
-// run id twice (a copy, or a merged run that already holds it), or the same shard of one seeded scenario twice (a
-// retried shard). Distinct shards, distinct nights and unrelated runs still merge.
+// `soak merge` refuses overlapping sources (issue 13, finding 8; issue 30): the same folder twice however it is named,
+// the same run id twice (a copy, or a merged run that already holds it), the same shard of one seeded scenario twice (a
+// retried shard), or cycles of one seeded scenario both hold (two unsharded runs of one seed, shards that meet, a merged
+// run and a run of a seed it holds). Distinct shards, distinct seeds and unrelated runs still merge; --force merges an
+// overlap and records why in the merged run-start.
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../harness/core/errors.js';
 import type { RunStartEvent } from '../../harness/journal/events.js';
@@ -11,6 +13,7 @@ interface StartOptions {
   name?: string;
   shard?: { index: number; count: number };
   mergedFrom?: string[];
+  target?: string;
 }
 
 function start(runId: string, o: StartOptions = {}): RunStartEvent {
@@ -20,7 +23,12 @@ function start(runId: string, o: StartOptions = {}): RunStartEvent {
     type: 'run-start',
     runId,
     startedAt: '2026-12-01T00:00:00.000Z',
-    scenario: { name: o.name ?? 'default', cycles: 4, seed: o.seed ?? 9 } as RunStartEvent['scenario'],
+    scenario: {
+      name: o.name ?? 'default',
+      cycles: 4,
+      seed: o.seed ?? 9,
+      target: o.target ?? 'process',
+    } as RunStartEvent['scenario'],
     environment: { cpuModel: 'AMD EPYC', cores: 2, kernel: '6.1.0', os: 'Linux 6.1.0' } as RunStartEvent['environment'],
     ...(o.shard ? { shard: o.shard } : {}),
     ...(o.mergedFrom ? { mergedFrom: o.mergedFrom } : {}),
@@ -55,9 +63,9 @@ describe('planMerge refuses overlapping sources', () => {
 
   it('the same run id in two folders (a copied run), even among other runs', () => {
     const err = refusal([
-      input('/a/n1', start('n1'), '/a/n1'),
-      input('/a/n2', start('n2'), '/a/n2'),
-      input('/b/n1-copy', start('n1'), '/b/n1-copy'),
+      input('/a/n1', start('n1', { seed: 1 }), '/a/n1'),
+      input('/a/n2', start('n2', { seed: 2 }), '/a/n2'),
+      input('/b/n1-copy', start('n1', { seed: 1 }), '/b/n1-copy'),
     ]);
     expect(err.message).toMatch(/^merge: \/a\/n1 and \/b\/n1-copy both hold run n1;/);
   });
@@ -101,15 +109,76 @@ describe('planMerge refuses overlapping sources', () => {
 
   it('in-memory sources without a real path are still told apart by run id', () => {
     expect(refusal([input('a', start('r')), input('b', start('r'))]).message).toContain('a and b both hold run r');
-    expect(() => planMerge([input('a', start('r1')), input('b', start('r2'))], 'm')).not.toThrow();
+    expect(() =>
+      planMerge([input('a', start('r1', { seed: 1 })), input('b', start('r2', { seed: 2 }))], 'm'),
+    ).not.toThrow();
   });
 });
 
 describe('a merge of merged runs', () => {
   it('names every run it holds, so merging it with one of them again is refused', () => {
-    const ab = planMerge([input('/a', start('a')), input('/b', start('b'))], 'ab').start;
-    const abc = planMerge([input('/ab', ab), input('/c', start('c'))], 'abc').start;
+    const ab = planMerge([input('/a', start('a', { seed: 1 })), input('/b', start('b', { seed: 2 }))], 'ab').start;
+    const abc = planMerge([input('/ab', ab), input('/c', start('c', { seed: 3 }))], 'abc').start;
     expect(abc.mergedFrom).toEqual(['a', 'b', 'c']);
-    expect(refusal([input('/abc', abc), input('/b2', start('b'))]).message).toContain('/abc and /b2 both hold run b');
+    expect(refusal([input('/abc', abc), input('/b2', start('b', { seed: 2 }))]).message).toContain(
+      '/abc and /b2 both hold run b',
+    );
+  });
+});
+
+describe('planMerge refuses cycles of one seeded scenario held twice (a kill plan is a pure function of (seed, cycle))', () => {
+  it('two unsharded runs of one seed that both ran cycles (two nights of a fixed-seed scenario)', () => {
+    const err = refusal([input('/n1', start('n1'), '/n1'), input('/n2', start('n2'), '/n2', [1, 2])]);
+    expect(err.message).toBe(
+      "merge: /n1 and /n2 are both runs of scenario default (target process) with seed 9 with no shard split and both ran cycle 1 (and 1 more): a cycle's kill plan is a pure function of (seed, cycle), so it would count twice; merging them would count the same cycles twice (pass each run once, or --force to merge them anyway, recorded in the merged run)",
+    );
+  });
+
+  it('a shard and an unsharded run of one seed, and shards of different counts that meet', () => {
+    expect(
+      refusal([
+        input('/all', start('all'), '/all'),
+        input('/s1', start('s1', { shard: { index: 1, count: 2 } }), '/s1', [2, 4]),
+      ]).message,
+    ).toContain('with seed 9 and both ran cycle 2 (and 1 more)');
+    const half = input('/h', start('h', { shard: { index: 0, count: 2 } }), '/h', [1, 3]);
+    const quarter = input('/q', start('q', { shard: { index: 0, count: 4 } }), '/q', [1]);
+    expect(refusal([half, quarter]).message).toContain('both ran cycle 1');
+  });
+
+  it('a merged run and a run of a seed among its sources (its ids were shifted: its shards say what it may hold)', () => {
+    const ab = planMerge([input('/a', start('a', { seed: 1 })), input('/b', start('b', { seed: 2 }))], 'ab').start;
+    const err = refusal([input('/ab', ab, '/ab'), input('/b2', start('b2', { seed: 2 }), '/b2')]);
+    expect(err.message).toContain('/ab and /b2 are both runs of scenario default (target process) with seed 2');
+    expect(err.message).toContain('may both hold the same cycles');
+  });
+
+  it('still merges: another seed, scenario or target; a run that ran no cycle; shards that cannot meet', () => {
+    const ok = (inputs: MergeInput[]): void => {
+      expect(() => planMerge(inputs, 'm')).not.toThrow();
+    };
+    ok([input('/a', start('a')), input('/b', start('b', { seed: 10 }))]);
+    ok([input('/a', start('a')), input('/b', start('b', { name: 'torn-checkpoint' }))]);
+    ok([input('/a', start('a')), input('/b', start('b', { target: 'microvm' }))]);
+    ok([input('/a', start('a')), input('/b', start('b'), '/b', [])]);
+    ok([
+      input('/h', start('h', { shard: { index: 1, count: 2 } }), '/h', [2, 4]),
+      input('/q', start('q', { shard: { index: 0, count: 4 } }), '/q', [1]),
+    ]);
+  });
+});
+
+describe('merge --force', () => {
+  it('merges an overlap, its cycle ids shifted apart, and records why (by run id) in the merged run-start', () => {
+    const plan = planMerge([input('/n1', start('n1'), '/n1'), input('/n2', start('n2'), '/n2')], 'm', { force: true });
+    expect(plan.shifts).toEqual([0, 4]);
+    expect(plan.start.forcedOverlap).toEqual([
+      "runs n1 and n2 are both runs of scenario default (target process) with seed 9 with no shard split and both ran cycle 1 (and 3 more): a cycle's kill plan is a pure function of (seed, cycle), so it would count twice",
+    ]);
+    const again = planMerge([input('/m', plan.start, '/m'), input('/c', start('c', { seed: 3 }), '/c')], 'mc').start;
+    expect(again.forcedOverlap).toEqual(plan.start.forcedOverlap); // a merge of a forced merge stays marked
+    expect(
+      planMerge([input('/a', start('a')), input('/b', start('b', { seed: 1 }))], 'm', { force: true }).start,
+    ).not.toHaveProperty('forcedOverlap');
   });
 });

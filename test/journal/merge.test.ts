@@ -5,6 +5,7 @@ import { InputError } from '../../harness/core/errors.js';
 import type { JournalEvent, RunStartEvent } from '../../harness/journal/events.js';
 import { mergeEvent, mergeJournals, planMerge } from '../../harness/journal/merge.js';
 
+/** A run-start; unsharded runs get a seed of their own (one seed twice is the same kill plan: merge refuses it). */
 function start(runId: string, cycles: number, shard?: { index: number; count: number }): RunStartEvent {
   return {
     schemaVersion: 1,
@@ -12,11 +13,16 @@ function start(runId: string, cycles: number, shard?: { index: number; count: nu
     type: 'run-start',
     runId,
     startedAt: '2026-12-01T00:00:00.000Z',
-    scenario: { name: 'x', cycles, seed: 4 } as RunStartEvent['scenario'],
+    scenario: { name: 'x', cycles, seed: shard ? 4 : seedOf(runId) } as RunStartEvent['scenario'],
     environment: { cpuModel: 'AMD EPYC', cores: 2, kernel: '6.1.0', os: 'Linux 6.1.0' } as RunStartEvent['environment'],
     ...(shard ? { shard } : {}),
   };
 }
+const seedOf = (runId: string): number => {
+  let h = 7;
+  for (let i = 0; i < runId.length; i++) h = (h * 31 + runId.charCodeAt(i)) % 100_000;
+  return h;
+};
 const ids = (from: number, to: number, step = 1): Set<number> => {
   const s = new Set<number>();
   for (let i = from; i <= to; i += step) s.add(i);

@@ -1,11 +1,12 @@
 // The journal writer writes every byte of a line: a short write(2) is continued, one that makes no progress or fails
 // throws naming the journal; shown with an injected write and with a real short write under RLIMIT_FSIZE.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JournalWriter, readJournal } from '../../harness/journal/writer.js';
+import { runStartLine } from '../helpers/journal-events.js';
 import { repoRoot } from '../helpers/paths.js';
 import { thrown } from '../helpers/thrown.js';
 
@@ -28,14 +29,15 @@ const atMost =
 describe('JournalWriter on short writes', () => {
   it('continues a short write until the whole line is written', () => {
     const calls: number[] = [];
+    writeFileSync(file, runStartLine());
     const w = new JournalWriter(file, () => 1, { write: atMost(7, calls) });
-    w.append({ type: 'run-end', status: 'complete', cycles: 3 });
     w.append({ type: 'cycle-start', cycle: 4, phase: 'work' });
+    w.append({ type: 'run-end', status: 'complete', cycles: 3 });
     w.close();
     expect(calls.length).toBeGreaterThan(4);
     const { events, tornTail } = readJournal(file);
     expect(tornTail).toBeNull();
-    expect(events.map((e) => e.type)).toEqual(['run-end', 'cycle-start']);
+    expect(events.map((e) => e.type)).toEqual(['run-start', 'cycle-start', 'run-end']);
   });
 
   it('throws naming the journal when a write makes no progress', () => {

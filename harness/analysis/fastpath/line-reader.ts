@@ -12,7 +12,7 @@ import { fieldOrder, type FieldOf } from '../../journal/codec.js';
 import { orNull } from '../columns.js';
 import { JsonCursor } from './json-cursor.js';
 import { knownStrings, literal, type Literal } from './json-literal.js';
-import type { FastLine } from '../../journal/reader.js';
+import type { Admit, FastLine } from '../../journal/reader.js';
 import type { ObservationFields } from '../../journal/observation.js';
 import type { PartState } from '../../check/heartbeat.js';
 import type { CheckpointRow, CycleRow } from '../summary.js';
@@ -111,8 +111,8 @@ export class AnalysisLineReader {
   /** Read a boot sample's id (after its key) against the schema's rule. */
   private readonly sampleId: () => number;
   private readonly steps: Record<FastType, FieldStep[]>;
-  /** Read and check the line's time `t`. */
-  private readonly checkTime: ReadValue;
+  /** The line's time `t`, read and checked. */
+  private t = 0;
 
   constructor(private readonly acc: RunAccumulator) {
     const { c, cycle: r, checkpoint: k, observation: o } = this;
@@ -149,7 +149,6 @@ export class AnalysisLineReader {
       c.literal(CLOSE);
       return { step, digest };
     };
-    this.checkTime = check(DURATION_MS);
     this.sampleId = () => num(CYCLE_ID);
     this.steps = {
       checkpoint: steps('checkpoint', {
@@ -231,18 +230,23 @@ export class AnalysisLineReader {
 
   /** This reader as streamJournal's fast path. */
   get fastLine(): FastLine {
-    return (bytes, start, end) => this.read(bytes, start, end);
+    return (bytes, start, end, admit) => this.read(bytes, start, end, admit);
   }
 
-  /** Feed bytes[start, end) (one complete line) to the accumulator; false, feeding nothing, when JSON.parse must read it. */
-  read(bytes: Buffer, start: number, end: number): boolean {
+  /**
+   * Feed bytes[start, end) (one complete line) to the accumulator once `admit` (the journal's protocol) counts it;
+   * false, feeding nothing, when JSON.parse must read it.
+   */
+  read(bytes: Buffer, start: number, end: number, admit: Admit = ADMIT_ALL): boolean {
     const c = this.c;
     c.reset(bytes, start, end);
     c.literal(HEAD);
-    this.checkTime();
+    this.t = c.number();
+    c.require(follows(DURATION_MS, this.t));
     c.literal(TYPE_KEY);
     const type = c.oneOf(TYPES);
     if (!this.fields(type)) return false;
+    if (!admit(type, this.t, type === 'cycle' ? this.cycle.cycle : 0)) return true;
     switch (type) {
       case 'checkpoint':
         this.acc.checkpointCommitted(this.checkpoint);
@@ -285,3 +289,4 @@ export class AnalysisLineReader {
 }
 
 const NO_VIOLATIONS: readonly never[] = [];
+const ADMIT_ALL: Admit = () => true;

@@ -40,7 +40,7 @@ describe('a journal written by a fresh `soak run` (process target)', () => {
   it('is read on the fast path for every event type it reads (100% of those lines)', () => {
     const reader = new AnalysisLineReader(new RunAccumulator());
     const parsed: JournalEvent[] = [];
-    const read = streamJournal(journal, (e) => parsed.push(e), reader.fastLine);
+    const read = streamJournal(journal, (e) => parsed.push(e), { fast: reader.fastLine });
     const slow = parsed.filter((e) => !RARE.includes(e.type) && !(e.type === 'cycle' && e.violations.length > 0));
     expect(slow.map((e) => JSON.stringify(e).slice(0, 160))).toEqual([]);
     expect(read.fastLines).toBe(read.lines - parsed.length);

@@ -27,11 +27,10 @@ function declinedLines(text: string): string[] {
   const dir = runFolder(text);
   const reader = new AnalysisLineReader(new RunAccumulator());
   const declined: string[] = [];
-  streamJournal(
-    path.join(dir, 'journal.ndjson'),
-    () => {},
-    (bytes, start, end) => reader.read(bytes, start, end) || (declined.push(bytes.toString('utf8', start, end)), false),
-  );
+  streamJournal(path.join(dir, 'journal.ndjson'), () => {}, {
+    fast: (bytes, start, end, admit) =>
+      reader.read(bytes, start, end, admit) || (declined.push(bytes.toString('utf8', start, end)), false),
+  });
   return declined;
 }
 
