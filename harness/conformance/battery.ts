@@ -67,7 +67,7 @@ export async function runBattery(t: ConformanceTarget, keepDir?: string): Promis
     async () => {
       const h = current!;
       const c = await s1.nextCommit(h);
-      const outside = [...h.killList.pids];
+      const outside = h.killList.map((p) => p.pid);
       const killStep = await s1.kill(h);
       const leaked = await stillAlive(outside, t.timeoutMs);
       const r = await resume(killStep, c.seq);
@@ -108,7 +108,7 @@ export async function runBattery(t: ConformanceTarget, keepDir?: string): Promis
     },
     async () => {
       const h = current!;
-      const outside = [...h.killList.pids, ...h.killList.groups.map((g) => -g)];
+      const outside = h.killList.map((p) => (p.group ? -p.pid : p.pid));
       await h.stop(t.timeoutMs);
       const left = await stillAlive([-h.pid, ...outside], t.timeoutMs);
       if (left.length === 0)

@@ -1,21 +1,10 @@
 // Escaping for public outputs: every string from config or the journal goes through escapeHtml (HTML), escapeMarkdown
-// (summary.md) or at least neutralizeBidi (CSV cells, chart labels, terminal tables).
+// (summary.md) or at least neutralizeBidi (CSV cells, chart labels, terminal tables; its home is core/escape.ts).
+import { neutralizeBidi } from '../core/escape.js';
+
+export { neutralizeBidi };
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Bidirectional control characters: embeddings and overrides, isolates, LRM/RLM and the Arabic letter mark. */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
-
-/**
- * Replace every bidirectional control character with a visible "[U+202E]": one could otherwise reverse how the rest
- * of a line reads (a scenario name that makes "FAIL" display as "LIAF", or moves a number across a cell).
- */
-export function neutralizeBidi(value: unknown): string {
-  return String(value).replace(
-    BIDI_CONTROLS,
-    (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`,
-  );
-}
 
 /** Escape text for HTML element content and double- or single-quoted attribute values (bidi controls neutralised). */
 export function escapeHtml(value: unknown): string {
