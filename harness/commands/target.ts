@@ -6,6 +6,7 @@ import type { Argv } from 'yargs';
 import { runBattery, type CheckResult } from '../conformance/battery.js';
 import type { ConformanceTarget } from '../conformance/session.js';
 import { EXIT } from '../core/errors.js';
+import { neutralizeBidi } from '../core/escape.js';
 import { prettyJson } from '../core/json-text.js';
 import { repoRoot } from '../core/repo-root.js';
 import { loadScenario } from '../scenario/scenario.js';
@@ -39,13 +40,25 @@ async function resolveTarget(what: string): Promise<ConformanceTarget> {
   };
 }
 
-/** The table: one line per check, its verdict and evidence. */
+const WORD: Record<CheckResult['verdict'], string> = { pass: 'PASS', fail: 'FAIL', 'adapter-fault': 'ADAPTER FAULT' };
+
+/** The table: one line per check, its verdict and evidence (escaped: it may quote the adapter). */
 export function formatChecks(results: CheckResult[]): string {
   const w = Math.max(...results.map((r) => r.id.length));
-  const lines = results.map((r) => `${r.id.padEnd(w)}  ${r.verdict === 'pass' ? 'PASS' : 'FAIL'}  ${r.evidence}`);
+  const lines = results.map((r) => neutralizeBidi(`${r.id.padEnd(w)}  ${WORD[r.verdict]}  ${r.evidence}`));
   const failed = results.filter((r) => r.verdict === 'fail').map((r) => r.id);
-  lines.push(failed.length === 0 ? 'verdict: PASS (every check)' : `verdict: FAIL (${failed.join(', ')})`);
+  const faulted = results.filter((r) => r.verdict === 'adapter-fault').map((r) => r.id);
+  if (failed.length > 0) lines.push(`verdict: FAIL (${failed.join(', ')})`);
+  else if (faulted.length > 0)
+    lines.push(`verdict: ADAPTER FAULT (${faulted.join(', ')}: the adapter broke the protocol)`);
+  else lines.push('verdict: PASS (every check)');
   return `${lines.join('\n')}\n`;
+}
+
+/** Exit code of a battery: 1 when a check failed, else 5 when the adapter broke the protocol, else 0. */
+export function checksExitCode(results: CheckResult[]): number {
+  if (results.some((r) => r.verdict === 'fail')) return EXIT.fail;
+  return results.some((r) => r.verdict === 'adapter-fault') ? EXIT.adapterFault : EXIT.pass;
 }
 
 const checkCommand = defineCommand<CheckArgs>({
@@ -62,7 +75,7 @@ const checkCommand = defineCommand<CheckArgs>({
       ? `${JSON.stringify({ schemaVersion: 1, checks: results }, null, 2)}\n`
       : formatChecks(results);
     process.stdout.write(out);
-    return results.every((r) => r.verdict === 'pass') ? EXIT.pass : EXIT.fail;
+    return checksExitCode(results);
   },
 });
 
