@@ -35,7 +35,13 @@ function victim(): ChildProcess {
 }
 
 /** A scenario for the fixture adapter with this plan (one entry per boot or restore, in order). */
-function scenario(name: string, cycles: number, options: Record<string, unknown>): string {
+function scenario(
+  name: string,
+  cycles: number,
+  options: Record<string, unknown>,
+  workDelayMs = '[150, 250]',
+  extra: string[] = [],
+): string {
   return writeScenario(tmp, name, [
     'target: exec',
     `adapter: ${fixturePath('hostile-adapter.mjs')}`,
@@ -43,7 +49,8 @@ function scenario(name: string, cycles: number, options: Record<string, unknown>
     `cycles: ${cycles}`,
     'stepMs: 5',
     'checkpoint: { everyMs: 100 }',
-    'kill: { phases: { work: 1 }, workDelayMs: [150, 250] }',
+    `kill: { phases: { work: 1 }, workDelayMs: ${workDelayMs} }`,
+    ...extra,
   ]);
 }
 
@@ -183,6 +190,45 @@ describe('a hostile exec adapter', () => {
       const end = events.find((e): e is RunEndEvent => e.type === 'run-end');
       expect(end).toMatchObject({ status: 'aborted', cycles: 0 });
       expect(end?.reason).toMatch(/^adapter fault: /);
+    },
+  );
+
+  it.concurrent('a fault while the session works (no request pending) fails that cycle; it is not lost', async () => {
+    // cycle 1 resumes fine; its restored session breaks the protocol after its first checkpoint, long before the kill
+    const { r, events } = await run(
+      'working',
+      scenario('working', 2, { plan: ['none', 'late-garbage'] }, '[1500, 1500]'),
+    );
+    expect(r.exitCode, describeResult(r)).toBe(5);
+    const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
+    expect(cycles.map((c) => c.outcome)).toEqual(['ok', 'fail']);
+    expect(cycles[1]).toMatchObject({ downtimeMs: null, restoredSeq: null });
+    expect(cycles[1]!.violations).toEqual([
+      {
+        code: 'adapter-fault',
+        message: expect.stringMatching(
+          /after request checkpoint #\d+ was answered: a line that is not a JSON object: "late garbage"$/,
+        ) as string,
+      },
+    ]);
+    expect(
+      events.filter((e) => e.type === 'kill'),
+      'no kill was sent to the dead session',
+    ).toHaveLength(1);
+  });
+
+  it.concurrent(
+    'a warm standby that dies of an adapter fault ends the run at the hand-off: exit 5, not lost',
+    async () => {
+      // describes: 1 the run's describe host, 2 the session's boot host, 3 the first standby
+      const file = scenario('standby', 1, { plan: ['none'], garbageAtDescribe: 3 }, '[400, 400]', ['standby: true']);
+      const { r, events } = await run('standby', file);
+      expect(r.exitCode, describeResult(r)).toBe(5);
+      const end = events.find((e): e is RunEndEvent => e.type === 'run-end');
+      expect(end?.status).toBe('aborted');
+      expect(end?.reason).toMatch(
+        /^adapter fault: .*request describe #1: a line that is not a JSON object: "not json at describe"$/,
+      );
     },
   );
 
