@@ -21,6 +21,11 @@ export function orAdapterError(err: unknown, host: HostHandle | null): unknown {
   return message === null || err instanceof AdapterError ? err : new AdapterError(message, { cause: err });
 }
 
+/** How the session starts after a failed resume: boots anew; after an adapter fault the store is as it was: restores. */
+export function restartAfterFailure(violations: readonly Violation[]): 'boot' | 'restore' {
+  return violations.some((v) => v.code === 'adapter-fault') ? 'restore' : 'boot';
+}
+
 /**
  * End the cycle as failed by an adapter fault: reap `host`'s group, journal outcome fail with the violation and no
  * downtime; the session carries on from its newest checkpoint (the store is not in question).

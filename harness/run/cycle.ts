@@ -19,7 +19,7 @@ import type { WorkloadModel } from '../check/workload.js';
 import type { WarmStandby } from './standby.js';
 import { KillPath } from './kill-path.js';
 import { readLatest, workDelay } from './latest.js';
-import { adapterFaulted, adapterFaultViolation } from './adapter-fault.js';
+import { adapterFaulted, adapterFaultViolation, restartAfterFailure } from './adapter-fault.js';
 
 export interface CycleContext {
   scenario: Scenario;
@@ -258,9 +258,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     else log.debug({ downtimeMs, lostSteps: event.lostSteps }, 'cycle verified');
     if (downtimeMs === null) {
       await next.reap(timeouts.hostMs);
-      // after an adapter fault the store is as it was: the next session restores (after a failed resume: boots anew)
-      const restartWith = violations.some((v) => v.code === 'adapter-fault') ? 'restore' : 'boot';
-      return { event, host: null, restartWith };
+      return { event, host: null, restartWith: restartAfterFailure(violations) };
     }
     return { event, host: next, restartWith: 'boot' };
   }
