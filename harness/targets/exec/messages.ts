@@ -64,6 +64,9 @@ export const hostRequests = {
     .describe('Stop everything the adapter started and remove its scratch files; reply, then exit.'),
 } as const;
 
+/** Most entries a kill list may hold (pids and groups each): the host proves every one by walking /proc. */
+const KILL_LIST_MAX = 1024;
+
 /** A process id in a kill list: 0, -1 and other negative ids would signal whole groups (or every process). */
 const processId = z
   .number()
@@ -127,9 +130,11 @@ export const adapterMessages = {
       type: z.literal('pids'),
       pids: z
         .array(processId)
+        .max(KILL_LIST_MAX)
         .describe("processes outside the host process group, each a descendant of the adapter's process"),
       groups: z
         .array(processId)
+        .max(KILL_LIST_MAX)
         .default([])
         .describe(
           "process groups to kill whole, each named by its leader's PID, a descendant of the adapter's process",
