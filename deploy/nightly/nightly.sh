@@ -24,8 +24,9 @@
 #   GITHUB_STEP_SUMMARY  when set, finish appends the walkthrough to it
 #
 # Exit codes: shard 0 when its cycles ran (whatever the gates say; a forwarded SIGTERM stops soak after the current
-# cycle, with the journal kept for finish), 130 aborted, 3/4 bad input or harness failure; finish 0 pass, 1 a gate
-# failed, 2 insufficient or inconclusive, 3/4 bad input or harness failure (everything is written before it exits).
+# cycle, with the journal kept for finish), 130 aborted, 3/4 bad input or harness failure, 5 an adapter fault that
+# ended the run; finish 0 pass, 1 a gate failed, 2 insufficient or inconclusive, 3/4 bad input or harness failure, 5
+# adapter fault (everything is written before it exits).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

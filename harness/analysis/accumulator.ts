@@ -8,7 +8,7 @@ import { Rejudge } from './rejudge.js';
 import type { PartialFold } from './partial-fold.js';
 import type { ObservationFields } from '../journal/observation.js';
 import { dedupOf, storeRecords } from './checkpoint-gaps.js';
-import { causeSamples, indeterminateOf, runFacts } from './run-status.js';
+import { adapterFaultsOf, causeSamples, indeterminateOf, runFacts } from './run-status.js';
 import { FreezeCycles } from './freeze-cycles.js';
 import { LoadSamples } from './machine-load.js';
 import type { IndeterminateCause, JournalEvent, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
@@ -211,7 +211,8 @@ export class RunAccumulator {
     const indeterminate = indeterminateOf(tally.causes, unfinished, samples);
     const checkpoints = this.checkpoints.build();
     const { successes, trials } = tally.killResume;
-    const allViolations = [...violations.values()].flat();
+    const found = [...violations.values()].flat();
+    const allViolations = found.filter((v) => v.code !== 'adapter-fault'); // the checker's (and the runner's) findings
     return {
       summary: {
         schemaVersion: SUMMARY_SCHEMA_VERSION,
@@ -247,6 +248,7 @@ export class RunAccumulator {
         violations: allViolations.length,
         recheck,
         violationSamples: allViolations.slice(0, 10).map((v) => v.message),
+        adapterFaults: adapterFaultsOf(found, this.ends),
         negativeControl: start.scenario.negativeControl,
         standby: start.scenario.standby,
         ...(this.restoreSources.size > 0 ? { restoreSources: Object.fromEntries(this.restoreSources) } : {}),

@@ -1,5 +1,7 @@
-// How a run's outcomes read beyond ok and fail: its indeterminate cycles by cause, and how its runners ended.
-import type { CauseCode, IndeterminateCause, RunEndEvent, RunStartEvent } from '../journal/events.js';
+// How a run's outcomes read beyond ok and fail: its indeterminate cycles by cause, its adapter faults, and how its
+// runners ended.
+import { ADAPTER_FAULT_PREFIX } from '../core/errors.js';
+import type { CauseCode, IndeterminateCause, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 import type { RowOrder } from './columns.js';
 import { plannedCycles } from '../scenario/planned.js';
 import { summarizeMachineLoad, type LoadColumns } from './machine-load.js';
@@ -64,4 +66,18 @@ export function causeSamples(
     const c = causesAt.get(appended)!;
     return `${c.code} in cycle ${cycleAt(appended)}: ${c.message}`;
   });
+}
+
+/**
+ * The run's adapter faults, apart from the checker's violations: each cycle failed with `adapter-fault`, and each
+ * runner that ended on one (a boot: run-end aborted, its reason the AdapterError's message); the first 10 messages.
+ */
+export function adapterFaultsOf(
+  violations: readonly Violation[],
+  ends: readonly (RunEndEvent | null)[],
+): NonNullable<Summary['adapterFaults']> {
+  const messages = violations.filter((v) => v.code === 'adapter-fault').map((v) => v.message);
+  for (const e of ends)
+    if (e?.status === 'aborted' && e.reason?.startsWith(ADAPTER_FAULT_PREFIX) === true) messages.push(e.reason);
+  return { count: messages.length, samples: messages.slice(0, 10) };
 }

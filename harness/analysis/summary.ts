@@ -89,8 +89,14 @@ export interface Summary {
     journaled?: number;
     counted?: 'store' | 'journal';
   };
+  /** Consistency violations the checker (or the runner, outside it) found; adapter faults are counted apart. */
   violations: number;
   violationSamples: string[];
+  /**
+   * Adapter faults (an exec adapter broke the protocol: exit 5): cycles failed with `adapter-fault`, plus a runner that
+   * ended on one at a boot; the first 10 messages. Absent in older summaries.
+   */
+  adapterFaults?: { count: number; samples: string[] };
   /**
    * The cycles judged again from their journaled observations by this build's checker: how many, how many agree with
    * the journaled verdict, and the (first 20) cycles whose verdict changed; the summary counts the re-checked

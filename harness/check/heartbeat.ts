@@ -36,4 +36,6 @@ export type ViolationCode =
   | 'no-resume'
   | 'lost-acknowledged-checkpoint'
   | 'store-damaged'
-  | 'nonce-reused';
+  | 'nonce-reused'
+  /** The session's exec adapter broke the protocol (AdapterError): a failed cycle, not a checker finding. */
+  | 'adapter-fault';

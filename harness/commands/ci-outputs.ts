@@ -23,7 +23,7 @@ export function ciOutputOptions<A>(y: Argv<A>): Argv<A> {
     .option('junit', {
       type: 'string',
       describe:
-        'Also write the gates as JUnit XML to this file: one testcase per gate; fail is a <failure>, insufficient or inconclusive a <skipped>',
+        'Also write the gates as JUnit XML to this file: one testcase per gate; fail is a <failure>, insufficient or inconclusive a <skipped>, adapter faults one <error>',
     })
     .option('summary-md', {
       type: 'string',

@@ -6,7 +6,7 @@ import type { CommandContext, SoakCommand } from './command.js';
 import { NO_COMMAND, soakVersion, usageError } from './fast-path.js';
 import { VERBS, type VerbName } from './verbs.js';
 
-const EPILOG = `Exit codes: 0 pass, 1 a gate failed or a check found a violation, 2 unknown / insufficient data, 3 bad input or usage, 4 internal error, 130 aborted (a second Ctrl-C or SIGTERM).`;
+const EPILOG = `Exit codes: 0 pass, 1 a gate failed or a check found a violation, 2 unknown / insufficient data, 3 bad input or usage, 4 internal error, 5 adapter fault (an exec adapter broke the target protocol), 130 aborted (a second Ctrl-C or SIGTERM).`;
 
 /** Where the exit code of the verb that ran lands. */
 export interface ExitBox {

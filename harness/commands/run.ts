@@ -113,7 +113,7 @@ export const runCommand = defineCommand<RunArgs>({
           type: 'boolean',
           default: true,
           describe:
-            'Exit with the verdict of the gates (--no-judge: exit 0 once the cycles ran, whatever the gates say, for shards judged after "soak merge"; 3 bad input, 4 harness failure, 130 aborted)',
+            'Exit with the verdict of the gates (--no-judge: exit 0 once the cycles ran, whatever the gates say, for shards judged after "soak merge"; 3 bad input, 4 harness failure, 5 an adapter fault that ended the run, 130 aborted)',
         })
         .option('gates-dir', { type: 'string', describe: 'Folder of gate files (default: gates/ of the harness)' })
         .option('json', { type: 'boolean', default: false, describe: 'Print a JSON result on stdout instead of text' })

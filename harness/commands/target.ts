@@ -46,18 +46,26 @@ export function checksJson(results: CheckResult[]): string {
   return `${escapedJson({ schemaVersion: 1, checks: results, notChecked: NOT_CHECKED }, 2)}\n`;
 }
 
+const WORD: Record<CheckResult['verdict'], string> = { pass: 'PASS', fail: 'FAIL', 'adapter-fault': 'ADAPTER FAULT' };
+
 /** The table: one line per check, its verdict and evidence; then what was not checked, and the verdict. */
 export function formatChecks(results: CheckResult[]): string {
   const w = Math.max(...results.map((r) => r.id.length));
-  const lines = results.map((r) => `${r.id.padEnd(w)}  ${r.verdict === 'pass' ? 'PASS' : 'FAIL'}  ${r.evidence}`);
+  const lines = results.map((r) => `${r.id.padEnd(w)}  ${WORD[r.verdict]}  ${r.evidence}`);
   const failed = results.filter((r) => r.verdict === 'fail').map((r) => r.id);
+  const faulted = results.filter((r) => r.verdict === 'adapter-fault').map((r) => r.id);
   lines.push('not checked (a PASS says nothing about these):', ...NOT_CHECKED.map((c) => `  - ${c}`));
-  lines.push(
-    failed.length === 0
-      ? 'verdict: PASS (every check above; not the classes listed as not checked)'
-      : `verdict: FAIL (${failed.join(', ')})`,
-  );
+  if (failed.length > 0) lines.push(`verdict: FAIL (${failed.join(', ')})`);
+  else if (faulted.length > 0)
+    lines.push(`verdict: ADAPTER FAULT (${faulted.join(', ')}: the adapter broke the protocol)`);
+  else lines.push('verdict: PASS (every check above; not the classes listed as not checked)');
   return `${lines.join('\n')}\n`;
+}
+
+/** Exit code of a battery: 1 when a check failed, else 5 when the adapter broke the protocol, else 0. */
+export function checksExitCode(results: CheckResult[]): number {
+  if (results.some((r) => r.verdict === 'fail')) return EXIT.fail;
+  return results.some((r) => r.verdict === 'adapter-fault') ? EXIT.adapterFault : EXIT.pass;
 }
 
 const checkCommand = defineCommand<CheckArgs>({
@@ -71,7 +79,7 @@ const checkCommand = defineCommand<CheckArgs>({
   run: async (argv) => {
     const results = await runBattery(await resolveTarget(argv.what), argv.keep && path.resolve(argv.keep));
     process.stdout.write(argv.json ? checksJson(results) : visible(formatChecks(results)));
-    return results.every((r) => r.verdict === 'pass') ? EXIT.pass : EXIT.fail;
+    return checksExitCode(results);
   },
 });
 

@@ -11,12 +11,12 @@ export const VERBS = {
   report: {
     command: 'report <run-dirs..>',
     describe:
-      'Write the dated report reports/<yyyy-mm-dd>-<scenario>/ for run folders (several are reported as one sample); exit code of its verdict: 0 pass, 1 fail, 2 inconclusive or insufficient data',
+      'Write the dated report reports/<yyyy-mm-dd>-<scenario>/ for run folders (several are reported as one sample); exit code of its verdict: 0 pass, 1 fail, 2 inconclusive or insufficient data, 5 adapter fault',
   },
   gates: {
     command: 'gates <run-dirs..>',
     describe:
-      'Judge run folders against gates/NN-*.yaml; exit 0 all pass, 1 any fail, 2 any inconclusive or insufficient data, 3 bad input',
+      'Judge run folders against gates/NN-*.yaml; exit 0 all pass, 1 any fail, 2 any inconclusive or insufficient data, 3 bad input, 5 adapter fault',
   },
   check: {
     command: 'check <run-dir>',

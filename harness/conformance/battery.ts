@@ -14,11 +14,15 @@ import { alive, type ConformanceTarget, ConformanceSession } from './session.js'
 export interface CheckResult {
   id: string;
   title: string;
-  verdict: 'pass' | 'fail';
+  /** adapter-fault: the check could not be judged, the adapter broke the target protocol (evidence: the fault). */
+  verdict: 'pass' | 'fail' | 'adapter-fault';
   evidence: string;
 }
 
-/** The checks, in the order they run (a check that cannot run because an earlier one broke fails as "not run"). */
+/**
+ * The checks, in the order they run (a check that cannot run because an earlier one broke is "not run", with the
+ * verdict of the one that broke: fail, or adapter-fault).
+ */
 export const CHECKS = [
   ['boots-and-heartbeats', 'boots; a full heartbeat, then light ones that advance'],
   ['checkpoint-restore', 'checkpoint -> SIGKILL -> restore returns the same session, step and digests'],
@@ -83,7 +87,7 @@ export async function runBattery(t: ConformanceTarget, keepDir?: string): Promis
     async () => {
       const h = current!;
       const c = await s1.nextCommit(h);
-      const outside = [...h.killList.pids];
+      const outside = h.killList.map((p) => p.pid);
       const killStep = await s1.kill(h);
       const leaked = await stillAlive(outside, t.timeoutMs);
       const r = await resume(killStep, c.seq);
@@ -124,7 +128,7 @@ export async function runBattery(t: ConformanceTarget, keepDir?: string): Promis
     },
     async () => {
       const h = current!;
-      const outside = [...h.killList.pids, ...h.killList.groups.map((g) => -g)];
+      const outside = h.killList.map((p) => (p.group ? -p.pid : p.pid));
       await h.stop(t.timeoutMs);
       const left = await stillAlive([-h.pid, ...outside], t.timeoutMs);
       if (left.length === 0)
@@ -137,8 +141,12 @@ export async function runBattery(t: ConformanceTarget, keepDir?: string): Promis
       try {
         await step();
       } catch (err) {
-        failed(i, `error: ${(err as Error).message.split('\n')[0]!}`);
-        for (let j = i + 1; j < CHECKS.length; j++) failed(j, 'not run: an earlier check broke the session');
+        const fault = s1.adapterFault() ?? s2.adapterFault();
+        if (fault !== null) results.push(row(i, 'adapter-fault', fault));
+        else failed(i, `error: ${(err as Error).message.split('\n')[0]!}`);
+        const broke = fault !== null ? 'adapter-fault' : 'fail';
+        for (let j = i + 1; j < CHECKS.length; j++)
+          results.push(row(j, broke, 'not run: an earlier check broke the session'));
         break;
       }
     }
@@ -150,7 +158,7 @@ export async function runBattery(t: ConformanceTarget, keepDir?: string): Promis
   return results;
 }
 
-function row(i: number, verdict: 'pass' | 'fail', evidence: string): CheckResult {
+function row(i: number, verdict: CheckResult['verdict'], evidence: string): CheckResult {
   const [id, title] = CHECKS[i]!;
   return { id, title, verdict, evidence };
 }

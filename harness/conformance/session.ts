@@ -64,6 +64,11 @@ export class ConformanceSession {
     return host.maxStep;
   }
 
+  /** The adapter fault the first host that died of one relayed (its message), or null. */
+  adapterFault(): string | null {
+    return this.hosts.find((h) => h.adapterFault !== null)?.adapterFault ?? null;
+  }
+
   /** Gracefully stop every host still running (destroy), then kill what is left. */
   async close(): Promise<void> {
     for (const h of this.hosts) if (h.exited === null) await h.stop(this.t.timeoutMs);

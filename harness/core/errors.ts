@@ -10,6 +10,8 @@ export const EXIT = {
   /** Bad input or usage: malformed file, unknown target, missing run folder. */
   badInput: 3,
   internal: 4,
+  /** An exec target's adapter broke the protocol: crashed, answered garbage or a malformed reply, named a process it cannot prove is its own. */
+  adapterFault: 5,
   /** Aborted by a second Ctrl-C or SIGTERM (128 + SIGINT, as shells report it): no run-end, no report. */
   aborted: 130,
 } as const;
@@ -59,6 +61,25 @@ export class JournalLineError extends IntegrityError {
 export class TargetError extends SoakError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, EXIT.internal, options);
+  }
+}
+
+/** What every AdapterError's message starts with (a run-end reason, a host's error relayed to the runner). */
+export const ADAPTER_FAULT_PREFIX = 'adapter fault: ';
+
+/**
+ * An exec target's adapter broke the protocol (failed to start, exited, a line that is not JSON, an invalid message or
+ * reply, another protocol version, a kill list naming a process it cannot prove is its own, no answer to describe or
+ * destroy): the adapter's fault, not the runtime's and not the harness's. Not for an adapter's `error` reply (its
+ * runtime failed: a TargetError). The message starts with ADAPTER_FAULT_PREFIX and names the adapter.
+ */
+export class AdapterError extends SoakError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(
+      message.startsWith(ADAPTER_FAULT_PREFIX) ? message : `${ADAPTER_FAULT_PREFIX}${message}`,
+      EXIT.adapterFault,
+      options,
+    );
   }
 }
 

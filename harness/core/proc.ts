@@ -1,14 +1,19 @@
-// Read a process's /proc/<pid>/stat: the one parser for the fields the harness uses (state, process group, start time),
-// and the one rule for telling a lock holder from a recycled PID (pid + start time: the store's and the run folder's locks).
+// Read a process's /proc/<pid>/stat: the one parser for the fields the harness uses (state, parent, process group,
+// session, start time), and the one rule for telling a lock holder from a recycled PID (pid + start time: the store's
+// and the run folder's locks).
 import { existsSync, readFileSync } from 'node:fs';
 
 /** The fields of /proc/<pid>/stat the harness reads. */
 export interface ProcStat {
   /** Field 3: R, S, D, Z (zombie), X (dead), T... */
   state: string;
+  /** Field 4: parent process id (0 for the kernel's own). */
+  ppid: number;
   /** Field 5: process group id. */
   pgrp: number;
-  /** Field 22: start time in clock ticks since boot (a string: it is compared, never computed with). */
+  /** Field 6: session id. */
+  sid: number;
+  /** Field 22: start time in clock ticks since boot (digits: compared with startedBefore, never computed with). */
   startTime: string;
 }
 
@@ -19,10 +24,13 @@ export function parseProcStat(text: string): ProcStat | null {
   if (close < 0) return null;
   const fields = text.slice(close + 2).split(' '); // fields[0] is field 3 (state)
   const state = fields[0];
-  const pgrp = Number(fields[2]);
+  const [ppid, pgrp, sid] = [fields[1], fields[2], fields[3]].map((f) =>
+    f === undefined || f === '' ? NaN : Number(f),
+  );
   const startTime = fields[19];
-  if (state === undefined || state === '' || !Number.isInteger(pgrp) || startTime === undefined) return null;
-  return { state, pgrp, startTime };
+  if (state === undefined || state === '' || startTime === undefined || !/^\d+$/.test(startTime)) return null;
+  if (![ppid, pgrp, sid].every((n) => Number.isInteger(n))) return null;
+  return { state, ppid: ppid!, pgrp: pgrp!, sid: sid!, startTime };
 }
 
 /** Read and parse /proc/<pid>/stat; null when the process does not exist (or /proc is not there). */
@@ -34,10 +42,20 @@ export function readProcStat(pid: number | string): ProcStat | null {
   }
 }
 
+/** Whether start time `a` is earlier than `b` (both /proc start times: clock ticks since boot, as digits). */
+export function startedBefore(a: string, b: string): boolean {
+  return BigInt(a) < BigInt(b);
+}
+
+/** Whether a stat says the process is gone but not yet reaped (a zombie) or dead. */
+export function isDead(stat: ProcStat): boolean {
+  return stat.state === 'Z' || stat.state === 'X';
+}
+
 /** Whether process `pid` runs (not a zombie); without /proc, whether a signal could reach it. A recycled PID counts. */
 export function pidAlive(pid: number): boolean {
   const stat = readProcStat(pid);
-  if (stat !== null) return stat.state !== 'Z' && stat.state !== 'X';
+  if (stat !== null) return !isDead(stat);
   if (existsSync('/proc/self/stat')) return false;
   try {
     process.kill(pid, 0);
@@ -50,7 +68,7 @@ export function pidAlive(pid: number): boolean {
 /** Start time of a running process (field 22 of /proc/<pid>/stat); null when it does not exist or is a zombie. */
 export function processStart(pid: number): string | null {
   const stat = readProcStat(pid);
-  return stat === null || stat.state === 'Z' || stat.state === 'X' ? null : stat.startTime;
+  return stat === null || isDead(stat) ? null : stat.startTime;
 }
 
 const hasProc = processStart(process.pid) !== null;

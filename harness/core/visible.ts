@@ -36,3 +36,12 @@ export function escapedJson(value: unknown, space?: number): string {
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
+
+/**
+ * The first `max` characters of `text` as a double-quoted excerpt safe on a terminal line (an adapter's answer in an
+ * error message): C0 controls as JSON escapes, the rest of what `visible` shows as "[U+XXXX]", an ellipsis when cut.
+ */
+export function quotedExcerpt(text: string, max = 80): string {
+  const cut = text.length > max;
+  return `${visible(JSON.stringify(text.slice(0, max)))}${cut ? '…' : ''}`;
+}

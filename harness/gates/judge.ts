@@ -6,6 +6,7 @@ import {
   verdictFacts,
   verdictLevel,
   verdictOfLevel,
+  type RunVerdict,
   type Verdict,
   type VerdictFacts,
 } from './verdict.js';
@@ -14,8 +15,8 @@ import type { RunAnalysis } from '../analysis/summary.js';
 /** The judged gates and the run's verdict from the lattice (verdict.ts). */
 export interface Judgement {
   gates: GateResult[];
-  verdict: Verdict;
-  /** What the lattice read: gate verdicts, checker violations, negative control, trials. */
+  verdict: RunVerdict;
+  /** What the lattice read: gate verdicts, checker violations, adapter faults, negative control, trials. */
   facts: VerdictFacts;
   /** Set for a negative-control run: its verdict comes from whether the checker caught the planted fault. */
   control?: string;
@@ -25,15 +26,15 @@ export interface Judgement {
 export function judge(analysis: RunAnalysis, gatesDir?: string): Judgement {
   const s = analysis.summary;
   const gates = evaluateGates(loadGates(gatesDir), s, gateEvidenceFromAnalysis(analysis, analysis.cadence, s.seed));
-  const { violations, negativeControl, trials } = verdictFacts(s, gates);
-  return judgement(gates, { violations, negativeControl, trials });
+  const { gates: _judged, ...run } = verdictFacts(s, gates);
+  return judgement(gates, run);
 }
 
 /** The judgement of already evaluated gates on a run with these checker facts. */
 export function judgement(gates: GateResult[], run: Omit<VerdictFacts, 'gates'>): Judgement {
   const facts: VerdictFacts = { ...run, gates };
   const verdict = verdictOfLevel(verdictLevel(facts));
-  if (!facts.negativeControl) return { gates, verdict, facts };
+  if (!facts.negativeControl || verdict === 'adapter-fault') return { gates, verdict, facts };
   const { violations, trials } = facts;
   const control =
     verdict === 'pass'
@@ -49,6 +50,10 @@ export function verdictLine(j: Judgement): string {
   const count = (v: Verdict): number => j.gates.filter((g) => g.verdict === v).length;
   const undecided = count('inconclusive') > 0 ? `${count('inconclusive')} inconclusive, ` : '';
   const parts = `${count('pass')} pass, ${count('fail')} fail, ${undecided}${count('insufficient')} insufficient of ${j.gates.length} gates`;
+  if (j.verdict === 'adapter-fault') {
+    const n = j.facts.adapterFaults ?? 0;
+    return `verdict: ${word} (${n} adapter fault${n === 1 ? '' : 's'}, the first: ${j.facts.firstAdapterFault ?? ''}; ${parts})`;
+  }
   if (j.verdict !== 'fail') return `verdict: ${word} (${parts})`;
   const failed = j.gates.filter((g) => g.verdict === 'fail').map((g) => `#${g.id} ${g.name}`);
   if (failed.length > 0) return `verdict: FAIL (${parts}; failed: ${failed.join(', ')})`;

@@ -1,5 +1,6 @@
-// The one verdict lattice (Jepsen-style): fail outranks inconclusive outranks insufficient outranks pass; checker
-// violations fail a run; a negative control passes only when caught. judge.ts, the CLI line, the report banner, summary.json and the index use it.
+// The one verdict lattice (Jepsen-style): fail outranks adapter-fault outranks inconclusive outranks insufficient
+// outranks pass; checker violations fail a run; an adapter fault is never a pass; a negative control passes only when
+// caught. judge.ts, the CLI line, the report banner, summary.json and the index use it.
 import { EXIT } from '../core/errors.js';
 import type { Summary } from '../analysis/summary.js';
 
@@ -9,16 +10,23 @@ import type { Summary } from '../analysis/summary.js';
  */
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'insufficient';
 
+/**
+ * A whole run's verdict: a gate's, or "adapter-fault" (an exec adapter broke the protocol: the run measured the
+ * adapter's fault, not the runtime; exit 5). Gates are never judged adapter-fault.
+ */
+export type RunVerdict = Verdict | 'adapter-fault';
+
 /** The word each verdict is printed as, in every output (terminal, summary.md, index.html). */
-export const VERDICT_WORD: Record<Verdict, string> = {
+export const VERDICT_WORD: Record<RunVerdict, string> = {
   pass: 'pass',
   fail: 'fail',
   inconclusive: 'inconclusive at 95%',
   insufficient: 'insufficient data',
+  'adapter-fault': 'adapter fault',
 };
 
 /** Overall verdict level; "none" when no gate was judged and nothing failed (its verdict is insufficient). */
-export type VerdictLevel = Verdict | 'none';
+export type VerdictLevel = RunVerdict | 'none';
 
 /** What the lattice reads of a judged gate (a GateResult has these and more; types.ts depends on this file, not back). */
 interface JudgedGate {
@@ -37,7 +45,11 @@ export interface ReportVerdict {
 /** Everything the lattice reads about a run: its gate verdicts, the checker's violations and whether it was a control. */
 export interface VerdictFacts {
   gates: readonly Pick<JudgedGate, 'verdict'>[];
+  /** Consistency violations (the checker's; adapter faults are counted apart). */
   violations: number;
+  /** Adapter faults (summary.adapterFaults; absent: none) and the first one's message. */
+  adapterFaults?: number;
+  firstAdapterFault?: string;
   /** A run that planted a fault on purpose: it passes only if the checker caught it. */
   negativeControl: boolean;
   /** Cycles that reached an outcome (kill-and-resume trials). */
@@ -49,6 +61,8 @@ export function verdictFacts(summary: Summary, gates: readonly Pick<JudgedGate, 
   return {
     gates,
     violations: summary.violations,
+    adapterFaults: summary.adapterFaults?.count ?? 0,
+    firstAdapterFault: summary.adapterFaults?.samples[0] ?? '',
     negativeControl: summary.negativeControl === true,
     trials: summary.killResume.trials,
   };
@@ -62,15 +76,20 @@ export function combineVerdicts(verdicts: readonly Verdict[]): Verdict {
   return 'pass';
 }
 
-/** The run's level: a control by whether it was caught (0 trials: insufficient), else gates and violations combined. */
+/**
+ * The run's level: checker violations fail it (a control: pass it, caught); then any adapter fault makes it
+ * adapter-fault (never a pass, a caught control neither); then a control by whether it was caught (0 trials:
+ * insufficient), else the gates combined.
+ */
 export function verdictLevel(f: VerdictFacts): VerdictLevel {
+  if (f.violations > 0 && !f.negativeControl) return 'fail';
+  if ((f.adapterFaults ?? 0) > 0) return 'adapter-fault';
   if (f.negativeControl) return f.violations > 0 ? 'pass' : f.trials === 0 ? 'insufficient' : 'fail';
-  if (f.violations > 0) return 'fail';
   return f.gates.length === 0 ? 'none' : combineVerdicts(f.gates.map((g) => g.verdict));
 }
 
 /** The verdict of a level: "none" (no gate judged) is not a pass, so it is insufficient. */
-export function verdictOfLevel(level: VerdictLevel): Verdict {
+export function verdictOfLevel(level: VerdictLevel): RunVerdict {
   return level === 'none' ? 'insufficient' : level;
 }
 
@@ -88,8 +107,9 @@ export function belowMinNFailNote(n: number, minN: number): string {
   return `solid fail: n = ${n} is below the minimum n ${minN} for a pass, but the whole 95% interval is beyond the bar`;
 }
 
-/** Exit code of a verdict: pass 0, fail 1, inconclusive and insufficient 2 (errors.ts EXIT: not known either way). */
-export function exitCodeFor(verdict: Verdict): number {
+/** Exit code of a verdict: pass 0, fail 1, inconclusive and insufficient 2 (not known either way), adapter fault 5. */
+export function exitCodeFor(verdict: RunVerdict): number {
+  if (verdict === 'adapter-fault') return EXIT.adapterFault;
   return verdict === 'pass' ? EXIT.pass : verdict === 'fail' ? EXIT.fail : EXIT.insufficient;
 }
 
@@ -113,7 +133,7 @@ function runtimeLimits(summary: Summary): string {
 export function reportVerdict(summary: Summary, gates: readonly JudgedGate[]): ReportVerdict {
   const facts = verdictFacts(summary, gates);
   const level = verdictLevel(facts);
-  if (facts.negativeControl) return negativeControlBanner(level, facts);
+  if (facts.negativeControl && level !== 'adapter-fault') return negativeControlBanner(level, facts);
   const failed = gates.filter((g) => g.verdict === 'fail');
   const insufficient = gates.filter((g) => g.verdict === 'insufficient');
   const inconclusive = gates.filter((g) => g.verdict === 'inconclusive');
@@ -129,6 +149,8 @@ export function reportVerdict(summary: Summary, gates: readonly JudgedGate[]): R
         detail: `${which}${violations}${facts.violations > 0 ? runtimeLimits(summary) : ''}`.trim(),
       };
     }
+    case 'adapter-fault':
+      return adapterFaultBanner(facts, failed, gates.length);
     case 'inconclusive':
       return {
         level,
@@ -156,6 +178,16 @@ export function reportVerdict(summary: Summary, gates: readonly JudgedGate[]): R
         detail: 'Every gate was judged on its interval and cleared its bar with at least its minimum sample size.',
       };
   }
+}
+
+/** The banner of a run whose exec adapter broke the protocol: how many faults, the first, and the gates that failed. */
+function adapterFaultBanner(f: VerdictFacts, failed: readonly JudgedGate[], judged: number): ReportVerdict {
+  const gatesFailed = failed.length > 0 ? ` Failed: gate${failed.length === 1 ? '' : 's'} ${gateList(failed)}.` : '';
+  return {
+    level: 'adapter-fault',
+    headline: `ADAPTER FAULT: ${plural(f.adapterFaults ?? 0, 'adapter fault')}, ${failed.length} of ${judged} gates failed`,
+    detail: `The exec adapter broke the target protocol, so this run cannot vouch for the runtime (never a pass); the first: ${f.firstAdapterFault ?? ''}.${gatesFailed}`,
+  };
 }
 
 /** The banner of a negative-control run (a fault planted on purpose). */

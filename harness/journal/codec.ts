@@ -29,7 +29,7 @@ export const FIELD_ORDER = {
   'run-resume': ['killedGroups', 'remaining', 'killedDeclared'],
   'target-info': ['cycle', 'info'],
   'host-start': ['cycle', 'pid', 'mode'],
-  'kill-list': ['cycle', 'host', 'procs'],
+  'kill-list': ['cycle', 'host', 'hostStartTime', 'procs'],
   boot: ['cycle', 'bootMs', 'nonce', 'sample'],
   checkpoint: [
     'cycle',

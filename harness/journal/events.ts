@@ -103,7 +103,12 @@ export interface KillListEvent extends Base {
   cycle: number;
   /** The host that declared it (its host-start pid). */
   host: number;
-  /** Each process (group: kill its whole group) with its /proc start time, so a recycled PID is never touched. */
+  /** That host's /proc start time: a resumed run kills no process that started before it (absent: older journals). */
+  hostStartTime?: string;
+  /**
+   * Each process (group: kill its whole group) with its /proc start time, so a recycled PID is never touched; each
+   * proven a descendant of the host's adapter before it was journaled (journals from before that: not proven).
+   */
   procs: DeclaredProcess[];
 }
 

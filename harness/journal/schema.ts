@@ -36,6 +36,7 @@ export const VIOLATION_CODES = [
   'lost-acknowledged-checkpoint',
   'store-damaged',
   'nonce-reused',
+  'adapter-fault',
 ] as const satisfies readonly ViolationCode[];
 
 /** A value as an error message quotes it. */
@@ -124,7 +125,14 @@ export const EVENT_SCHEMAS = {
     killedDeclared: z.array(number(COUNT)).optional(),
   }),
   'target-info': z.object({ ...base, type: z.literal('target-info'), cycle: number(CYCLE_ID), info: facts }),
-  'kill-list': z.object({ ...base, type: z.literal('kill-list'), cycle: number(CYCLE_ID), host: number(COUNT), procs }),
+  'kill-list': z.object({
+    ...base,
+    type: z.literal('kill-list'),
+    cycle: number(CYCLE_ID),
+    host: number(COUNT),
+    hostStartTime: text.optional(),
+    procs,
+  }),
   'host-start': z.object({
     ...base,
     type: z.literal('host-start'),

@@ -88,6 +88,11 @@ export function findings(analysis: RunAnalysis): string[] {
       ? `Checker violations: 0 in ${s.cycles.total} cycles.`
       : `Checker violations: ${s.violations} in ${s.cycles.total} cycles, e.g. ${s.violationSamples.slice(0, 3).join('; ')}.`,
   );
+  const faults = s.adapterFaults;
+  if (faults !== undefined && faults.count > 0)
+    out.push(
+      `Adapter faults (the exec adapter broke the target protocol; counted apart from checker violations): ${faults.count}, the first: ${faults.samples[0] ?? ''}.`,
+    );
   const rc = recheckFinding(s.recheck);
   if (rc !== null) out.push(rc);
   return out;

@@ -25,7 +25,14 @@ export interface ReportEntry {
   verdict: VerdictLevel | 'unreadable';
 }
 
-const LEVELS: readonly string[] = ['pass', 'fail', 'inconclusive', 'insufficient', 'none'] satisfies VerdictLevel[];
+const LEVELS: readonly string[] = [
+  'pass',
+  'fail',
+  'inconclusive',
+  'insufficient',
+  'adapter-fault',
+  'none',
+] satisfies VerdictLevel[];
 
 function obj(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -48,6 +55,7 @@ export function storedVerdict(s: Record<string, unknown>): VerdictLevel {
       verdict: v === 'pass' || v === 'fail' || v === 'inconclusive' ? v : 'insufficient',
     })),
     violations: num(s['violations']) ?? 0,
+    adapterFaults: num(obj(s['adapterFaults'])['count']) ?? 0,
     negativeControl: s['negativeControl'] === true,
     trials: num(obj(s['killResume'])['trials']) ?? 0,
   });

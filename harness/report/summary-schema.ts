@@ -67,8 +67,8 @@ export const gateResultSchema = z.object({
   note: z.string(),
 });
 
-/** The run's verdict: one of VERDICTS. */
-export const verdictSchema = z.enum(VERDICTS);
+/** A run's verdict (--json `verdict`): a gate's, or adapter-fault (exit 5). */
+export const verdictSchema = z.enum([...VERDICTS, 'adapter-fault']);
 
 /** The analysed run (summary.json without its verdict banner and gates). */
 export const summarySchema = z.object({
@@ -114,6 +114,7 @@ export const summarySchema = z.object({
   }),
   violations: num,
   violationSamples: z.array(z.string()),
+  adapterFaults: z.object({ count: num, samples: z.array(z.string()) }).optional(),
   negativeControl: z.boolean().optional(),
   standby: z.boolean().optional(),
   restoreSources: z.record(z.string(), num).optional(),
@@ -152,7 +153,7 @@ export const summarySchema = z.object({
 
 /** The report's verdict banner. */
 const reportVerdictSchema = z.object({
-  level: z.enum([...VERDICTS, 'none']),
+  level: z.enum([...VERDICTS, 'adapter-fault', 'none']),
   headline: z.string(),
   detail: z.string(),
 });

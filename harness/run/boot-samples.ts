@@ -12,6 +12,7 @@ import { HostHandle, isEv, isFullHeartbeat } from '../session/host-handle.js';
 import type { HostConfig } from '../session/protocol.js';
 import { causeOf, type HostTimeouts } from './outcome.js';
 import { cycleIds, type Shard } from './shard.js';
+import { orAdapterError } from './adapter-fault.js';
 
 /** The boot sample ids a run (or one shard of it) owns: split over shards as cycle ids are, so a merge has them all. */
 export function bootSampleIds(bootSamples: number, shard?: Shard): number[] {
@@ -72,7 +73,7 @@ async function bootSample(ctx: BootSampleContext, id: number, cycle: number, mod
     return true;
   } catch (err) {
     const cause = causeOf(err, host, ctx.runDir);
-    if (!cause) throw err;
+    if (!cause) throw orAdapterError(err, host);
     ctx.log.warn({ sample: id, cause }, 'boot sample not counted');
     return false;
   } finally {

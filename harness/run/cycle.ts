@@ -19,6 +19,7 @@ import type { WorkloadModel } from '../check/workload.js';
 import type { WarmStandby } from './standby.js';
 import { KillPath } from './kill-path.js';
 import { readLatest, workDelay } from './latest.js';
+import { adapterFaulted, adapterFaultViolation, restartAfterFailure } from './adapter-fault.js';
 
 export interface CycleContext {
   scenario: Scenario;
@@ -77,6 +78,9 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   const timeouts = hostTimeouts(scenario);
   const giveUp = (on: HostHandle, cause: IndeterminateCause, killStep: number): Promise<CycleResult> =>
     indeterminate(ctx, cycle, plan, on, cause, killStep, timeouts.hostMs);
+  // the session's host died of its adapter's fault before the kill: the cycle fails with it (adapter-fault.ts)
+  const faulted = (v: Violation): Promise<CycleResult> =>
+    adapterFaulted(ctx, cycle, plan, host, v, host.maxStep, timeouts.hostMs);
   /** An enospc or eio fault the host failed on (write-fault.ts): no kill; the previous checkpoint must restore. */
   let writeFailure: IndeterminateCause | null = null;
   if (fault === 'enospc' || fault === 'eio') {
@@ -96,12 +100,14 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     } catch (err) {
       const cause = causeOf(err, host, ctx.runDir);
       if (cause) return giveUp(host, cause, host.maxStep);
+      if (host.adapterFault !== null) return faulted(adapterFaultViolation(host)!);
       throw err;
     }
     if (plan.phaseDelayMs > 0) await sleep(plan.phaseDelayMs);
   }
   const gone = writeFailure ? null : goneCause(host, ctx.runDir);
   if (gone) return giveUp(host, gone, host.maxStep);
+  if (host.exited && host.adapterFault !== null) return faulted(adapterFaultViolation(host)!);
   const nonce = host.nonce ?? '';
   const observedPhase: KillPhase = host.inFlightSeq !== null ? 'checkpoint' : 'work';
   /**
@@ -150,6 +156,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
   path?.mark('preRead');
   await host.reap(timeouts.hostMs);
   path?.mark('reaped');
+  const faultBeforeKill = adapterFaultViolation(host); // it died of its adapter's fault as the kill was sent
   if (host.diedAt !== null) path?.note('exitSeenAfterKill', host.diedAt - tKill);
   ctx.clearFailWrite?.();
   const damaged = fault === 'enospc' || fault === 'eio' ? damageAfterWriteFault(ctx.store) : [];
@@ -219,7 +226,8 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     } catch (err) {
       const cause = causeOf(err, next, ctx.runDir);
       if (cause) return giveUp(next, cause, killStep);
-      violations = [{ code: 'no-resume', message: `session did not resume: ${(err as Error).message}` }];
+      const noResume = `session did not resume: ${(err as Error).message}`;
+      violations = [adapterFaultViolation(next) ?? { code: 'no-resume', message: noResume }];
       // The store as the runner saw it after the power loss: nothing at or after the acknowledged checkpoint.
       if (acknowledgedSeq !== undefined && acknowledgedSeq > 0 && (latest ?? 0) < acknowledgedSeq)
         violations.push({
@@ -228,6 +236,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
         });
     }
     violations.push(...damaged);
+    if (faultBeforeKill) [violations, downtimeMs] = [[...violations, faultBeforeKill], null];
     const ok = violations.length === 0;
     const event = journal.append(
       judgedCycleEvent(
@@ -249,7 +258,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     else log.debug({ downtimeMs, lostSteps: event.lostSteps }, 'cycle verified');
     if (downtimeMs === null) {
       await next.reap(timeouts.hostMs);
-      return { event, host: null, restartWith: 'boot' };
+      return { event, host: null, restartWith: restartAfterFailure(violations) };
     }
     return { event, host: next, restartWith: 'boot' };
   }

@@ -10,16 +10,14 @@ import type { JournalWriter } from '../journal/writer.js';
 import { isFullHeartbeat, type HostHandle } from '../session/host-handle.js';
 import { causeOf, judgedCycleEvent } from './outcome.js';
 
-/** Send `signal` to every process of `host`'s session: its group and the groups and processes of its kill list. */
-export function signalSession(host: Pick<HostHandle, 'pid' | 'killList'>, signal: 'SIGSTOP' | 'SIGCONT'): void {
-  const targets = [-host.pid, ...host.killList.groups.map((g) => -g), ...host.killList.pids];
-  for (const p of targets) {
-    try {
-      process.kill(p, signal);
-    } catch {
-      // gone already
-    }
+/** Send `signal` to every process of `host`'s session: its group and the (checked again) entries of its kill list. */
+export function signalSession(host: Pick<HostHandle, 'pid' | 'signalKillList'>, signal: 'SIGSTOP' | 'SIGCONT'): void {
+  try {
+    process.kill(-host.pid, signal);
+  } catch {
+    // gone already
   }
+  host.signalKillList(signal);
 }
 
 /** How a freeze ended. */

@@ -5,7 +5,6 @@ import type { HostConfig, HostMessage } from '../session/protocol.js';
 import type { JournalWriter } from '../journal/writer.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { RunPaths } from './run-folder.js';
-import { declaredProcesses } from './orphans.js';
 
 /** What every host of this run is told (all but its mode): the scenario's target and cadence, the run's folders. */
 export function hostConfig(scenario: Scenario, paths: RunPaths): Omit<HostConfig, 'mode'> {
@@ -46,7 +45,8 @@ export function journaledHosts(journal: JournalWriter, config: Omit<HostConfig, 
         journal.append({ type: 'checkpoint', cycle, ...rest });
       } else if (msg.ev === 'kill-list') {
         // Before the runner can die with them unkilled: a resumed run kills what is still alive (run/orphans.ts).
-        journal.append({ type: 'kill-list', cycle, host: h.pid, procs: declaredProcesses(msg) });
+        const hostStart = h.startTime !== '' ? { hostStartTime: h.startTime } : {};
+        journal.append({ type: 'kill-list', cycle, host: h.pid, ...hostStart, procs: msg.procs });
       } else if (msg.ev === 'target' && msg.live && !targetInfoJournaled) {
         // What only a running target knows (accelerator chosen, image hash, QEMU version) completes the environment.
         targetInfoJournaled = true;

@@ -1,13 +1,11 @@
 // The lazy file system (native/lazyfs/, docs/lazyfs.md): built from C on demand, cached by source hash, mounted over a
 // backing folder; a power-loss fault drops every write not yet fsynced, then the mount is made again.
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { sleep } from '../core/clock.js';
-import { tempPathFor } from '../core/durable.js';
 import { TargetError } from '../core/errors.js';
-import { repoRoot } from '../core/repo-root.js';
+import { buildNative, nativeBinaryPath } from '../core/native-build.js';
 
 const SOURCES = ['lazyfs.c', 'undo.c', 'lazyfs.h'];
 /** The control file at the mount's root (native/lazyfs/lazyfs.h). */
@@ -21,25 +19,12 @@ export function fuseAvailable(): boolean {
 
 /** Path of the lazyfs binary, compiled (gcc + pkg-config fuse3) into native/build/ once per source hash. */
 export async function buildLazyfs(): Promise<string> {
-  const dir = path.join(repoRoot(), 'native', 'lazyfs');
-  const h = createHash('sha256');
-  for (const f of SOURCES) h.update(readFileSync(path.join(dir, f)));
-  const bin = path.join(repoRoot(), 'native', 'build', `lazyfs-${h.digest('hex').slice(0, 12)}`);
-  if (existsSync(bin)) return bin;
-  mkdirSync(path.dirname(bin), { recursive: true });
+  const built = nativeBinaryPath('lazyfs', SOURCES);
+  if (existsSync(built)) return built;
   const flags = await execa('pkg-config', ['--cflags', '--libs', 'fuse3'], { reject: false, timeout: 10_000 });
   if (flags.exitCode !== 0)
     throw new TargetError('building lazyfs needs pkg-config and libfuse3-dev (Debian: pkg-config libfuse3-dev fuse3)');
-  const tmp = tempPathFor(bin); // unguessable: nothing can be planted at the compiler's output path
-  const srcs = SOURCES.filter((f) => f.endsWith('.c')).map((f) => path.join(dir, f));
-  const cc = ['-O2', '-Wall', '-Wextra', '-Wno-format-truncation', '-o', tmp, ...srcs, ...flags.stdout.split(/\s+/)];
-  await execa(
-    'gcc',
-    cc.filter((a) => a !== ''),
-    { timeout: 120_000 },
-  );
-  await execa('mv', ['-f', tmp, bin], { timeout: 10_000 });
-  return bin;
+  return buildNative('lazyfs', SOURCES, ['-Wno-format-truncation', ...flags.stdout.split(/\s+/)]);
 }
 
 function mounted(mountpoint: string): boolean {

@@ -1,9 +1,11 @@
 // Find and kill session hosts left running by a runner that died: by the PIDs its journal recorded (each host leads
 // its own process group: agent, tool, QEMU), confirmed against /proc so a recycled PID is never touched; and the
-// processes an exec adapter declared outside the host group (its kill list: runsc's sandbox and gofer), by start time.
+// processes an exec adapter declared outside the host group (its kill list: runsc's sandbox and gofer), by start time,
+// never one that started before its host nor one on the never-list.
 import { readdirSync, readFileSync } from 'node:fs';
 import type { DeclaredProcess, JournalEvent } from '../journal/events.js';
-import { readProcStat } from '../core/proc.js';
+import { neverKilled, signalEntries } from '../core/kill-guard.js';
+import { readProcStat, startedBefore } from '../core/proc.js';
 
 /** Processes of this harness a host group may hold, besides those that name the run folder in their argv. */
 const HARNESS_SCRIPTS = ['session/host-main.js', 'targets/process/agent.js', 'targets/process/tool.js', 'qemu-system'];
@@ -60,44 +62,49 @@ export function killOrphans(hostGroupIds: ReadonlySet<number>, runDir: string): 
   return groups;
 }
 
-/** A kill list as the host declared it, with each process's start time read now (while it surely is that process). */
-export function declaredProcesses(k: { pids: number[]; groups: number[] }): DeclaredProcess[] {
-  const out: DeclaredProcess[] = [];
-  const add = (pid: number, group: boolean): void => {
-    const stat = readProcStat(pid);
-    if (stat !== null) out.push({ pid, group, startTime: stat.startTime });
-  };
-  for (const p of k.groups) add(p, true);
-  for (const p of k.pids) if (!k.groups.includes(p)) add(p, false);
-  return out;
-}
-
-/** Every process any host of the run ever declared for its kill list (each list replaces none: all are suspects). */
-export function declaredKillLists(events: Iterable<JournalEvent>): DeclaredProcess[] {
-  const seen = new Map<string, DeclaredProcess>();
-  for (const e of events) if (e.type === 'kill-list') for (const p of e.procs) seen.set(`${p.pid}:${p.startTime}`, p);
-  return [...seen.values()];
+/** A journaled kill-list entry and the start time of the host that declared it (null: not journaled, older runs). */
+export interface JournaledKill extends DeclaredProcess {
+  host: number;
+  hostStartTime: string | null;
 }
 
 /**
- * SIGKILL each declared process that still runs with the start time it was declared with (a zombie is already dead);
- * a group entry kills its whole group. Returns the PIDs killed.
+ * Every process any host of the run ever declared for its kill list (each list replaces none: all are suspects), with
+ * its host's start time; entries of a host the journal never started are left out (a journal is input too).
  */
-export function killDeclared(procs: readonly DeclaredProcess[]): number[] {
-  const killed: number[] = [];
-  for (const p of procs) {
-    const stat = readProcStat(p.pid);
-    if (stat === null || stat.startTime !== p.startTime || stat.state === 'Z' || stat.state === 'X') continue;
-    // A group entry: its whole group, and the process itself (it need not lead a group: then only it is hit).
-    const hit = [...(p.group ? [-p.pid] : []), p.pid].filter((id) => {
-      try {
-        process.kill(id, 'SIGKILL');
-        return true;
-      } catch {
-        return false; // gone already, or no such group
-      }
-    });
-    if (hit.length > 0) killed.push(p.pid);
+export function declaredKillLists(events: Iterable<JournalEvent>): JournaledKill[] {
+  const hosts = new Set<number>();
+  const seen = new Map<string, JournaledKill>();
+  for (const e of events) {
+    if (e.type === 'host-start') hosts.add(e.pid);
+    if (e.type !== 'kill-list' || !hosts.has(e.host)) continue;
+    for (const p of e.procs)
+      seen.set(`${p.pid}:${p.startTime}`, { ...p, host: e.host, hostStartTime: e.hostStartTime ?? null });
   }
-  return killed;
+  return [...seen.values()];
+}
+
+/** Why a resumed run must not kill journaled entry `p` before any check of the live process; null: check it. */
+function journalRefusal(p: JournaledKill): string | null {
+  if (p.hostStartTime === null || !/^\d+$/.test(p.hostStartTime) || !/^\d+$/.test(p.startTime))
+    return `pid ${p.pid}: its kill list does not carry the start time of host ${p.host} (a journal from before kill lists were proven)`;
+  if (startedBefore(p.startTime, p.hostStartTime))
+    return `pid ${p.pid} started before host ${p.host}, which declared it: not the host's`;
+  return null;
+}
+
+/**
+ * SIGKILL each declared process that still runs with the start time it was declared with (a zombie is already dead),
+ * started after the host that declared it, and is on no never-list (core/kill-guard.ts); a group entry kills its whole
+ * group while its leader still leads it. Returns the PIDs killed and why the others were spared.
+ */
+export function killDeclared(procs: readonly JournaledKill[]): { killed: number[]; spared: string[] } {
+  const spared: string[] = [];
+  const checked = procs.filter((p) => {
+    const refusal = journalRefusal(p);
+    if (refusal !== null) spared.push(refusal);
+    return refusal === null;
+  });
+  const r = signalEntries(checked, neverKilled(process.pid), 'SIGKILL');
+  return { killed: r.hit, spared: [...spared, ...r.spared] };
 }

@@ -25,9 +25,11 @@ export function hostTimeouts(scenario: Scenario): HostTimeouts {
 
 /**
  * Why waiting on `host` failed with `err`, when the cause is the harness or the machine; null when the host reported
- * a failure of its own (the target failed to restore: a claim about the system under test).
+ * a failure of its own (the target failed to restore: a claim about the system under test) or an adapter fault.
  */
 export function causeOf(err: unknown, host: HostHandle | null, runDir?: string): IndeterminateCause | null {
+  // An adapter fault is the adapter's, whatever its text says (an adapter printing "ENOSPC" is no full disk)
+  if (host?.adapterFault != null) return null;
   const what = oneLine(err instanceof Error ? err.message : String(err));
   if (err instanceof HostTimeoutError) return { code: 'host-hung', message: what };
   const hostSaid = host?.errorMessage ?? null;
@@ -55,7 +57,8 @@ function exitText(host: HostHandle): string {
   return `exited before it could be judged (${host.describeExit()})`;
 }
 
-function oneLine(text: string): string {
+/** `text` on one line of at most 300 characters (a journaled cause or violation message). */
+export function oneLine(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}…` : line;
 }

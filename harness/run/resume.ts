@@ -2,11 +2,11 @@
 // it started; those still alive are killed, and the session restores from the newest checkpoint.
 import { InputError } from '../core/errors.js';
 import { nowMs } from '../core/clock.js';
-import type { DeclaredProcess, HostStartEvent, JournalEvent, RunStartEvent } from '../journal/events.js';
+import type { HostStartEvent, JournalEvent, RunStartEvent } from '../journal/events.js';
 import { JournalWriter, streamJournal } from '../journal/writer.js';
 import { resolveRunDir } from '../analysis/load-runs.js';
 import { Store } from '../store/store.js';
-import { declaredKillLists, hostGroups, killDeclared, killOrphans } from './orphans.js';
+import { declaredKillLists, hostGroups, type JournaledKill, killDeclared, killOrphans } from './orphans.js';
 import { unmountStaleLazyfs } from './lazyfs-orphans.js';
 import { resetScratch, runPaths, type RunPaths } from './run-folder.js';
 import { RunLock } from './run-lock.js';
@@ -31,7 +31,7 @@ export interface ResumeScan {
   /** Every host-start event: the process groups a dead runner may have left alive. */
   hosts: HostStartEvent[];
   /** Every process the hosts declared for their kill lists (a detached sandbox a dead runner could not kill). */
-  declared: DeclaredProcess[];
+  declared: JournaledKill[];
   /** Time of the last event, so the resumed journal's times carry on from it. */
   lastT: number;
   /** Boot nonces of the run's sessions so far (boot samples' not: the live runner does not judge those either). */
@@ -48,7 +48,7 @@ export function scanForResume(file: string): ResumeScan {
   const nonces: string[] = [];
   let lastT = 0;
   streamJournal(file, (e) => {
-    if (e.type === 'kill-list') killLists.push(e);
+    if (e.type === 'kill-list' || e.type === 'host-start') killLists.push(e);
     if (e.type === 'run-start') start ??= e;
     else if (e.type === 'cycle') finished.add(e.cycle);
     else if (e.type === 'host-start') hosts.push(e);
@@ -78,7 +78,8 @@ export async function resumeSoak(opts: ResumeOptions): Promise<RunResult> {
 async function resumeLocked(opts: ResumeOptions, paths: RunPaths): Promise<RunResult> {
   const { start, remaining, remainingSamples, hosts, declared, lastT, nonces } = scanForResume(paths.journal);
   const killedGroups = killOrphans(hostGroups(hosts), paths.dir);
-  const killedDeclared = killDeclared(declared);
+  const { killed: killedDeclared, spared } = killDeclared(declared);
+  for (const why of spared) process.stderr.write(`soak: --resume did not kill a journaled kill-list entry: ${why}\n`);
   await unmountStaleLazyfs(); // before the scratch folder is emptied: a dead mount under it would fail that
   const resumedAt = nowMs();
   const journal = new JournalWriter(paths.journal, () => lastT + (nowMs() - resumedAt));

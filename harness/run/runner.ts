@@ -29,6 +29,7 @@ import { runBootSamples } from './boot-samples.js';
 import { FreshNonces } from './fresh-nonce.js';
 import { storeTally } from './store-tally.js';
 import { WarmStandby } from './standby.js';
+import { adapterFaulted, adapterFaultViolation, orAdapterError } from './adapter-fault.js';
 
 /** How the caller follows and stops a run. */
 export interface RunControl {
@@ -132,9 +133,11 @@ export async function runCycles(
       host = result.host;
       nextStart = result.restartWith;
       if (scenario.session === 'fresh' && host) {
-        // destroy: the next cycle boots a new session
-        await host.stop();
+        // destroy: the next cycle boots a new session (an adapter that does not answer destroy ends the run)
+        const stopped = host;
         host = null;
+        await stopped.stop();
+        if (stopped.adapterFault !== null) throw orAdapterError(new Error('destroy failed'), stopped);
       }
       done++;
       loads.cycleEnded(cycle);
@@ -170,7 +173,8 @@ export async function runCycles(
 
 /**
  * Start the session for `cycle`. A host that hangs, dies with nothing to say, hits a full disk or a held lock makes
- * the cycle indeterminate (result set, host null); a host that fails on its own aborts the run (the error is thrown).
+ * the cycle indeterminate (result set, host null); a restore that dies of an adapter fault fails the cycle; a host that
+ * fails on its own otherwise aborts the run (the error is thrown: an AdapterError for an adapter fault at a boot).
  */
 async function startOrGiveUp(
   ctx: CycleContext,
@@ -193,12 +197,15 @@ async function startOrGiveUp(
     return { host: up };
   } catch (err) {
     const cause = causeOf(err, spawned.host, ctx.runDir);
-    if (!cause) {
+    const fault = mode === 'restore' && spawned.host ? adapterFaultViolation(spawned.host) : null;
+    if (!cause && !fault) {
       await spawned.host?.reap(timeouts.hostMs);
-      throw err;
+      throw orAdapterError(err, spawned.host); // a boot that failed: no session to judge, the run ends
     }
     const plan = planKill(ctx.scenario, cycle);
     ctx.journal.append({ type: 'cycle-start', cycle, phase: plan.phase });
-    return { host: null, result: await indeterminate(ctx, cycle, plan, spawned.host, cause, -1, timeouts.hostMs) };
+    if (fault)
+      return { host: null, result: await adapterFaulted(ctx, cycle, plan, spawned.host!, fault, -1, timeouts.hostMs) };
+    return { host: null, result: await indeterminate(ctx, cycle, plan, spawned.host, cause!, -1, timeouts.hostMs) };
   }
 }

@@ -1,8 +1,10 @@
 // Warm standby (scenario `standby: true`): keep session hosts started ahead of need (modules loaded, store open,
 // target prepared) and hand it the restore after a kill, so the measured resume skips the host's start-up. The next
 // standby is started only after the resume was judged (off the measured path); downtime is still kill -> first
-// verified heartbeat. A standby that is not ready, or died, is not used: the cycle starts a cold host instead.
+// verified heartbeat. A standby that is not ready, or died, is not used: the cycle starts a cold host instead; one that
+// died of an adapter fault ends the run at the next hand-off (an AdapterError: no session of its own to fail).
 import { isEv, type HostHandle } from '../session/host-handle.js';
+import { AdapterError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { reassignHostCycle } from './host-journal.js';
 import { HAND_OFF_LINE, type HandOff } from '../session/standby.js';
@@ -23,6 +25,8 @@ interface Waiting {
  */
 export class WarmStandby {
   private waiting: Waiting[] = [];
+  /** The adapter fault a standby died of (its message), thrown at the next take or whenReady. */
+  private fault: string | null = null;
 
   constructor(
     private readonly spawn: SpawnStandby,
@@ -43,6 +47,7 @@ export class WarmStandby {
         },
         (err: unknown) => {
           this.log.warn({ cycle, err: (err as Error).message }, 'standby host did not get ready: a cold host restores');
+          this.fault ??= h.adapterFault; // an exited host was read to its end: its adapter fault is known
           this.waiting = this.waiting.filter((x) => x !== w);
           void h.reap(this.timeoutMs);
         },
@@ -53,11 +58,16 @@ export class WarmStandby {
 
   /** Wait (bounded by the host timeout) for every standby to be ready, so a kill aimed after this finds them warm. */
   whenReady(): Promise<void> {
-    return Promise.all(this.waiting.map((w) => w.ready)).then(() => {});
+    return Promise.all(this.waiting.map((w) => w.ready)).then(() => this.throwFault());
+  }
+
+  private throwFault(): void {
+    if (this.fault !== null) throw new AdapterError(this.fault);
   }
 
   /** Hand a ready standby the restore (or `boot`: the fresh session) for `cycle` and give it up; null when none is ready. */
   take(cycle: number, order: HandOff = HAND_OFF_LINE): HostHandle | null {
+    this.throwFault();
     const w = this.waiting.find((x) => x.isReady && x.host.exited === null);
     if (!w) return null;
     this.waiting = this.waiting.filter((x) => x !== w);

@@ -1,5 +1,6 @@
 // Ask a session host what its target is, without booting it: the host owns the target, so even the facts for the
 // run-start event (journaled before anything acts) come from a short-lived host in 'describe' mode.
+import { AdapterError } from '../core/errors.js';
 import type { TargetInfo } from '../targets/target.js';
 import { HostHandle, isEv } from './host-handle.js';
 import type { HostConfig } from './protocol.js';
@@ -14,6 +15,9 @@ export async function describeTarget(
   try {
     const { msg } = await host.waitFor(isEv('target'), timeoutMs);
     return msg.info;
+  } catch (err) {
+    // a host that exited was read to the end: an adapter fault it died of is the error to report
+    throw host.adapterFault !== null ? new AdapterError(host.adapterFault, { cause: err }) : err;
   } finally {
     // It exits by itself once it has destroyed the target; a host that hangs or failed is killed with its group.
     if (host.exited === null) await Promise.race([host.done, new Promise((r) => setTimeout(r, 5000).unref())]);

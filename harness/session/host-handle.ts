@@ -6,7 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execaNode, type ResultPromise } from 'execa';
 import { nowMs } from '../core/clock.js';
-import { HostTimeoutError } from '../core/errors.js';
+import { EXIT, HostTimeoutError } from '../core/errors.js';
+import { type KillEntry, neverKilled, signalEntries } from '../core/kill-guard.js';
+import { readProcStat } from '../core/proc.js';
 import type { HostConfig, HostMessage } from './protocol.js';
 import { readMessages } from '../journal/ndjson.js';
 import type { Heartbeat } from '../check/heartbeat.js';
@@ -33,8 +35,15 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
   errorMessage: string | null = null;
   /** The errno code (ENOSPC...) of the host's error message, if it sent one with a code. */
   errorCode: string | null = null;
-  /** Processes outside the group that the target reported (a detached sandbox): killed with the group. */
-  killList: { pids: number[]; groups: number[] } = { pids: [], groups: [] };
+  /** The exit code the host said it exits with, with its error message (5: an adapter fault). */
+  errorExitCode: number | null = null;
+  /**
+   * Processes outside the group that the target reported (a detached sandbox), each proven the target's own by the
+   * host: killed with the group once checked again (same start time, not on the never-list: core/kill-guard.ts).
+   */
+  killList: KillEntry[] = [];
+  /** The host process's /proc start time, read at spawn ('' without /proc): journaled with its kill lists. */
+  readonly startTime: string;
   /** Resolves once stdout reached EOF and the process has exited. */
   readonly done: Promise<HostExit>;
   /** Resolves with the monotonic time the host process's exit was seen (its SIGCHLD), before its output is read to EOF. */
@@ -57,6 +66,7 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     });
     if (this.child.pid === undefined) throw new Error('session host failed to spawn');
     this.pid = this.child.pid;
+    this.startTime = readProcStat(this.pid)?.startTime ?? '';
     this.died = new Promise((resolve) => this.child.once('exit', () => resolve((this.diedAt = nowMs()))));
     const eof = readMessages(this.child.stdout!, (m) => this.onMessage(m as unknown as HostMessage));
     this.done = Promise.all([eof, this.child]).then(([, r]) => {
@@ -89,11 +99,12 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
         this.restoredFrom = { seq: msg.seq, step: msg.step };
         break;
       case 'kill-list':
-        this.killList = { pids: msg.pids, groups: msg.groups };
+        this.killList = msg.procs;
         break;
       case 'error':
         this.errorMessage = msg.message;
         this.errorCode = msg.code ?? null;
+        this.errorExitCode = msg.exitCode ?? null;
         break;
       default:
         break;
@@ -145,18 +156,29 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     this.child.stdin.write(`${order}\n`);
   }
 
-  /** SIGKILL the host's whole process group (host, agent, tools, QEMU) and its kill list; returns the monotonic kill time. */
+  /** The adapter fault this host died of (its error message), or null (none, or not an exec target). */
+  get adapterFault(): string | null {
+    return this.errorExitCode === EXIT.adapterFault ? this.errorMessage : null;
+  }
+
+  /**
+   * SIGKILL the host's whole process group (host, agent, tools, QEMU) and its kill list (each entry only while it is
+   * the process the host proved: same start time, not a zombie, not the runner...); returns the monotonic kill time.
+   */
   kill(): number {
     const t = nowMs();
-    const targets = [-this.pid, ...this.killList.groups.map((g) => -g), ...this.killList.pids];
-    for (const p of targets) {
-      try {
-        process.kill(p, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+    try {
+      process.kill(-this.pid, 'SIGKILL');
+    } catch {
+      // already gone
     }
+    if (this.killList.length > 0) this.signalKillList('SIGKILL');
     return t;
+  }
+
+  /** Send `signal` to the kill list's processes that are still the ones the host proved; the PIDs signalled. */
+  signalKillList(signal: NodeJS.Signals): number[] {
+    return signalEntries(this.killList, neverKilled(process.pid, this.pid), signal).hit;
   }
 
   /**

@@ -1,6 +1,7 @@
 // Messages between the runner and a session host: the host's config (argv) and the NDJSON lines it writes to stdout.
 import type { Heartbeat } from '../check/heartbeat.js';
 import type { CheckpointFacts } from '../journal/events.js';
+import type { KillEntry } from '../core/kill-guard.js';
 
 export interface HostConfig {
   /**
@@ -31,8 +32,11 @@ export type HostMessage =
   | ({ ev: 'ckpt-commit' } & CheckpointFacts)
   /** Target facts; `live` once the target has booted or restored (facts only a running target knows). */
   | { ev: 'target'; info: Record<string, string | number | boolean>; live: boolean }
-  /** Processes outside the host's group that a SIGKILL of the session must hit too (replaces the previous list). */
-  | { ev: 'kill-list'; pids: number[]; groups: number[] }
+  /**
+   * Processes outside the host's group that a SIGKILL of the session must hit too (replaces the previous list), each
+   * proven the target's own by the host and identified by its start time, so the runner can check it again.
+   */
+  | { ev: 'kill-list'; procs: KillEntry[] }
   /** The host failed: its message, the errno code when there is one (ENOSPC...), the exit code it exits with. */
   | { ev: 'error'; message: string; code?: string; exitCode?: number };
 

@@ -1,5 +1,6 @@
 // The one interface every system under test implements: boot, checkpoint, restore, heartbeat, destroy.
 import type { Heartbeat } from '../check/heartbeat.js';
+import type { KillEntry } from '../core/kill-guard.js';
 import type { CheckpointSink, CheckpointSource } from '../store/types.js';
 import type { PhaseMarks } from './phase-marks.js';
 
@@ -17,12 +18,6 @@ export interface CheckpointOptions {
   skewMs: number;
 }
 
-/** What a SIGKILL of the session must hit besides the host's process group (a runtime that detaches its sandbox). */
-export interface KillList {
-  pids: number[];
-  groups: number[];
-}
-
 /** Facts about the target for the report's tested-environment section. */
 export type TargetInfo = Record<string, string | number | boolean>;
 
@@ -36,8 +31,13 @@ export interface Target {
   restore(source: CheckpointSource): Promise<void>;
   /** Register a heartbeat listener; heartbeats flow from boot/restore until destroy. */
   onHeartbeat(listener: (hb: Heartbeat) => void): void;
-  /** Optional: be told whenever the processes outside the host's group change (exec adapters of detaching runtimes). */
-  onKillList?(listener: (k: KillList) => void): void;
+  /**
+   * Optional: be told whenever the processes outside the host's group change (exec adapters of detaching runtimes),
+   * each proven the target's own and identified by its start time; the list replaces the previous one.
+   */
+  onKillList?(listener: (procs: KillEntry[]) => void): void;
+  /** Optional: be told when the target breaks down outside any call (an exec adapter's protocol fault): fatal. */
+  onFault?(listener: (err: Error) => void): void;
   /**
    * Optional, for a warm standby host: pre-start whatever a later boot() or restore() would start (processes, a VMM
    * waiting for incoming state), so that call only hands over the state. Called at most once, before either.

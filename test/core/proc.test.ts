@@ -1,6 +1,7 @@
-// parseProcStat reads state, process group and start time from /proc/<pid>/stat text, even when comm holds ") ".
+// parseProcStat reads state, parent, process group, session and start time from /proc/<pid>/stat text, even when comm
+// holds ") "; startedBefore compares start times as whole numbers (not as strings).
 import { describe, expect, it } from 'vitest';
-import { parseProcStat, readProcStat } from '../../harness/core/proc.js';
+import { parseProcStat, readProcStat, startedBefore } from '../../harness/core/proc.js';
 
 /** A stat line: fields 1..52, with the given comm, state, pgrp (field 5) and start time (field 22). */
 function statLine(comm: string, state: string, pgrp: number, start: number): string {
@@ -15,7 +16,9 @@ describe('parseProcStat', () => {
   it('splits after the last ")" so a comm with spaces and parentheses does not shift fields', () => {
     expect(parseProcStat(statLine('a b) S 9 9', 'S', 777, 123456))).toEqual({
       state: 'S',
+      ppid: 4,
       pgrp: 777,
+      sid: 6,
       startTime: '123456',
     });
   });
@@ -23,13 +26,24 @@ describe('parseProcStat', () => {
   it('rejects text that is not a stat line (negative control)', () => {
     expect(parseProcStat('')).toBeNull();
     expect(parseProcStat('4242 (x) S 1')).toBeNull();
+    expect(parseProcStat(statLine('x', 'S', 777, 123456).replace(' 123456 ', ' 12x456 '))).toBeNull();
   });
 
   it('reads this process: running, a numeric group, a start time that does not change', () => {
     const a = readProcStat(process.pid);
     expect(a).not.toBeNull();
     expect(a!.pgrp).toBeGreaterThan(0);
+    expect(a!.ppid).toBe(process.ppid);
+    expect(a!.sid).toBeGreaterThan(0);
     expect(readProcStat(process.pid)!.startTime).toBe(a!.startTime);
     expect(readProcStat(2 ** 30)).toBeNull();
+  });
+});
+
+describe('startedBefore', () => {
+  it('compares start times as numbers: 99 is before 100 (a string compare says otherwise)', () => {
+    expect(startedBefore('99', '100')).toBe(true);
+    expect(startedBefore('100', '99')).toBe(false);
+    expect(startedBefore('100', '100')).toBe(false);
   });
 });

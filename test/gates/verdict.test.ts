@@ -173,3 +173,43 @@ describe('inconclusive in the one lattice', () => {
     expect(banner.headline).toBe('INCONCLUSIVE AT 95%: 1 of 2 gates pass, 1 inconclusive');
   });
 });
+
+describe('adapter faults in the one lattice (issue 30)', () => {
+  const facts = (over: Partial<VerdictFacts>): VerdictFacts => ({
+    gates: [{ verdict: 'pass' }],
+    violations: 0,
+    negativeControl: false,
+    trials: 10,
+    adapterFaults: 2,
+    firstAdapterFault: 'adapter fault: adapter x.mjs (pid 7), request restore #2: exited (exit code 1, signal null)',
+    ...over,
+  });
+  test('any adapter fault makes the level adapter-fault (exit 5), never a pass; checker violations still fail first', () => {
+    expect(verdictLevel(facts({}))).toBe('adapter-fault');
+    expect(verdictLevel(facts({ gates: [] }))).toBe('adapter-fault');
+    expect(verdictLevel(facts({ gates: [{ verdict: 'fail' }] }))).toBe('adapter-fault');
+    expect(verdictLevel(facts({ violations: 1 }))).toBe('fail');
+    expect(verdictLevel(facts({ adapterFaults: 0 }))).toBe('pass'); // control: without faults, the gates decide
+    // a negative control whose adapter faulted is not a caught control either
+    expect(verdictLevel(facts({ negativeControl: true, violations: 3 }))).toBe('adapter-fault');
+    expect(exitCodeFor(verdictOfLevel('adapter-fault'))).toBe(5);
+  });
+  test('the banner names the faults (count, first message) and lists the failed gates; the CLI line says it too', () => {
+    const s = {
+      ...summary,
+      adapterFaults: { count: 2, samples: ['adapter fault: adapter x.mjs (pid 7), request restore #2: exited'] },
+    };
+    const v = reportVerdict(s, [gate(2, 'pass'), gate(6, 'fail')]);
+    expect(v).toEqual({
+      level: 'adapter-fault',
+      headline: 'ADAPTER FAULT: 2 adapter faults, 1 of 2 gates failed',
+      detail:
+        'The exec adapter broke the target protocol, so this run cannot vouch for the runtime (never a pass); the first: adapter fault: adapter x.mjs (pid 7), request restore #2: exited. Failed: gate 6 (Gate 6).',
+    });
+    const j = judgement([gate(2, 'pass'), gate(6, 'fail')], facts({}));
+    expect(j.verdict).toBe('adapter-fault');
+    expect(verdictLine(j)).toBe(
+      'verdict: ADAPTER FAULT (2 adapter faults, the first: adapter fault: adapter x.mjs (pid 7), request restore #2: exited (exit code 1, signal null); 1 pass, 1 fail, 0 insufficient of 2 gates)',
+    );
+  });
+});

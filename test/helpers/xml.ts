@@ -1,13 +1,14 @@
 // Parse XML with a real parser (Python's expat, through Debian's python3) for tests: the JUnit files the CLI writes.
 import { execaSync } from 'execa';
 
-/** A JUnit document as the parser read it: suites' counts and each testcase's name and <failure>/<skipped> message. */
+/** A JUnit document as the parser read it: suites' counts and each testcase's name and <failure>/<skipped>/<error> message. */
 export interface ParsedJunit {
   tests: number;
   failures: number;
+  errors: number;
   skipped: number;
   properties: Record<string, string>;
-  cases: Array<{ name: string; failure: string | null; skipped: string | null }>;
+  cases: Array<{ name: string; failure: string | null; skipped: string | null; error: string | null }>;
 }
 
 const SCRIPT = `
@@ -16,10 +17,11 @@ root = ET.fromstring(sys.stdin.buffer.read())
 suite = root.find('testsuite')
 cases = [{'name': c.get('name'),
           'failure': (c.find('failure').get('message') if c.find('failure') is not None else None),
-          'skipped': (c.find('skipped').get('message') if c.find('skipped') is not None else None)}
+          'skipped': (c.find('skipped').get('message') if c.find('skipped') is not None else None),
+          'error': (c.find('error').get('message') if c.find('error') is not None else None)}
          for c in suite.findall('testcase')]
 props = {p.get('name'): p.get('value') for p in suite.find('properties').findall('property')}
-print(json.dumps({'tests': int(root.get('tests')), 'failures': int(root.get('failures')),
+print(json.dumps({'tests': int(root.get('tests')), 'failures': int(root.get('failures')), 'errors': int(root.get('errors')),
                   'skipped': int(root.get('skipped')), 'properties': props, 'cases': cases}))
 `;
 

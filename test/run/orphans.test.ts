@@ -1,11 +1,12 @@
 // killOrphans finds a live process group recorded as a host of this run (its argv names the run folder) and kills it;
-// it leaves alone a group that does not belong to the run.
+// it leaves alone a group that does not belong to the run. killDeclared kills a journaled kill list's processes that
+// are still the ones declared, and none that is recycled, older than its host, unproven, or the runner itself.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { JournalEvent } from '../../harness/journal/events.js';
+import type { DeclaredProcess, JournalEvent } from '../../harness/journal/events.js';
+import { readProcStat } from '../../harness/core/proc.js';
 import {
   declaredKillLists,
-  declaredProcesses,
   hostGroups,
   killDeclared,
   killOrphans,
@@ -20,6 +21,12 @@ const hostStart = (pid: number): JournalEvent => ({
   pid,
   mode: 'boot',
 });
+async function until(probe: () => boolean): Promise<void> {
+  for (let i = 0; !probe(); i++) {
+    if (i > 500) throw new Error('not observed within 10 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
@@ -58,25 +65,79 @@ describe('orphans', () => {
   });
 });
 
-describe("orphans: an exec adapter's kill list", () => {
+describe("orphans: an exec adapter's kill list, killed by a resumed run", () => {
+  const forever = (): ReturnType<typeof spawn> =>
+    spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' });
+  const startOf = (pid: number): string => readProcStat(pid)!.startTime;
+  const killList = (host: number, hostStartTime: string | undefined, procs: DeclaredProcess[]): JournalEvent => ({
+    schemaVersion: 1,
+    t: 0,
+    type: 'kill-list',
+    cycle: 1,
+    host,
+    ...(hostStartTime !== undefined ? { hostStartTime } : {}),
+    procs,
+  });
+
   it('kills a declared process still running with its declared start time, and never a recycled PID', async () => {
-    const sandbox = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' });
-    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' });
+    const host = forever();
+    await until(() => readProcStat(host.pid!) !== null);
+    const sandbox = forever();
+    const other = forever();
     const exited = new Promise((r) => sandbox.once('exit', r));
     try {
-      const procs = declaredProcesses({ pids: [sandbox.pid!], groups: [] });
-      expect(procs).toMatchObject([{ pid: sandbox.pid, group: false }]);
-      const event: JournalEvent = { schemaVersion: 1, t: 0, type: 'kill-list', cycle: 1, host: 1, procs };
-      // negative control: the same PID with another start time is another process (recycled): left alone
-      const recycled = { pid: other.pid!, group: true, startTime: '1' };
-      expect(killDeclared([...declaredKillLists([event]), recycled])).toEqual([sandbox.pid]);
+      await until(() => readProcStat(sandbox.pid!) !== null && readProcStat(other.pid!) !== null);
+      const events = [
+        hostStart(host.pid!),
+        killList(host.pid!, startOf(host.pid!), [
+          { pid: sandbox.pid!, group: true, startTime: startOf(sandbox.pid!) },
+          // negative control: the same PID with another start time is another process (recycled): left alone
+          { pid: other.pid!, group: true, startTime: String(BigInt(startOf(other.pid!)) + 1n) },
+        ]),
+      ];
+      const r = killDeclared(declaredKillLists(events));
+      expect(r.killed).toEqual([sandbox.pid]);
+      expect(r.spared.join('\n')).toMatch(new RegExp(`pid ${other.pid} is another process now .*recycled`));
       await exited;
-      expect(alive(sandbox.pid!)).toBe(false);
       expect(alive(other.pid!)).toBe(true);
-      expect(killDeclared(declaredKillLists([event]))).toEqual([]);
+      expect(killDeclared(declaredKillLists(events)).killed).toEqual([]);
     } finally {
-      sandbox.kill('SIGKILL');
-      other.kill('SIGKILL');
+      for (const p of [host, sandbox, other]) p.kill('SIGKILL');
+    }
+  });
+
+  it('refuses a process older than its declaring host, a host the journal never started, a list without the host start time, and the runner', async () => {
+    const victim = forever(); // started before the host: cannot be the host's
+    await until(() => readProcStat(victim.pid!) !== null);
+    let host = forever();
+    try {
+      // a start time is in clock ticks: start hosts until one starts a tick after the victim
+      for (;;) {
+        await until(() => readProcStat(host.pid!) !== null);
+        if (BigInt(startOf(host.pid!)) > BigInt(startOf(victim.pid!))) break;
+        host.kill('SIGKILL');
+        host = forever();
+      }
+      const entry = { pid: victim.pid!, group: false, startTime: startOf(victim.pid!) };
+      const me = { pid: process.pid, group: false, startTime: startOf(process.pid) };
+      const older = killDeclared(
+        declaredKillLists([hostStart(host.pid!), killList(host.pid!, startOf(host.pid!), [entry])]),
+      );
+      expect(older).toEqual({
+        killed: [],
+        spared: [`pid ${victim.pid} started before host ${host.pid}, which declared it: not the host's`],
+      });
+      // a kill list whose host has no host-start: not read at all
+      expect(declaredKillLists([killList(host.pid!, '0', [entry])])).toEqual([]);
+      const unproven = killDeclared(declaredKillLists([hostStart(host.pid!), killList(host.pid!, undefined, [entry])]));
+      expect(unproven.spared[0]).toMatch(/does not carry the start time of host/);
+      // the runner itself, declared with its true start time by a host that (the journal says) started at boot
+      const runner = killDeclared(declaredKillLists([hostStart(host.pid!), killList(host.pid!, '0', [me])]));
+      expect(runner).toEqual({ killed: [], spared: [`pid ${process.pid} is never killed: it is the runner`] });
+      expect(alive(victim.pid!)).toBe(true);
+    } finally {
+      victim.kill('SIGKILL');
+      host.kill('SIGKILL');
     }
   });
 });

@@ -32,6 +32,7 @@ const VERDICT_COLORS: Record<string, string> = {
   pass: '#2e9e6a',
   fail: COLORS.bad,
   'inconclusive at 95%': COLORS.secondary,
+  'adapter fault': COLORS.bad,
   'insufficient data': COLORS.muted,
   'no gates': COLORS.muted,
   unreadable: COLORS.muted,

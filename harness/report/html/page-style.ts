@@ -16,7 +16,7 @@ h2 { font-size: 18px; margin: 36px 0 12px; padding-bottom: 6px; border-bottom: 1
 .banner strong { display: block; font-size: 17px; letter-spacing: 0.01em; }
 .banner p { margin: 4px 0 0; font-size: 14px; }
 .banner.pass { background: var(--pass-bg); border-color: var(--pass); color: var(--pass); }
-.banner.fail { background: var(--fail-bg); border-color: var(--fail); color: var(--fail); }
+.banner.fail, .banner.adapter-fault { background: var(--fail-bg); border-color: var(--fail); color: var(--fail); }
 .banner.insufficient, .banner.inconclusive { background: var(--warn-bg); border-color: var(--warn); color: var(--warn); }
 .banner.none { background: var(--none-bg); border-color: var(--muted); color: var(--ink); }
 .banner.provenance { background: var(--none-bg); border-color: var(--muted); color: var(--ink); margin-top: 8px; }
@@ -38,7 +38,7 @@ tr:last-child td { border-bottom: none; }
 td.num { font-variant-numeric: tabular-nums; white-space: nowrap; }
 .pill { display: inline-block; padding: 1px 9px; border-radius: 999px; font-size: 12px; font-weight: 600; white-space: nowrap; }
 .pill.pass { background: var(--pass-bg); color: var(--pass); }
-.pill.fail { background: var(--fail-bg); color: var(--fail); }
+.pill.fail, .pill.adapter-fault { background: var(--fail-bg); color: var(--fail); }
 .pill.insufficient, .pill.inconclusive { background: var(--warn-bg); color: var(--warn); }
 .pill.none { background: var(--none-bg); color: var(--muted); }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(440px, 1fr)); gap: 16px; }

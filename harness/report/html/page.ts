@@ -52,6 +52,7 @@ ${card('Downtime p50', fmtMs(d.p50), `n = ${d.n}`)}
 ${card('Downtime p95', fmtMs(d.p95), `max ${fmtMs(d.max)}, n = ${d.n}`)}
 ${card('Lost work per kill', s.lostSteps.max === null ? 'n/a' : `≤ ${fmtNum(s.lostSteps.max)} steps`, `mean ${fmtNum(s.lostSteps.mean)}, n = ${s.lostSteps.n}`)}
 ${card('Checker violations', String(s.violations), `${s.cycles.total} cycles`)}
+${(s.adapterFaults?.count ?? 0) > 0 ? card('Adapter faults', String(s.adapterFaults!.count), 'exec adapter broke the protocol') : ''}
 </div>`;
 }
 

@@ -1,18 +1,22 @@
 // JUnit XML of a judged run, for CI systems that read test reports: one testcase per gate. A failed gate is a
 // <failure> whose message carries the measured value, its 95% interval, the figure judged and the threshold with
 // units; an insufficient or inconclusive gate is <skipped> with the same figures (not a pass, not a failure of the
-// system under test either: the run's exit code 2 says "not known"). Every string goes through escapeXml.
+// system under test either: the run's exit code 2 says "not known"). A run with adapter faults gets one more testcase,
+// an <error> naming them (the adapter broke the protocol: exit 5). Every string goes through escapeXml.
 import type { GateResult } from '../../gates/types.js';
-import { VERDICT_WORD, type Verdict } from '../../gates/verdict.js';
+import { type RunVerdict, VERDICT_WORD, type Verdict } from '../../gates/verdict.js';
 import type { Summary } from '../../analysis/summary.js';
 import { escapeXml } from '../escape.js';
 import { fmtGateInterval, fmtGateJudged, fmtGateObserved, fmtGateThreshold } from './gate-format.js';
 
 /** What the XML describes: the run's summary, its judged gates and overall verdict, and where the report went. */
 export interface JunitInput {
-  summary: Pick<Summary, 'runId' | 'scenario' | 'target' | 'seed' | 'seedKey' | 'startedAt' | 'cycles'>;
+  summary: Pick<
+    Summary,
+    'runId' | 'scenario' | 'target' | 'seed' | 'seedKey' | 'startedAt' | 'cycles' | 'adapterFaults'
+  >;
   gates: readonly GateResult[];
-  verdict: Verdict;
+  verdict: RunVerdict;
   reportDir: string | null;
 }
 
@@ -34,6 +38,16 @@ function testcase(g: GateResult): string {
   return `${open}>\n      ${inner}\n    </testcase>`;
 }
 
+/** The testcase of a run's adapter faults: an <error> (not a gate's failure) with their count and the first; null: none. */
+function adapterFaultCase(faults: Summary['adapterFaults']): string | null {
+  if (faults === undefined || faults.count === 0) return null;
+  const message = escapeXml(
+    `${faults.count} adapter fault${faults.count === 1 ? '' : 's'}; the first: ${faults.samples[0] ?? ''}`,
+  );
+  const body = escapeXml(faults.samples.join('\n'));
+  return `    <testcase classname="keepstate-soak.adapter" name="exec adapter keeps the target protocol" time="0">\n      <error type="adapter-fault" message="${message}">${body}</error>\n    </testcase>`;
+}
+
 /** The JUnit XML document (one <testsuite> holding one <testcase> per gate, sorted by gate number). */
 export function renderJunit(input: JunitInput): string {
   const { summary: s, verdict } = input;
@@ -51,7 +65,9 @@ export function renderJunit(input: JunitInput): string {
     ...(input.reportDir !== null ? [['reportDir', input.reportDir] as [string, string]] : []),
   ];
   const suite = escapeXml(`soak gates: ${s.scenario} (${s.runId})`);
-  const attrs = `tests="${gates.length}" failures="${count('fail')}" errors="0" skipped="${skipped}"`;
+  const faults = adapterFaultCase(s.adapterFaults);
+  const errors = faults === null ? 0 : 1;
+  const attrs = `tests="${gates.length + errors}" failures="${count('fail')}" errors="${errors}" skipped="${skipped}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="keepstate-soak" ${attrs}>`,
@@ -60,6 +76,7 @@ export function renderJunit(input: JunitInput): string {
     ...props.map(([k, v]) => `      <property name="${escapeXml(k)}" value="${escapeXml(v)}"/>`),
     '    </properties>',
     ...gates.map(testcase),
+    ...(faults === null ? [] : [faults]),
     '  </testsuite>',
     '</testsuites>',
     '',

@@ -13,6 +13,7 @@ const ICON: Record<ReportModel['verdict']['level'], string> = {
   fail: '❌',
   inconclusive: '⚠️',
   insufficient: '⚠️',
+  'adapter-fault': '🛑',
   none: '➖',
 };
 

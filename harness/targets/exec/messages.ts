@@ -64,6 +64,15 @@ export const hostRequests = {
     .describe('Stop everything the adapter started and remove its scratch files; reply, then exit.'),
 } as const;
 
+/** Most entries a kill list may hold (pids and groups each): the host proves every one by walking /proc. */
+const KILL_LIST_MAX = 1024;
+
+/** A process id in a kill list: 0, -1 and other negative ids would signal whole groups (or every process). */
+const processId = z
+  .number()
+  .int()
+  .positive({ error: 'not a positive process id (0, -1 and negative ids are never killed)' });
+
 const info = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 
 /** Adapter -> host. */
@@ -119,8 +128,17 @@ export const adapterMessages = {
   pids: z
     .object({
       type: z.literal('pids'),
-      pids: z.array(z.number().int().positive()).describe('processes outside the host process group'),
-      groups: z.array(z.number().int().positive()).default([]).describe('process groups to kill whole'),
+      pids: z
+        .array(processId)
+        .max(KILL_LIST_MAX)
+        .describe("processes outside the host process group, each a descendant of the adapter's process"),
+      groups: z
+        .array(processId)
+        .max(KILL_LIST_MAX)
+        .default([])
+        .describe(
+          "process groups to kill whole, each named by its leader's PID, a descendant of the adapter's process",
+        ),
     })
     .strict()
     .describe('What a SIGKILL of the session must hit besides the host process group; replaces any earlier list.'),
@@ -139,12 +157,23 @@ export type AdapterMessage = {
 
 const adapterUnion = z.discriminatedUnion('type', Object.values(adapterMessages) as never);
 
+/** A value as a problem quotes it: JSON, cut at 40 characters (the caller escapes it for a terminal). */
+function show(x: unknown): string {
+  const json = (JSON.stringify(x) as string | undefined) ?? String(x);
+  return json.length > 40 ? `${json.slice(0, 40)}...` : json;
+}
+
 /** Validate one line from an adapter; a message naming the problem on failure. */
 export function parseAdapterMessage(raw: unknown): { ok: true; msg: AdapterMessage } | { ok: false; problem: string } {
-  const r = adapterUnion.safeParse(raw);
+  const r = adapterUnion.safeParse(raw, { reportInput: true });
   if (r.success) return { ok: true, msg: r.data as AdapterMessage };
   const issue = r.error.issues[0];
-  return { ok: false, problem: `${issue?.path.join('.') || '(message)'}: ${issue?.message ?? 'invalid'}` };
+  const field = (issue?.path ?? []).map((k, i) =>
+    typeof k === 'number' ? `[${k}]` : `${i > 0 ? '.' : ''}${String(k)}`,
+  );
+  const at = field.join('') || '(message)';
+  const value = issue !== undefined && 'input' in issue && issue.input !== undefined ? ` = ${show(issue.input)}` : '';
+  return { ok: false, problem: `${at}${value}: ${issue?.message ?? 'invalid'}` };
 }
 
 /** JSON Schema (draft 2020-12) of every message, by file name. */

@@ -100,7 +100,13 @@ class BuiltinAdapter {
       // only the contract's fields: a target's heartbeat object may carry its own extras
       this.send({ type: 'hb', step, nonce, full, ...(full ? { fs, mem, tool } : {}) });
     });
-    t.onKillList?.((k) => this.send({ type: 'pids', ...k }));
+    t.onKillList?.((procs) =>
+      this.send({
+        type: 'pids',
+        pids: procs.filter((p) => !p.group).map((p) => p.pid),
+        groups: procs.filter((p) => p.group).map((p) => p.pid),
+      }),
+    );
     this.target = t;
     return t;
   }

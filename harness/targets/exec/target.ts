@@ -1,12 +1,17 @@
 // The exec target: any runtime through the public target protocol (messages.ts), driven over an adapter's stdio.
 // Checkpoint parts arrive as files the adapter wrote into a folder the host named; they go into the store in one commit.
+// A kill list is relayed only once proven (kill-proof.ts); a reply the protocol does not allow is an AdapterError.
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Heartbeat } from '../../check/heartbeat.js';
-import { ConfigError, TargetError } from '../../core/errors.js';
+import { AdapterError, ConfigError, TargetError } from '../../core/errors.js';
+import { quotedExcerpt } from '../../core/visible.js';
+import { type KillEntry, neverKilled } from '../../core/kill-guard.js';
 import type { CheckpointSink, CheckpointSource } from '../../store/types.js';
-import type { CheckpointOptions, CheckpointResult, KillList, Target, TargetContext, TargetInfo } from '../target.js';
+import type { CheckpointOptions, CheckpointResult, Target, TargetContext, TargetInfo } from '../target.js';
 import { AdapterProcess } from './adapter-process.js';
+import { proveKillList } from './kill-proof.js';
+import { subreaperLauncher } from './launcher.js';
 import { PROTOCOL_VERSION } from './messages.js';
 
 /** targetOptions of the exec target (the scenario's `adapter` and `adapterOptions`, folded in at load). */
@@ -32,37 +37,36 @@ export function parseExecOptions(options: Record<string, unknown>): ExecOptions 
   return { adapter: adapter as string, adapterOptions: adapterOptions as Record<string, unknown> };
 }
 
-/** Start the adapter, agree on the protocol version and learn what it drives. */
+/** Start the adapter (under the subreaper launcher), agree on the protocol version and learn what it drives. */
 export async function createExecTarget(ctx: TargetContext): Promise<Target> {
   const opts = parseExecOptions(ctx.options);
-  const adapter = new AdapterProcess(opts.adapter);
+  const adapter = new AdapterProcess(opts.adapter, await subreaperLauncher());
   const reply = await adapter.request({
     type: 'describe',
     protocolVersion: PROTOCOL_VERSION,
     options: opts.adapterOptions,
   });
   if (reply.protocolVersion !== PROTOCOL_VERSION) {
-    await adapter.kill();
-    throw new TargetError(
-      `adapter ${opts.adapter} speaks target protocol version ${String(reply.protocolVersion)}; this host speaks ${PROTOCOL_VERSION}`,
+    const err = adapter.fault(
+      `speaks target protocol version ${String(reply.protocolVersion)}; this host speaks ${PROTOCOL_VERSION}`,
     );
+    await adapter.kill();
+    throw err;
   }
   const info = { ...reply.info, ...(reply.runtime !== undefined ? { runtimeId: reply.runtime } : {}) };
   return new ExecTarget(ctx, adapter, info, reply.limitations ?? []);
 }
 
-/** Part names are relative paths inside the checkpoint folder: nothing absolute, nothing climbing out. */
-function safePart(name: string): string {
+/** Part names are relative paths inside the checkpoint folder: nothing absolute, nothing climbing out (null: outside). */
+function safePart(name: string): string | null {
   const norm = path.posix.normalize(name);
-  if (path.isAbsolute(norm) || norm.startsWith('..') || norm === '.')
-    throw new TargetError(`adapter named a checkpoint part outside its folder: ${JSON.stringify(name)}`);
-  return norm;
+  return path.isAbsolute(norm) || norm.startsWith('..') || norm === '.' ? null : norm;
 }
 
 class ExecTarget implements Target {
   readonly kind = 'exec';
   private readonly listeners: ((hb: Heartbeat) => void)[] = [];
-  private readonly killListeners: ((k: KillList) => void)[] = [];
+  private readonly killListeners: ((procs: KillEntry[]) => void)[] = [];
   private seq = 0;
 
   constructor(
@@ -76,7 +80,13 @@ class ExecTarget implements Target {
         const { type: _t, ...hb } = msg;
         for (const l of this.listeners) l(hb);
       } else if (msg.type === 'pids') {
-        for (const l of this.killListeners) l({ pids: msg.pids, groups: msg.groups });
+        if (adapter.identity === null) return; // it never started: its fault is already told
+        // the runner is this host's parent; the host leads its own group
+        const proof = proveKillList(msg, adapter.identity, neverKilled(process.ppid, process.pid));
+        if (!proof.ok) return void adapter.fault(`a kill list the host refuses: ${proof.refusal}`);
+        if (proof.dropped.length > 0)
+          process.stderr.write(`adapter: kill list: ${proof.dropped.join(', ')} already gone (nothing to kill)\n`);
+        for (const l of this.killListeners) l(proof.entries);
       } else if (msg.type === 'log') process.stderr.write(`adapter: ${msg.message}\n`);
     });
   }
@@ -95,9 +105,13 @@ class ExecTarget implements Target {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     try {
       const r = await this.adapter.request({ type: 'checkpoint', dir, skewMs: opts.skewMs });
+      const reply = (): string => quotedExcerpt(JSON.stringify(r));
       if (r.step === undefined || r.pauseMs === undefined || r.parts === undefined)
-        throw new TargetError(`adapter ${this.adapter.file}: a checkpoint reply needs step, pauseMs and parts`);
-      for (const name of r.parts) await sink.putFile(safePart(name), path.join(dir, safePart(name)));
+        throw this.adapter.fault(`a checkpoint reply needs step, pauseMs and parts: ${reply()}`);
+      const outside = r.parts.find((name) => safePart(name) === null);
+      if (outside !== undefined)
+        throw this.adapter.fault(`a checkpoint part outside its folder (${quotedExcerpt(outside)}): ${reply()}`);
+      for (const name of r.parts) await sink.putFile(safePart(name)!, path.join(dir, safePart(name)!));
       return { step: r.step, pauseMs: r.pauseMs, meta: r.meta ?? {} };
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -108,7 +122,9 @@ class ExecTarget implements Target {
     const dir = path.join(this.ctx.workDir, `restore-${source.seq}`);
     rmSync(dir, { recursive: true, force: true });
     for (const name of source.parts()) {
-      const file = path.join(dir, safePart(name));
+      const part = safePart(name);
+      if (part === null) throw new TargetError(`checkpoint ${source.seq} holds a part outside its folder: ${name}`);
+      const file = path.join(dir, part);
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       await source.writeFile(name, file);
     }
@@ -127,21 +143,28 @@ class ExecTarget implements Target {
     this.listeners.push(listener);
   }
 
-  onKillList(listener: (k: KillList) => void): void {
+  onKillList(listener: (procs: KillEntry[]) => void): void {
     this.killListeners.push(listener);
+  }
+
+  onFault(listener: (err: Error) => void): void {
+    this.adapter.onFault(listener);
   }
 
   requestFullHeartbeat(): void {
     this.adapter.notify({ type: 'full' });
   }
 
+  /** Ask the adapter to stop; a hung one is SIGKILLed after 30 s and the destroy fails with its AdapterError. */
   async destroy(): Promise<void> {
+    let hung: AdapterError | null = null;
     try {
       await this.adapter.request({ type: 'destroy' }, 30_000);
-    } catch {
-      // a dead or hung adapter: killed below
+    } catch (err) {
+      if (err instanceof AdapterError) hung = err; // no answer in time (or a fault before): the adapter's fault
     }
     await this.adapter.kill();
+    if (hung !== null) throw hung;
   }
 
   describe(): TargetInfo {

@@ -34,6 +34,28 @@ describe('renderJunit', () => {
     expect(escapeXml('\uD800x\uFFFE')).toBe('[U+D800]x[U+FFFE]');
   });
 
+  it('a run with adapter faults gets one <error> testcase naming them (escaped), besides its gates', () => {
+    const faults = {
+      count: 2,
+      samples: ['adapter fault: adapter <x>.mjs: "garbage \u001b[31m"', 'adapter fault: second'],
+    };
+    const j = parseJunit(
+      renderJunit({
+        summary: { ...analysis.summary, adapterFaults: faults },
+        gates,
+        verdict: 'adapter-fault',
+        reportDir: null,
+      }),
+    );
+    expect(j.tests).toBe(gates.length + 1);
+    expect(j.errors).toBe(1);
+    expect(j.properties['verdict']).toBe('adapter-fault');
+    const c = j.cases.find((x) => x.error !== null);
+    expect(c?.name).toBe('exec adapter keeps the target protocol');
+    expect(c?.error).toBe('2 adapter faults; the first: adapter fault: adapter <x>.mjs: "garbage [U+001B][31m"');
+    expect(parseJunit(xml()).errors, 'none without faults').toBe(0);
+  });
+
   it('the parser rejects what is not well-formed (so the checks above can fail)', () => {
     const withAmp = xml(gates.map((g, i) => (i === 0 ? { ...g, title: 'R&D' } : g)));
     expect(() => parseJunit(withAmp)).not.toThrow();
