@@ -36,4 +36,8 @@ export type ViolationCode =
   | 'no-resume'
   | 'lost-acknowledged-checkpoint'
   | 'store-damaged'
-  | 'nonce-reused';
+  | 'nonce-reused'
+  /** A wait on the session (first full heartbeat, a message it owed) ran out while its host answered. */
+  | 'session-hung'
+  /** A checkpoint paused the session longer than the scenario's checkpoint.timeoutMs, or did not complete within it. */
+  | 'checkpoint-stuck';

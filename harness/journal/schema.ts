@@ -36,6 +36,8 @@ export const VIOLATION_CODES = [
   'lost-acknowledged-checkpoint',
   'store-damaged',
   'nonce-reused',
+  'session-hung',
+  'checkpoint-stuck',
 ] as const satisfies readonly ViolationCode[];
 
 /** A value as an error message quotes it. */

@@ -6,11 +6,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execaNode, type ResultPromise } from 'execa';
 import { nowMs } from '../core/clock.js';
-import { HostTimeoutError } from '../core/errors.js';
 import type { HostConfig, HostMessage } from './protocol.js';
 import { readMessages } from '../journal/ndjson.js';
 import type { Heartbeat } from '../check/heartbeat.js';
 import { HAND_OFF_LINE, type HandOff } from './standby.js';
+import { nextAnswer, timedOutError } from './liveness.js';
 
 const hostScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'host-main.js');
 
@@ -43,7 +43,15 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
   diedAt: number | null = null;
   private readonly child: ResultPromise;
 
-  constructor(cfg: HostConfig, logFile: string) {
+  /**
+   * `answerMs`: after a wait on the session runs out, how long to wait for the host's own sign of life (its `alive`)
+   * before calling the host hung (liveness.ts); the scenario's hostTimeoutMs.
+   */
+  constructor(
+    cfg: HostConfig,
+    logFile: string,
+    readonly answerMs = 10_000,
+  ) {
     super();
     this.child = execaNode(hostScript, [JSON.stringify(cfg)], {
       detached: true,
@@ -101,7 +109,11 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     this.emit('msg', msg, t);
   }
 
-  /** Wait for the first message matching `pred`; rejects if the host exits first or `timeoutMs` passes. */
+  /**
+   * Wait for the first message matching `pred`; rejects if the host exits first or `timeoutMs` passes: then, once the
+   * host's next sign of life tells who is stuck (liveness.ts), with SessionHungError (the host answered: the session
+   * is stuck) or HostTimeoutError (the host did not, or was itself stopped).
+   */
   waitFor<M extends HostMessage>(
     pred: (m: HostMessage) => m is M,
     timeoutMs: number,
@@ -118,15 +130,20 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     what = 'such message',
   ): Promise<{ msg: HostMessage; t: number }> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => finish(new HostTimeoutError(`host ${this.pid} sent no ${what} within ${timeoutMs} ms (hung or stopped)`)),
-        timeoutMs,
-      );
+      let settled = false;
+      const timer = setTimeout(() => {
+        this.off('msg', onMsg); // the bound is over: what comes now does not count
+        void nextAnswer(this, this.answerMs).then((a) =>
+          finish(timedOutError(this.pid, what, timeoutMs, a, this.answerMs)),
+        );
+      }, timeoutMs);
       const onMsg = (msg: HostMessage, t: number): void => {
         if (pred(msg)) finish(null, { msg, t });
       };
       const onExit = (): void => finish(new Error(`host ${this.pid} exited (${this.describeExit()})`));
       const finish = (err: Error | null, value?: { msg: HostMessage; t: number }): void => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         this.off('msg', onMsg);
         this.off('exit', onExit);

@@ -34,7 +34,20 @@ export type HostMessage =
   /** Processes outside the host's group that a SIGKILL of the session must hit too (replaces the previous list). */
   | { ev: 'kill-list'; pids: number[]; groups: number[] }
   /** The host failed: its message, the errno code when there is one (ENOSPC...), the exit code it exits with. */
-  | { ev: 'error'; message: string; code?: string; exitCode?: number };
+  | { ev: 'error'; message: string; code?: string; exitCode?: number }
+  /**
+   * The host's own sign of life, every HOST_ALIVE_MS from its own timer, whatever its target does: `gapMs` since the
+   * previous one (far above HOST_ALIVE_MS: the host itself was stopped or starved in between).
+   */
+  | { ev: 'alive'; gapMs: number };
+
+/** How often a session host sends `alive` (ms). */
+export const HOST_ALIVE_MS = 200;
+/**
+ * An `alive` whose gap since the previous one is above this (ms) shows that the host itself was not running in between
+ * (SIGSTOPped, or starved): what it says then proves nothing about the session.
+ */
+export const HOST_ALIVE_GAP_MS = 2000;
 
 /** The host-log line (stderr) a restored host writes once: `host: restore-timeline {phase: ms since the host started}`. */
 export const RESTORE_TIMELINE = 'restore-timeline';

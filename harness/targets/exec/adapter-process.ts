@@ -10,6 +10,13 @@ type Listener = (msg: AdapterMessage) => void;
 /** A request without its id (the connection numbers them). */
 export type Request = HostRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
+/**
+ * Requests on the session that the runner bounds itself (scenario resumeTimeoutMs, checkpoint.timeoutMs) and judges as
+ * the session's failure when they run out while the host answers: no bound of the host's own may end them first as a
+ * host error (a restore that never answers is a failed resume, not an internal error).
+ */
+const RUNNER_BOUNDED: ReadonlySet<string> = new Set(['boot', 'restore', 'checkpoint']);
+
 /** How to start an adapter file: scripts through this Node, anything else as an executable. */
 export function adapterCommand(file: string): [string, string[]] {
   return /\.(mjs|cjs|js)$/.test(file) ? [process.execPath, [file]] : [file, []];
@@ -79,15 +86,18 @@ export class AdapterProcess {
     this.pending.clear();
   }
 
-  /** Send a request and wait for its reply. */
-  request(req: Request, timeoutMs = 120_000): Promise<Result> {
+  /** Send a request and wait for its reply, at most `timeoutMs` (null: no bound of its own, see RUNNER_BOUNDED). */
+  request(req: Request, timeoutMs: number | null = RUNNER_BOUNDED.has(req.type) ? null : 120_000): Promise<Result> {
     if (this.exitError) return Promise.reject(this.exitError);
     const id = this.nextId++;
     return new Promise<Result>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new TargetError(`adapter ${this.file}: no reply to ${req.type} within ${timeoutMs} ms`));
-      }, timeoutMs);
+      const timer =
+        timeoutMs === null
+          ? undefined
+          : setTimeout(() => {
+              this.pending.delete(id);
+              reject(new TargetError(`adapter ${this.file}: no reply to ${req.type} within ${timeoutMs} ms`));
+            }, timeoutMs);
       this.pending.set(id, {
         resolve: (r) => {
           clearTimeout(timer);
