@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { CycleEvent, JournalEvent } from '../../harness/journal/events.js';
 import { parseScenario } from '../../harness/scenario/scenario.js';
 import type { HostMessage } from '../../harness/session/protocol.js';
+import { testEnvironment } from './journal-events.js';
 import { repoRoot } from './paths.js';
 
 const dist = path.join(repoRoot, 'dist', 'harness');
@@ -34,7 +35,7 @@ export { WorkloadModel };
 
 type Host = import('../../harness/session/host-handle.js').HostHandle;
 
-/** One run's session, booted, with every host the run spawned (in order) and its journal. */
+/** One run's session, booted, with every host the run spawned (in order) and its journal (run-end once closed). */
 export interface Rig {
   host: Host;
   hosts: Host[];
@@ -55,6 +56,10 @@ export async function bootRig(dir: string, yaml: string, bootMs: number): Promis
   resetScratch(paths);
   const t0 = nowMs();
   const journal = new JournalWriter(paths.journal, () => nowMs() - t0);
+  const runId = path.basename(dir);
+  const startedAt = new Date().toISOString();
+  journal.append({ type: 'run-start', runId, startedAt, scenario, environment: testEnvironment });
+  let cycles = 0;
   const timeouts = hostTimeouts(scenario);
   const hosts: Host[] = [];
   const spawnJournaled = journaledHosts(journal, hostConfig(scenario, paths), paths.hostLog, timeouts);
@@ -79,6 +84,7 @@ export async function bootRig(dir: string, yaml: string, bootMs: number): Promis
       if (host === null) throw new Error('the session ended: boot a new rig');
       const r = await runCycle({ ...ctx, ...(standby ? { standby } : {}) }, c, host);
       await journal.durable();
+      cycles++;
       host = r.host;
       return r.event;
     },
@@ -89,6 +95,7 @@ export async function bootRig(dir: string, yaml: string, bootMs: number): Promis
         .map((l) => JSON.parse(l) as JournalEvent),
     async close() {
       await Promise.all(hosts.map((h) => h.reap(30_000)));
+      journal.append({ type: 'run-end', status: 'complete', cycles });
       journal.close();
       store.close();
     },

@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadRuns } from '../../harness/analysis/load-runs.js';
 import type { JournalEvent } from '../../harness/journal/events.js';
+import { describeResult, soakIn } from '../helpers/cli.js';
 import {
   bootRig,
   freezeHost,
@@ -21,6 +23,7 @@ import {
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-stuck-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+const soak = soakIn(() => tmp, 120_000);
 const AGENT = /agent\.js/;
 const BOOT_MS = 60_000;
 /** Bounds small enough for a short test, far above what a healthy session needs here. */
@@ -127,6 +130,18 @@ describe.concurrent('a session stuck during a checkpoint', () => {
       expect(c.downtimeMs).not.toBeNull();
       expect(c.restoredSeq).not.toBeNull();
     });
+    // the stored run, analysed and re-checked: a failed kill-and-resume trial, a safe torn write (the resume was clean),
+    // and the re-check keeps the violation it cannot see in the observation
+    const dir = path.join(tmp, 'ckpt-stuck');
+    const { summary } = (await loadRuns([dir])).analysis;
+    expect([summary.killResume, summary.tornCheckpoint, summary.violations]).toEqual([
+      expect.objectContaining({ successes: 0, trials: 1 }),
+      { trials: 1, previousRestored: 1 },
+      1,
+    ]);
+    const check = await soak('check', dir);
+    expect(check.exitCode, describeResult(check)).toBe(1);
+    expect(check.stdout).toMatch(/re-checked 1 of 1 cycles from their journaled observations: 1 agree, 0 changed/);
   });
 
   it('negative control: the whole host group SIGSTOPped at ckpt-begin is the host hung: indeterminate', async () => {
