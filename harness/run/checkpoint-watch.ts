@@ -3,6 +3,7 @@
 // (violation checkpoint-stuck); when the host stopped answering too, the host is hung (indeterminate, host-hung). A
 // checkpoint during which the host itself was stopped (a freeze) gets a whole bound from the host's return, and its
 // pause, which counts the stop, is not held against the session.
+import { monotonicMs } from '../core/clock.js';
 import { SessionHungError } from '../core/errors.js';
 import type { IndeterminateCause, Violation } from '../journal/events.js';
 import type { HostHandle } from '../session/host-handle.js';
@@ -86,7 +87,8 @@ export class CheckpointWatch {
   private arm(): void {
     clearTimeout(this.timer);
     const armed = ++this.armed;
-    if (!this.held) this.timer = setTimeout(() => void this.expired(armed), this.boundMs);
+    const deadline = monotonicMs() + this.boundMs;
+    if (!this.held) this.timer = setTimeout(() => void this.expired(armed, deadline), this.boundMs);
   }
 
   /** See holdCheckpointWatch. */
@@ -101,10 +103,10 @@ export class CheckpointWatch {
     if (this.inFlight !== null) this.arm();
   }
 
-  /** The bound armed as `armed` ran out: once the host's next sign of life says who is stuck, report it. */
-  private async expired(armed: number): Promise<void> {
+  /** The bound armed as `armed` ran out at `deadline`: once the host's first tick after it says who is stuck, report. */
+  private async expired(armed: number, deadline: number): Promise<void> {
     const seq = this.inFlight?.seq;
-    const answer = await nextAnswer(this.host, this.host.answerMs);
+    const answer = await nextAnswer(this.host, this.host.answerMs, deadline);
     // committed or armed anew meanwhile (back from a stop, a freeze), or gone
     if (armed !== this.armed || this.inFlight?.seq !== seq || this.host.exited || answer.kind === 'stopped') return;
     const what = `commit of checkpoint ${seq}`;

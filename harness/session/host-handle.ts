@@ -5,7 +5,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execaNode, type ResultPromise } from 'execa';
-import { nowMs } from '../core/clock.js';
+import { monotonicMs, nowMs } from '../core/clock.js';
 import type { HostConfig, HostMessage } from './protocol.js';
 import { readMessages } from '../journal/ndjson.js';
 import type { Heartbeat } from '../check/heartbeat.js';
@@ -129,11 +129,13 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     timeoutMs: number,
     what = 'such message',
   ): Promise<{ msg: HostMessage; t: number }> {
+    const deadline = monotonicMs() + timeoutMs;
     return new Promise((resolve, reject) => {
       let settled = false;
+      // Past the bound the message still counts if it comes before the host's first tick sent after the bound (the pipe
+      // keeps the host's order): sent at most a tick late, it was not stuck, and a runner that stalled reads it late.
       const timer = setTimeout(() => {
-        this.off('msg', onMsg); // the bound is over: what comes now does not count
-        void nextAnswer(this, this.answerMs).then((a) =>
+        void nextAnswer(this, this.answerMs, deadline).then((a) =>
           finish(timedOutError(this.pid, what, timeoutMs, a, this.answerMs)),
         );
       }, timeoutMs);

@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { sleep, stopwatch } from '../core/clock.js';
+import { monotonicMs, sleep, stopwatch } from '../core/clock.js';
 import { diskErrno, SoakError } from '../core/errors.js';
 import type { HostConfig, HostMessage } from './protocol.js';
 import type { Manifest } from '../store/manifest.js';
@@ -40,11 +40,11 @@ function send(msg: HostMessage): void {
  * session from a stuck host. One short line per tick; unref'd: an empty event loop still means the target died.
  */
 function sendAliveTicks(): void {
-  let last = performance.now();
+  let last = monotonicMs();
   setInterval(() => {
-    const now = performance.now();
-    send({ ev: 'alive', gapMs: Math.round(now - last) });
-    last = now;
+    const at = monotonicMs();
+    send({ ev: 'alive', at: Math.round(at), gapMs: Math.round(at - last) });
+    last = at;
   }, HOST_ALIVE_MS).unref();
 }
 

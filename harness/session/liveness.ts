@@ -1,15 +1,15 @@
-// Telling a stuck session from a stuck host: when a bounded wait on a session runs out, the host's next `alive` (its
-// own timer's tick, sent whatever its target does) says whether the host itself is running. Alive, on time: the session
-// is stuck (SessionHungError, a claim about the system under test); silent, or back from a stop: the host is
-// (HostTimeoutError, indeterminate).
+// Telling a stuck session from a stuck host: when a bounded wait on a session runs out, the host's first `alive` sent
+// after the bound (its own timer's tick, whatever its target does) says whether the host itself is running. Alive, on
+// time: the session is stuck (SessionHungError, a claim about the system under test); silent, or back from a stop: the
+// host is (HostTimeoutError, indeterminate). Ticks sent before the bound do not count: a runner that was itself
+// stalled reads them late, with the session's messages that came before them (one pipe, in order).
 import type { EventEmitter } from 'node:events';
-import { nowMs } from '../core/clock.js';
 import { HostTimeoutError, SessionHungError } from '../core/errors.js';
 import { HOST_ALIVE_GAP_MS, type HostMessage } from './protocol.js';
 
 /** What a host did in the wait for its next sign of life. */
 export type HostAnswer =
-  /** It answered `afterMs` after the wait began, its tick on time (`gapMs` after the one before): it is running. */
+  /** It answered `afterMs` after the bound, its tick on time (`gapMs` after the one before): it is running. */
   | { kind: 'alive'; afterMs: number; gapMs: number }
   /** It answered, but its tick came `gapMs` after the one before: it was itself stopped or starved until then. */
   | { kind: 'stopped'; afterMs: number; gapMs: number }
@@ -21,9 +21,8 @@ export type Answering = Pick<EventEmitter<{ msg: [HostMessage, number]; exit: [u
   readonly exited: unknown;
 };
 
-/** The host's next `alive` after now, at most `answerMs` away. */
-export function nextAnswer(host: Answering, answerMs: number): Promise<HostAnswer> {
-  const began = nowMs();
+/** The host's first `alive` sent at or after `since` (monotonicMs), waited for at most `answerMs` from now. */
+export function nextAnswer(host: Answering, answerMs: number, since: number): Promise<HostAnswer> {
   return new Promise((resolve) => {
     const finish = (a: HostAnswer): void => {
       clearTimeout(timer);
@@ -31,9 +30,9 @@ export function nextAnswer(host: Answering, answerMs: number): Promise<HostAnswe
       host.off('exit', onExit);
       resolve(a);
     };
-    const onMsg = (msg: HostMessage, t: number): void => {
-      if (msg.ev !== 'alive') return;
-      const afterMs = Math.max(0, Math.round(t - began));
+    const onMsg = (msg: HostMessage): void => {
+      if (msg.ev !== 'alive' || msg.at < since) return;
+      const afterMs = Math.round(msg.at - since);
       finish({ kind: msg.gapMs > HOST_ALIVE_GAP_MS ? 'stopped' : 'alive', afterMs, gapMs: msg.gapMs });
     };
     const onExit = (): void => finish({ kind: 'silent' });

@@ -36,10 +36,11 @@ export type HostMessage =
   /** The host failed: its message, the errno code when there is one (ENOSPC...), the exit code it exits with. */
   | { ev: 'error'; message: string; code?: string; exitCode?: number }
   /**
-   * The host's own sign of life, every HOST_ALIVE_MS from its own timer, whatever its target does: `gapMs` since the
-   * previous one (far above HOST_ALIVE_MS: the host itself was stopped or starved in between).
+   * The host's own sign of life, every HOST_ALIVE_MS from its own timer, whatever its target does: sent `at` (the
+   * machine's monotonic clock, core/clock.ts monotonicMs), `gapMs` after the previous one (far above HOST_ALIVE_MS:
+   * the host itself was stopped or starved in between).
    */
-  | { ev: 'alive'; gapMs: number };
+  | { ev: 'alive'; at: number; gapMs: number };
 
 /** How often a session host sends `alive` (ms). */
 export const HOST_ALIVE_MS = 200;

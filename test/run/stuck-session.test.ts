@@ -192,3 +192,24 @@ describe('the harness freezing the whole host group is not the session stuck', (
     });
   });
 });
+
+describe('the runner stalled itself is not the session stuck', () => {
+  it('a message sent within the bound but read late (the runner blocked past it) still counts', async () => {
+    await withRig('runner-stall', scenario('runner-stall', 300), async (rig) => {
+      const { msg: last } = await rig.host.waitFor(isEv('ckpt-commit'), HOST_MS);
+      // checkpoints every 100 ms: the third after this one is sent ~300 ms from now, before the 700 ms bound, and
+      // alive ticks (every 200 ms) are sent before it
+      const third = rig.host.waitFor((m) => m.ev === 'ckpt-commit' && m.seq >= last.seq + 3, 700, 'third commit');
+      // block this process (the runner) for 1.5 s in the check phase: its overdue timer then fires before it reads
+      // what the host sent meanwhile (timers come before I/O in the next loop iteration)
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
+          resolve();
+        }),
+      );
+      const { msg } = await third;
+      expect(msg.ev === 'ckpt-commit' && msg.seq).toBeGreaterThanOrEqual(last.seq + 3);
+    });
+  });
+});

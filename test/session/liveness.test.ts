@@ -1,7 +1,7 @@
-// Who is stuck when a wait on a session runs out: the host's next `alive` tick (its own timer, whatever its target
-// does) decides. On time: the session (SessionHungError, the cycle fails); late by more than HOST_ALIVE_GAP_MS (the
-// host itself was stopped), absent, or the host gone: the host (HostTimeoutError, indeterminate). Fed by hand here;
-// test/run/stuck-session.test.ts drives real hosts.
+// Who is stuck when a wait on a session runs out: the host's first `alive` tick sent after the bound (its own timer,
+// whatever its target does) decides. On time: the session (SessionHungError, the cycle fails); late by more than
+// HOST_ALIVE_GAP_MS (the host itself was stopped), absent, or the host gone: the host (HostTimeoutError,
+// indeterminate). Fed by hand here; test/run/stuck-session.test.ts drives real hosts.
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { HostTimeoutError, SessionHungError } from '../../harness/core/errors.js';
@@ -19,21 +19,25 @@ function host(): Answering & {
 }
 
 describe('nextAnswer', () => {
-  it('an alive tick on time: alive; one that comes after a gap above the limit: stopped (other messages ignored)', async () => {
+  it('the first tick sent at or after the bound: on time, alive; after a gap above the limit, stopped', async () => {
     const h = host();
-    const onTime = nextAnswer(h, 10_000);
-    h.emit('msg', { ev: 'hb', step: 1, nonce: 'n', full: false }, 0);
-    h.emit('msg', { ev: 'alive', gapMs: 201 }, 0);
-    expect(await onTime).toMatchObject({ kind: 'alive', gapMs: 201 });
-    const late = nextAnswer(h, 10_000);
-    h.emit('msg', { ev: 'alive', gapMs: HOST_ALIVE_GAP_MS + 1 }, 0);
-    expect(await late).toMatchObject({ kind: 'stopped', gapMs: HOST_ALIVE_GAP_MS + 1 });
+    const onTime = nextAnswer(h, 10_000, 1000);
+    h.emit('msg', { ev: 'hb', step: 1, nonce: 'n', full: false }, 0); // not a tick
+    h.emit('msg', { ev: 'alive', at: 990, gapMs: 200 }, 0); // sent before the bound: read late, proves nothing
+    h.emit('msg', { ev: 'alive', at: 1150, gapMs: 160 }, 0);
+    expect(await onTime).toEqual({ kind: 'alive', afterMs: 150, gapMs: 160 });
+    const late = nextAnswer(h, 10_000, 2000);
+    h.emit('msg', { ev: 'alive', at: 9000, gapMs: HOST_ALIVE_GAP_MS + 1 }, 0);
+    expect(await late).toEqual({ kind: 'stopped', afterMs: 7000, gapMs: HOST_ALIVE_GAP_MS + 1 });
   });
 
-  it('nothing within the wait, or the host gone: silent', async () => {
-    expect(await nextAnswer(host(), 20)).toEqual({ kind: 'silent' });
+  it('nothing sent after the bound within the wait, or the host gone: silent', async () => {
+    const quiet = host();
+    const waiting = nextAnswer(quiet, 20, 1000);
+    quiet.emit('msg', { ev: 'alive', at: 999, gapMs: 200 }, 0);
+    expect(await waiting).toEqual({ kind: 'silent' });
     const h = host();
-    const gone = nextAnswer(h, 10_000);
+    const gone = nextAnswer(h, 10_000, 0);
     h.emit('exit', {});
     expect(await gone).toEqual({ kind: 'silent' });
   });
