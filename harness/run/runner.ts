@@ -206,10 +206,18 @@ async function startOrGiveUp(
       return { host: null, result: await indeterminate(ctx, cycle, plan, spawned.host, cause, -1, timeouts.hostMs) };
     await spawned.host?.reap(timeouts.hostMs);
     const violations = [sessionFailure(err)];
-    const killStep = Math.max(0, spawned.host?.maxStep ?? 0);
-    const [phase, restoredSeq, restoredStep] = [plan.phase, null, null];
-    const judged = { cycle, phase, observedPhase: phase, downtimeMs: null, killStep, restoredSeq, restoredStep };
-    const event = ctx.journal.append(judgedCycleEvent({ ...judged, restoreKills: 0, violations })) as CycleEvent;
+    const judged = judgedCycleEvent({
+      cycle,
+      phase: plan.phase,
+      observedPhase: 'work', // no kill landed (in a checkpoint write or anywhere): no torn-write trial
+      downtimeMs: null,
+      killStep: Math.max(0, spawned.host?.maxStep ?? 0),
+      restoredSeq: null,
+      restoredStep: null,
+      restoreKills: 0,
+      violations,
+    });
+    const event = ctx.journal.append(judged) as CycleEvent;
     ctx.log.warn({ cycle, violations: violations.map((v) => v.message) }, 'cycle failed: the session did not start');
     return { host: null, result: { event, host: null, restartWith: 'boot' } };
   }

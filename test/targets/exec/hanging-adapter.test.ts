@@ -2,6 +2,7 @@
 // restore is a failed resume once the scenario's resume bound runs out while the host and the adapter still answer:
 // every cycle fails with session-hung (never resumed), the run exits 1 as a failure of the runtime (not 2, insufficient,
 // for ever; not 4, an internal error), and summary.json (valid against its schema), the gates and `soak check` say so.
+// One whose boot never answers fails each cycle's start the same way (no kill: no torn-write trial).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +24,7 @@ describe('exec target: an adapter whose restore never answers', () => {
       [
         'name: restore-hangs',
         'target: exec',
-        `adapter: ${fixturePath('adapters', 'restore-hangs.mjs')}`,
+        `adapter: ${fixturePath('adapters', 'hangs.mjs')}`,
         'cycles: 2',
         'stepMs: 5',
         'checkpoint: { everyMs: 100 }',
@@ -72,5 +73,42 @@ describe('exec target: an adapter whose restore never answers', () => {
     const check = await soak('check', runDir);
     expect(check.exitCode, describeResult(check)).toBe(1);
     expect(check.stdout).toMatch(/the run journaled 2 failed cycles/);
+  }, 300_000);
+
+  it('one whose boot never answers: each cycle fails to start (session-hung), exit 1', async () => {
+    writeFileSync(
+      path.join(tmp, 'boot-hangs.yaml'),
+      [
+        'name: boot-hangs',
+        'target: exec',
+        `adapter: ${fixturePath('adapters', 'hangs.mjs')}`,
+        'adapterOptions: { hang: boot }',
+        'cycles: 2',
+        'kill: { phases: { work: 0, checkpoint: 1 } }',
+        `resumeTimeoutMs: ${RESUME_MS}`,
+        'hostTimeoutMs: 5000',
+      ].join('\n'),
+    );
+    const r = await soak('run', '--scenario', 'boot-hangs.yaml', '--out', 'runs-boot', '--report-dir', 'reports');
+    expect(r.exitCode, describeResult(r)).toBe(1);
+    const events = readFileSync(path.join(tmp, 'runs-boot', 'latest', 'journal.ndjson'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as JournalEvent);
+    const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
+    expect(
+      cycles.map((c) => [c.phase, c.observedPhase, c.outcome, c.downtimeMs, c.violations.map((v) => v.code)]),
+    ).toEqual([
+      ['checkpoint', 'work', 'fail', null, ['session-hung']],
+      ['checkpoint', 'work', 'fail', null, ['session-hung']],
+    ]);
+    expect(cycles[0]!.violations[0]!.message).toMatch(
+      new RegExp(`sent no (booted|full heartbeat|ckpt-commit) within ${RESUME_MS} ms, while its host answered`),
+    );
+    expect(events.filter((e) => e.type === 'kill')).toEqual([]);
+    expect(events.filter((e): e is HostStartEvent => e.type === 'host-start').map((e) => e.mode)).toEqual([
+      'boot',
+      'boot',
+    ]);
   }, 300_000);
 });
