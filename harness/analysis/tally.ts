@@ -58,7 +58,7 @@ export function tallyCycles(
     } else if (t.outcome[i] === 'fail') out.failed++;
     if (t.observedPhase[i] === 'checkpoint') {
       out.tornCheckpoint.trials++;
-      if (ok) out.tornCheckpoint.previousRestored++;
+      if (ok || (resumedAtAll && onlyStuckCheckpoint(violations.get(i)))) out.tornCheckpoint.previousRestored++;
     }
     if (resumedAtAll) {
       out.noncePreserved.trials++;
@@ -66,4 +66,12 @@ export function tallyCycles(
     }
   }
   return out;
+}
+
+/**
+ * A resumed cycle failed only because the checkpoint its kill cut was stuck (run/checkpoint-watch.ts): its resume was
+ * checked and found nothing, so for torn-checkpoint safety it counts as a safe torn write.
+ */
+function onlyStuckCheckpoint(vs: readonly Violation[] | undefined): boolean {
+  return vs !== undefined && vs.length > 0 && vs.every((v) => v.code === 'checkpoint-stuck');
 }

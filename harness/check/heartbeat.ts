@@ -38,4 +38,8 @@ export type ViolationCode =
   | 'store-damaged'
   | 'nonce-reused'
   /** The session's exec adapter broke the protocol (AdapterError): a failed cycle, not a checker finding. */
-  | 'adapter-fault';
+  | 'adapter-fault'
+  /** A wait on the session (first full heartbeat, a message it owed) ran out while its host answered. */
+  | 'session-hung'
+  /** A checkpoint paused the session longer than the scenario's checkpoint.timeoutMs, or did not complete within it. */
+  | 'checkpoint-stuck';

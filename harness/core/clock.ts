@@ -7,6 +7,14 @@ export function nowMs(): number {
   return Number(process.hrtime.bigint() - origin) / 1e6;
 }
 
+/**
+ * CLOCK_MONOTONIC in ms: unlike nowMs(), the same clock in every process of this machine, so a child's timestamps
+ * compare with the parent's (a session host's alive ticks with the runner's deadlines).
+ */
+export function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }

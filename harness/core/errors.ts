@@ -90,6 +90,20 @@ export class HostTimeoutError extends SoakError {
   }
 }
 
+/**
+ * A bounded wait on a session ran out while its host was demonstrably alive (it answered after the bound): the session
+ * under test is stuck, not the harness. `code` is the violation the cycle fails with (`session-hung`: no first full
+ * heartbeat or other message from the session; `checkpoint-stuck`: a checkpoint over its bound).
+ */
+export class SessionHungError extends SoakError {
+  constructor(
+    message: string,
+    readonly code: 'session-hung' | 'checkpoint-stuck' = 'session-hung',
+  ) {
+    super(message, EXIT.fail);
+  }
+}
+
 /** The errno codes that mean the disk, not the code, failed. */
 export type DiskErrno = 'ENOSPC' | 'EIO';
 

@@ -6,7 +6,7 @@ import type { CycleEvent, Violation } from '../journal/events.js';
 import type { JournalWriter } from '../journal/writer.js';
 import { indeterminate } from '../run/cycle.js';
 import type { SpawnHost } from '../run/host-journal.js';
-import { causeOf, judgedCycleEvent, type HostTimeouts } from '../run/outcome.js';
+import { causeOf, judgedCycleEvent, sessionFailure, type HostTimeouts } from '../run/outcome.js';
 import type { Logger } from '../core/logger.js';
 import type { HostHandle } from '../session/host-handle.js';
 import { judgeResume, listenForResume } from '../run/resume-check.js';
@@ -95,7 +95,7 @@ export async function resumeAfterKill(ctx: ResumeContext, killed: KilledSession)
         const r = await indeterminate(ctx, cycle, { phase: killed.phase }, next, cause, killStep, ctx.timeouts.hostMs);
         return { event: r.event, host: null };
       }
-      violations = [{ code: 'no-resume', message: `session did not resume: ${(err as Error).message}` }];
+      violations = [sessionFailure(err)];
     }
     const event = journal.append(
       judgedCycleEvent({

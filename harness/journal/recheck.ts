@@ -50,13 +50,15 @@ export function recheckObservation(obs: ObservationFields, model: WorkloadModel)
 
 /**
  * Violations the runner finds outside the checker (the store verified after an injected write error; a fresh session's
- * nonce seen before, run/fresh-nonce.ts; an adapter fault, run/adapter-fault.ts): they are not in
- * the observation, so a re-check cannot find them again and must keep them.
+ * nonce seen before, run/fresh-nonce.ts; an adapter fault, run/adapter-fault.ts; a session or checkpoint stuck while
+ * its host answered): they are not in the observation, so a re-check cannot find them again and must keep them.
  */
 export const FOUND_OUTSIDE_CHECKER: ReadonlySet<string> = new Set<ViolationCode>([
   'store-damaged',
   'nonce-reused',
   'adapter-fault',
+  'session-hung',
+  'checkpoint-stuck',
 ]);
 
 /** The re-checked verdict plus the journaled violations the checker cannot see (a cycle with any of them fails). */

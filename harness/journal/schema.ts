@@ -37,6 +37,8 @@ export const VIOLATION_CODES = [
   'store-damaged',
   'nonce-reused',
   'adapter-fault',
+  'session-hung',
+  'checkpoint-stuck',
 ] as const satisfies readonly ViolationCode[];
 
 /** A value as an error message quotes it. */

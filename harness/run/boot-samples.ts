@@ -10,7 +10,8 @@ import type { Logger } from '../core/logger.js';
 import type { JournalWriter } from '../journal/writer.js';
 import { HostHandle, isEv, isFullHeartbeat } from '../session/host-handle.js';
 import type { HostConfig } from '../session/protocol.js';
-import { causeOf, type HostTimeouts } from './outcome.js';
+import { causeOf, sessionFailure, type HostTimeouts } from './outcome.js';
+import { SessionHungError } from '../core/errors.js';
 import { cycleIds, type Shard } from './shard.js';
 import { orAdapterError } from './adapter-fault.js';
 
@@ -35,7 +36,8 @@ export interface BootSampleContext {
 /**
  * Boot one throwaway session per id, in order, journaled as `boot` events with `sample` and `cycle` = `beforeCycle`
  * (the first cycle run after them); returns how many were journaled. A sample whose host hangs or dies for the
- * machine's reasons is logged and not counted; a first heartbeat that fails the check aborts the run (thrown).
+ * machine's reasons, or whose session hangs while its host answers, is logged and not counted; a first heartbeat that
+ * fails the check aborts the run (thrown).
  */
 export async function runBootSamples(
   ctx: BootSampleContext,
@@ -73,8 +75,9 @@ async function bootSample(ctx: BootSampleContext, id: number, cycle: number, mod
     return true;
   } catch (err) {
     const cause = causeOf(err, host, ctx.runDir);
-    if (!cause) throw orAdapterError(err, host);
-    ctx.log.warn({ sample: id, cause }, 'boot sample not counted');
+    // a session stuck while its host answered is not counted either (a sample has no outcome to fail): logged
+    if (!cause && !(err instanceof SessionHungError)) throw orAdapterError(err, host);
+    ctx.log.warn({ sample: id, cause: cause ?? sessionFailure(err) }, 'boot sample not counted');
     return false;
   } finally {
     await host.stop(ctx.timeouts.hostMs); // destroy: SIGTERM (the host destroys its target), then its group

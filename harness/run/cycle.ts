@@ -1,6 +1,7 @@
 // One kill-and-resume cycle: aim a SIGKILL per the nemesis plan, restore in a fresh host, check the first full
-// heartbeat, and journal what the checker observed and the outcome: ok, fail, or indeterminate with its cause when a
-// host hung, died, hit a full disk or a held lock (outcome.ts). Every wait on a host is bounded (README "Timeouts").
+// heartbeat, and journal what the checker observed and the outcome: ok, fail (also when the session got stuck while its
+// host answered: session-hung, checkpoint-stuck), or indeterminate with its cause when a host hung, died, hit a full
+// disk or a held lock (outcome.ts). Every wait on a host is bounded (README "Timeouts").
 // The runner only connects the roles; this file holds the cycle's order of events.
 import { sleep } from '../core/clock.js';
 import type { CycleEvent, IndeterminateCause, KillPhase, Violation } from '../journal/events.js';
@@ -10,7 +11,7 @@ import type { Logger } from '../core/logger.js';
 import { FREEZE_DEFAULT_MS, planFaultEntry, planKill, planWriteFailure, type KillPlan } from './nemesis.js';
 import { freezeCycle } from './freeze.js';
 import type { InjectedErrno } from './lazyfs.js';
-import { causeOf, goneCause, hostTimeouts, judgedCycleEvent } from './outcome.js';
+import { causeOf, goneCause, hostTimeouts, judgedCycleEvent, sessionFailure } from './outcome.js';
 import { awaitWriteFailure, damageAfterWriteFault } from './write-fault.js';
 import { judgeResume, listenForResume } from './resume-check.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -18,8 +19,9 @@ import { Store } from '../store/store.js';
 import type { WorkloadModel } from '../check/workload.js';
 import type { WarmStandby } from './standby.js';
 import { KillPath } from './kill-path.js';
-import { readLatest, workDelay } from './latest.js';
+import { readLatest } from './latest.js';
 import { adapterFaulted, adapterFaultViolation, restartAfterFailure } from './adapter-fault.js';
+import { approachKill } from './kill-approach.js';
 
 export interface CycleContext {
   scenario: Scenario;
@@ -92,18 +94,13 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     if (after.kind === 'failed') writeFailure = after.cause;
   }
 
-  // a standby still starting delays the kill until it is ready (bounded), so every planned kill meets a warm one
-  if (!writeFailure) await workDelay(host, () => ctx.store, plan.workDelayMs, ctx.standby?.whenReady());
-  if (plan.phase === 'checkpoint' && !writeFailure) {
-    try {
-      await host.waitFor(isEv('ckpt-begin'), timeouts.hostMs, 'checkpoint-begin');
-    } catch (err) {
-      const cause = causeOf(err, host, ctx.runDir);
-      if (cause) return giveUp(host, cause, host.maxStep);
-      if (host.adapterFault !== null) return faulted(adapterFaultViolation(host)!);
-      throw err;
-    }
-    if (plan.phaseDelayMs > 0) await sleep(plan.phaseDelayMs);
+  /** The session got stuck before the planned kill (a checkpoint past its bound): killed at once, the cycle fails. */
+  let stuck: Violation | null = null;
+  if (!writeFailure) {
+    const approach = await approachKill(ctx, host, plan, timeouts);
+    if (approach.kind === 'host') return giveUp(host, approach.cause, host.maxStep);
+    if (approach.kind === 'adapter') return faulted(approach.violation);
+    stuck = approach.stuck;
   }
   const gone = writeFailure ? null : goneCause(host, ctx.runDir);
   if (gone) return giveUp(host, gone, host.maxStep);
@@ -136,7 +133,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
       },
       { at: sentAt },
     );
-  if (fault === 'freeze') {
+  if (fault === 'freeze' && stuck === null) {
     // SIGSTOP where the kill would have landed; past the host timeout the frozen host is killed below, as hung.
     journalFault();
     const durationMs = planned.durationMs ?? FREEZE_DEFAULT_MS;
@@ -226,8 +223,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     } catch (err) {
       const cause = causeOf(err, next, ctx.runDir);
       if (cause) return giveUp(next, cause, killStep);
-      const noResume = `session did not resume: ${(err as Error).message}`;
-      violations = [adapterFaultViolation(next) ?? { code: 'no-resume', message: noResume }];
+      violations = [adapterFaultViolation(next) ?? sessionFailure(err)];
       // The store as the runner saw it after the power loss: nothing at or after the acknowledged checkpoint.
       if (acknowledgedSeq !== undefined && acknowledgedSeq > 0 && (latest ?? 0) < acknowledgedSeq)
         violations.push({
@@ -237,6 +233,7 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     }
     violations.push(...damaged);
     if (faultBeforeKill) [violations, downtimeMs] = [[...violations, faultBeforeKill], null];
+    if (stuck) violations.unshift(stuck);
     const ok = violations.length === 0;
     const event = journal.append(
       judgedCycleEvent(

@@ -8,7 +8,8 @@ import type { Logger } from '../core/logger.js';
 import type { CycleEvent, IndeterminateCause, KillPhase, Violation } from '../journal/events.js';
 import type { JournalWriter } from '../journal/writer.js';
 import { isFullHeartbeat, type HostHandle } from '../session/host-handle.js';
-import { causeOf, judgedCycleEvent } from './outcome.js';
+import { causeOf, judgedCycleEvent, sessionFailure } from './outcome.js';
+import { holdCheckpointWatch } from './checkpoint-watch.js';
 
 /** Send `signal` to every process of `host`'s session: its group and the (checked again) entries of its kill list. */
 export function signalSession(host: Pick<HostHandle, 'pid' | 'signalKillList'>, signal: 'SIGSTOP' | 'SIGCONT'): void {
@@ -41,6 +42,7 @@ export async function freezeHost(
   const frozenStep = host.maxStep;
   const nonce = host.nonce ?? '';
   const stopped = nowMs();
+  const releaseWatch = holdCheckpointWatch(host); // the harness's stop: no checkpoint bound runs through it
   signalSession(host, 'SIGSTOP');
   if (durationMs > hostMs) {
     await sleep(hostMs);
@@ -51,6 +53,7 @@ export async function freezeHost(
   const next = host.waitFor(isFullHeartbeat, hostMs, 'full heartbeat after SIGCONT');
   const thawedAt = nowMs();
   signalSession(host, 'SIGCONT');
+  releaseWatch();
   const { msg: hb, t } = await next;
   return {
     thawed: true,
@@ -99,9 +102,7 @@ export async function freezeCycle<R>(
     if (cause) return giveUp(cause);
     r = {
       thawed: true,
-      violations: [
-        { code: 'no-resume', message: `session did not carry on after a freeze: ${(err as Error).message}` },
-      ],
+      violations: [sessionFailure(err, 'session did not carry on after a freeze')],
       step: host.maxStep,
       stallMs: 0,
     };

@@ -5,6 +5,8 @@ import type { HostConfig, HostMessage } from '../session/protocol.js';
 import type { JournalWriter } from '../journal/writer.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { RunPaths } from './run-folder.js';
+import { stuckCheckpoint, watchCheckpoints } from './checkpoint-watch.js';
+import { HostTimeoutError, SessionHungError } from '../core/errors.js';
 
 /** What every host of this run is told (all but its mode): the scenario's target and cadence, the run's folders. */
 export function hostConfig(scenario: Scenario, paths: RunPaths): Omit<HostConfig, 'mode'> {
@@ -32,11 +34,21 @@ export function reassignHostCycle(h: HostHandle, cycle: number): void {
   handedTo.set(h, cycle);
 }
 
-/** A SpawnHost that journals host-start, each committed checkpoint, and the first live target facts of the run. */
-export function journaledHosts(journal: JournalWriter, config: Omit<HostConfig, 'mode'>, hostLog: string): SpawnHost {
+/**
+ * A SpawnHost that journals host-start, each committed checkpoint, and the first live target facts of the run. With
+ * `bounds`: how long a host may be silent (hostMs: liveness.ts) and, when given, the bound on each of its checkpoints
+ * (checkpoint-watch.ts).
+ */
+export function journaledHosts(
+  journal: JournalWriter,
+  config: Omit<HostConfig, 'mode'>,
+  hostLog: string,
+  bounds?: { hostMs: number; checkpointMs?: number },
+): SpawnHost {
   let targetInfoJournaled = false;
   return (mode, spawnedIn) => {
-    const h = new HostHandle({ ...config, mode }, hostLog);
+    const h = new HostHandle({ ...config, mode }, hostLog, bounds?.hostMs);
+    if (bounds?.checkpointMs !== undefined) watchCheckpoints(h, bounds.checkpointMs);
     journal.append({ type: 'host-start', cycle: spawnedIn, pid: h.pid, mode });
     h.on('msg', (msg) => {
       const cycle = handedTo.get(h) ?? spawnedIn;
@@ -76,7 +88,14 @@ export async function startSession(
     first('ckpt-commit'),
   ] as const;
   for (const w of waits) w.catch(() => {}); // the first to reject is reported; the others are not unhandled
-  const [{ msg: up }, { msg: hb }] = await Promise.all(waits);
+  // a first checkpoint past its bound fails the start as soon as it is known (stuck session: SessionHungError)
+  const stuck = stuckCheckpoint(h).then((s): never => {
+    throw s.kind === 'session'
+      ? new SessionHungError(s.violation.message, 'checkpoint-stuck')
+      : new HostTimeoutError(s.cause.message);
+  });
+  stuck.catch(() => {}); // a checkpoint stuck after the start is the cycle's to judge
+  const [{ msg: up }, { msg: hb }] = await Promise.race([Promise.all(waits), stuck]);
   if (up.ev === 'booted') journal.append({ type: 'boot', cycle, bootMs: up.bootMs, nonce: hb.nonce });
   else if (up.ev === 'restore-end')
     journal.append({

@@ -1,9 +1,9 @@
 // Telling the machine's failures from the system's: a host that hung, died with nothing to say, hit a full or failing
 // disk or found the store locked makes a cycle indeterminate (Jepsen's :info) with a cause, never a failure.
-import { diskErrno, EXIT, HostTimeoutError } from '../core/errors.js';
+import { diskErrno, EXIT, HostTimeoutError, SessionHungError } from '../core/errors.js';
 import type { EventInput, IndeterminateCause, KillPhase, Violation } from '../journal/events.js';
 import type { HostHandle } from '../session/host-handle.js';
-import type { Scenario } from '../scenario/scenario.js';
+import { CHECKPOINT_TIMEOUT_MS, type Scenario } from '../scenario/scenario.js';
 import { diskFull } from '../session/disk-full.js';
 
 /** Longest a cause's message is journaled (one line). */
@@ -13,24 +13,29 @@ const MESSAGE_MAX = 300;
 export interface HostTimeouts {
   /** Boot or restore to the first full heartbeat (and the first checkpoint when a session starts). */
   resumeMs: number;
-  /** Any other expected message (a checkpoint to begin), and a killed host to be gone. */
+  /** Any other expected message (a checkpoint to begin), a killed host to be gone, a host's sign of life. */
   hostMs: number;
+  /** A checkpoint's pause, and its begin to its commit (scenario checkpoint.timeoutMs). */
+  checkpointMs: number;
 }
 
-/** The host timeouts of `scenario`. */
+/** The host timeouts of `scenario` (journals from before a field get its default). */
 export function hostTimeouts(scenario: Scenario): HostTimeouts {
   const hostMs = (scenario as Partial<Scenario>).hostTimeoutMs ?? 10_000;
-  return { resumeMs: scenario.resumeTimeoutMs, hostMs };
+  const checkpointMs = (scenario.checkpoint as Partial<Scenario['checkpoint']>).timeoutMs ?? CHECKPOINT_TIMEOUT_MS;
+  return { resumeMs: scenario.resumeTimeoutMs, hostMs, checkpointMs };
 }
 
 /**
  * Why waiting on `host` failed with `err`, when the cause is the harness or the machine; null when the host reported
- * a failure of its own (the target failed to restore: a claim about the system under test) or an adapter fault.
+ * a failure of its own (the target failed to restore), an adapter fault, or its session was stuck while the host
+ * answered: a claim about the system under test (sessionFailure).
  */
 export function causeOf(err: unknown, host: HostHandle | null, runDir?: string): IndeterminateCause | null {
   // An adapter fault is the adapter's, whatever its text says (an adapter printing "ENOSPC" is no full disk)
   if (host?.adapterFault != null) return null;
   const what = oneLine(err instanceof Error ? err.message : String(err));
+  if (err instanceof SessionHungError) return null;
   if (err instanceof HostTimeoutError) return { code: 'host-hung', message: what };
   const hostSaid = host?.errorMessage ?? null;
   const errno = diskErrno(host?.errorCode ?? null) ?? diskErrno(hostSaid) ?? diskErrno(err);
@@ -51,6 +56,16 @@ export function causeOf(err: unknown, host: HostHandle | null, runDir?: string):
 /** The cause when `host` is already gone before the runner acted on it (null: it is running, or failed on its own). */
 export function goneCause(host: HostHandle, runDir?: string): IndeterminateCause | null {
   return host.exited ? causeOf(new Error(`host ${host.pid} exited before the kill`), host, runDir) : null;
+}
+
+/**
+ * The violation of a session that failed a wait for a reason causeOf does not excuse: stuck while its host answered
+ * (`session-hung`, `checkpoint-stuck`), else `no-resume` with what `failed` (e.g. "session did not resume").
+ */
+export function sessionFailure(err: unknown, failed = 'session did not resume'): Violation {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof SessionHungError) return { code: err.code, message: oneLine(message) };
+  return { code: 'no-resume', message: `${failed}: ${message}` };
 }
 
 function exitText(host: HostHandle): string {

@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { nowMs } from '../core/clock.js';
-import { diskErrno, DiskError } from '../core/errors.js';
+import { diskErrno, DiskError, SessionHungError } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
 import { WorkloadModel } from '../check/workload.js';
 import type { JournalWriter } from '../journal/writer.js';
@@ -15,12 +15,12 @@ import type { HostHandle } from '../session/host-handle.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { Store } from '../store/store.js';
 import { indeterminate, runCycle, type CycleContext, type CycleResult } from './cycle.js';
-import { causeOf, hostTimeouts, type HostTimeouts } from './outcome.js';
+import { causeOf, hostTimeouts, judgedCycleEvent, sessionFailure, type HostTimeouts } from './outcome.js';
 import { needsLazyfs, planKill } from './nemesis.js';
 import { LazyMount } from './lazyfs.js';
 import { clearLazyfsOwner, recordLazyfsOwner, unmountStaleLazyfs } from './lazyfs-orphans.js';
 import { injectedRunnerError } from './test-faults.js';
-import type { RunStatus } from '../journal/events.js';
+import type { CycleEvent, RunStatus } from '../journal/events.js';
 import { hostConfig, journaledHosts, startSession, type SpawnHost } from './host-journal.js';
 import type { Progress } from './progress.js';
 import { LoadSampling } from './load-sampling.js';
@@ -68,7 +68,8 @@ export async function runCycles(
   const lazy = needsLazyfs(scenario) ? await LazyMount.mount(paths.store, path.join(paths.dir, 'store-live')) : null;
   if (lazy) recordLazyfsOwner(paths.dir);
   const live: RunPaths = lazy ? { ...paths, store: lazy.mountpoint } : paths;
-  const spawnHost = journaledHosts(journal, hostConfig(scenario, live), paths.hostLog);
+  const timeouts = hostTimeouts(scenario);
+  const spawnHost = journaledHosts(journal, hostConfig(scenario, live), paths.hostLog, timeouts);
   const lease = (): Store => Store.open(live.store, { purpose: 'run lease' }); // held for the whole run: gc refuses
   const ctx: CycleContext = {
     scenario,
@@ -79,7 +80,6 @@ export async function runCycles(
     runDir: paths.dir,
     spawnHost,
   };
-  const timeouts = hostTimeouts(scenario);
   // two standbys when the plan kills during restores: the restore after such a kill finds a warm host as well
   const standbys = scenario.kill.phases.restore > 0 ? 2 : 1;
   if (scenario.standby) ctx.standby = new WarmStandby((c) => spawnHost('standby', c), timeouts.hostMs, log, standbys);
@@ -173,8 +173,10 @@ export async function runCycles(
 
 /**
  * Start the session for `cycle`. A host that hangs, dies with nothing to say, hits a full disk or a held lock makes
- * the cycle indeterminate (result set, host null); a restore that dies of an adapter fault fails the cycle; a host that
- * fails on its own otherwise aborts the run (the error is thrown: an AdapterError for an adapter fault at a boot).
+ * the cycle indeterminate (result set, host null); a restore that dies of an adapter fault fails the cycle; a session
+ * stuck while its host answers (no first full heartbeat, a first checkpoint past its bound) fails the cycle (the next
+ * one boots); a host that fails on its own otherwise aborts the run (the error is thrown: an AdapterError for an
+ * adapter fault at a boot).
  */
 async function startOrGiveUp(
   ctx: CycleContext,
@@ -198,7 +200,8 @@ async function startOrGiveUp(
   } catch (err) {
     const cause = causeOf(err, spawned.host, ctx.runDir);
     const fault = mode === 'restore' && spawned.host ? adapterFaultViolation(spawned.host) : null;
-    if (!cause && !fault) {
+    const stuck = err instanceof SessionHungError;
+    if (!cause && !fault && !stuck) {
       await spawned.host?.reap(timeouts.hostMs);
       throw orAdapterError(err, spawned.host); // a boot that failed: no session to judge, the run ends
     }
@@ -206,6 +209,23 @@ async function startOrGiveUp(
     ctx.journal.append({ type: 'cycle-start', cycle, phase: plan.phase });
     if (fault)
       return { host: null, result: await adapterFaulted(ctx, cycle, plan, spawned.host!, fault, -1, timeouts.hostMs) };
-    return { host: null, result: await indeterminate(ctx, cycle, plan, spawned.host, cause!, -1, timeouts.hostMs) };
+    if (cause)
+      return { host: null, result: await indeterminate(ctx, cycle, plan, spawned.host, cause, -1, timeouts.hostMs) };
+    await spawned.host?.reap(timeouts.hostMs);
+    const violations = [sessionFailure(err)];
+    const judged = judgedCycleEvent({
+      cycle,
+      phase: plan.phase,
+      observedPhase: 'work', // no kill landed (in a checkpoint write or anywhere): no torn-write trial
+      downtimeMs: null,
+      killStep: Math.max(0, spawned.host?.maxStep ?? 0),
+      restoredSeq: null,
+      restoredStep: null,
+      restoreKills: 0,
+      violations,
+    });
+    const event = ctx.journal.append(judged) as CycleEvent;
+    ctx.log.warn({ cycle, violations: violations.map((v) => v.message) }, 'cycle failed: the session did not start');
+    return { host: null, result: { event, host: null, restartWith: 'boot' } };
   }
 }

@@ -12,6 +12,9 @@ import { durationMs, durationS, HOUR_MS, msRange } from './durations.js';
 const MAX_WEIGHT = 1_000_000;
 const range = msRange(HOUR_MS);
 
+/** The default bound on a checkpoint (scenario checkpoint.timeoutMs): ~25x the slowest checkpoint seen on a loaded 2-core machine (microvm under TCG, ~1.3 s begin to commit). */
+export const CHECKPOINT_TIMEOUT_MS = 30_000;
+
 /** The fault kinds a scenario may list (README "Faults"); sigkill is the default and the only one without a FUSE layer. */
 export const FAULT_KINDS = ['sigkill', 'power-loss', 'enospc', 'eio', 'freeze'] as const;
 /** One of FAULT_KINDS. */
@@ -69,9 +72,14 @@ export const scenarioSchema = z
     checkpoint: z
       .object({
         everyMs: durationMs(HOUR_MS).default(100),
+        /**
+         * Longest a checkpoint may pause the session, and take from its begin to its commit, while the session host
+         * answers: past it the checkpoint failed (violation checkpoint-stuck; README "Timeouts").
+         */
+        timeoutMs: durationMs(HOUR_MS).default(CHECKPOINT_TIMEOUT_MS),
       })
       .strict()
-      .default({ everyMs: 100 }),
+      .default({ everyMs: 100, timeoutMs: CHECKPOINT_TIMEOUT_MS }),
     kill: z
       .object({
         /** Relative weights of where kills are aimed. */

@@ -1,6 +1,6 @@
 // Ask a session host what its target is, without booting it: the host owns the target, so even the facts for the
 // run-start event (journaled before anything acts) come from a short-lived host in 'describe' mode.
-import { AdapterError } from '../core/errors.js';
+import { AdapterError, HostTimeoutError, SessionHungError } from '../core/errors.js';
 import type { TargetInfo } from '../targets/target.js';
 import { HostHandle, isEv } from './host-handle.js';
 import type { HostConfig } from './protocol.js';
@@ -13,11 +13,13 @@ export async function describeTarget(
 ): Promise<TargetInfo> {
   const host = new HostHandle({ ...cfg, mode: 'describe' }, logFile);
   try {
-    const { msg } = await host.waitFor(isEv('target'), timeoutMs);
+    const { msg } = await host.waitFor(isEv('target'), timeoutMs, 'target description');
     return msg.info;
   } catch (err) {
     // a host that exited was read to the end: an adapter fault it died of is the error to report
-    throw host.adapterFault !== null ? new AdapterError(host.adapterFault, { cause: err }) : err;
+    if (host.adapterFault !== null) throw new AdapterError(host.adapterFault, { cause: err });
+    // no session runs yet: a target that does not describe itself in time is no stuck session (no cycle to fail)
+    throw err instanceof SessionHungError ? new HostTimeoutError(err.message) : err;
   } finally {
     // It exits by itself once it has destroyed the target; a host that hangs or failed is killed with its group.
     if (host.exited === null) await Promise.race([host.done, new Promise((r) => setTimeout(r, 5000).unref())]);

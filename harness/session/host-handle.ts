@@ -5,14 +5,15 @@ import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execaNode, type ResultPromise } from 'execa';
-import { nowMs } from '../core/clock.js';
-import { EXIT, HostTimeoutError } from '../core/errors.js';
+import { monotonicMs, nowMs } from '../core/clock.js';
+import { EXIT } from '../core/errors.js';
 import { type KillEntry, neverKilled, signalEntries } from '../core/kill-guard.js';
 import { readProcStat } from '../core/proc.js';
 import type { HostConfig, HostMessage } from './protocol.js';
 import { readMessages } from '../journal/ndjson.js';
 import type { Heartbeat } from '../check/heartbeat.js';
 import { HAND_OFF_LINE, type HandOff } from './standby.js';
+import { nextAnswer, timedOutError } from './liveness.js';
 
 const hostScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'host-main.js');
 
@@ -52,7 +53,15 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
   diedAt: number | null = null;
   private readonly child: ResultPromise;
 
-  constructor(cfg: HostConfig, logFile: string) {
+  /**
+   * `answerMs`: after a wait on the session runs out, how long to wait for the host's own sign of life (its `alive`)
+   * before calling the host hung (liveness.ts); the scenario's hostTimeoutMs.
+   */
+  constructor(
+    cfg: HostConfig,
+    logFile: string,
+    readonly answerMs = 10_000,
+  ) {
     super();
     this.child = execaNode(hostScript, [JSON.stringify(cfg)], {
       detached: true,
@@ -112,7 +121,11 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     this.emit('msg', msg, t);
   }
 
-  /** Wait for the first message matching `pred`; rejects if the host exits first or `timeoutMs` passes. */
+  /**
+   * Wait for the first message matching `pred`; rejects if the host exits first or `timeoutMs` passes: then, once the
+   * host's next sign of life tells who is stuck (liveness.ts), with SessionHungError (the host answered: the session
+   * is stuck) or HostTimeoutError (the host did not, or was itself stopped).
+   */
   waitFor<M extends HostMessage>(
     pred: (m: HostMessage) => m is M,
     timeoutMs: number,
@@ -128,16 +141,23 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     timeoutMs: number,
     what = 'such message',
   ): Promise<{ msg: HostMessage; t: number }> {
+    const deadline = monotonicMs() + timeoutMs;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => finish(new HostTimeoutError(`host ${this.pid} sent no ${what} within ${timeoutMs} ms (hung or stopped)`)),
-        timeoutMs,
-      );
+      let settled = false;
+      // Past the bound the message still counts if it comes before the host's first tick sent after the bound (the pipe
+      // keeps the host's order): sent at most a tick late, it was not stuck, and a runner that stalled reads it late.
+      const timer = setTimeout(() => {
+        void nextAnswer(this, this.answerMs, deadline).then((a) =>
+          finish(timedOutError(this.pid, what, timeoutMs, a, this.answerMs)),
+        );
+      }, timeoutMs);
       const onMsg = (msg: HostMessage, t: number): void => {
         if (pred(msg)) finish(null, { msg, t });
       };
       const onExit = (): void => finish(new Error(`host ${this.pid} exited (${this.describeExit()})`));
       const finish = (err: Error | null, value?: { msg: HostMessage; t: number }): void => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         this.off('msg', onMsg);
         this.off('exit', onExit);

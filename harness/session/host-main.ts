@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { sleep, stopwatch } from '../core/clock.js';
+import { monotonicMs, sleep, stopwatch } from '../core/clock.js';
 import { diskErrno, SoakError } from '../core/errors.js';
 import type { HostConfig, HostMessage } from './protocol.js';
 import type { Manifest } from '../store/manifest.js';
@@ -15,7 +15,7 @@ import type { Target } from '../targets/target.js';
 import { diskFull } from './disk-full.js';
 import { awaitHandOff, type HandOff, standbySkipsRestore, standbyStaleNewest } from './standby.js';
 import { PhaseRecorder } from '../targets/phase-marks.js';
-import { RESTORE_TIMELINE, TIME_ORIGIN } from './protocol.js';
+import { HOST_ALIVE_MS, RESTORE_TIMELINE, TIME_ORIGIN } from './protocol.js';
 
 /** When this host's start-up and restore steps ended (performance.now(): ms since the process started). */
 const timeline = new PhaseRecorder();
@@ -33,6 +33,19 @@ function logRestoreTimeline(target: Target): void {
 
 function send(msg: HostMessage): void {
   process.stdout.write(`${JSON.stringify(msg)}\n`);
+}
+
+/**
+ * The host's own sign of life (`alive`), from its own timer whatever the target does, so the runner can tell a stuck
+ * session from a stuck host. One short line per tick; unref'd: an empty event loop still means the target died.
+ */
+function sendAliveTicks(): void {
+  let last = monotonicMs();
+  setInterval(() => {
+    const at = monotonicMs();
+    send({ ev: 'alive', at: Math.round(at), gapMs: Math.round(at - last) });
+    last = at;
+  }, HOST_ALIVE_MS).unref();
 }
 
 async function checkpointLoop(cfg: HostConfig, store: Store, target: Target): Promise<never> {
@@ -82,6 +95,7 @@ async function main(): Promise<void> {
     await describeOnly(cfg, workDir);
     process.exit(0);
   }
+  sendAliveTicks();
   mkdirSync(cfg.sessionDir, { recursive: true });
   // A shared lock from before anything is read to this process's end (a SIGKILL leaves it stale): gc cannot run
   // while this host opens, restores or checkpoints.

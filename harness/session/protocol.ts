@@ -38,7 +38,21 @@ export type HostMessage =
    */
   | { ev: 'kill-list'; procs: KillEntry[] }
   /** The host failed: its message, the errno code when there is one (ENOSPC...), the exit code it exits with. */
-  | { ev: 'error'; message: string; code?: string; exitCode?: number };
+  | { ev: 'error'; message: string; code?: string; exitCode?: number }
+  /**
+   * The host's own sign of life, every HOST_ALIVE_MS from its own timer, whatever its target does: sent `at` (the
+   * machine's monotonic clock, core/clock.ts monotonicMs), `gapMs` after the previous one (far above HOST_ALIVE_MS:
+   * the host itself was stopped or starved in between).
+   */
+  | { ev: 'alive'; at: number; gapMs: number };
+
+/** How often a session host sends `alive` (ms). */
+export const HOST_ALIVE_MS = 200;
+/**
+ * An `alive` whose gap since the previous one is above this (ms) shows that the host itself was not running in between
+ * (SIGSTOPped, or starved): what it says then proves nothing about the session.
+ */
+export const HOST_ALIVE_GAP_MS = 2000;
 
 /** The host-log line (stderr) a restored host writes once: `host: restore-timeline {phase: ms since the host started}`. */
 export const RESTORE_TIMELINE = 'restore-timeline';

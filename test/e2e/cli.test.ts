@@ -383,7 +383,7 @@ describe.concurrent('bad input: exit 3, a message naming the file/field, nothing
     expect(String(a.stderr)).toContain('no scenario named "no-such-scenario"');
     const b = await badRun('zero', '--cycles', '0');
     expect(b.exitCode, out(b)).toBe(3);
-    expect(String(b.stderr)).toMatch(/default\.yaml is invalid:\n  --cycles \(overrides cycles\): /);
+    expect(String(b.stderr)).toMatch(/default\.yaml is invalid:\n {2}--cycles \(overrides cycles\): /);
     expect(existsSync(path.join(tmp, 'runs-name')) || existsSync(path.join(tmp, 'runs-zero'))).toBe(false);
   });
 

@@ -28,6 +28,7 @@ export const SLOW_FIRST: readonly string[] = [
   'test/store/chunking/qemu-migration.test.ts',
   'test/e2e/package-install.test.ts',
   'test/report/browser.test.ts',
+  'test/targets/microvm/stuck-session.test.ts',
 ];
 
 /** Rank of a file in SLOW_FIRST (files not listed rank after every listed one). */

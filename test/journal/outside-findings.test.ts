@@ -13,6 +13,13 @@ describe('keepOutsideFindings', () => {
     });
   });
 
+  it('keeps session-hung and checkpoint-stuck: a stuck session is found by the runner, not in the observation', () => {
+    for (const code of ['session-hung', 'checkpoint-stuck'] as const) {
+      const v = { code, message: 'stuck while its host answered' };
+      expect(keepOutsideFindings({ outcome: 'ok', violations: [] }, [v])).toEqual({ outcome: 'fail', violations: [v] });
+    }
+  });
+
   it("does not keep the checker's own codes (the re-check decides those), nor invent anything", () => {
     const digest = { code: 'digest' as const, message: 'mem digest differs' };
     expect(keepOutsideFindings({ outcome: 'ok', violations: [] }, [digest])).toEqual({ outcome: 'ok', violations: [] });

@@ -1,6 +1,6 @@
 // Scenario files: defaults, command-line overrides, malformed YAML and invalid fields (all reported at once, with
 // dot-paths, exit code 3), and resolving --scenario names and paths.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { ConfigError } from '../../harness/core/errors.js';
 import { loadScenario, parseScenario, resolveScenarioPath } from '../../harness/scenario/scenario.js';
 import { thrown } from '../helpers/thrown.js';
 import { withFields } from '../helpers/match.js';
+import { repoRoot } from '../helpers/paths.js';
 
 describe('parseScenario', () => {
   it('fills every default from a file holding only a name', () => {
@@ -20,7 +21,7 @@ describe('parseScenario', () => {
       bootSamples: 0,
       budgetS: 0,
       stepMs: 5,
-      checkpoint: { everyMs: 100 },
+      checkpoint: { everyMs: 100, timeoutMs: 30_000 },
       kill: {
         phases: { work: 1, checkpoint: 0, restore: 0 },
         workDelayMs: [150, 500],
@@ -125,6 +126,23 @@ describe('parseScenario', () => {
     expect(() => parseScenario('name: x\nkill: { restoreDelayMs: [-1, 4] }\n', 'r.yaml')).toThrow(
       /r\.yaml: kill\.restoreDelayMs\.0: /,
     );
+  });
+
+  it('checkpoint.timeoutMs: its own bound, kept beside everyMs; zero, fractional or over an hour is named', () => {
+    expect(parseScenario('name: x\ncheckpoint: { everyMs: 50 }\n', 'c.yaml').checkpoint).toEqual({
+      everyMs: 50,
+      timeoutMs: 30_000,
+    });
+    expect(parseScenario('name: x\ncheckpoint: { timeoutMs: 500 }\n', 'c.yaml').checkpoint.timeoutMs).toBe(500);
+    for (const bad of ['0', '-5', '2.5', '3600001', '"1s"'])
+      expect(() => parseScenario(`name: x\ncheckpoint: { timeoutMs: ${bad} }\n`, 'c.yaml'), bad).toThrow(
+        /c\.yaml: checkpoint\.timeoutMs: /,
+      );
+  });
+
+  it('every shipped scenario keeps the default checkpoint bound (30 s: ~25x the slowest checkpoint seen here)', () => {
+    for (const name of readdirSync(path.join(repoRoot, 'scenarios')).filter((f) => f.endsWith('.yaml')))
+      expect(loadScenario(name.replace(/\.yaml$/, '')).scenario.checkpoint.timeoutMs, name).toBe(30_000);
   });
 });
 

@@ -19,6 +19,13 @@ export type Request = HostRequest extends infer R ? (R extends { id: number } ? 
 /** Requests whose missing answer is the adapter's fault (a hung boot, restore or checkpoint is the runtime's). */
 const BOUNDED_BY_ADAPTER: ReadonlySet<string> = new Set(['describe', 'destroy']);
 
+/**
+ * Requests on the session that the runner bounds itself (scenario resumeTimeoutMs, checkpoint.timeoutMs) and judges as
+ * the session's failure when they run out while the host answers: no bound of the host's own may end them first as a
+ * host error (a restore that never answers is a failed resume, not an internal error).
+ */
+const RUNNER_BOUNDED: ReadonlySet<string> = new Set(['boot', 'restore', 'checkpoint']);
+
 /** How to start an adapter file: scripts through this Node, anything else as an executable. */
 export function adapterCommand(file: string): [string, string[]] {
   return /\.(mjs|cjs|js)$/.test(file) ? [process.execPath, [file]] : [file, []];
@@ -144,19 +151,22 @@ export class AdapterProcess {
     this.pending.clear();
   }
 
-  /** Send a request and wait for its reply. */
-  request(req: Request, timeoutMs = 120_000): Promise<Result> {
+  /** Send a request and wait for its reply, at most `timeoutMs` (null: no bound of its own, see RUNNER_BOUNDED). */
+  request(req: Request, timeoutMs: number | null = RUNNER_BOUNDED.has(req.type) ? null : 120_000): Promise<Result> {
     if (this.exitError) return Promise.reject(this.exitError);
     const id = this.nextId++;
     this.last = { type: req.type, id };
     if (req.type === 'destroy') this.ending = true;
     return new Promise<Result>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        const what = `no reply within ${timeoutMs} ms`;
-        if (BOUNDED_BY_ADAPTER.has(req.type)) return void this.fault(what); // rejects this request too
-        this.pending.delete(id);
-        reject(new TargetError(`adapter ${this.file}: no reply to ${req.type} #${id} within ${timeoutMs} ms`));
-      }, timeoutMs);
+      const timer =
+        timeoutMs === null
+          ? undefined
+          : setTimeout(() => {
+              const what = `no reply within ${timeoutMs} ms`;
+              if (BOUNDED_BY_ADAPTER.has(req.type)) return void this.fault(what); // rejects this request too
+              this.pending.delete(id);
+              reject(new TargetError(`adapter ${this.file}: no reply to ${req.type} #${id} within ${timeoutMs} ms`));
+            }, timeoutMs);
       this.pending.set(id, {
         type: req.type,
         resolve: (r) => {
