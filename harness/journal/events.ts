@@ -105,10 +105,7 @@ export interface KillListEvent extends Base {
   host: number;
   /** That host's /proc start time: a resumed run kills no process that started before it (absent: older journals). */
   hostStartTime?: string;
-  /**
-   * Each process (group: kill its whole group) with its /proc start time, so a recycled PID is never touched; each
-   * proven a descendant of the host's adapter before it was journaled (journals from before that: not proven).
-   */
+  /** Each process (group: its whole group) with its start time; proven the adapter's own before it was journaled. */
   procs: DeclaredProcess[];
 }
 

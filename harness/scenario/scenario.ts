@@ -76,7 +76,7 @@ export const scenarioSchema = z
          * Longest a checkpoint may pause the session, and take from its begin to its commit, while the session host
          * answers: past it the checkpoint failed (violation checkpoint-stuck; README "Timeouts").
          */
-        timeoutMs: durationMs(HOUR_MS).default(CHECKPOINT_TIMEOUT_MS),
+        timeoutMs: durationMs(HOUR_MS, { int: true }).default(CHECKPOINT_TIMEOUT_MS),
       })
       .strict()
       .default({ everyMs: 100, timeoutMs: CHECKPOINT_TIMEOUT_MS }),

@@ -97,6 +97,7 @@ describe('scenario time values', () => {
         'budgetS',
         'stepMs',
         'checkpoint.everyMs',
+        'checkpoint.timeoutMs',
         'kill.workDelayMs',
         'kill.checkpointDelayMs',
         'kill.restoreDelayMs',
