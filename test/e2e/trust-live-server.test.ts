@@ -2,7 +2,8 @@
 // `soak watch` on its run, attacked over real sockets: unparsable request targets (`GET //` crashed both before),
 // a 1 MB header, a byte-at-a-time client, unknown methods, malformed HTTP, a body on POST /kill, a storm of POST /kill,
 // a flood of event-stream clients that never read. Both keep serving; then Ctrl-C ends the run with run-end in its
-// journal and no lock left in the store's locks/. Every wait is on an observed answer, event or kernel count.
+// journal, no lock left in the store's locks/ and no runner.lock in the run folder. Every wait is on an observed answer,
+// event or kernel count.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { execaNode, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LIVE_LIMITS } from '../../harness/live/limits.js';
+import { RUN_LOCK_FILE } from '../../harness/run/run-lock.js';
 import { describeResult } from '../helpers/cli.js';
 import { cliPath } from '../helpers/paths.js';
 import { establishedOn, rssBytes, until } from '../helpers/proc-stat.js';
@@ -216,7 +218,8 @@ describe('soak demo and soak watch under hostile requests', () => {
     expect(existsSync(path.join(dir, 'runs-bad'))).toBe(false);
   });
 
-  test('Ctrl-C ends both: the run has run-end and the store no lock left', async () => {
+  test('Ctrl-C ends both: the run has run-end, the store no lock left, the run folder no runner lock', async () => {
+    expect(existsSync(path.join(runDir, RUN_LOCK_FILE))).toBe(true); // the demo held it while it ran
     // what a host SIGKILLed while writing its writer lock leaves (a kill can land on its first checkpoint)
     const torn = `.writer-${spawnSync('true').pid}-0a1b2c3d4e5f.json.tmp-0123456789abcdef`;
     writeFileSync(path.join(runDir, 'store', 'locks', torn), '{"kind":"wri');
@@ -229,5 +232,6 @@ describe('soak demo and soak watch under hostile requests', () => {
     const lines = readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8').trim().split('\n');
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: 'run-end', status: 'complete' });
     expect(readdirSync(path.join(runDir, 'store', 'locks'))).toEqual([]);
+    expect(readdirSync(runDir).filter((f) => f.startsWith(RUN_LOCK_FILE))).toEqual([]);
   });
 });
