@@ -193,6 +193,16 @@ describe('a hostile exec adapter', () => {
     },
   );
 
+  it.concurrent(
+    'a line that never ends at the first boot is cut at 1 MiB: exit 5, the host did not buffer it',
+    async () => {
+      const { r, events } = await run('endless', scenario('endless', 2, { plan: ['endless'] }));
+      expect(r.exitCode, describeResult(r)).toBe(5);
+      expect(r.stderr).toMatch(/request boot #2: a line of over 1048576 bytes \(\d+ seen without a newline\)/);
+      expect(events.find((e): e is RunEndEvent => e.type === 'run-end')?.reason).toMatch(/^adapter fault: /);
+    },
+  );
+
   it.concurrent('a fault while the session works (no request pending) fails that cycle; it is not lost', async () => {
     // cycle 1 resumes fine; its restored session breaks the protocol after its first checkpoint, long before the kill
     const { r, events } = await run(

@@ -26,6 +26,9 @@ const BOUNDED_BY_ADAPTER: ReadonlySet<string> = new Set(['describe', 'destroy'])
  */
 const RUNNER_BOUNDED: ReadonlySet<string> = new Set(['boot', 'restore', 'checkpoint']);
 
+/** Longest line an adapter may send (docs/target-protocol.md): a heartbeat or a reply is a few hundred bytes. */
+export const ADAPTER_LINE_MAX = 1 << 20;
+
 /** How to start an adapter file: scripts through this Node, anything else as an executable. */
 export function adapterCommand(file: string): [string, string[]] {
   return /\.(mjs|cjs|js)$/.test(file) ? [process.execPath, [file]] : [file, []];
@@ -69,6 +72,10 @@ export class AdapterProcess {
       this.child.stdout!,
       (raw) => this.onMessage(raw),
       (line) => this.fault(`a line that is not a JSON object: ${quotedExcerpt(line)}`),
+      {
+        maxLineBytes: ADAPTER_LINE_MAX,
+        onOverflow: (n) => this.fault(`a line of over ${ADAPTER_LINE_MAX} bytes (${n} seen without a newline)`),
+      },
     );
     this.exited = new Promise((resolve) => {
       this.child.once('error', (err) => {
