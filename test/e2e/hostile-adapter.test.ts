@@ -13,6 +13,7 @@ import path from 'node:path';
 import { execaNode, type Result } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readProcStat } from '../../harness/core/proc.js';
+import { ADAPTER_LOG_BUDGET } from '../../harness/targets/exec/adapter-log.js';
 import type { CycleEvent, JournalEvent, KillListEvent, RunEndEvent } from '../../harness/journal/events.js';
 import { describeResult, writeScenario } from '../helpers/cli.js';
 import { cliPath, fixturePath } from '../helpers/paths.js';
@@ -202,6 +203,25 @@ describe('a hostile exec adapter', () => {
       expect(events.find((e): e is RunEndEvent => e.type === 'run-end')?.reason).toMatch(/^adapter fault: /);
     },
   );
+
+  it.concurrent('an adapter that floods its stderr gets 8 MiB of the host log per process, then one line', async () => {
+    const flood = 12 << 20; // bytes each adapter process writes at its describe
+    const { r, events } = await run('flood', scenario('flood', 1, { stderrFlood: flood }));
+    expect(r.exitCode, describeResult(r)).not.toBe(4);
+    const hosts = events.filter((e) => e.type === 'host-start').length;
+    const runs = path.join(tmp, 'flood-runs');
+    const log = readFileSync(
+      path.join(
+        runs,
+        readdirSync(runs).find((d) => d !== 'latest')!,
+        'hosts.log',
+      ),
+    );
+    expect(hosts).toBeGreaterThan(0);
+    expect(log.length).toBeLessThan(hosts * (ADAPTER_LOG_BUDGET + (256 << 10)));
+    const notices = log.toString('latin1').match(/the adapter wrote over \d+ bytes of log: the rest is dropped/g);
+    expect(notices).toHaveLength(hosts);
+  });
 
   it.concurrent('a fault while the session works (no request pending) fails that cycle; it is not lost', async () => {
     // cycle 1 resumes fine; its restored session breaks the protocol after its first checkpoint, long before the kill

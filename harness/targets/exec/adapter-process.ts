@@ -9,6 +9,7 @@ import { readProcStat } from '../../core/proc.js';
 import { readMessages } from '../../journal/ndjson.js';
 import type { AdapterIdentity } from './kill-proof.js';
 import type { Launcher } from './launcher.js';
+import { AdapterLog } from './adapter-log.js';
 import { type AdapterMessage, type HostRequest, parseAdapterMessage } from './messages.js';
 
 type Result = Extract<AdapterMessage, { type: 'result' }>;
@@ -53,6 +54,8 @@ export class AdapterProcess {
   readonly identity: AdapterIdentity | null;
   /** Resolves when the adapter has exited. */
   readonly exited: Promise<void>;
+  /** The adapter's share of the host log (its stderr, its log messages), within a byte budget. */
+  readonly log = new AdapterLog();
 
   constructor(
     readonly file: string,
@@ -61,7 +64,8 @@ export class AdapterProcess {
   ) {
     const [cmd, args] = adapterCommand(file);
     const [exe, argv] = launcher.bin !== null ? [launcher.bin, [cmd, ...args]] : [cmd, args];
-    this.child = spawn(exe, argv, { stdio: ['pipe', 'pipe', stderr] });
+    this.child = spawn(exe, argv, { stdio: ['pipe', 'pipe', stderr === 'inherit' ? 'pipe' : 'ignore'] });
+    if (this.child.stderr) this.log.follow(this.child.stderr);
     const stat = this.child.pid !== undefined ? readProcStat(this.child.pid) : null;
     this.identity =
       this.child.pid !== undefined && stat !== null

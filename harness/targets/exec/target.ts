@@ -85,9 +85,9 @@ class ExecTarget implements Target {
         const proof = proveKillList(msg, adapter.identity, neverKilled(process.ppid, process.pid));
         if (!proof.ok) return void adapter.fault(`a kill list the host refuses: ${proof.refusal}`);
         if (proof.dropped.length > 0)
-          process.stderr.write(`adapter: kill list: ${proof.dropped.join(', ')} already gone (nothing to kill)\n`);
+          adapter.log.line(`adapter: kill list: ${proof.dropped.join(', ')} already gone (nothing to kill)\n`);
         for (const l of this.killListeners) l(proof.entries);
-      } else if (msg.type === 'log') process.stderr.write(`adapter: ${msg.message}\n`);
+      } else if (msg.type === 'log') adapter.log.line(`adapter: ${msg.message}\n`);
     });
   }
 
