@@ -4,9 +4,10 @@
 import type { WorkloadModel } from '../check/workload.js';
 import type { CycleEvent, Violation } from '../journal/events.js';
 import type { JournalWriter } from '../journal/writer.js';
-import { indeterminate } from '../run/cycle.js';
+import { indeterminate, judgedCycleEvent } from '../run/cycle-outcome.js';
 import type { SpawnHost } from '../run/host-journal.js';
-import { causeOf, judgedCycleEvent, sessionFailure, type HostTimeouts } from '../run/outcome.js';
+import { causeOf, sessionFailure } from '../session/infra-cause.js';
+import type { HostTimeouts } from '../scenario/timeouts.js';
 import type { Logger } from '../core/logger.js';
 import type { HostHandle } from '../session/host-handle.js';
 import { judgeResume, listenForResume } from '../run/resume-check.js';

@@ -10,7 +10,7 @@ import { WorkloadModel } from '../check/workload.js';
 import type { RunStatus } from '../journal/events.js';
 import { JournalWriter } from '../journal/writer.js';
 import { hostConfig, journaledHosts, startSession, type SpawnHost } from '../run/host-journal.js';
-import { hostTimeouts, type HostTimeouts } from '../run/outcome.js';
+import { hostTimeouts, type HostTimeouts } from '../scenario/timeouts.js';
 import type { RunPaths } from '../run/run-folder.js';
 import type { RunLock } from '../run/run-lock.js';
 import { startRunFolder } from '../run/soak.js';

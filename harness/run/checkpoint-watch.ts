@@ -9,7 +9,7 @@ import type { IndeterminateCause, Violation } from '../journal/events.js';
 import type { HostHandle } from '../session/host-handle.js';
 import { nextAnswer, timedOutError } from '../session/liveness.js';
 import { HOST_ALIVE_GAP_MS, type HostMessage } from '../session/protocol.js';
-import { causeOf, sessionFailure } from './outcome.js';
+import { causeOf, sessionFailure } from '../session/infra-cause.js';
 
 /** A checkpoint past its bound: the session's failure, or the host's (hung). */
 export type StuckCheckpoint = { kind: 'session'; violation: Violation } | { kind: 'host'; cause: IndeterminateCause };

@@ -8,10 +8,12 @@ import type { CycleEvent, IndeterminateCause, KillPhase, Violation } from '../jo
 import { isEv, type HostHandle } from '../session/host-handle.js';
 import type { JournalWriter } from '../journal/writer.js';
 import type { Logger } from '../core/logger.js';
-import { FREEZE_DEFAULT_MS, planFaultEntry, planKill, planWriteFailure, type KillPlan } from './nemesis.js';
+import { FREEZE_DEFAULT_MS, planFaultEntry, planKill, planWriteFailure } from './nemesis.js';
 import { freezeCycle } from './freeze.js';
 import type { InjectedErrno } from './lazyfs.js';
-import { causeOf, goneCause, hostTimeouts, judgedCycleEvent, sessionFailure } from './outcome.js';
+import { adapterFaultViolation, causeOf, goneCause, sessionFailure } from '../session/infra-cause.js';
+import { hostTimeouts } from '../scenario/timeouts.js';
+import { indeterminate, judgedCycleEvent, type CycleResult } from './cycle-outcome.js';
 import { awaitWriteFailure, damageAfterWriteFault } from './write-fault.js';
 import { judgeResume, listenForResume } from './resume-check.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -20,7 +22,7 @@ import type { WorkloadModel } from '../check/workload.js';
 import type { WarmStandby } from './standby.js';
 import { KillPath } from './kill-path.js';
 import { readLatest } from './latest.js';
-import { adapterFaulted, adapterFaultViolation, restartAfterFailure } from './adapter-fault.js';
+import { adapterFaulted, restartAfterFailure } from './adapter-fault.js';
 import { approachKill } from './kill-approach.js';
 
 export interface CycleContext {
@@ -42,14 +44,6 @@ export interface CycleContext {
   failWrite?: (n: number, errno: InjectedErrno) => void;
   /** Cancel an injected write error that has not fired (the restore must not meet it). */
   clearFailWrite?: () => void;
-}
-
-export interface CycleResult {
-  event: CycleEvent;
-  /** The host now running the session, or null when the session could not be resumed. */
-  host: HostHandle | null;
-  /** How the next session starts when `host` is null: a new boot (it failed), or a restore (it was indeterminate). */
-  restartWith: 'boot' | 'restore';
 }
 
 /** Run cycle `cycle` against the running, ready `host`. */
@@ -259,37 +253,4 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     }
     return { event, host: next, restartWith: 'boot' };
   }
-}
-
-/**
- * End the cycle as indeterminate: kill `host`'s group (SIGKILL ends a SIGSTOPped one too; its scratch folder goes with
- * it), journal the cause; the session carries on from its newest checkpoint.
- */
-export async function indeterminate(
-  ctx: Pick<CycleContext, 'journal' | 'log'>,
-  cycle: number,
-  plan: Pick<KillPlan, 'phase'>,
-  host: HostHandle | null,
-  cause: IndeterminateCause,
-  killStep: number,
-  reapMs: number,
-): Promise<CycleResult> {
-  if (host) await host.reap(reapMs);
-  const event = ctx.journal.append({
-    type: 'cycle',
-    cycle,
-    phase: plan.phase,
-    observedPhase: plan.phase,
-    outcome: 'indeterminate',
-    downtimeMs: null,
-    killStep: Math.max(0, killStep),
-    restoredSeq: null,
-    restoredStep: null,
-    lostSteps: null,
-    restoreKills: 0,
-    violations: [],
-    cause,
-  }) as CycleEvent;
-  ctx.log.warn({ cycle, cause }, 'cycle indeterminate');
-  return { event, host: null, restartWith: 'restore' };
 }

@@ -8,7 +8,8 @@ import type { Logger } from '../core/logger.js';
 import type { CycleEvent, IndeterminateCause, KillPhase, Violation } from '../journal/events.js';
 import type { JournalWriter } from '../journal/writer.js';
 import { isFullHeartbeat, type HostHandle } from '../session/host-handle.js';
-import { causeOf, judgedCycleEvent, sessionFailure } from './outcome.js';
+import { causeOf, sessionFailure } from '../session/infra-cause.js';
+import { judgedCycleEvent } from './cycle-outcome.js';
 import { holdCheckpointWatch } from './checkpoint-watch.js';
 
 /** Send `signal` to every process of `host`'s session: its group and the (checked again) entries of its kill list. */

@@ -9,9 +9,9 @@ import { isEv, type HostHandle } from '../session/host-handle.js';
 import type { Store } from '../store/store.js';
 import { stuckCheckpoint } from './checkpoint-watch.js';
 import { workDelay } from './latest.js';
-import { adapterFaultViolation } from './adapter-fault.js';
 import type { KillPlan } from './nemesis.js';
-import { causeOf, sessionFailure, type HostTimeouts } from './outcome.js';
+import { adapterFaultViolation, causeOf, sessionFailure } from '../session/infra-cause.js';
+import type { HostTimeouts } from '../scenario/timeouts.js';
 
 /** Where the approach ended: at the planned point (or earlier, `stuck`: the session's violation), or on a hung host. */
 export type Approach =

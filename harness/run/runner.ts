@@ -14,8 +14,10 @@ import type { JournalWriter } from '../journal/writer.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { Store } from '../store/store.js';
-import { indeterminate, runCycle, type CycleContext, type CycleResult } from './cycle.js';
-import { causeOf, hostTimeouts, judgedCycleEvent, sessionFailure, type HostTimeouts } from './outcome.js';
+import { runCycle, type CycleContext } from './cycle.js';
+import { indeterminate, judgedCycleEvent, type CycleResult } from './cycle-outcome.js';
+import { adapterFaultViolation, causeOf, sessionFailure } from '../session/infra-cause.js';
+import { hostTimeouts, type HostTimeouts } from '../scenario/timeouts.js';
 import { needsLazyfs, planKill } from './nemesis.js';
 import { LazyMount } from './lazyfs.js';
 import { clearLazyfsOwner, recordLazyfsOwner, unmountStaleLazyfs } from './lazyfs-orphans.js';
@@ -29,7 +31,7 @@ import { runBootSamples } from './boot-samples.js';
 import { FreshNonces } from './fresh-nonce.js';
 import { storeTally } from './store-tally.js';
 import { WarmStandby } from './standby.js';
-import { adapterFaulted, adapterFaultViolation, orAdapterError } from './adapter-fault.js';
+import { adapterFaulted, orAdapterError } from './adapter-fault.js';
 
 /** How the caller follows and stops a run. */
 export interface RunControl {

@@ -6,7 +6,7 @@ import type { IndeterminateCause, Violation } from '../journal/events.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { Store } from '../store/store.js';
 import { verifyStore } from '../store/verify.js';
-import { causeOf } from './outcome.js';
+import { causeOf } from '../session/infra-cause.js';
 
 /** What became of a host after an injected write error. */
 export type WriteFaultResult =

@@ -17,7 +17,7 @@ const load = <T>(rel: string): Promise<T> => import(pathToFileURL(path.join(dist
 const { runCycle } = await load<typeof import('../../harness/run/cycle.js')>('run/cycle.js');
 const { hostConfig, journaledHosts, startSession } =
   await load<typeof import('../../harness/run/host-journal.js')>('run/host-journal.js');
-const { hostTimeouts } = await load<typeof import('../../harness/run/outcome.js')>('run/outcome.js');
+const { hostTimeouts } = await load<typeof import('../../harness/scenario/timeouts.js')>('scenario/timeouts.js');
 const { WarmStandby } = await load<typeof import('../../harness/run/standby.js')>('run/standby.js');
 const { resetScratch, runPaths } = await load<typeof import('../../harness/run/run-folder.js')>('run/run-folder.js');
 const { Store } = await load<typeof import('../../harness/store/store.js')>('store/store.js');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { diskErrno } from '../../harness/core/errors.js';
 import { fuseAvailable, type InjectedErrno, LazyMount } from '../../harness/run/lazyfs.js';
-import { causeOf } from '../../harness/run/outcome.js';
+import { causeOf } from '../../harness/session/infra-cause.js';
 import { gcStore } from '../../harness/store/gc.js';
 import { TEST_IGNORE_FAILED_WRITE } from '../../harness/store/pack.js';
 import { Store } from '../../harness/store/store.js';
