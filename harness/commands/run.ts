@@ -7,7 +7,7 @@ import { formatGateTable } from '../report/text/gate-table.js';
 import { escapedJson, visible } from '../core/visible.js';
 import { streamProgress, quietProgress } from '../run/progress.js';
 import type { RunResult } from '../run/runner.js';
-import { resumeSoak } from '../run/resume.js';
+import { resumeSoak } from '../run/continue-run.js';
 import type { Shard } from '../run/shard.js';
 import { runSoak } from '../run/soak.js';
 import { seedFromKey } from '../run/shard.js';

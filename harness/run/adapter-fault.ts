@@ -6,7 +6,7 @@ import type { Logger } from '../core/logger.js';
 import type { CycleEvent, Violation } from '../journal/events.js';
 import type { JournalWriter } from '../journal/writer.js';
 import type { HostHandle } from '../session/host-handle.js';
-import type { KillPlan } from './nemesis.js';
+import type { KillPlan } from '../nemesis/plan.js';
 import { judgedCycleEvent } from './cycle-outcome.js';
 
 /** The AdapterError to end the run with when `host` died of its adapter's fault; else `err` as it was. */

@@ -6,7 +6,7 @@ import type { CycleEvent } from '../journal/events.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { CycleContext } from './cycle.js';
 import type { CycleResult } from './cycle-outcome.js';
-import { planKill } from './nemesis.js';
+import { planKill } from '../nemesis/plan.js';
 import { judgedCycleEvent } from './cycle-outcome.js';
 
 /** The boot nonces of this run's sessions (a resumed runner starts with those its journal recorded: resume.ts). */

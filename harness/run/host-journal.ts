@@ -5,7 +5,7 @@ import type { HostConfig, HostMessage } from '../session/protocol.js';
 import type { JournalWriter } from '../journal/writer.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { RunPaths } from './run-folder.js';
-import { stuckCheckpoint, watchCheckpoints } from './checkpoint-watch.js';
+import { stuckCheckpoint, watchCheckpoints } from '../session/checkpoint-watch.js';
 import { HostTimeoutError, SessionHungError } from '../core/errors.js';
 
 /** What every host of this run is told (all but its mode): the scenario's target and cadence, the run's folders. */

@@ -7,9 +7,9 @@ import { SessionHungError } from '../core/errors.js';
 import type { IndeterminateCause, Violation } from '../journal/events.js';
 import { isEv, type HostHandle } from '../session/host-handle.js';
 import type { Store } from '../store/store.js';
-import { stuckCheckpoint } from './checkpoint-watch.js';
+import { stuckCheckpoint } from '../session/checkpoint-watch.js';
 import { workDelay } from './latest.js';
-import type { KillPlan } from './nemesis.js';
+import type { KillPlan } from '../nemesis/plan.js';
 import { adapterFaultViolation, causeOf, sessionFailure } from '../session/infra-cause.js';
 import type { HostTimeouts } from '../scenario/timeouts.js';
 

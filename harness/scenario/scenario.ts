@@ -25,7 +25,7 @@ const faultSchema = z
     kind: z.enum(FAULT_KINDS),
     /** Relative weight of this fault among the listed ones. */
     weight: z.number().positive().max(MAX_WEIGHT).default(1),
-    /** freeze only: how long the host group stays SIGSTOPped (default FREEZE_DEFAULT_MS in run/nemesis.ts). */
+    /** freeze only: how long the host group stays SIGSTOPped (default FREEZE_DEFAULT_MS in nemesis/plan.ts). */
     durationMs: durationMs(HOUR_MS, { int: true }).optional(),
   })
   .strict()

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planFaultEntry, planKill, planWriteFailure } from '../../harness/run/nemesis.js';
+import { planFaultEntry, planKill, planWriteFailure } from '../../harness/nemesis/plan.js';
 import { loadScenario, type Scenario } from '../../harness/scenario/scenario.js';
 import { repoRoot } from '../helpers/paths.js';
 

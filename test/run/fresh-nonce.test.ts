@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { captureEnvironment } from '../../harness/core/environment.js';
 import { JournalWriter } from '../../harness/journal/writer.js';
 import { FreshNonces } from '../../harness/run/fresh-nonce.js';
-import { scanForResume } from '../../harness/run/resume.js';
+import { scanForResume } from '../../harness/run/continue-run.js';
 import { loadScenario } from '../../harness/scenario/scenario.js';
 
 const dirs: string[] = [];

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { diskErrno } from '../../harness/core/errors.js';
-import { fuseAvailable, type InjectedErrno, LazyMount } from '../../harness/run/lazyfs.js';
+import { fuseAvailable, type InjectedErrno, LazyMount } from '../../harness/nemesis/lazyfs.js';
 import { causeOf } from '../../harness/session/infra-cause.js';
 import { gcStore } from '../../harness/store/gc.js';
 import { TEST_IGNORE_FAILED_WRITE } from '../../harness/store/pack.js';

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fuseAvailable, LazyMount } from '../../harness/run/lazyfs.js';
+import { fuseAvailable, LazyMount } from '../../harness/nemesis/lazyfs.js';
 import {
   LAZYFS_OWNER_FILE,
   lazyfsMountpoints,
   recordLazyfsOwner,
   unmountStaleLazyfs,
-} from '../../harness/run/lazyfs-orphans.js';
+} from '../../harness/nemesis/lazyfs-orphans.js';
 import { readProcStat } from '../../harness/core/proc.js';
 
 const noFuse = !fuseAvailable();

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../harness/core/errors.js';
 import { captureEnvironment } from '../../harness/core/environment.js';
 import { JournalWriter } from '../../harness/journal/writer.js';
-import { scanForResume } from '../../harness/run/resume.js';
+import { scanForResume } from '../../harness/run/continue-run.js';
 import { loadScenario } from '../../harness/scenario/scenario.js';
 
 const dirs: string[] = [];

@@ -9,7 +9,7 @@ import {
   planKill,
   planWriteFailure,
   WRITE_FAILURE_WINDOW,
-} from '../../harness/run/nemesis.js';
+} from '../../harness/nemesis/plan.js';
 import { parseScenario } from '../../harness/scenario/scenario.js';
 
 const plain = parseScenario('name: t\nseed: 5\nkill: { phases: { work: 2, checkpoint: 1 } }\n', 't.yaml');

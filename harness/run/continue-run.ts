@@ -7,7 +7,7 @@ import { JournalWriter, streamJournal } from '../journal/writer.js';
 import { resolveRunDir } from '../analysis/load-runs.js';
 import { Store } from '../store/store.js';
 import { declaredKillLists, hostGroups, type JournaledKill, killDeclared, killOrphans } from './orphans.js';
-import { unmountStaleLazyfs } from './lazyfs-orphans.js';
+import { unmountStaleLazyfs } from '../nemesis/lazyfs-orphans.js';
 import { resetScratch, runPaths, type RunPaths } from './run-folder.js';
 import { RunLock } from './run-lock.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';

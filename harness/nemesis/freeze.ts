@@ -9,8 +9,8 @@ import type { CycleEvent, IndeterminateCause, KillPhase, Violation } from '../jo
 import type { JournalWriter } from '../journal/writer.js';
 import { isFullHeartbeat, type HostHandle } from '../session/host-handle.js';
 import { causeOf, sessionFailure } from '../session/infra-cause.js';
-import { judgedCycleEvent } from './cycle-outcome.js';
-import { holdCheckpointWatch } from './checkpoint-watch.js';
+import { judgedCycleEvent } from '../run/cycle-outcome.js';
+import { holdCheckpointWatch } from '../session/checkpoint-watch.js';
 
 /** Send `signal` to every process of `host`'s session: its group and the (checked again) entries of its kill list. */
 export function signalSession(host: Pick<HostHandle, 'pid' | 'signalKillList'>, signal: 'SIGSTOP' | 'SIGCONT'): void {
