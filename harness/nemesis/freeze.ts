@@ -1,16 +1,48 @@
-// The freeze fault: SIGSTOP of the session host's whole group (host, agent, tools, QEMU) for the planned time, then
-// SIGCONT, and the check that the same session carried on where it stopped. A freeze that outlasts the host timeout
-// is a hung host: the caller SIGKILLs the group and resumes from the newest checkpoint, as after a kill.
+// The freeze fault: SIGSTOP of the session host's whole group (host, agent, tools, QEMU) where the kill would have
+// landed, for the planned time, then SIGCONT, and the check that the same session carried on where it stopped. A freeze
+// that outlasts the host timeout is a hung host: its group is SIGKILLed and resumed from the newest checkpoint, as
+// after a kill. A session stuck on the way is killed at once, not frozen.
 import { nowMs, sleep } from '../core/clock.js';
 import { checkContinued } from '../check/continued.js';
 import type { WorkloadModel } from '../check/workload.js';
-import type { Logger } from '../core/logger.js';
-import type { CycleEvent, IndeterminateCause, KillPhase, Violation } from '../journal/events.js';
-import type { JournalWriter } from '../journal/writer.js';
+import type { Violation } from '../journal/events.js';
 import { isFullHeartbeat, type HostHandle } from '../session/host-handle.js';
 import { causeOf, sessionFailure } from '../session/infra-cause.js';
-import { judgedCycleEvent } from '../run/cycle-outcome.js';
 import { holdCheckpointWatch } from '../session/checkpoint-watch.js';
+import { gaveUp, journalFault, type Delivery, type Fault, type FaultContext } from './fault.js';
+import { FREEZE_DEFAULT_MS } from './plan.js';
+import { strike } from './strike.js';
+
+export const freeze: Fault = {
+  kind: 'freeze',
+  needsLazyfs: false,
+  inject: (ctx, host) =>
+    strike(ctx, host, { atPoint: (h, stuck) => (stuck ? Promise.resolve(null) : freezeAt(ctx, h)) }),
+};
+
+/**
+ * Deliver the planned freeze to `host`: carried on (thawed and judged: ok, or the checker's violations, or the session
+ * died after SIGCONT), gave up (hung after SIGCONT, or gone for the machine's reasons), or null when it outlasted the
+ * host timeout: still stopped, it is killed next and resumed.
+ */
+async function freezeAt(ctx: FaultContext, host: HostHandle): Promise<Delivery | null> {
+  journalFault(ctx, host);
+  const frozenStep = host.maxStep;
+  let r: FreezeResult;
+  try {
+    r = await freezeHost(host, ctx.plan.fault.durationMs ?? FREEZE_DEFAULT_MS, ctx.timeouts.hostMs, ctx.model);
+  } catch (err) {
+    const cause = causeOf(err, host, ctx.runDir);
+    if (cause) return gaveUp(host, cause);
+    const violations = [sessionFailure(err, 'session did not carry on after a freeze')];
+    r = { thawed: true, violations, step: host.maxStep, stallMs: 0 };
+  }
+  if (!r.thawed) {
+    ctx.log.debug({ cycle: ctx.cycle, frozenMs: r.frozenMs }, 'freeze outlasted the host timeout: kill and resume');
+    return null;
+  }
+  return { kind: 'carried-on', frozenStep, step: r.step, stallMs: r.stallMs, violations: r.violations };
+}
 
 /** Send `signal` to every process of `host`'s session: its group and the (checked again) entries of its kill list. */
 export function signalSession(host: Pick<HostHandle, 'pid' | 'signalKillList'>, signal: 'SIGSTOP' | 'SIGCONT'): void {
@@ -62,73 +94,4 @@ export async function freezeHost(
     step: hb.step,
     stallMs: t - thawedAt,
   };
-}
-
-/** A thawed freeze's cycle result (cycle.ts's CycleResult): the host carries on unless it failed. */
-export interface ThawedCycle {
-  event: CycleEvent;
-  host: HostHandle | null;
-  restartWith: 'restore';
-}
-
-/** What a freeze cycle needs of the cycle's context. */
-export interface FreezeCycleContext {
-  journal: JournalWriter;
-  log: Logger;
-  model: WorkloadModel;
-  runDir: string;
-  hostMs: number;
-}
-
-/**
- * Deliver a planned freeze to `host` and journal the cycle's outcome when it thawed: ok, or fail with the checker's
- * violations (or when the session died after SIGCONT). Resolves null when the freeze outlasted the host timeout: the
- * host is still stopped and the caller kills it and resumes. A host that hung after SIGCONT, or died for the
- * machine's reasons, goes to `giveUp` (indeterminate).
- */
-export async function freezeCycle<R>(
-  ctx: FreezeCycleContext,
-  cycle: number,
-  phase: KillPhase,
-  host: HostHandle,
-  durationMs: number,
-  giveUp: (cause: IndeterminateCause) => Promise<R>,
-): Promise<R | ThawedCycle | null> {
-  const frozenStep = host.maxStep;
-  let r: FreezeResult;
-  try {
-    r = await freezeHost(host, durationMs, ctx.hostMs, ctx.model);
-  } catch (err) {
-    const cause = causeOf(err, host, ctx.runDir);
-    if (cause) return giveUp(cause);
-    r = {
-      thawed: true,
-      violations: [sessionFailure(err, 'session did not carry on after a freeze')],
-      step: host.maxStep,
-      stallMs: 0,
-    };
-  }
-  if (!r.thawed) {
-    ctx.log.debug({ cycle, frozenMs: r.frozenMs }, 'freeze outlasted the host timeout: kill and resume');
-    return null;
-  }
-  const judged = judgedCycleEvent({
-    cycle,
-    phase,
-    observedPhase: 'work', // no kill landed: a freeze in a checkpoint write does not tear it
-    downtimeMs: null, // nothing went down: the same session carried on
-    killStep: frozenStep,
-    restoredSeq: null,
-    restoredStep: null,
-    restoreKills: 0,
-    violations: r.violations,
-  });
-  const event = ctx.journal.append({ ...judged, lostSteps: Math.max(0, frozenStep - r.step) }) as CycleEvent;
-  if (event.outcome === 'ok') {
-    ctx.log.debug({ cycle, stallMs: r.stallMs }, 'freeze: session carried on');
-    return { event, host, restartWith: 'restore' };
-  }
-  ctx.log.warn({ cycle, violations: r.violations.map((v) => v.message) }, 'cycle failed after a freeze');
-  await host.reap(ctx.hostMs);
-  return { event, host: null, restartWith: 'restore' };
 }

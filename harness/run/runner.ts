@@ -18,7 +18,8 @@ import { runCycle, type CycleContext } from './cycle.js';
 import { indeterminate, judgedCycleEvent, type CycleResult } from './cycle-outcome.js';
 import { adapterFaultViolation, causeOf, sessionFailure } from '../session/infra-cause.js';
 import { hostTimeouts, type HostTimeouts } from '../scenario/timeouts.js';
-import { needsLazyfs, planKill } from '../nemesis/plan.js';
+import { planKill } from '../nemesis/plan.js';
+import { needsLazyfs } from '../nemesis/faults.js';
 import { LazyMount } from '../nemesis/lazyfs.js';
 import { clearLazyfsOwner, recordLazyfsOwner, unmountStaleLazyfs } from '../nemesis/lazyfs-orphans.js';
 import { injectedRunnerError } from './test-faults.js';
@@ -85,15 +86,16 @@ export async function runCycles(
   // two standbys when the plan kills during restores: the restore after such a kill finds a warm host as well
   const standbys = scenario.kill.phases.restore > 0 ? 2 : 1;
   if (scenario.standby) ctx.standby = new WarmStandby((c) => spawnHost('standby', c), timeouts.hostMs, log, standbys);
-  if (lazy) {
-    ctx.powerLoss = async () => {
-      ctx.store.close();
-      await lazy.crash();
-      ctx.store = lease();
+  if (lazy)
+    ctx.lazyfs = {
+      async powerLoss() {
+        ctx.store.close();
+        await lazy.crash();
+        ctx.store = lease();
+      },
+      failWrite: (n, errno) => lazy.failWrite(n, errno),
+      clearFailWrite: () => lazy.clearFailWrite(),
     };
-    ctx.failWrite = (n, errno) => lazy.failWrite(n, errno);
-    ctx.clearFailWrite = () => lazy.clearFailWrite();
-  }
   let host: HostHandle | null = null;
   let status: RunResult['status'] = 'complete';
   let reason: string | undefined;

@@ -34,7 +34,7 @@ const faultSchema = z
     path: ['durationMs'],
   });
 /** One entry of a scenario's `faults`. */
-export type Fault = z.infer<typeof faultSchema>;
+export type FaultEntry = z.infer<typeof faultSchema>;
 
 export const scenarioSchema = z
   .object({
