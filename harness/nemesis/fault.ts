@@ -57,6 +57,8 @@ export interface LazyfsControl {
 
 /** What a fault may do to the warm standbys. */
 export interface StandbyControl {
+  /** SIGKILL every waiting standby's group and kill list now (the machine they share died). */
+  killAll(): void;
   /** Kill and reap the waiting standbys: the next restore starts a cold host. */
   discard(reapMs: number): Promise<void>;
 }

@@ -3,6 +3,7 @@
 import type { FaultKind, Scenario } from '../scenario/scenario.js';
 import type { Fault } from './fault.js';
 import { freeze } from './freeze.js';
+import { hostCrash } from './host-crash.js';
 import { powerLoss } from './power-loss.js';
 import { sigkill } from './sigkill.js';
 import { eio, enospc } from './write-fault.js';
@@ -13,6 +14,7 @@ export const FAULTS: Readonly<Record<FaultKind, Fault>> = {
   enospc,
   eio,
   freeze,
+  'host-crash': hostCrash,
 };
 
 /** Whether the scenario's store must live on the lazy file system (some listed fault is delivered through it). */
