@@ -9,7 +9,7 @@ import type { CycleResult } from './cycle-outcome.js';
 import { planKill } from '../nemesis/plan.js';
 import { judgedCycleEvent } from './cycle-outcome.js';
 
-/** The boot nonces of this run's sessions (a resumed runner starts with those its journal recorded: resume.ts). */
+/** The boot nonces of this run's sessions (a continued run starts with those its journal recorded: continue-run.ts). */
 export class FreshNonces {
   private readonly seen: Set<string>;
 

@@ -37,7 +37,7 @@ export function reassignHostCycle(h: HostHandle, cycle: number): void {
 /**
  * A SpawnHost that journals host-start, each committed checkpoint, and the first live target facts of the run. With
  * `bounds`: how long a host may be silent (hostMs: liveness.ts) and, when given, the bound on each of its checkpoints
- * (checkpoint-watch.ts).
+ * (session/checkpoint-watch.ts).
  */
 export function journaledHosts(
   journal: JournalWriter,

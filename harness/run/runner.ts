@@ -3,7 +3,7 @@
 // cycle starts, so --resume, which trusts only finished cycles, never loses one), and stops cleanly when asked
 // (opts.stop: Ctrl-C, SIGTERM) or when the time budget runs out. A host that hangs, dies or hits a full disk costs
 // one indeterminate cycle, not the run; any other error aborts it, and run-end says so ('aborted' with the reason).
-// Preparing the run folder is soak.ts's job (a new run) or resume.ts's.
+// Preparing the run folder is soak.ts's job (a new run) or continue-run.ts's (--resume: a dead runner's run).
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { nowMs } from '../core/clock.js';
@@ -60,7 +60,7 @@ export async function runCycles(
   firstStart: 'boot' | 'restore',
   /** Boot sample ids to run before the cycles (boot-samples.ts). */
   bootSamples: readonly number[] = [],
-  /** The nonces of the run's sessions so far (a resumed run's, from its journal: resume.ts). */
+  /** The nonces of the run's sessions so far (a continued run's, from its journal: continue-run.ts). */
   nonces: FreshNonces = new FreshNonces(),
 ): Promise<RunResult> {
   const log = createLogger(paths.runLog, opts.logLevel).child({ run: path.basename(paths.dir) });

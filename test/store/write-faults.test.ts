@@ -1,6 +1,6 @@
 // ENOSPC and EIO during checkpoint writes (issue 17), on a real lazyfs mount: at 50 seeded points each, the n-th write
 // of a checkpoint fails with that errno. After each: the write fails with that errno (an indeterminate outcome with
-// it, outcome.ts), the failed checkpoint is invisible, the previous one is the latest and restores byte-identical, and
+// it, session/infra-cause.ts), the failed checkpoint is invisible, the previous one is the latest and restores byte-identical, and
 // the store verifies clean. Negative control: a pack writer that ignores a failed write (SOAK_TEST_IGNORE_FAILED_WRITE,
 // test-only) commits over the hole, and the same checks catch it. Needs /dev/fuse; skipped where it is absent.
 import { mkdtempSync, rmSync } from 'node:fs';
