@@ -39,6 +39,16 @@ function daemonsServing(mountpoint: string): number[] {
     .map(Number);
 }
 
+/** The daemons still serving `mountpoint` once none is, or 10 s have passed (a SIGKILLed one takes a moment to go). */
+async function daemonsLeft(mountpoint: string): Promise<number[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const left = daemonsServing(mountpoint);
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** A run folder `name` with lazyfs mounted at <run>/store-live. */
 async function runWithMount(name: string): Promise<{ run: string; m: LazyMount }> {
   const run = path.join(root, name);
@@ -78,7 +88,7 @@ describe.skipIf(noFuse)('unmountStaleLazyfs (real mounts)', () => {
     expect(mountedNow()).not.toContain(dead.m.mountpoint);
     expect(mountedNow()).toContain(live.m.mountpoint);
     expect(mountedNow()).toContain(foreign.m.mountpoint);
-    expect(daemonsServing(dead.m.mountpoint)).toEqual([]);
+    expect(await daemonsLeft(dead.m.mountpoint)).toEqual([]);
     expect(daemonsServing(live.m.mountpoint)).toHaveLength(1);
     // and a second pass finds nothing more to do
     expect(await unmountStaleLazyfs()).toEqual([]);
