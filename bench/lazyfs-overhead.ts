@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fuseAvailable, LazyMount } from '../harness/run/lazyfs.js';
+import { fuseAvailable, LazyMount } from '../harness/nemesis/lazyfs.js';
 import { Store } from '../harness/store/store.js';
 import { createTarget } from '../harness/targets/registry.js';
 import { benchArgs } from './args.js';

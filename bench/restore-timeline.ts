@@ -3,7 +3,7 @@
 // and before it the kill -> hand-off the runner's `kill-path` lines in run.log time).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { KILL_PATH } from '../harness/run/kill-path.js';
+import { KILL_PATH } from '../harness/nemesis/kill-path.js';
 import { RESTORE_TIMELINE, TIME_ORIGIN } from '../harness/session/protocol.js';
 import { median } from './measure.js';
 

@@ -12,7 +12,7 @@ import {
   rejudges,
   sameVerdict,
   type RecheckedVerdict,
-} from '../journal/recheck.js';
+} from './recheck.js';
 import type { RowOrder } from './columns.js';
 import type { CycleTable, Summary } from './summary.js';
 

@@ -69,7 +69,7 @@ export function tallyCycles(
 }
 
 /**
- * A resumed cycle failed only because the checkpoint its kill cut was stuck (run/checkpoint-watch.ts): its resume was
+ * A resumed cycle failed only because the checkpoint its kill cut was stuck (session/checkpoint-watch.ts): its resume was
  * checked and found nothing, so for torn-checkpoint safety it counts as a safe torn write.
  */
 function onlyStuckCheckpoint(vs: readonly Violation[] | undefined): boolean {

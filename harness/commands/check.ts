@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { JOURNAL_FILE, resolveRunDir } from '../analysis/load-runs.js';
-import { Rechecker, recheckExitCode, type RecheckResult } from '../journal/recheck.js';
+import { Rechecker, recheckExitCode, type RecheckResult } from '../analysis/recheck.js';
 import { streamJournal } from '../journal/reader.js';
 import { EXIT, InputError } from '../core/errors.js';
 import { escapedJson, visible } from '../core/visible.js';

@@ -7,7 +7,7 @@ import { formatGateTable } from '../report/text/gate-table.js';
 import { escapedJson, visible } from '../core/visible.js';
 import { streamProgress, quietProgress } from '../run/progress.js';
 import type { RunResult } from '../run/runner.js';
-import { resumeSoak } from '../run/resume.js';
+import { continueRun } from '../run/continue-run.js';
 import type { Shard } from '../run/shard.js';
 import { runSoak } from '../run/soak.js';
 import { seedFromKey } from '../run/shard.js';
@@ -160,7 +160,7 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
     if (!argv.json) process.stderr.write(visible(`soak: resuming ${argv.resume}\n`));
     const remembered = recalledOptions(resolveRunDir(argv.resume));
     if (argv.report && argv.reportDir === undefined && remembered?.reportDir) reportsDir = remembered.reportDir;
-    result = await resumeSoak({ ...common, runDir: argv.resume });
+    result = await continueRun({ ...common, runDir: argv.resume });
   } else {
     const shard = argv.shard !== undefined ? parseShard(argv.shard) : undefined;
     if (argv.seedFrom !== undefined && argv.seed !== undefined)

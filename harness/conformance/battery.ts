@@ -7,6 +7,7 @@ import { checkResume } from '../check/checker.js';
 import type { Heartbeat } from '../check/heartbeat.js';
 import { WorkloadModel } from '../check/workload.js';
 import { sleep } from '../core/clock.js';
+import { listenForResume } from '../run/resume-check.js';
 import { type HostHandle, isEv } from '../session/host-handle.js';
 import { alive, type ConformanceTarget, ConformanceSession } from './session.js';
 
@@ -64,11 +65,12 @@ export async function runBattery(t: ConformanceTarget, keepDir?: string): Promis
   /** Restore in a new host and check the first full heartbeat as the soak's checker does. */
   const resume = async (killStep: number, latest: number | null): Promise<Resumed & { problems: string[] }> => {
     const host = s1.start('restore');
-    // Both waits from the start: an adapter may send its full heartbeat before it answers the restore.
-    const [{ msg: end }, hb] = await Promise.all([
-      host.waitFor(isEv('restore-end'), t.timeoutMs, 'restore-end'),
-      s1.firstFull(host),
-    ]);
+    // Both waits from the start, as the soak's interruption listens: an adapter may send its full heartbeat before it
+    // answers the restore. The battery needs only this part of an interruption: no journal, and its restore kill is a
+    // check of its own (kill-mid-restore), not a retry.
+    const pending = listenForResume(host, t.timeoutMs);
+    const [{ msg: end }, { msg: full }] = await Promise.all([pending.restored, pending.firstFull]);
+    const { ev: _ev, ...hb } = full;
     const v = checkResume({ heartbeat: hb, restored: end, killStep, nonce, latestCompleteSeq: latest }, model);
     current = host;
     return { seq: end.seq, step: end.step, hb, problems: v.map((x) => `${x.code}: ${x.message}`) };

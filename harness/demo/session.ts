@@ -1,25 +1,27 @@
 // The demo's session driver: one session on a target, checkpointing at the scenario's cadence, journaled as a soak
 // run. When its host dies by anyone's hand (a person's kill -9, or the page's button) it notices the child's exit,
-// journals the interruption as a cycle, restores from the newest complete checkpoint, checks and shows the outcome.
+// journals the kill as a cycle's and hands it to the soak's interruption (run/interruption.ts: restore from the newest
+// complete checkpoint, again if a person kills the restore too, check, journal), then shows the outcome.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { nowMs } from '../core/clock.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { WorkloadModel } from '../check/workload.js';
-import type { RunStatus } from '../journal/events.js';
+import type { KillPhase, RunStatus } from '../journal/events.js';
 import { JournalWriter } from '../journal/writer.js';
 import { hostConfig, journaledHosts, startSession, type SpawnHost } from '../run/host-journal.js';
-import { hostTimeouts, type HostTimeouts } from '../run/outcome.js';
+import { hostTimeouts, type HostTimeouts } from '../scenario/timeouts.js';
 import type { RunPaths } from '../run/run-folder.js';
 import type { RunLock } from '../run/run-lock.js';
 import { startRunFolder } from '../run/soak.js';
+import { interruption, type InterruptionContext } from '../run/interruption.js';
+import { journalKill } from '../nemesis/strike.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { HostHandle } from '../session/host-handle.js';
 import { sweepDeadLockTemps } from '../store/lock.js';
 import { Store } from '../store/store.js';
 import { DemoState, type KilledBy } from './state.js';
-import { resumeAfterKill, type ResumeContext } from './resume.js';
 import { interruptionView } from './outcome-view.js';
 import { tailLines } from '../live/tail.js';
 import { groupReader } from './group.js';
@@ -171,22 +173,14 @@ export class DemoSession {
     s.note(`host ${h.pid} died (${exit}), ${by === 'button' ? 'killed by the button' : 'killed by a person'}`);
     s.counts.interruptions++;
     const cycle = this.nextCycle++;
-    const phase = h.inFlightSeq !== null ? 'checkpoint' : 'work';
-    const killed = { cycle, killStep: h.maxStep, nonce: h.nonce ?? '', phase, tKill } as const;
+    const phase: KillPhase = h.inFlightSeq !== null ? 'checkpoint' : 'work';
+    const nonce = h.nonce ?? '';
+    const lastCommitted = h.lastCommitted;
     this.journal.append({ type: 'cycle-start', cycle, phase });
-    this.journal.append({
-      type: 'kill',
-      cycle,
-      phase,
-      observedPhase: phase,
-      atStep: h.maxStep,
-      nonce: killed.nonce,
-      lastCommittedSeq: h.lastCommitted?.seq ?? 0,
-      lastCommittedStep: h.lastCommitted?.step ?? 0,
-      inFlightSeq: h.inFlightSeq,
-    });
+    const killed = { phase, observedPhase: phase, atStep: h.maxStep, nonce, lastCommitted, inFlightSeq: h.inFlightSeq };
+    journalKill(this.journal, cycle, killed);
     s.set('restoring');
-    const ctx: ResumeContext = {
+    const ctx: InterruptionContext = {
       journal: this.journal,
       store: this.store,
       model: this.model,
@@ -195,9 +189,10 @@ export class DemoSession {
       timeouts: this.timeouts,
       spawnHost: this.spawnHost,
       restoring: (next) => this.follow(next),
-      stopping: () => this.stopping,
+      outsideKills: { stopping: () => this.stopping },
     };
-    const { event, host } = await resumeAfterKill(ctx, killed);
+    const interrupted = { cycle, phase, observedPhase: phase, killStep: h.maxStep, nonce, lastCommitted, tKill };
+    const { event, host } = await interruption(ctx, interrupted);
     const view = interruptionView(event, by, by === 'button' ? tNoticed - tKill : null);
     s.last = view;
     if (event.outcome === 'ok') s.counts.resumed++;

@@ -6,14 +6,8 @@ import type { Logger } from '../core/logger.js';
 import type { CycleEvent, Violation } from '../journal/events.js';
 import type { JournalWriter } from '../journal/writer.js';
 import type { HostHandle } from '../session/host-handle.js';
-import type { KillPlan } from './nemesis.js';
-import { judgedCycleEvent, oneLine } from './outcome.js';
-
-/** The `adapter-fault` violation of a host that died of its adapter's fault, or null. */
-export function adapterFaultViolation(host: HostHandle | null): Violation | null {
-  const message = host?.adapterFault ?? null;
-  return message === null ? null : { code: 'adapter-fault', message: oneLine(message) };
-}
+import type { KillPlan } from '../nemesis/plan.js';
+import { judgedCycleEvent } from './cycle-outcome.js';
 
 /** The AdapterError to end the run with when `host` died of its adapter's fault; else `err` as it was. */
 export function orAdapterError(err: unknown, host: HostHandle | null): unknown {

@@ -4,11 +4,12 @@ import { checkFreshNonce } from '../check/fresh-nonce.js';
 import type { Violation } from '../check/heartbeat.js';
 import type { CycleEvent } from '../journal/events.js';
 import type { HostHandle } from '../session/host-handle.js';
-import type { CycleContext, CycleResult } from './cycle.js';
-import { planKill } from './nemesis.js';
-import { judgedCycleEvent } from './outcome.js';
+import type { CycleContext } from './cycle.js';
+import type { CycleResult } from './cycle-outcome.js';
+import { planKill } from '../nemesis/plan.js';
+import { judgedCycleEvent } from './cycle-outcome.js';
 
-/** The boot nonces of this run's sessions (a resumed runner starts with those its journal recorded: resume.ts). */
+/** The boot nonces of this run's sessions (a continued run starts with those its journal recorded: continue-run.ts). */
 export class FreshNonces {
   private readonly seen: Set<string>;
 

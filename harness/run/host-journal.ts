@@ -5,7 +5,7 @@ import type { HostConfig, HostMessage } from '../session/protocol.js';
 import type { JournalWriter } from '../journal/writer.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { RunPaths } from './run-folder.js';
-import { stuckCheckpoint, watchCheckpoints } from './checkpoint-watch.js';
+import { stuckCheckpoint, watchCheckpoints } from '../session/checkpoint-watch.js';
 import { HostTimeoutError, SessionHungError } from '../core/errors.js';
 
 /** What every host of this run is told (all but its mode): the scenario's target and cadence, the run's folders. */
@@ -37,7 +37,7 @@ export function reassignHostCycle(h: HostHandle, cycle: number): void {
 /**
  * A SpawnHost that journals host-start, each committed checkpoint, and the first live target facts of the run. With
  * `bounds`: how long a host may be silent (hostMs: liveness.ts) and, when given, the bound on each of its checkpoints
- * (checkpoint-watch.ts).
+ * (session/checkpoint-watch.ts).
  */
 export function journaledHosts(
   journal: JournalWriter,

@@ -1,24 +1,17 @@
 // A cycle's approach to its planned kill: the work delay (and a starting standby), then for a kill aimed at a
 // checkpoint write its begin and the aimed delay, raced against the host's checkpoint watch: a session stuck on the way
 // (a checkpoint past its bound, or none begun while its host answers) is killed at once and fails the cycle; a host
-// that stopped answering ends it indeterminate (host-hung).
+// that stopped answering ends it indeterminate (host-hung). The fault being delivered calls it (nemesis/strike.ts).
 import { sleep } from '../core/clock.js';
 import { SessionHungError } from '../core/errors.js';
-import type { IndeterminateCause, Violation } from '../journal/events.js';
 import { isEv, type HostHandle } from '../session/host-handle.js';
 import type { Store } from '../store/store.js';
-import { stuckCheckpoint } from './checkpoint-watch.js';
+import { stuckCheckpoint } from '../session/checkpoint-watch.js';
 import { workDelay } from './latest.js';
-import { adapterFaultViolation } from './adapter-fault.js';
-import type { KillPlan } from './nemesis.js';
-import { causeOf, sessionFailure, type HostTimeouts } from './outcome.js';
-
-/** Where the approach ended: at the planned point (or earlier, `stuck`: the session's violation), or on a hung host. */
-export type Approach =
-  | { kind: 'kill'; stuck: Violation | null }
-  | { kind: 'host'; cause: IndeterminateCause }
-  /** The session's host died of its adapter's fault on the way (adapter-fault.ts): the cycle fails with it. */
-  | { kind: 'adapter'; violation: Violation };
+import type { Approach } from '../nemesis/fault.js';
+import type { KillPlan } from '../nemesis/plan.js';
+import { adapterFaultViolation, causeOf, sessionFailure } from '../session/infra-cause.js';
+import type { HostTimeouts } from '../scenario/timeouts.js';
 
 /** What the approach needs of the cycle's context. */
 export interface ApproachContext {

@@ -3,7 +3,7 @@
 // cycle starts, so --resume, which trusts only finished cycles, never loses one), and stops cleanly when asked
 // (opts.stop: Ctrl-C, SIGTERM) or when the time budget runs out. A host that hangs, dies or hits a full disk costs
 // one indeterminate cycle, not the run; any other error aborts it, and run-end says so ('aborted' with the reason).
-// Preparing the run folder is soak.ts's job (a new run) or resume.ts's.
+// Preparing the run folder is soak.ts's job (a new run) or continue-run.ts's (--resume: a dead runner's run).
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { nowMs } from '../core/clock.js';
@@ -14,11 +14,14 @@ import type { JournalWriter } from '../journal/writer.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { Store } from '../store/store.js';
-import { indeterminate, runCycle, type CycleContext, type CycleResult } from './cycle.js';
-import { causeOf, hostTimeouts, judgedCycleEvent, sessionFailure, type HostTimeouts } from './outcome.js';
-import { needsLazyfs, planKill } from './nemesis.js';
-import { LazyMount } from './lazyfs.js';
-import { clearLazyfsOwner, recordLazyfsOwner, unmountStaleLazyfs } from './lazyfs-orphans.js';
+import { runCycle, type CycleContext } from './cycle.js';
+import { indeterminate, judgedCycleEvent, type CycleResult } from './cycle-outcome.js';
+import { adapterFaultViolation, causeOf, sessionFailure } from '../session/infra-cause.js';
+import { hostTimeouts, type HostTimeouts } from '../scenario/timeouts.js';
+import { planKill } from '../nemesis/plan.js';
+import { needsLazyfs } from '../nemesis/faults.js';
+import { LazyMount } from '../nemesis/lazyfs.js';
+import { clearLazyfsOwner, recordLazyfsOwner, unmountStaleLazyfs } from '../nemesis/lazyfs-orphans.js';
 import { injectedRunnerError } from './test-faults.js';
 import type { CycleEvent, RunStatus } from '../journal/events.js';
 import { hostConfig, journaledHosts, startSession, type SpawnHost } from './host-journal.js';
@@ -29,7 +32,7 @@ import { runBootSamples } from './boot-samples.js';
 import { FreshNonces } from './fresh-nonce.js';
 import { storeTally } from './store-tally.js';
 import { WarmStandby } from './standby.js';
-import { adapterFaulted, adapterFaultViolation, orAdapterError } from './adapter-fault.js';
+import { adapterFaulted, orAdapterError } from './adapter-fault.js';
 
 /** How the caller follows and stops a run. */
 export interface RunControl {
@@ -57,7 +60,7 @@ export async function runCycles(
   firstStart: 'boot' | 'restore',
   /** Boot sample ids to run before the cycles (boot-samples.ts). */
   bootSamples: readonly number[] = [],
-  /** The nonces of the run's sessions so far (a resumed run's, from its journal: resume.ts). */
+  /** The nonces of the run's sessions so far (a continued run's, from its journal: continue-run.ts). */
   nonces: FreshNonces = new FreshNonces(),
 ): Promise<RunResult> {
   const log = createLogger(paths.runLog, opts.logLevel).child({ run: path.basename(paths.dir) });
@@ -83,15 +86,16 @@ export async function runCycles(
   // two standbys when the plan kills during restores: the restore after such a kill finds a warm host as well
   const standbys = scenario.kill.phases.restore > 0 ? 2 : 1;
   if (scenario.standby) ctx.standby = new WarmStandby((c) => spawnHost('standby', c), timeouts.hostMs, log, standbys);
-  if (lazy) {
-    ctx.powerLoss = async () => {
-      ctx.store.close();
-      await lazy.crash();
-      ctx.store = lease();
+  if (lazy)
+    ctx.lazyfs = {
+      async powerLoss() {
+        ctx.store.close();
+        await lazy.crash();
+        ctx.store = lease();
+      },
+      failWrite: (n, errno) => lazy.failWrite(n, errno),
+      clearFailWrite: () => lazy.clearFailWrite(),
     };
-    ctx.failWrite = (n, errno) => lazy.failWrite(n, errno);
-    ctx.clearFailWrite = () => lazy.clearFailWrite();
-  }
   let host: HostHandle | null = null;
   let status: RunResult['status'] = 'complete';
   let reason: string | undefined;

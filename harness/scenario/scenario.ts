@@ -15,8 +15,8 @@ const range = msRange(HOUR_MS);
 /** The default bound on a checkpoint (scenario checkpoint.timeoutMs): ~25x the slowest checkpoint seen on a loaded 2-core machine (microvm under TCG, ~1.3 s begin to commit). */
 export const CHECKPOINT_TIMEOUT_MS = 30_000;
 
-/** The fault kinds a scenario may list (README "Faults"); sigkill is the default and the only one without a FUSE layer. */
-export const FAULT_KINDS = ['sigkill', 'power-loss', 'enospc', 'eio', 'freeze'] as const;
+/** The fault kinds a scenario may list (README "Faults beyond SIGKILL"), sigkill the default; each is delivered by its file in nemesis/ (nemesis/faults.ts). */
+export const FAULT_KINDS = ['sigkill', 'power-loss', 'enospc', 'eio', 'freeze', 'host-crash'] as const;
 /** One of FAULT_KINDS. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -25,7 +25,7 @@ const faultSchema = z
     kind: z.enum(FAULT_KINDS),
     /** Relative weight of this fault among the listed ones. */
     weight: z.number().positive().max(MAX_WEIGHT).default(1),
-    /** freeze only: how long the host group stays SIGSTOPped (default FREEZE_DEFAULT_MS in run/nemesis.ts). */
+    /** freeze only: how long the host group stays SIGSTOPped (default FREEZE_DEFAULT_MS in nemesis/plan.ts). */
     durationMs: durationMs(HOUR_MS, { int: true }).optional(),
   })
   .strict()
@@ -34,7 +34,7 @@ const faultSchema = z
     path: ['durationMs'],
   });
 /** One entry of a scenario's `faults`. */
-export type Fault = z.infer<typeof faultSchema>;
+export type FaultEntry = z.infer<typeof faultSchema>;
 
 export const scenarioSchema = z
   .object({
@@ -107,8 +107,9 @@ export const scenarioSchema = z
         restoreDelayMs: [0, 30],
       }),
     /**
-     * Which fault each cycle delivers, by weight (nemesis.ts planFault); empty = SIGKILL only. With power-loss, enospc
-     * or eio the run's store lives on the lazy FUSE file system (docs/lazyfs.md); freeze is SIGSTOP + SIGCONT.
+     * Which fault each cycle delivers, by weight (nemesis/plan.ts planFault); empty = SIGKILL only. With power-loss,
+     * enospc or eio the run's store lives on the lazy FUSE file system (docs/lazyfs.md); freeze is SIGSTOP + SIGCONT;
+     * host-crash kills the warm standbys with the session.
      */
     faults: z.array(faultSchema).default([]),
     /** Give up on a resume (outcome fail) after this long. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkloadModel } from '../../harness/check/workload.js';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
-import { Rechecker } from '../../harness/journal/recheck.js';
+import { Rechecker } from '../../harness/analysis/recheck.js';
 import { streamJournal } from '../../harness/journal/reader.js';
 import type { CycleEvent, JournalEvent, KillEvent } from '../../harness/journal/events.js';
 import { RunAccumulator } from '../../harness/analysis/accumulator.js';

@@ -63,6 +63,16 @@ export function breaches(
   return out;
 }
 
+/**
+ * The runner's chain, top to bottom: nothing in a layer imports a layer above it. The nemesis sits between the runner
+ * and the session host: the runner asks it for each cycle's fault, and a fault acts on the runner's handle on a host
+ * (session/), on the store's file system, and on the journal; it never calls back into the runner (what it needs of
+ * the runner, the approach to the kill and a read of the store's newest, is lent to it in its FaultContext).
+ */
+export const RUNNER_CHAIN = ['cli.ts', 'commands', 'run', 'nemesis', 'session', 'targets', 'store'] as const;
+/** The stages beside the chain that only a caller above it may use (the demo, the live pages, the conformance kit). */
+const BESIDE = ['demo', 'live', 'watch', 'conformance'];
+
 const graph = importGraph(sources(harness));
 const folders = [...new Set([...graph.keys()].map((f) => f.split('/')[0]!).filter((f) => !f.endsWith('.ts')))];
 const notCore = folders.filter((f) => f !== 'core');
@@ -78,9 +88,23 @@ describe('the house', () => {
     expect(circles(graph)).toEqual([]);
   });
 
-  it('analysis, gates and report never import a target, the runner or the session host', () => {
+  it('analysis, gates and report never import a target, the runner, the nemesis or the session host', () => {
     for (const stage of ['analysis', 'gates', 'report'])
-      expect(breaches(graph, stage, ['targets', 'run', 'session']), stage).toEqual([]);
+      expect(breaches(graph, stage, ['targets', 'run', 'nemesis', 'session']), stage).toEqual([]);
+  });
+
+  it(`the runner's chain points down: ${RUNNER_CHAIN.join(' -> ')}`, () => {
+    for (const [i, layer] of RUNNER_CHAIN.entries()) {
+      if (layer === 'cli.ts') continue;
+      const above = [...RUNNER_CHAIN.slice(0, i), ...(i >= RUNNER_CHAIN.indexOf('run') ? BESIDE : [])];
+      expect(breaches(graph, layer, above), layer).toEqual([]);
+    }
+  });
+
+  it('the journal is read by analysis, never the other way: it imports no stage above the floors', () => {
+    const above = folders.filter((f) => !['core', 'check', 'stats', 'scenario', 'journal'].includes(f));
+    expect(above).toContain('analysis');
+    expect(breaches(graph, 'journal', [...above, 'cli.ts'])).toEqual([]);
   });
 
   it('the floors import nothing above them: core nothing of the project, check/stats/scenario only core', () => {
@@ -113,6 +137,18 @@ describe('the checks catch what they claim (negative controls)', () => {
       ['c.ts', ['a.ts']],
     ]);
     expect(circles(g)).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
+  });
+
+  it('an import running up the chain is found: a fault calling into the runner, the session into the nemesis', () => {
+    const g = new Map([
+      ['nemesis/freeze.ts', ['session/host-handle.ts', 'run/cycle-outcome.ts']],
+      ['session/host-main.ts', ['nemesis/plan.ts']],
+      ['run/cycle.ts', ['nemesis/faults.ts']],
+    ]);
+    const above = (layer: string): string[] => RUNNER_CHAIN.slice(0, RUNNER_CHAIN.indexOf(layer as 'run'));
+    expect(breaches(g, 'nemesis', above('nemesis'))).toEqual(['nemesis/freeze.ts -> run/cycle-outcome.ts']);
+    expect(breaches(g, 'session', above('session'))).toEqual(['session/host-main.ts -> nemesis/plan.ts']);
+    expect(breaches(g, 'run', above('run'))).toEqual([]);
   });
 
   it('an import running up a floor is found, and a folder prefix is not mistaken for the folder', () => {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEvent } from '../../harness/journal/events.js';
-import { planKill } from '../../harness/run/nemesis.js';
+import { planKill } from '../../harness/nemesis/plan.js';
 import { loadScenario } from '../../harness/scenario/scenario.js';
 import { describeResult, soakIn } from '../helpers/cli.js';
 import { gatesJson } from '../helpers/gates.js';

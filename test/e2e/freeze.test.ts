@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CycleEvent, FaultEvent, JournalEvent } from '../../harness/journal/events.js';
-import { planFaultEntry, planKill } from '../../harness/run/nemesis.js';
+import { planFaultEntry, planKill } from '../../harness/nemesis/plan.js';
 import { parseScenario } from '../../harness/scenario/scenario.js';
 import { describeResult, soakIn } from '../helpers/cli.js';
 import { expectOnlyTimingFailures } from '../helpers/gates.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { execaNode } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CycleEvent, JournalEvent } from '../../harness/journal/events.js';
-import { fuseAvailable } from '../../harness/run/lazyfs.js';
+import { fuseAvailable } from '../../harness/nemesis/lazyfs.js';
 import { describeResult } from '../helpers/cli.js';
 import { cliPath } from '../helpers/paths.js';
 

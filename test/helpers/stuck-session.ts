@@ -11,13 +11,13 @@ import { testEnvironment } from './journal-events.js';
 import { repoRoot } from './paths.js';
 
 const dist = path.join(repoRoot, 'dist', 'harness');
-if (!existsSync(path.join(dist, 'run', 'checkpoint-watch.js')))
-  throw new Error(`${dist}/run/checkpoint-watch.js is missing: build first (npm run build or npm test)`);
+if (!existsSync(path.join(dist, 'session', 'checkpoint-watch.js')))
+  throw new Error(`${dist}/session/checkpoint-watch.js is missing: build first (npm run build or npm test)`);
 const load = <T>(rel: string): Promise<T> => import(pathToFileURL(path.join(dist, rel)).href) as Promise<T>;
 const { runCycle } = await load<typeof import('../../harness/run/cycle.js')>('run/cycle.js');
 const { hostConfig, journaledHosts, startSession } =
   await load<typeof import('../../harness/run/host-journal.js')>('run/host-journal.js');
-const { hostTimeouts } = await load<typeof import('../../harness/run/outcome.js')>('run/outcome.js');
+const { hostTimeouts } = await load<typeof import('../../harness/scenario/timeouts.js')>('scenario/timeouts.js');
 const { WarmStandby } = await load<typeof import('../../harness/run/standby.js')>('run/standby.js');
 const { resetScratch, runPaths } = await load<typeof import('../../harness/run/run-folder.js')>('run/run-folder.js');
 const { Store } = await load<typeof import('../../harness/store/store.js')>('store/store.js');
@@ -27,9 +27,9 @@ const { nowMs } = await load<typeof import('../../harness/core/clock.js')>('core
 const { WorkloadModel } = await load<typeof import('../../harness/check/workload.js')>('check/workload.js');
 const { readProcStat } = await load<typeof import('../../harness/core/proc.js')>('core/proc.js');
 /** The freeze fault's SIGSTOP/SIGCONT of a host's whole group, and a host's stuck checkpoint, as the runner has them. */
-export const { freezeHost } = await load<typeof import('../../harness/run/freeze.js')>('run/freeze.js');
+export const { freezeHost } = await load<typeof import('../../harness/nemesis/freeze.js')>('nemesis/freeze.js');
 export const { stuckCheckpoint } =
-  await load<typeof import('../../harness/run/checkpoint-watch.js')>('run/checkpoint-watch.js');
+  await load<typeof import('../../harness/session/checkpoint-watch.js')>('session/checkpoint-watch.js');
 export const { isEv } = await load<typeof import('../../harness/session/host-handle.js')>('session/host-handle.js');
 export { WorkloadModel };
 

@@ -2,7 +2,7 @@
 // and is validated, and every cycle's kill plan is the same with or without them.
 import { describe, expect, it } from 'vitest';
 import { bootSampleIds } from '../../harness/run/boot-samples.js';
-import { planFault, planKill } from '../../harness/run/nemesis.js';
+import { planFault, planKill } from '../../harness/nemesis/plan.js';
 import { loadScenario, parseScenario } from '../../harness/scenario/scenario.js';
 import { thrown } from '../helpers/thrown.js';
 

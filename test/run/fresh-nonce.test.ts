@@ -1,5 +1,5 @@
 // The fresh-session nonce rule across `soak run --resume` (issue 16 follow-up): a resumed runner rebuilds the set of
-// boot nonces from the journal (scanForResume), so a session after the resume point that repeats a nonce from before
+// boot nonces from the journal (scanToContinue), so a session after the resume point that repeats a nonce from before
 // it fails with nonce-reused, exactly as it would have without the runner dying in between. Negative control: the
 // empty set a resumed runner used to start with lets that same repeat through.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { captureEnvironment } from '../../harness/core/environment.js';
 import { JournalWriter } from '../../harness/journal/writer.js';
 import { FreshNonces } from '../../harness/run/fresh-nonce.js';
-import { scanForResume } from '../../harness/run/resume.js';
+import { scanToContinue } from '../../harness/run/continue-run.js';
 import { loadScenario } from '../../harness/scenario/scenario.js';
 
 const dirs: string[] = [];
@@ -35,7 +35,7 @@ const codes = (set: FreshNonces, nonce: string): string[] => set.check(nonce).ma
 
 describe('fresh nonces across --resume', () => {
   it('a nonce booted before the resume point and again after it is nonce-reused', () => {
-    const scan = scanForResume(journalWithBoots(['aaaa', 'bbbb']));
+    const scan = scanToContinue(journalWithBoots(['aaaa', 'bbbb']));
     expect(scan.nonces).toEqual(['aaaa', 'bbbb']);
     const resumed = new FreshNonces(scan.nonces);
     expect(codes(resumed, 'aaaa')).toEqual(['nonce-reused']);
@@ -44,7 +44,7 @@ describe('fresh nonces across --resume', () => {
   });
 
   it('negative control: a resumed runner without the journal set (the old behaviour) lets the repeat through', () => {
-    const scan = scanForResume(journalWithBoots(['aaaa', 'bbbb']));
+    const scan = scanToContinue(journalWithBoots(['aaaa', 'bbbb']));
     expect(codes(new FreshNonces(), 'aaaa')).toEqual([]);
     expect(codes(new FreshNonces(scan.nonces), 'aaaa')).toEqual(['nonce-reused']);
   });
@@ -56,14 +56,14 @@ describe('fresh nonces across --resume', () => {
     expect(unbroken.flat()).toEqual(['nonce-reused', 'nonce-reused']);
     for (let k = 0; k <= boots.length; k++) {
       const before = boots.slice(0, k);
-      const resumed = new FreshNonces(scanForResume(journalWithBoots(before)).nonces);
+      const resumed = new FreshNonces(scanToContinue(journalWithBoots(before)).nonces);
       const after = boots.slice(k).map((n) => codes(resumed, n));
       expect(after, `resumed after ${k} boots`).toEqual(unbroken.slice(k));
     }
   });
 
   it('leaves boot samples out, as the live runner does (they are throwaway sessions it never judges)', () => {
-    const scan = scanForResume(journalWithBoots(['aaaa'], ['s1', 's2']));
+    const scan = scanToContinue(journalWithBoots(['aaaa'], ['s1', 's2']));
     expect(scan.nonces).toEqual(['aaaa']);
     expect(codes(new FreshNonces(scan.nonces), 's1')).toEqual([]);
   });

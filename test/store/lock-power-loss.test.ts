@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fsyncDir, TEST_NO_FSYNC_BEFORE_RENAME } from '../../harness/core/durable.js';
-import { fuseAvailable, LazyMount } from '../../harness/run/lazyfs.js';
+import { fuseAvailable, LazyMount } from '../../harness/nemesis/lazyfs.js';
 import { LOCKS_DIR, readLocks, StoreLock } from '../../harness/store/lock.js';
 
 describe.skipIf(!fuseAvailable())('store lock across a power loss', () => {

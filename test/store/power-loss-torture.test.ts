@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_NO_FSYNC_BEFORE_RENAME } from '../../harness/core/durable.js';
-import { fuseAvailable, LazyMount } from '../../harness/run/lazyfs.js';
+import { fuseAvailable, LazyMount } from '../../harness/nemesis/lazyfs.js';
 import { rng } from '../helpers/rng.js';
 import { calibrate, checkStore, type ChildMode, killOnce } from '../helpers/store-torture.js';
 

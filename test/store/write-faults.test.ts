@@ -1,6 +1,6 @@
 // ENOSPC and EIO during checkpoint writes (issue 17), on a real lazyfs mount: at 50 seeded points each, the n-th write
 // of a checkpoint fails with that errno. After each: the write fails with that errno (an indeterminate outcome with
-// it, outcome.ts), the failed checkpoint is invisible, the previous one is the latest and restores byte-identical, and
+// it, session/infra-cause.ts), the failed checkpoint is invisible, the previous one is the latest and restores byte-identical, and
 // the store verifies clean. Negative control: a pack writer that ignores a failed write (SOAK_TEST_IGNORE_FAILED_WRITE,
 // test-only) commits over the hole, and the same checks catch it. Needs /dev/fuse; skipped where it is absent.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { diskErrno } from '../../harness/core/errors.js';
-import { fuseAvailable, type InjectedErrno, LazyMount } from '../../harness/run/lazyfs.js';
-import { causeOf } from '../../harness/run/outcome.js';
+import { fuseAvailable, type InjectedErrno, LazyMount } from '../../harness/nemesis/lazyfs.js';
+import { causeOf } from '../../harness/session/infra-cause.js';
 import { gcStore } from '../../harness/store/gc.js';
 import { TEST_IGNORE_FAILED_WRITE } from '../../harness/store/pack.js';
 import { Store } from '../../harness/store/store.js';

@@ -3,13 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   FREEZE_DEFAULT_MS,
-  needsLazyfs,
   planFault,
   planFaultEntry,
   planKill,
   planWriteFailure,
   WRITE_FAILURE_WINDOW,
-} from '../../harness/run/nemesis.js';
+} from '../../harness/nemesis/plan.js';
+import { needsLazyfs } from '../../harness/nemesis/faults.js';
 import { parseScenario } from '../../harness/scenario/scenario.js';
 
 const plain = parseScenario('name: t\nseed: 5\nkill: { phases: { work: 2, checkpoint: 1 } }\n', 't.yaml');

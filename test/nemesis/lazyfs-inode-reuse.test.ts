@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fsyncDir } from '../../harness/core/durable.js';
-import { fuseAvailable, LazyMount } from '../../harness/run/lazyfs.js';
+import { fuseAvailable, LazyMount } from '../../harness/nemesis/lazyfs.js';
 
 describe.skipIf(!fuseAvailable())('lazyfs: a reused inode number', () => {
   it('a file that reuses a removed folder’s inode does not break the crash', { timeout: 180_000 }, async (ctx) => {

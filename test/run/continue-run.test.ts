@@ -1,4 +1,4 @@
-// scanForResume: from a dead runner's journal, the cycles and boot samples still to run (a shard's share only), the hosts it started
+// scanToContinue: from a dead runner's journal, the cycles and boot samples still to run (a shard's share only), the hosts it started
 // and the last event time; a journal without run-start is bad input.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../harness/core/errors.js';
 import { captureEnvironment } from '../../harness/core/environment.js';
 import { JournalWriter } from '../../harness/journal/writer.js';
-import { scanForResume } from '../../harness/run/resume.js';
+import { scanToContinue } from '../../harness/run/continue-run.js';
 import { loadScenario } from '../../harness/scenario/scenario.js';
 
 const dirs: string[] = [];
@@ -21,7 +21,7 @@ function journalFile(): string {
   return path.join(dir, 'journal.ndjson');
 }
 
-describe('scanForResume', () => {
+describe('scanToContinue', () => {
   it('lists the boot samples not yet journaled (of the shard), none for a journal from before bootSamples', () => {
     const file = journalFile();
     const j = new JournalWriter(file, () => 1);
@@ -30,7 +30,7 @@ describe('scanForResume', () => {
     j.append({ type: 'run-start', runId: 'r', startedAt: '', scenario, environment: captureEnvironment({}), shard });
     j.append({ type: 'boot', cycle: 1, bootMs: 200, nonce: 'a', sample: 1 });
     j.append({ type: 'boot', cycle: 1, bootMs: 210, nonce: 'b' }); // the session's own boot is no sample
-    expect(scanForResume(file).remainingSamples).toEqual([3, 5]);
+    expect(scanToContinue(file).remainingSamples).toEqual([3, 5]);
     const old = journalFile();
     const { bootSamples: _dropped, ...before } = scenario;
     const w = new JournalWriter(old, () => 1);
@@ -41,7 +41,7 @@ describe('scanForResume', () => {
       scenario: before as typeof scenario,
       environment: captureEnvironment({}),
     });
-    expect(scanForResume(old).remainingSamples).toEqual([]);
+    expect(scanToContinue(old).remainingSamples).toEqual([]);
   });
 
   it('lists the unfinished cycles of the shard, the started hosts and the last time', () => {
@@ -71,7 +71,7 @@ describe('scanForResume', () => {
     });
     j.append({ type: 'cycle-start', cycle: 5, phase: 'work' });
     j.close();
-    const scan = scanForResume(file);
+    const scan = scanToContinue(file);
     expect(scan.remaining).toEqual([5, 8]);
     expect(scan.hosts.map((h) => h.pid)).toEqual([111, 222]);
     expect(scan.lastT).toBe(60);
@@ -81,6 +81,6 @@ describe('scanForResume', () => {
   it('rejects a journal without run-start (negative control)', () => {
     const file = journalFile();
     writeFileSync(file, '{"schemaVersion":1,"t":1,"type":"run-end","status":"complete","cycles":0}\n');
-    expect(() => scanForResume(file)).toThrow(InputError);
+    expect(() => scanToContinue(file)).toThrow(InputError);
   });
 });

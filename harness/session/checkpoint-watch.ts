@@ -6,10 +6,10 @@
 import { monotonicMs } from '../core/clock.js';
 import { SessionHungError } from '../core/errors.js';
 import type { IndeterminateCause, Violation } from '../journal/events.js';
-import type { HostHandle } from '../session/host-handle.js';
-import { nextAnswer, timedOutError } from '../session/liveness.js';
-import { HOST_ALIVE_GAP_MS, type HostMessage } from '../session/protocol.js';
-import { causeOf, sessionFailure } from './outcome.js';
+import type { HostHandle } from './host-handle.js';
+import { nextAnswer, timedOutError } from './liveness.js';
+import { HOST_ALIVE_GAP_MS, type HostMessage } from './protocol.js';
+import { causeOf, sessionFailure } from './infra-cause.js';
 
 /** A checkpoint past its bound: the session's failure, or the host's (hung). */
 export type StuckCheckpoint = { kind: 'session'; violation: Violation } | { kind: 'host'; cause: IndeterminateCause };

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fuseAvailable, LazyMount } from '../../harness/run/lazyfs.js';
+import { fuseAvailable, LazyMount } from '../../harness/nemesis/lazyfs.js';
 import {
   LAZYFS_OWNER_FILE,
   lazyfsMountpoints,
   recordLazyfsOwner,
   unmountStaleLazyfs,
-} from '../../harness/run/lazyfs-orphans.js';
+} from '../../harness/nemesis/lazyfs-orphans.js';
 import { readProcStat } from '../../harness/core/proc.js';
 
 const noFuse = !fuseAvailable();
@@ -37,6 +37,16 @@ function daemonsServing(mountpoint: string): number[] {
       }
     })
     .map(Number);
+}
+
+/** The daemons still serving `mountpoint` once none is, or 10 s have passed (a SIGKILLed one takes a moment to go). */
+async function daemonsLeft(mountpoint: string): Promise<number[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const left = daemonsServing(mountpoint);
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** A run folder `name` with lazyfs mounted at <run>/store-live. */
@@ -78,7 +88,7 @@ describe.skipIf(noFuse)('unmountStaleLazyfs (real mounts)', () => {
     expect(mountedNow()).not.toContain(dead.m.mountpoint);
     expect(mountedNow()).toContain(live.m.mountpoint);
     expect(mountedNow()).toContain(foreign.m.mountpoint);
-    expect(daemonsServing(dead.m.mountpoint)).toEqual([]);
+    expect(await daemonsLeft(dead.m.mountpoint)).toEqual([]);
     expect(daemonsServing(live.m.mountpoint)).toHaveLength(1);
     // and a second pass finds nothing more to do
     expect(await unmountStaleLazyfs()).toEqual([]);

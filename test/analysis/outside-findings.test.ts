@@ -2,7 +2,7 @@
 // verified after an injected write error) are not in the observation and must survive it, or a damaged store would be
 // re-judged ok (seen: 5 store-damaged cycles reported as 11/11 resumed and 0 atomicity violations).
 import { describe, expect, it } from 'vitest';
-import { keepOutsideFindings } from '../../harness/journal/recheck.js';
+import { keepOutsideFindings } from '../../harness/analysis/recheck.js';
 
 describe('keepOutsideFindings', () => {
   const damaged = { code: 'store-damaged' as const, message: 'verify found 1 problem' };

@@ -12,12 +12,12 @@ import { readProcStat } from '../../harness/core/proc.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const dist = path.join(repoRoot, 'dist', 'harness');
-if (!existsSync(path.join(dist, 'run', 'freeze.js')))
-  throw new Error(`${dist}/run/freeze.js is missing: build first (npm run build or npm test)`);
+if (!existsSync(path.join(dist, 'nemesis', 'freeze.js')))
+  throw new Error(`${dist}/nemesis/freeze.js is missing: build first (npm run build or npm test)`);
 const load = <T>(rel: string): Promise<T> => import(pathToFileURL(path.join(dist, rel)).href) as Promise<T>;
 const { HostHandle, isEv, isFullHeartbeat } =
   await load<typeof import('../../harness/session/host-handle.js')>('session/host-handle.js');
-const { freezeHost } = await load<typeof import('../../harness/run/freeze.js')>('run/freeze.js');
+const { freezeHost } = await load<typeof import('../../harness/nemesis/freeze.js')>('nemesis/freeze.js');
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-freeze-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -4,8 +4,8 @@ import { checkResume } from '../check/checker.js';
 import type { Violation, ViolationCode } from '../check/heartbeat.js';
 import { EXIT } from '../core/errors.js';
 import { WorkloadModel } from '../check/workload.js';
-import type { JournalEvent, ObservationEvent, Outcome } from './events.js';
-import { resumeObservation, type ObservationFields } from './observation.js';
+import type { JournalEvent, ObservationEvent, Outcome } from '../journal/events.js';
+import { resumeObservation, type ObservationFields } from '../journal/observation.js';
 
 /** One cycle whose re-checked verdict (outcome or violation codes) differs from the journaled one. */
 export interface ChangedVerdict {

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fsyncDir, writeFileAtomic } from '../../harness/core/durable.js';
-import { fuseAvailable, LazyMount } from '../../harness/run/lazyfs.js';
+import { fuseAvailable, LazyMount } from '../../harness/nemesis/lazyfs.js';
 
 const noFuse = !fuseAvailable();
 if (noFuse) console.warn('lazyfs tests skipped: /dev/fuse is absent (FUSE is needed for the lazy file system)');

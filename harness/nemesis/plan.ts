@@ -1,7 +1,7 @@
-// The nemesis: chooses, from a seeded PRNG, where each cycle's kill is aimed and how long after its trigger it lands,
-// and which fault it is (SIGKILL, power loss, ENOSPC, EIO, freeze).
+// The nemesis plan: which fault, where and when, a pure function of (seed, cycle). From a seeded PRNG it chooses where
+// each cycle's kill is aimed and how long after its trigger it lands, and which fault the cycle delivers (faults.ts).
 import type { KillPhase } from '../journal/events.js';
-import type { Fault, FaultKind, Scenario } from '../scenario/scenario.js';
+import type { FaultEntry, FaultKind, Scenario } from '../scenario/scenario.js';
 import { createRng } from '../stats/random.js';
 
 export interface KillPlan {
@@ -39,7 +39,7 @@ export interface FaultPlan {
 
 /** Which fault entry cycle `cycle` delivers: a pure function of (seed, cycle); SIGKILL when the scenario lists none. */
 export function planFaultEntry(scenario: Pick<Scenario, 'seed' | 'faults'>, cycle: number): FaultPlan {
-  const plan = (f: Fault): FaultPlan =>
+  const plan = (f: FaultEntry): FaultPlan =>
     f.kind === 'freeze' ? { kind: f.kind, durationMs: f.durationMs ?? FREEZE_DEFAULT_MS } : { kind: f.kind };
   const faults = scenario.faults;
   if (faults.length === 0) return { kind: 'sigkill' };
@@ -58,18 +58,21 @@ export function planFault(scenario: Pick<Scenario, 'seed' | 'faults'>, cycle: nu
   return planFaultEntry(scenario, cycle).kind;
 }
 
-/** The faults delivered through the lazy file system (a freeze or a SIGKILL needs none). */
-const LAZYFS_FAULTS: ReadonlySet<FaultKind> = new Set(['power-loss', 'enospc', 'eio']);
-
-/** Whether the scenario's store must live on the lazy file system (some fault needs it to drop un-synced writes). */
-export function needsLazyfs(scenario: Pick<Scenario, 'faults'>): boolean {
-  return scenario.faults.some((f) => LAZYFS_FAULTS.has(f.kind));
-}
-
 /** Injected write errors fail one of the first this-many writes under the store after the cycle begins. */
 export const WRITE_FAILURE_WINDOW = 8;
 
 /** Which write (1-based, from the cycle's start) an enospc or eio fault fails: a pure function of (seed, cycle). */
 export function planWriteFailure(scenario: Pick<Scenario, 'seed'>, cycle: number): number {
   return createRng(scenario.seed, (cycle ^ FAULT_STREAM_SALT ^ 0xe10) >>> 0).int(1, WRITE_FAILURE_WINDOW);
+}
+
+/** A cycle's whole plan: where and when its kill lands, and which fault it delivers. */
+export interface CyclePlan {
+  kill: KillPlan;
+  fault: FaultPlan;
+}
+
+/** The plan of cycle `cycle`: a pure function of (seed, cycle). */
+export function planCycle(scenario: Scenario, cycle: number): CyclePlan {
+  return { kill: planKill(scenario, cycle), fault: planFaultEntry(scenario, cycle) };
 }

@@ -1,30 +1,13 @@
-// Telling the machine's failures from the system's: a host that hung, died with nothing to say, hit a full or failing
-// disk or found the store locked makes a cycle indeterminate (Jepsen's :info) with a cause, never a failure.
+// Whose failure a host's failed wait or death is: the machine's or the harness's (a host that hung, died with nothing to
+// say, hit a full or failing disk or found the store locked: an indeterminate cause, Jepsen's :info, never a failure),
+// the adapter's (an exec adapter that broke the protocol: violation adapter-fault), or else the session's (a violation).
 import { diskErrno, EXIT, HostTimeoutError, SessionHungError } from '../core/errors.js';
-import type { EventInput, IndeterminateCause, KillPhase, Violation } from '../journal/events.js';
-import type { HostHandle } from '../session/host-handle.js';
-import { CHECKPOINT_TIMEOUT_MS, type Scenario } from '../scenario/scenario.js';
-import { diskFull } from '../session/disk-full.js';
+import type { IndeterminateCause, Violation } from '../journal/events.js';
+import type { HostHandle } from './host-handle.js';
+import { diskFull } from './disk-full.js';
 
 /** Longest a cause's message is journaled (one line). */
 const MESSAGE_MAX = 300;
-
-/** The timeouts of every wait on a host (README "Timeouts"); journals from before hostTimeoutMs get its default. */
-export interface HostTimeouts {
-  /** Boot or restore to the first full heartbeat (and the first checkpoint when a session starts). */
-  resumeMs: number;
-  /** Any other expected message (a checkpoint to begin), a killed host to be gone, a host's sign of life. */
-  hostMs: number;
-  /** A checkpoint's pause, and its begin to its commit (scenario checkpoint.timeoutMs). */
-  checkpointMs: number;
-}
-
-/** The host timeouts of `scenario` (journals from before a field get its default). */
-export function hostTimeouts(scenario: Scenario): HostTimeouts {
-  const hostMs = (scenario as Partial<Scenario>).hostTimeoutMs ?? 10_000;
-  const checkpointMs = (scenario.checkpoint as Partial<Scenario['checkpoint']>).timeoutMs ?? CHECKPOINT_TIMEOUT_MS;
-  return { resumeMs: scenario.resumeTimeoutMs, hostMs, checkpointMs };
-}
 
 /**
  * Why waiting on `host` failed with `err`, when the cause is the harness or the machine; null when the host reported
@@ -68,6 +51,12 @@ export function sessionFailure(err: unknown, failed = 'session did not resume'):
   return { code: 'no-resume', message: `${failed}: ${message}` };
 }
 
+/** The `adapter-fault` violation of a host that died of its adapter's fault, or null. */
+export function adapterFaultViolation(host: HostHandle | null): Violation | null {
+  const message = host?.adapterFault ?? null;
+  return message === null ? null : { code: 'adapter-fault', message: oneLine(message) };
+}
+
 function exitText(host: HostHandle): string {
   return `exited before it could be judged (${host.describeExit()})`;
 }
@@ -76,45 +65,4 @@ function exitText(host: HostHandle): string {
 export function oneLine(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}…` : line;
-}
-
-/** What a judged cycle (one that reached the checker or failed to resume) observed. */
-export interface JudgedCycle {
-  cycle: number;
-  phase: KillPhase;
-  observedPhase: KillPhase;
-  downtimeMs: number | null;
-  killStep: number;
-  restoredSeq: number | null;
-  restoredStep: number | null;
-  restoreKills: number;
-  violations: Violation[];
-}
-
-/**
- * The cycle outcome event of a judged cycle: ok when the checker found nothing, work lost since the restored step.
- * With `infraCause` (the host failed on an injected ENOSPC or EIO) a clean cycle is indeterminate with that cause, no
- * downtime: the machine failed, not the system; a violation still makes it fail.
- */
-export function judgedCycleEvent(
-  c: JudgedCycle,
-  infraCause: IndeterminateCause | null = null,
-): Extract<EventInput, { type: 'cycle' }> {
-  if (infraCause && c.violations.length === 0)
-    return { ...judgedCycleEvent(c), outcome: 'indeterminate', downtimeMs: null, cause: infraCause };
-  return {
-    type: 'cycle',
-    cycle: c.cycle,
-    phase: c.phase,
-    observedPhase: c.observedPhase,
-    outcome: c.violations.length === 0 ? 'ok' : 'fail',
-    downtimeMs: c.downtimeMs,
-    killStep: c.killStep,
-    restoredSeq: c.restoredSeq,
-    restoredStep: c.restoredStep,
-    lostSteps: c.restoredStep === null ? null : c.killStep - c.restoredStep,
-    restoreKills: c.restoreKills,
-    violations: c.violations,
-    cause: null,
-  };
 }

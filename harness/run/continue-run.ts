@@ -1,5 +1,6 @@
-// Pick up a run whose runner died: one streamed pass over its journal says which cycles remain and which host groups
-// it started; those still alive are killed, and the session restores from the newest checkpoint.
+// Continue a run whose runner died (`soak run --resume`; not a session's resume, which interruption.ts judges): one
+// streamed pass over its journal says which cycles remain and which host groups it started; those still alive are
+// killed, and the session restores from the newest checkpoint.
 import { InputError } from '../core/errors.js';
 import { nowMs } from '../core/clock.js';
 import type { HostStartEvent, JournalEvent, RunStartEvent } from '../journal/events.js';
@@ -7,7 +8,7 @@ import { JournalWriter, streamJournal } from '../journal/writer.js';
 import { resolveRunDir } from '../analysis/load-runs.js';
 import { Store } from '../store/store.js';
 import { declaredKillLists, hostGroups, type JournaledKill, killDeclared, killOrphans } from './orphans.js';
-import { unmountStaleLazyfs } from './lazyfs-orphans.js';
+import { unmountStaleLazyfs } from '../nemesis/lazyfs-orphans.js';
 import { resetScratch, runPaths, type RunPaths } from './run-folder.js';
 import { RunLock } from './run-lock.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
@@ -17,12 +18,12 @@ import { FreshNonces } from './fresh-nonce.js';
 import type { Scenario } from '../scenario/scenario.js';
 
 /** Which run folder to pick up. */
-export interface ResumeOptions extends RunControl {
+export interface ContinueOptions extends RunControl {
   runDir: string;
 }
 
-/** What resuming needs of a journal. */
-export interface ResumeScan {
+/** What continuing a run needs of its journal. */
+export interface ContinueScan {
   start: RunStartEvent;
   /** Cycle ids still to run, in order. */
   remaining: number[];
@@ -39,7 +40,7 @@ export interface ResumeScan {
 }
 
 /** One streamed pass over `file` (a long soak's journal need not fit in memory); bad input when it has no run-start. */
-export function scanForResume(file: string): ResumeScan {
+export function scanToContinue(file: string): ContinueScan {
   let start: RunStartEvent | undefined;
   const finished = new Set<number>();
   const sampled = new Set<number>();
@@ -64,19 +65,19 @@ export function scanForResume(file: string): ResumeScan {
 }
 
 /** Pick up a run whose runner died: kill its orphaned hosts, restore the session, run the cycles not yet finished. */
-export async function resumeSoak(opts: ResumeOptions): Promise<RunResult> {
+export async function continueRun(opts: ContinueOptions): Promise<RunResult> {
   const paths = runPaths(resolveRunDir(opts.runDir));
   // First of all: a live runner's hosts must never be taken for a dead one's orphans, nor its journal appended to.
   const lock = RunLock.acquire(paths.dir, 'soak run --resume');
   try {
-    return await resumeLocked(opts, paths);
+    return await continueLocked(opts, paths);
   } finally {
     lock.release();
   }
 }
 
-async function resumeLocked(opts: ResumeOptions, paths: RunPaths): Promise<RunResult> {
-  const { start, remaining, remainingSamples, hosts, declared, lastT, nonces } = scanForResume(paths.journal);
+async function continueLocked(opts: ContinueOptions, paths: RunPaths): Promise<RunResult> {
+  const { start, remaining, remainingSamples, hosts, declared, lastT, nonces } = scanToContinue(paths.journal);
   const killedGroups = killOrphans(hostGroups(hosts), paths.dir);
   const { killed: killedDeclared, spared } = killDeclared(declared);
   for (const why of spared) process.stderr.write(`soak: --resume did not kill a journaled kill-list entry: ${why}\n`);

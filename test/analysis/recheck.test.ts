@@ -8,7 +8,7 @@ import { WorkloadModel } from '../../harness/check/workload.js';
 import { encodeEvent, FIELD_ORDER } from '../../harness/journal/codec.js';
 import type { CycleEvent, JournalEvent, ObservationEvent } from '../../harness/journal/events.js';
 import { observationEvent, resumeObservation } from '../../harness/journal/observation.js';
-import { Rechecker, recheckExitCode } from '../../harness/journal/recheck.js';
+import { Rechecker, recheckExitCode } from '../../harness/analysis/recheck.js';
 import { readJournal } from '../../harness/journal/reader.js';
 import { fixtureJournals, fixtureNames, fixtureText } from '../helpers/journals.js';
 

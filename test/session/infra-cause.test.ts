@@ -2,7 +2,7 @@
 // and the negative control that a target's own error is not excused as infrastructure.
 import { describe, expect, it } from 'vitest';
 import { HostTimeoutError, SessionHungError } from '../../harness/core/errors.js';
-import { causeOf, sessionFailure } from '../../harness/run/outcome.js';
+import { causeOf, sessionFailure } from '../../harness/session/infra-cause.js';
 import type { HostHandle } from '../../harness/session/host-handle.js';
 
 /** A host that is gone with `exit`, having said `said` (or nothing). */
