@@ -1,24 +1,58 @@
-// Messages between the runner and a session host: the host's config (argv) and the NDJSON lines it writes to stdout.
+// Messages between the runner and a session host: the host's config (argv, validated) and the NDJSON lines it writes
+// to stdout.
 import type { Heartbeat } from '../check/heartbeat.js';
 import type { CheckpointFacts } from '../journal/events.js';
 import type { KillEntry } from '../core/kill-guard.js';
+import { z } from 'zod';
+import { TIMER_MAX_MS } from '../core/clock.js';
+import { ConfigError } from '../core/errors.js';
 
-export interface HostConfig {
-  /**
-   * Boot a new session, restore the newest checkpoint, or only report the target's facts (no boot) and exit;
-   * standby: load everything, open the store, prepare the target, then wait for the runner's hand-off to restore.
-   */
-  mode: 'boot' | 'restore' | 'describe' | 'standby';
-  target: string;
-  targetOptions: Record<string, unknown>;
-  storeDir: string;
-  sessionDir: string;
-  /** Parent of this host's private work dir. */
-  scratchDir: string;
-  stepMs: number;
-  checkpointEveryMs: number;
-  skewMs: number;
-  injectRestoreDelayMs: number;
+/**
+ * A session host's config (its one argument, JSON), validated where the host reads it (host-main.ts): the one home of
+ * its shape, HostConfig is inferred from it. The runner builds it from a validated scenario (run/host-journal.ts).
+ */
+export const hostConfigSchema = z
+  .object({
+    /**
+     * Boot a new session, restore the newest checkpoint, or only report the target's facts (no boot) and exit;
+     * standby: load everything, open the store, prepare the target, then wait for the runner's hand-off to restore.
+     */
+    mode: z.enum(['boot', 'restore', 'describe', 'standby']),
+    target: z.string().min(1),
+    targetOptions: z.record(z.string(), z.unknown()),
+    storeDir: z.string().min(1),
+    sessionDir: z.string().min(1),
+    /** Parent of this host's private work dir. */
+    scratchDir: z.string().min(1),
+    stepMs: z.number().positive().max(TIMER_MAX_MS),
+    checkpointEveryMs: z.number().positive().max(TIMER_MAX_MS),
+    skewMs: z.number().nonnegative().max(TIMER_MAX_MS),
+    injectRestoreDelayMs: z.number().nonnegative().max(TIMER_MAX_MS),
+  })
+  .strict();
+
+/** What the runner tells a session host (see hostConfigSchema). */
+export type HostConfig = z.infer<typeof hostConfigSchema>;
+
+/**
+ * The host config in `arg` (the host's argv[2]), or ConfigError (exit 3) in one line naming the field:
+ * "session host config: stepMs: Invalid input: expected number, received string".
+ */
+export function parseHostConfig(arg: string | undefined): HostConfig {
+  const what = 'session host config';
+  let raw: unknown;
+  try {
+    raw = JSON.parse(arg ?? '');
+  } catch (err) {
+    throw new ConfigError(`${what}: (top level): not JSON (${(err as Error).message}); expected one JSON argument`);
+  }
+  const result = hostConfigSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => {
+    const keys = i.code === 'unrecognized_keys' ? i.keys.map((k) => [...i.path, k].join('.')) : [];
+    return `${keys.join(', ') || i.path.join('.') || '(top level)'}: ${i.message}`;
+  });
+  throw new ConfigError(`${what}: ${problems.join('; ')}`);
 }
 
 export type HostMessage =
