@@ -1,6 +1,7 @@
 // A session host validates its one argument (the runner's config) before it acts: the real host, spawned with a bad
 // config, exits 3 with one line naming the field (to the runner as its error message, to its log without a stack);
-// the config the runner builds from a real scenario is accepted (a describe-mode host reports its target).
+// the config the runner builds from a real scenario is accepted (a describe-mode host reports its target), checked
+// without loading zod.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { hostConfig } from '../../harness/run/host-journal.js';
 import { runPaths } from '../../harness/run/run-folder.js';
 import { loadScenario } from '../../harness/scenario/scenario.js';
 import { parseHostConfig, type HostConfig } from '../../harness/session/protocol.js';
-import { repoRoot } from '../helpers/paths.js';
+import { fixturePath, repoRoot } from '../helpers/paths.js';
 
 const hostMain = path.join(repoRoot, 'dist', 'harness', 'session', 'host-main.js');
 const dir = mkdtempSync(path.join(tmpdir(), 'soak-host-config-'));
@@ -22,9 +23,15 @@ function good(): HostConfig {
   return { ...hostConfig(scenario, runPaths(dir)), mode: 'describe' };
 }
 
-/** Spawn the built host with `arg` as its argument; its exit code, its stdout messages and its log (stderr). */
-async function spawnHost(arg: string | undefined): Promise<{ exitCode?: number; messages: unknown[]; log: string }> {
+/**
+ * Spawn the built host with `arg` as its argument: its exit code, its stdout messages, its log (stderr) and the
+ * packages it loaded (an import trace on stderr, kept out of `log`).
+ */
+async function spawnHost(
+  arg: string | undefined,
+): Promise<{ exitCode?: number; messages: unknown[]; log: string; packages: string[] }> {
   const r = await execaNode(hostMain, arg === undefined ? [] : [arg], {
+    nodeOptions: ['--import', fixturePath('import-trace', 'register.mjs')],
     reject: false,
     timeout: 60_000,
     stdin: 'ignore',
@@ -33,7 +40,13 @@ async function spawnHost(arg: string | undefined): Promise<{ exitCode?: number; 
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as unknown);
-  return { exitCode: r.exitCode, messages, log: r.stderr };
+  const lines = r.stderr.split('\n');
+  return {
+    exitCode: r.exitCode,
+    messages,
+    log: lines.filter((l) => !l.startsWith('import ')).join('\n'),
+    packages: lines.filter((l) => l.startsWith('import ')),
+  };
 }
 
 const without = (key: keyof HostConfig): string => {
@@ -46,18 +59,31 @@ describe('session host config', () => {
     const r = await spawnHost(JSON.stringify(good()));
     expect(r.exitCode).toBe(0);
     expect(r.messages).toEqual([expect.objectContaining({ ev: 'target', live: false })]);
+    // and checks it without zod, whose import a process-target host must not pay (a resume's downtime counts it)
+    expect(r.packages.filter((p) => p.includes('/node_modules/zod/'))).toEqual([]);
+    expect(r.packages.length).toBeGreaterThan(0); // the trace works: the host loads lz4-napi
   });
 
   const cases: [what: string, arg: string | undefined, line: string][] = [
     [
       'a number sent as a string',
       JSON.stringify({ ...good(), stepMs: '5' }),
-      'stepMs: Invalid input: expected number, received string',
+      'stepMs: expected a number of ms > 0 and <= 2147483647, got "5"',
     ],
-    ['a missing folder', without('storeDir'), 'storeDir: Invalid input: expected string, received undefined'],
-    ['an unknown mode', JSON.stringify({ ...good(), mode: 'explode' }), 'mode: Invalid option'],
-    ['a misspelt field', JSON.stringify({ ...good(), skewMS: 0 }), 'skewMS: Unrecognized key'],
-    ['a negative delay', JSON.stringify({ ...good(), injectRestoreDelayMs: -1 }), 'injectRestoreDelayMs: Too small'],
+    ['a missing folder', without('storeDir'), 'storeDir: expected a non-empty string, got nothing (missing)'],
+    [
+      'an unknown mode',
+      JSON.stringify({ ...good(), mode: 'explode' }),
+      'mode: expected one of "boot", "restore", "describe", "standby", got "explode"',
+    ],
+    ['a misspelt field', JSON.stringify({ ...good(), skewMS: 0 }), 'skewMS: unknown field (known: mode, target, '],
+    [
+      'a negative delay',
+      JSON.stringify({ ...good(), injectRestoreDelayMs: -1 }),
+      'injectRestoreDelayMs: expected a number of ms >= 0 and <= 2147483647, got -1',
+    ],
+    ['an inherited name', '{"__proto__": 1, "toString": 2}', 'mode: expected one of'],
+    ['not an object', '[1, 2]', '(top level): expected an object, got [1,2]'],
     ['not JSON', '{mode: boot}', '(top level): not JSON'],
     ['no argument', undefined, '(top level): not JSON'],
   ];
@@ -74,10 +100,14 @@ describe('session host config', () => {
 });
 
 describe('parseHostConfig', () => {
-  it('returns the config as the type the host uses, and names every bad field at once', () => {
+  it('returns the config as the type the host uses, and names every bad field at once, controls made visible', () => {
     expect(parseHostConfig(JSON.stringify(good()))).toEqual(good());
-    expect(() => parseHostConfig(JSON.stringify({ ...good(), stepMs: 0, target: '' }))).toThrow(
-      /^session host config: target: .*; stepMs: Too small/,
+    const bad = JSON.stringify({ ...good(), stepMs: 0, target: '', 'x\u202Ey': 1, __proto__: null });
+    expect(() => parseHostConfig(bad)).toThrow(
+      /^session host config: target: expected a non-empty string, got ""; stepMs: .*, got 0; x\[U\+202E\]y: unknown field/,
+    );
+    expect(() => parseHostConfig('{"__proto__": {}, "toString": 1}')).toThrow(
+      /__proto__: unknown field.*toString: unknown field/,
     );
   });
 });
