@@ -14,5 +14,7 @@ export default defineConfig({
     maxWorkers: 2,
     isolate: false,
     sequence: { sequencer: SlowFirstSequencer },
+    // one folder per test session for the soak runs the e2e cli-<verb> files share (test/helpers/cli-runs.ts)
+    globalSetup: ['test/helpers/cli-runs-setup.ts'],
   },
 });

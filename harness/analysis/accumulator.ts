@@ -22,7 +22,7 @@ export type { PartialFold } from './partial-fold.js';
 
 /**
  * Folds the events of one or more runs (shards, nights) into one sample; cycles are keyed per run. Events come in
- * through add(), or already taken apart through the typed methods below (the journal's fast path, analysis-lines.ts).
+ * through add(), or already taken apart through the typed methods below (the journal's fast path, fastpath/line-reader.ts).
  */
 export class RunAccumulator {
   private start: RunStartEvent | null = null;

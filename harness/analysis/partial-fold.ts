@@ -7,7 +7,7 @@ import type { FreezeCycles } from './freeze-cycles.js';
 import type { IndeterminateCause, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 
 /**
- * What one thread folded from a part of one journal (byte ranges, analysis-parallel.ts), to append after the parts
+ * What one thread folded from a part of one journal (byte ranges, parallel.ts), to append after the parts
  * before it: rows as journaled, cycle ids as keys. Structured-cloneable; its typed arrays can be transferred.
  */
 export interface PartialFold {

@@ -1,4 +1,4 @@
-// The shape of an analysed run (summary.json and what reports and gates read). Produced only by analysis.ts.
+// The shape of an analysed run (summary.json and what reports and gates read). Produced only by accumulator.ts.
 import type { Environment } from '../core/environment.js';
 import type { CauseCode, CycleEvent, RunStatus, SourceRun } from '../journal/events.js';
 import type { MachineLoadSummary } from './machine-load.js';
@@ -36,7 +36,7 @@ export type Columns<Row> = {
   readonly [K in keyof Row]-?: Row[K] extends number | null ? Float64Array : readonly Row[K][];
 } & { readonly length: number };
 
-/** Cycle outcomes in cycle order (cycleRow() in analysis-tables.ts reads one back as a CycleRow). */
+/** Cycle outcomes in cycle order (cycleRow() in tables.ts reads one back as a CycleRow). */
 export type CycleTable = Columns<CycleRow>;
 
 /** Committed checkpoints in journal order. */

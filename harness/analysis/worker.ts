@@ -1,4 +1,4 @@
-// A worker thread of analysis-parallel.ts: folds one byte range of a journal and posts its partial fold back, its
+// A worker thread of parallel.ts: folds one byte range of a journal and posts its partial fold back, its
 // typed columns transferred rather than copied.
 import { parentPort, workerData } from 'node:worker_threads';
 import { foldRange, type RangeResult, type RangeTask } from './parallel.js';

@@ -4,12 +4,29 @@ import { bootstrapCiSorted } from '../stats/bootstrap.js';
 import { mean } from '../stats/distribution.js';
 import { quantileRanks, quantileWithCiSorted } from '../stats/quantile-ci.js';
 import { sortSample } from '../stats/sorted.js';
+import { statName } from './threshold.js';
+import type { Statistic } from './types.js';
 
-/** The statistics a threshold may name on a distribution metric. */
+/** The statistics a threshold may name on a distribution metric: the figures a summary's Distribution keeps. */
 export const DIST_STATS = ['p50', 'p90', 'p95', 'p99', 'min', 'max', 'mean'] as const;
 
 /** One of DIST_STATS. */
 export type DistStat = (typeof DIST_STATS)[number];
+
+/** A statistic of a distribution metric. */
+export type DistStatistic = Extract<Statistic, { kind: 'quantile' | 'min' | 'max' | 'mean' }>;
+
+/** The Distribution field a statistic reads (p95 for { kind: 'quantile', q: 0.95 }); null when a summary keeps no such figure. */
+export function distKey(stat: Statistic): DistStat | null {
+  if (stat.kind !== 'quantile' && stat.kind !== 'min' && stat.kind !== 'max' && stat.kind !== 'mean') return null;
+  const name = statName(stat);
+  return DIST_STATS.find((k) => k === name) ?? null;
+}
+
+/** Whether a distribution metric has the statistic: one of the figures its summary keeps (DIST_STATS). */
+export function isDistStatistic(stat: Statistic): stat is DistStatistic {
+  return distKey(stat) !== null;
+}
 
 /** A statistic's two-sided 95% interval, its one-sided 95% bounds, and a note. */
 export interface DistributionInterval {
@@ -30,18 +47,20 @@ export interface DistributionInterval {
  * says so (from n alone when the raw samples were not kept). The mean keeps a bootstrap interval; a minimum or maximum has none.
  */
 export function distributionInterval(
-  key: DistStat,
+  stat: DistStatistic,
   samples: ArrayLike<number> | undefined,
   seed: number,
   n = samples?.length ?? 0,
 ): DistributionInterval {
-  if (key === 'min' || key === 'max')
-    return { interval: null, ends: null, note: `no interval for a ${key === 'min' ? 'minimum' : 'maximum'}` };
+  if (stat.kind === 'min' || stat.kind === 'max')
+    return { interval: null, ends: null, note: `no interval for a ${stat.kind === 'min' ? 'minimum' : 'maximum'}` };
   const unknown = { interval: null, ends: [null, null] as [null, null] };
-  const q = key === 'mean' ? null : Number(key.slice(1)) / 100;
+  const q = stat.kind === 'quantile' ? stat.q : null;
+  const key = statName(stat);
   if (samples === undefined || samples.length === 0) {
     if (n === 0) return { ...unknown, note: 'nothing measured: no interval' };
-    if (q !== null && n < minNForQuantileCi(q)) return { ...unknown, note: cannotBound(key, n, quantileRanks(n, q)) };
+    if (q !== null && n < minNForQuantileCi(q))
+      return { ...unknown, note: cannotBound(key, q, n, quantileRanks(n, q)) };
     return { ...unknown, note: `raw samples not kept: the 95% interval of ${key} over ${n} samples is unknown` };
   }
   const sorted = sortSample(samples);
@@ -60,13 +79,12 @@ export function distributionInterval(
   const oneSidedHolds = (l >= 1 || one.lo !== null) && (u <= sorted.length || one.hi !== null);
   const note = oneSidedHolds
     ? `no two-sided 95% interval of ${key} from ${sorted.length} samples (it needs n >= ${minNForQuantileCi(q)}); the one-sided 95% bounds are judged`
-    : cannotBound(key, sorted.length, [l, u]);
+    : cannotBound(key, q, sorted.length, [l, u]);
   return { interval: null, ends, note };
 }
 
-function cannotBound(key: string, n: number, [l, u]: [number, number]): string {
+function cannotBound(key: string, q: number, n: number, [l, u]: [number, number]): string {
   const side = l < 1 && u > n ? 'either side' : l < 1 ? 'below' : 'above';
-  const q = Number(key.slice(1)) / 100;
   return `${n} sample${n === 1 ? '' : 's'} cannot bound ${key} ${side} at 95% (a two-sided interval needs n >= ${minNForQuantileCi(q)})`;
 }
 

@@ -3,8 +3,8 @@
 // point whose bounds straddle the bar is inconclusive. Combining verdicts and exit codes live in verdict.ts, the one lattice.
 import { minNForQuantileBound } from './distribution-interval.js';
 import { measure, type Measurement } from './metrics.js';
-import { holds, violationIsFinal } from './threshold.js';
-import type { Gate, GateEvidence, GateResult, Threshold, Verdict } from './types.js';
+import { holds, statName, violationIsFinal } from './threshold.js';
+import type { Gate, GateEvidence, GateResult, Statistic, Threshold, Verdict } from './types.js';
 import { belowMinNFailNote, verdictBelowMinN } from './verdict.js';
 import type { Summary } from '../analysis/summary.js';
 
@@ -18,10 +18,9 @@ export { exitCodeFor } from './verdict.js';
  * for every other stat.
  */
 export function quantileMinN(threshold: Threshold): number | null {
-  const m = /^p(\d+)$/.exec(threshold.stat);
-  if (m === null) return null;
-  const q = Number(m[1]) / 100;
-  const { op } = threshold;
+  const { stat, op } = threshold;
+  if (stat.kind !== 'quantile') return null;
+  const { q } = stat;
   if (op === '==') return Math.max(minNForQuantileBound(q, 'upper'), minNForQuantileBound(q, 'lower'));
   return minNForQuantileBound(q, op === '<' || op === '<=' ? 'upper' : 'lower');
 }
@@ -45,9 +44,9 @@ function beyondBar(ends: readonly [number | null, number | null], { op, bound }:
 }
 
 /** A sample's minimum or maximum already past a bar it can only move further from (a max over "<", a min under ">"). */
-function extremeIsFinal(stat: string, op: Threshold['op'], passes: boolean): boolean {
+function extremeIsFinal(stat: Statistic, op: Threshold['op'], passes: boolean): boolean {
   if (passes) return false;
-  return stat === 'max' ? op === '<' || op === '<=' : stat === 'min' && (op === '>' || op === '>=');
+  return stat.kind === 'max' ? op === '<' || op === '<=' : stat.kind === 'min' && (op === '>' || op === '>=');
 }
 
 /** The verdict of a distribution statistic judged on its point estimate and confirmed by its interval. */
@@ -64,11 +63,12 @@ function judgeDistribution(
     notes.push(
       m.n < fileMinN
         ? `needs n >= ${minN}`
-        : `${t.stat} needs n >= ${minN} (the fewest samples whose order statistics bound it at 95% on the side of the bar)`,
+        : `${statName(t.stat)} needs n >= ${minN} (the fewest samples whose order statistics bound it at 95% on the side of the bar)`,
     );
     if (m.ends === null) {
       const final = extremeIsFinal(t.stat, t.op, point === 'pass');
-      if (final) notes.push(`the sample ${t.stat} is already beyond the bar and more samples only move it further`);
+      if (final)
+        notes.push(`the sample ${statName(t.stat)} is already beyond the bar and more samples only move it further`);
       return { verdict: verdictBelowMinN(final), solid: false };
     }
     const verdict = verdictBelowMinN(beyondBar(m.ends, t));
@@ -133,6 +133,7 @@ export function evaluateGate(base: Gate, summary: Partial<Summary>, evidence: Ga
     kind: m.kind,
     unit: m.unit,
     threshold: gate.threshold.source,
+    stat: gate.threshold.stat,
     op,
     bound,
     description: gate.description,

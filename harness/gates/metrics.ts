@@ -1,6 +1,7 @@
 // The one table of gate metrics: how each metric name reads the summary (and optional evidence), and what a stat of it measures.
-import type { GateEvidence, MetricKind, Threshold } from './types.js';
-import { DIST_STATS, distributionInterval, type DistStat } from './distribution-interval.js';
+import type { GateEvidence, MetricKind, Statistic, Threshold } from './types.js';
+import { DIST_STATS, distKey, distributionInterval, isDistStatistic } from './distribution-interval.js';
+import { statName } from './threshold.js';
 import { countLostBeyond } from '../stats/lost-work.js';
 import { wilson, zeroFailureTrialsNeeded } from '../stats/wilson.js';
 import type { Distribution, Summary } from '../analysis/summary.js';
@@ -133,7 +134,6 @@ export const METRICS: Record<string, MetricDef> = {
   },
 };
 
-const WILSON = /^wilson([1-9]\d)\.(lo|hi)$/; // two-digit confidence level: wilson90, wilson95, wilson99
 const STATS: Record<MetricKind, string> = {
   distribution: DIST_STATS.join(', '),
   rate: 'wilsonNN.lo, wilsonNN.hi (NN = confidence % from 10 to 99, e.g. wilson95.lo), failures, successes',
@@ -141,19 +141,26 @@ const STATS: Record<MetricKind, string> = {
   ratio: 'ratio',
 };
 
+/** Whether a metric of this kind has the statistic (a distribution: only the figures its summary keeps). */
+function allows(kind: MetricKind, stat: Statistic): boolean {
+  switch (kind) {
+    case 'distribution':
+      return isDistStatistic(stat);
+    case 'rate':
+      return stat.kind === 'wilson' || stat.kind === 'failures' || stat.kind === 'successes';
+    case 'count':
+    case 'ratio':
+      return stat.kind === kind;
+  }
+}
+
 /** Null when `stat` is valid for the metric's kind, else a message naming the valid stats. */
-export function checkStat(metric: string, stat: string): string | null {
+export function checkStat(metric: string, stat: Statistic): string | null {
   const def = METRICS[metric];
   if (def === undefined) return null; // the metric field reports this
-  const ok =
-    def.kind === 'distribution'
-      ? (DIST_STATS as readonly string[]).includes(stat)
-      : def.kind === 'rate'
-        ? WILSON.test(stat) || stat === 'failures' || stat === 'successes'
-        : stat === def.kind;
-  return ok
+  return allows(def.kind, stat)
     ? null
-    : `stat "${stat}" is not available for metric "${metric}" (${def.kind}); use one of: ${STATS[def.kind]}`;
+    : `stat "${statName(stat)}" is not available for metric "${metric}" (${def.kind}); use one of: ${STATS[def.kind]}`;
 }
 
 /** What one gate measured: the judged value, its interval, the sample size and how to judge it. */
@@ -184,7 +191,7 @@ function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
 }
 
-/** Measure `threshold.stat` of `metric` on a summary (plus optional evidence). */
+/** Measure the statistic `threshold.stat` of `metric` on a summary (plus optional evidence). */
 export function measure(
   metric: string,
   threshold: Threshold,
@@ -195,6 +202,7 @@ export function measure(
   if (def === undefined) throw new RangeError(`unknown gate metric "${metric}"`);
   const r = def.read(summary, evidence);
   const stat = threshold.stat;
+  if (!allows(def.kind, stat)) throw new RangeError(checkStat(metric, stat) ?? ''); // load.ts refuses it first
   const none = {
     kind: def.kind,
     unit: def.unit,
@@ -208,20 +216,19 @@ export function measure(
   };
   switch (r.kind) {
     case 'distribution': {
-      const key = stat as DistStat;
-      const value = r.dist?.[key] ?? null;
+      if (!isDistStatistic(stat)) throw new RangeError(`no ${statName(stat)} of a distribution`); // allows() checked it
+      const value = r.dist?.[distKey(stat)!] ?? null;
       const n = r.dist?.n ?? 0;
       const { interval, ends, note } =
         value === null
           ? { interval: null, ends: null, note: '' }
-          : distributionInterval(key, r.samples, evidence.seed ?? 1, n);
+          : distributionInterval(stat, r.samples, evidence.seed ?? 1, n);
       return { ...none, value, observed: value, interval, ends, n, note };
     }
     case 'rate': {
       const failures = r.trials - r.successes;
-      const w = WILSON.exec(stat);
-      if (w === null) {
-        const value = stat === 'failures' ? failures : r.successes;
+      if (stat.kind !== 'wilson') {
+        const value = stat.kind === 'failures' ? failures : r.successes;
         return {
           ...none,
           unit: r.of,
@@ -230,22 +237,25 @@ export function measure(
           successes: r.successes,
           interval: wilson(r.successes, r.trials),
           n: r.trials,
-          growsOnly: stat === 'failures',
+          growsOnly: stat.kind === 'failures',
           note: `${failures} failed of ${r.trials} ${r.of}`,
         };
       }
-      const level = Number(w[1]) / 100;
+      const level = stat.level / 100;
       const interval = wilson(r.successes, r.trials, level);
-      const value = interval === null ? null : w[2] === 'lo' ? interval[0] : interval[1];
+      const value = interval === null ? null : stat.side === 'lo' ? interval[0] : interval[1];
       const needs =
-        w[2] === 'lo' && (threshold.op === '>=' || threshold.op === '>') && threshold.bound > 0 && threshold.bound < 1;
+        stat.side === 'lo' &&
+        (threshold.op === '>=' || threshold.op === '>') &&
+        threshold.bound > 0 &&
+        threshold.bound < 1;
       const prefix = needs ? `n needed with zero failures: ${zeroFailureTrialsNeeded(threshold.bound, level)}; ` : '';
       return {
         ...none,
         value,
         observed: r.trials > 0 ? r.successes / r.trials : null,
         successes: r.successes,
-        judged: w[2] === 'lo' ? 'lower' : 'upper',
+        judged: stat.side === 'lo' ? 'lower' : 'upper',
         interval,
         n: r.trials,
         note: `${prefix}${r.successes}/${r.trials} ${r.of} ok`,

@@ -18,6 +18,8 @@ export interface GateResult {
   unit: string;
   /** The threshold expression as written, e.g. "p95 < 2000" or "wilson95.lo >= 0.95". */
   threshold: string;
+  /** The statistic the threshold names, as parsed at load (threshold.ts): what the charts and text show it as. */
+  stat: Statistic;
   /** The threshold's operator and bar (in the unit of `value`), as parsed at load. */
   op: ThresholdOp;
   bound: number;
@@ -51,12 +53,28 @@ export interface GateResult {
 /** Comparison operators a threshold may use. */
 export type ThresholdOp = '<' | '<=' | '>' | '>=' | '==';
 
+/**
+ * The statistic a threshold names, parsed once at load (threshold.ts parseStatistic; statName writes it back):
+ * a quantile (p95: q 0.95), a distribution's min, max or mean, an end of a rate's Wilson interval at a confidence level
+ * in percent (wilson95.lo), a rate's failures or successes, a count, a ratio. Which metric kinds allow which: metrics.ts.
+ */
+export type Statistic =
+  | { kind: 'quantile'; q: number }
+  | { kind: 'min' }
+  | { kind: 'max' }
+  | { kind: 'mean' }
+  | { kind: 'wilson'; level: number; side: 'lo' | 'hi' }
+  | { kind: 'failures' }
+  | { kind: 'successes' }
+  | { kind: 'count' }
+  | { kind: 'ratio' };
+
 /** A threshold expression `<stat> <op> <number>`, parsed once at load. */
 export interface Threshold {
   /** As written in the gate file, e.g. "wilson95.lo >= 0.95". */
   source: string;
-  /** Normalised statistic name: p95, count, ratio, wilson95.lo, failures... */
-  stat: string;
+  /** The statistic it names: { kind: 'quantile', q: 0.95 }, { kind: 'wilson', level: 95, side: 'lo' }, ... */
+  stat: Statistic;
   op: ThresholdOp;
   bound: number;
 }

@@ -42,6 +42,23 @@ export const environmentSchema = z.object({
   target: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
 });
 
+/** The statistic a gate's threshold names, parsed once at load (gates/types.ts Statistic; gates/threshold.ts). */
+const statisticSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('quantile'), q: num.describe('the quantile as a fraction: 0.95 for p95') }),
+  z.object({ kind: z.literal('min') }),
+  z.object({ kind: z.literal('max') }),
+  z.object({ kind: z.literal('mean') }),
+  z.object({
+    kind: z.literal('wilson'),
+    level: num.describe('confidence level in percent: 95 for wilson95'),
+    side: z.enum(['lo', 'hi']),
+  }),
+  z.object({ kind: z.literal('failures') }),
+  z.object({ kind: z.literal('successes') }),
+  z.object({ kind: z.literal('count') }),
+  z.object({ kind: z.literal('ratio') }),
+]);
+
 /** One judged gate, as `soak gates --json`, `soak run --json` and summary.json carry it. */
 export const gateResultSchema = z.object({
   id: num,
@@ -51,6 +68,7 @@ export const gateResultSchema = z.object({
   kind: z.enum(['rate', 'count', 'ratio', 'distribution']),
   unit: z.string(),
   threshold: z.string(),
+  stat: statisticSchema,
   op: z.enum(['<', '<=', '>', '>=', '==']),
   bound: num,
   description: z.string(),

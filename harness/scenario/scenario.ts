@@ -12,7 +12,7 @@ import { durationMs, durationS, HOUR_MS, msRange } from './durations.js';
 const MAX_WEIGHT = 1_000_000;
 const range = msRange(HOUR_MS);
 
-/** The default bound on a checkpoint (scenario checkpoint.timeoutMs): ~25x the slowest checkpoint seen on a loaded 2-core machine (microvm under TCG, ~1.3 s begin to commit). */
+/** The default bound on a checkpoint (scenario checkpoint.timeoutMs): far above the slowest checkpoint seen on a loaded 2-core machine (microvm under TCG; bench/README.md). */
 export const CHECKPOINT_TIMEOUT_MS = 30_000;
 
 /** The fault kinds a scenario may list (README "Faults beyond SIGKILL"), sigkill the default; each is delivered by its file in nemesis/ (nemesis/faults.ts). */

@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { monotonicMs, sleep, stopwatch } from '../core/clock.js';
-import { diskErrno, SoakError } from '../core/errors.js';
-import type { HostConfig, HostMessage } from './protocol.js';
+import { ConfigError, diskErrno, SoakError } from '../core/errors.js';
+import { parseHostConfig, type HostConfig, type HostMessage } from './protocol.js';
 import type { Manifest } from '../store/manifest.js';
 import type { Newest } from '../store/repository.js';
 import { Store } from '../store/store.js';
@@ -19,6 +19,8 @@ import { HOST_ALIVE_MS, RESTORE_TIMELINE, TIME_ORIGIN } from './protocol.js';
 
 /** When this host's start-up and restore steps ended (performance.now(): ms since the process started). */
 const timeline = new PhaseRecorder();
+/** This host's config, once validated. */
+let config: HostConfig | undefined;
 
 /**
  * One line in the host log: the restore's timeline, the target's phases inside it, and this process's time origin
@@ -88,7 +90,7 @@ async function describeOnly(cfg: HostConfig, workDir: string): Promise<void> {
 
 async function main(): Promise<void> {
   timeline.mark('main');
-  const cfg = JSON.parse(process.argv[2] ?? '{}') as HostConfig;
+  const cfg = (config = parseHostConfig(process.argv[2])); // ConfigError (exit 3) naming the field
   mkdirSync(cfg.scratchDir, { recursive: true, mode: 0o700 });
   const workDir = mkdtempSync(path.join(cfg.scratchDir, `host-${process.pid}-`));
   if (cfg.mode === 'describe') {
@@ -156,8 +158,8 @@ async function main(): Promise<void> {
   // Checkpoint only a session that has proven it is alive (and keep the first pause out of the resume path).
   await alive;
   if (restored !== undefined) logRestoreTimeline(target);
-  // Delta bases for the first checkpoint, read before it pauses the guest; after the first full heartbeat, so these
-  // ~30 ms of synchronous work do not delay it (it ends the measured resume). A restored checkpoint is the newest.
+  // Delta bases for the first checkpoint, read before it pauses the guest; after the first full heartbeat, so this
+  // synchronous work does not delay it (it ends the measured resume). A restored checkpoint is the newest.
   store.warmPageKeys(restored);
   await checkpointLoop(cfg, store, target);
 }
@@ -197,7 +199,8 @@ function fail(err: unknown): never {
   const message = err instanceof Error ? err.message : String(err);
   try {
     send({ ev: 'error', message, exitCode, ...(errno !== undefined ? { code: errno } : {}) });
-    process.stderr.write(`host: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    const trace = err instanceof Error && !(err instanceof ConfigError) ? err.stack : undefined; // bad input: one line
+    process.stderr.write(`host: ${trace ?? message}\n`);
   } catch {
     // stdout or the log may be gone (full disk): the exit code still says it
   }
@@ -207,8 +210,7 @@ function fail(err: unknown): never {
 // The checkpoint loop never ends: an empty event loop means the target's processes died under a pending call (an
 // agent that could not write its handoff on a full disk). Say so, with the disk's state, instead of exiting 0.
 process.on('beforeExit', () => {
-  const cfg = JSON.parse(process.argv[2] ?? '{}') as Partial<HostConfig>;
-  const full = [cfg.storeDir, cfg.scratchDir].find((d) => d !== undefined && diskFull(d));
+  const full = [config?.storeDir, config?.scratchDir].find((d) => d !== undefined && diskFull(d));
   fail(
     full !== undefined
       ? Object.assign(new Error(`no space left on device (ENOSPC): the disk of ${full} is full`), { code: 'ENOSPC' })

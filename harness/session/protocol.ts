@@ -1,24 +1,93 @@
-// Messages between the runner and a session host: the host's config (argv) and the NDJSON lines it writes to stdout.
+// Messages between the runner and a session host: the host's config (argv, validated) and the NDJSON lines it writes
+// to stdout.
 import type { Heartbeat } from '../check/heartbeat.js';
 import type { CheckpointFacts } from '../journal/events.js';
 import type { KillEntry } from '../core/kill-guard.js';
+import { TIMER_MAX_MS } from '../core/clock.js';
+import { ConfigError } from '../core/errors.js';
+import { visible } from '../core/visible.js';
 
-export interface HostConfig {
+/** How one field of the host config is checked, and what it must be (for the message). */
+interface Field<T> {
+  ok(value: unknown): value is T;
+  want: string;
+}
+const text: Field<string> = {
+  ok: (v): v is string => typeof v === 'string' && v !== '',
+  want: 'a non-empty string',
+};
+const options: Field<Record<string, unknown>> = {
+  ok: (v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v),
+  want: 'an object',
+};
+const oneOf = <T extends string>(...values: T[]): Field<T> => ({
+  ok: (v): v is T => values.includes(v as T),
+  want: `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`,
+});
+const ms = (positive: boolean): Field<number> => ({
+  ok: (v): v is number => typeof v === 'number' && (positive ? v > 0 : v >= 0) && v <= TIMER_MAX_MS,
+  want: `a number of ms ${positive ? '> 0' : '>= 0'} and <= ${TIMER_MAX_MS}`,
+});
+
+/**
+ * A session host's config (its one argument, JSON), field by field: the one home of its shape (HostConfig is read off
+ * this table) and of its check where the host reads it (parseHostConfig in host-main.ts). Checked by hand, not with
+ * zod: zod's import would lengthen every process-target host start, which a resume's downtime counts. The runner
+ * builds it from a validated scenario (run/host-journal.ts).
+ */
+const HOST_CONFIG = {
   /**
    * Boot a new session, restore the newest checkpoint, or only report the target's facts (no boot) and exit;
    * standby: load everything, open the store, prepare the target, then wait for the runner's hand-off to restore.
    */
-  mode: 'boot' | 'restore' | 'describe' | 'standby';
-  target: string;
-  targetOptions: Record<string, unknown>;
-  storeDir: string;
-  sessionDir: string;
+  mode: oneOf('boot', 'restore', 'describe', 'standby'),
+  target: text,
+  targetOptions: options,
+  storeDir: text,
+  sessionDir: text,
   /** Parent of this host's private work dir. */
-  scratchDir: string;
-  stepMs: number;
-  checkpointEveryMs: number;
-  skewMs: number;
-  injectRestoreDelayMs: number;
+  scratchDir: text,
+  stepMs: ms(true),
+  checkpointEveryMs: ms(true),
+  skewMs: ms(false),
+  injectRestoreDelayMs: ms(false),
+};
+
+/** What the runner tells a session host (HOST_CONFIG). */
+export type HostConfig = {
+  [K in keyof typeof HOST_CONFIG]: (typeof HOST_CONFIG)[K] extends Field<infer T> ? T : never;
+};
+
+/** A value in a message: its JSON, cut at 80 characters, with no control character shown raw. */
+function shown(value: unknown): string {
+  const json = JSON.stringify(value); // a value of parsed JSON: never undefined
+  return visible(json.length > 80 ? `${json.slice(0, 80)}…` : json);
+}
+
+/**
+ * The host config in `arg` (the host's argv[2]), or ConfigError (exit 3) in one line naming every bad field:
+ * "session host config: stepMs: expected a number of ms > 0 and <= 2147483647, got "5"".
+ */
+export function parseHostConfig(arg: string | undefined): HostConfig {
+  const what = 'session host config';
+  let raw: unknown;
+  try {
+    raw = JSON.parse(arg ?? '');
+  } catch (err) {
+    throw new ConfigError(`${what}: (top level): not JSON (${(err as Error).message}); expected one JSON argument`);
+  }
+  if (!options.ok(raw)) throw new ConfigError(`${what}: (top level): expected an object, got ${shown(raw)}`);
+  const fields = Object.entries(HOST_CONFIG) as [keyof HostConfig, Field<unknown>][];
+  const problems = fields.flatMap(([key, f]) =>
+    f.ok(raw[key])
+      ? []
+      : [`${key}: expected ${f.want}, got ${Object.hasOwn(raw, key) ? shown(raw[key]) : 'nothing (missing)'}`],
+  );
+  for (const key of Object.keys(raw))
+    if (!Object.hasOwn(HOST_CONFIG, key))
+      problems.push(`${visible(key)}: unknown field (known: ${Object.keys(HOST_CONFIG).join(', ')})`);
+  if (problems.length > 0) throw new ConfigError(`${what}: ${problems.join('; ')}`);
+  return raw as HostConfig;
 }
 
 export type HostMessage =

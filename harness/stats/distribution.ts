@@ -3,7 +3,7 @@ import { mean as ssMean } from 'simple-statistics';
 import { quantileSorted } from './quantile.js';
 import { sortSample, type SortedSample } from './sorted.js';
 
-/** Distribution summary (summary-types.ts names it Distribution). */
+/** Distribution summary (analysis/summary.ts names it Distribution). */
 export interface DistributionSummary {
   n: number;
   min: number | null;

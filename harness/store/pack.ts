@@ -12,8 +12,8 @@ import { fsyncBeforeRename, writeAll, writeFileAtomic } from '../core/durable.js
 import { type ChunkLocation, encodePackIndex, entryLocation, type IndexEntry } from './pack-index.js';
 
 /**
- * How new chunks are kept: `lz4` (LZ4 blocks of ~64 KiB: compresses ~20x faster than deflate level 1 here and decodes
- * into reused buffers), `deflate` (deflate-raw level 1 in ~64 KiB blocks, the format of older stores) or `none`.
+ * How new chunks are kept: `lz4` (LZ4 blocks of ~64 KiB: compresses much faster than deflate level 1, bench/README.md,
+ * and decodes into reused buffers), `deflate` (deflate-raw level 1 in ~64 KiB blocks, the format of older stores) or `none`.
  */
 export type Compression = 'lz4' | 'deflate' | 'none';
 

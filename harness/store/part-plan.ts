@@ -37,7 +37,7 @@ export class PartPlan {
   /** The file of each pack number. */
   readonly packFiles: string[] = [];
   private readonly packNos = new Map<string, number>();
-  /** Open addressing over hexKey: chunk numbers, -1 for free (no Map of 64-digit strings: ~3x cheaper here). */
+  /** Open addressing over hexKey: chunk numbers, -1 for free (cheaper than a Map of 64-digit strings). */
   private table: Int32Array;
 
   constructor(packs: PackReader, list: readonly string[]) {

@@ -15,8 +15,8 @@ const WINDOW = 256;
 /** Windows fetched ahead of the one being copied out. */
 const AHEAD = 4;
 /**
- * Slot sets kept from one read to the next (their pages already touched: a fresh 1 MiB costs ~3 ms of page faults
- * here). Only a read that ran to its end gives its set back (one left early may have a worker still writing into it).
+ * Slot sets kept from one read to the next (their pages already touched: a fresh 1 MiB pays its page faults again,
+ * bench/README.md). Only a read that ran to its end gives its set back (one left early may have a worker still writing into it).
  */
 const SPARE_SLOT_SETS = 1;
 const spareSlots: Slot[][] = [];

@@ -31,8 +31,8 @@ export interface CheckpointSink {
 export interface StreamOptions {
   /**
    * Pieces may be reused buffers: the consumer is done with a piece (written out, copied, or its write's callback
-   * called) before it asks for the piece after the next one. Saves a fresh page per 4 KiB read (~12 us each on a
-   * nested-virtualisation host: ~0.4 s per 128 MiB). A source may ignore it and hand out fresh buffers.
+   * called) before it asks for the piece after the next one. Saves faulting in a fresh page per 4 KiB read (costly
+   * on a nested-virtualisation host, bench/README.md). A source may ignore it and hand out fresh buffers.
    */
   reuse?: boolean;
 }

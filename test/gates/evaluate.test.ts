@@ -1,6 +1,7 @@
 // Verdicts: a healthy summary passes every shipped gate; one broken field fails exactly its gate; too little data is insufficient.
 import { describe, expect, it } from 'vitest';
-import type { GateEvidence, GateResult } from '../../harness/gates/types.js';
+import type { GateEvidence, GateResult, Threshold } from '../../harness/gates/types.js';
+import { parseThreshold } from '../../harness/gates/threshold.js';
 import { evaluateGates, loadGates, parseGate, quantileMinN } from '../../harness/gates/evaluate.js';
 import { combineVerdicts } from '../../harness/gates/verdict.js';
 import { downtimeQuantiles } from '../../harness/report/findings.js';
@@ -227,9 +228,10 @@ describe('point verdicts checked against their 95% bounds, and the minimum n of 
   });
 
   it('no p95 is judged from fewer than 59 samples: gate 1 from one boot is insufficient, and says what is true', () => {
-    expect(quantileMinN({ source: 'p95 < 1000', stat: 'p95', op: '<', bound: 1000 })).toBe(59);
-    expect(quantileMinN({ source: 'p99 < 1000', stat: 'p99', op: '<', bound: 1000 })).toBe(299);
-    expect(quantileMinN({ source: 'mean < 1000', stat: 'mean', op: '<', bound: 1000 })).toBeNull();
+    const t = (source: string): Threshold => parseThreshold(source) as Threshold;
+    expect(quantileMinN(t('p95 < 1000'))).toBe(59);
+    expect(quantileMinN(t('p99 < 1000'))).toBe(299);
+    expect(quantileMinN(t('mean < 1000'))).toBeNull();
     const oneBoot = { bootMs: { n: 1, min: 272, p50: 272, p90: 272, p95: 272, p99: 272, max: 272, mean: 272 } };
     const r = evaluateGates([bootGate!], oneBoot)[0]!;
     expect(r).toMatchObject({ verdict: 'insufficient', n: 1, minN: 59 });

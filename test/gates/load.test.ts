@@ -39,7 +39,12 @@ describe('loadGates', () => {
       'lossBeyondCheckpoint: count == 0',
       'tornCheckpointUnsafe: count == 0',
     ]);
-    expect(gates[5]?.threshold).toMatchObject({ stat: 'wilson95.lo', op: '>=', bound: 0.95 });
+    expect(gates[5]?.threshold).toEqual({
+      source: 'wilson95.lo >= 0.95',
+      stat: { kind: 'wilson', level: 95, side: 'lo' },
+      op: '>=',
+      bound: 0.95,
+    });
     expect(gates[0]?.name).toBe('boot-time');
     expect(gates.every((g) => g.description.length > 0)).toBe(true);
   });
@@ -66,6 +71,7 @@ describe('loadGates', () => {
       '06-kr.yaml': 'id: 6\ntitle: ""\nmetric: killResume\nthreshold: p95 < 3\nminN: 0\nextra: 1\n',
       '07-x.yaml': 'id: 7\ntitle: X\nmetric: noSuchMetric\nthreshold: count == 0\nminN: 1\n',
       '08-w.yaml': 'id: 8\ntitle: W\nmetric: tornCheckpoint\nthreshold: wilson05.lo >= 0.9\nminN: 1\n',
+      '09-q.yaml': 'id: 9\ntitle: Q\nmetric: downtimeMs\nthreshold: p97 < 900\nminN: 1\n',
     });
     const msg = loadError(dir).message;
     expect(msg).toMatch(/06-kr\.yaml: title: /);
@@ -73,7 +79,13 @@ describe('loadGates', () => {
     expect(msg).toMatch(/06-kr\.yaml: \(top level\): .*extra/);
     expect(msg).toMatch(/06-kr\.yaml: threshold: stat "p95" is not available for metric "killResume" \(rate\)/);
     expect(msg).toMatch(/07-x\.yaml: metric: /);
-    expect(msg).toMatch(/08-w\.yaml: threshold: stat "wilson05\.lo" is not available/);
+    expect(msg).toMatch(
+      /08-w\.yaml: threshold: cannot parse "wilson05\.lo >= 0\.9": "wilson05\.lo" is not a statistic/,
+    );
+    // a quantile the summary does not keep: the distribution's own list
+    expect(msg).toContain(
+      '09-q.yaml: threshold: stat "p97" is not available for metric "downtimeMs" (distribution); use one of: p50, p90, p95, p99, min, max, mean',
+    );
   });
 
   it('rejects bad file names, invalid YAML, duplicate ids and an empty folder', () => {
@@ -93,7 +105,10 @@ describe('per-target overrides (byTarget)', () => {
 
   it('parses an override threshold and inherits what it leaves out', () => {
     const [g] = loadGates(dirWith({ '01-boot.yaml': withOverride }));
-    expect(g?.byTarget.microvm).toMatchObject({ minN: 3, threshold: { stat: 'p95', op: '<', bound: 9000 } });
+    expect(g?.byTarget.microvm).toMatchObject({
+      minN: 3,
+      threshold: { stat: { kind: 'quantile', q: 0.95 }, op: '<', bound: 9000 },
+    });
     expect(g?.byTarget.slow).toMatchObject({ minN: 7, threshold: { bound: 1000 } });
   });
 

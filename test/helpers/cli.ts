@@ -13,8 +13,20 @@ export function soakIn(cwd: () => string, timeoutMs: number): (...args: string[]
 }
 
 /** Exit code, stdout and stderr of a finished CLI run, for assertion messages. */
-export function describeResult(r: Result): string {
+export function describeResult(r: Pick<Result, 'exitCode' | 'stdout' | 'stderr'>): string {
   return `exit ${r.exitCode}\n--- stdout\n${String(r.stdout)}\n--- stderr\n${String(r.stderr)}`;
+}
+
+/** The non-empty lines of a command's output. */
+export function outputLines(text: unknown): string[] {
+  return String(text)
+    .split('\n')
+    .filter((l) => l.length > 0);
+}
+
+/** A regular expression's source matching `text` literally. */
+export function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /** Write scenario `name` (its `name:` line, then `lines`) to `dir`/`name`.yaml; returns the file. */

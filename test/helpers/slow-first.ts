@@ -13,7 +13,7 @@ export const SLOW_FIRST: readonly string[] = [
   'test/e2e/power-loss.test.ts',
   'test/e2e/resume-shard.test.ts',
   'test/e2e/store-gc-live.test.ts',
-  'test/e2e/cli.test.ts',
+  'test/e2e/cli-run.test.ts',
   'test/targets/microvm/target.test.ts',
   'test/conformance/target-check.test.ts',
   'test/store/power-loss-torture.test.ts',

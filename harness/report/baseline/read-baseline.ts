@@ -19,7 +19,8 @@ export interface Baseline {
   target: string;
   /** The verdict the baseline stored (never re-derived when it has one). */
   verdict: VerdictLevel;
-  gates: GateResult[];
+  /** Its gates as stored: a report older than the typed statistic has no `stat`, so none is read from them. */
+  gates: Omit<GateResult, 'stat'>[];
   /** Downtime (ms) of every resumed (ok) cycle, in cycles.csv order: the rule analysis/tally.ts applies to a journal. */
   downtimes: number[];
 }
@@ -87,7 +88,7 @@ export function downtimesFromCsv(text: string, file: string): number[] {
 }
 
 /** The stored gates, each checked for the fields a comparison reads (id, title, verdict, n); the rest is printed as stored. */
-function gatesOf(value: unknown, file: string): GateResult[] {
+function gatesOf(value: unknown, file: string): Baseline['gates'] {
   if (!Array.isArray(value)) throw new InputError(`${file}: field "gates" is missing or not an array`);
   value.forEach((g: unknown, i) => {
     const r = (typeof g === 'object' && g !== null ? g : {}) as Record<string, unknown>;
@@ -99,7 +100,7 @@ function gatesOf(value: unknown, file: string): GateResult[] {
     ] as const)
       if (typeof r[key] !== type) throw new InputError(`${file}: gates[${i}].${key} is missing or not a ${type}`);
   });
-  return value as GateResult[];
+  return value as Baseline['gates'];
 }
 
 function field(s: Record<string, unknown>, key: string, file: string): string {

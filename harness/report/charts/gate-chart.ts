@@ -22,12 +22,10 @@ export function isRateGate(gate: Pick<GateResult, 'kind' | 'unit' | 'interval'>)
   return gate.kind === 'rate' && gate.unit === '%' && gate.interval !== null;
 }
 
-/** The bar a rate gate must clear, read from a threshold like "wilson95.lo >= 0.95"; null when it has no such number. */
-export function rateBar(threshold: string): number | null {
-  const m = /(>=|>)\s*(\d*\.?\d+)(%?)/.exec(threshold);
-  if (!m) return null;
-  const bar = Number(m[2]) / (m[3] === '%' ? 100 : 1);
-  return bar >= 0 && bar <= 1 ? bar : null;
+/** The bar a rate gate's Wilson bound must clear (as a proportion, on the chart's axis); null when the gate has no such bar. */
+export function rateBar(gate: Pick<GateResult, 'stat' | 'bound'>): number | null {
+  if (gate.stat.kind !== 'wilson') return null;
+  return gate.bound >= 0 && gate.bound <= 1 ? gate.bound : null;
 }
 
 /** Rows for the chart: every rate gate; with none, the run's own kill-and-resume interval so the chart is never empty. */
@@ -39,7 +37,7 @@ export function rateRows(gates: readonly GateResult[], summary: Summary): RateRo
       value: g.observed ?? (lo + hi) / 2,
       lo,
       hi,
-      bar: rateBar(g.threshold),
+      bar: rateBar(g),
       verdict: g.verdict,
     };
   });

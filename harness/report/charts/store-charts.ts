@@ -61,7 +61,7 @@ export function storeGrowthSpec(checkpoints: CheckpointTable): TopLevelSpec {
     mark: { type: 'line', strokeWidth: 2, interpolate: 'linear' },
     encoding: {
       x: { field: 'seq', type: 'quantitative', title: 'Checkpoint sequence number' },
-      // log axis: stored bytes are often 100x below logical, flat against it on a linear axis
+      // log axis: stored bytes are often far below logical, flat against it on a linear axis
       y: { field: 'mib', type: 'quantitative', title: 'Cumulative size (MiB, log scale)', scale: { type: 'log' } },
       color: {
         field: 'series',

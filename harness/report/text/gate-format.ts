@@ -54,7 +54,7 @@ export function fmtGateJudged(
 }
 
 /** The threshold with the unit of its bar: "p95 < 1000 ms", "wilson95.lo >= 95%". */
-export function fmtGateThreshold(gate: Pick<GateResult, 'threshold' | 'op' | 'bound' | 'unit'>): string {
+export function fmtGateThreshold(gate: Pick<GateResult, 'stat' | 'op' | 'bound' | 'unit'>): string {
   return thresholdWithUnit(gate);
 }
 

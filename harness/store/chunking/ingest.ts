@@ -52,7 +52,7 @@ export class FixedCutter implements Cutter {
   }
 }
 
-/** Content-defined chunks (harness/store/cdc.ts): a boundary is cut only once `max` bytes follow it or input ends. */
+/** Content-defined chunks (store/chunking/cdc.ts): a boundary is cut only once `max` bytes follow it or input ends. */
 export class CdcCutter implements Cutter {
   private readonly pending: GrowBuffer;
 

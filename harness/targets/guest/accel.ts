@@ -15,7 +15,7 @@ const versions = new Map<string, string>();
 const versionIn = (stdout: string): string => /version (\S+)/.exec(stdout)?.[1] ?? 'unknown';
 
 // `--version` through node:child_process, not execa: a session's first host runs it on its way to the guest, and
-// execa's import alone costs ~120-200 ms here (lazy-execa.ts).
+// execa's import alone is slow (lazy-execa.ts).
 const execFileAsync = promisify(execFile);
 
 /** `qemu-system-x86_64 --version` as "7.2.22"; throws a TargetError naming the Debian package when QEMU is missing. */

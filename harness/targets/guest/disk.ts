@@ -14,8 +14,8 @@ export async function createDisk(file: string, sizeMiB: number, fastCommit = tru
     await execa('truncate', ['-s', `${sizeMiB}M`, raw], { timeout: 10_000 });
     // Initialise inode tables and journal now, so the guest's ext4lazyinit does not write in the background.
     // fast_commit: the agent fdatasyncs its log every step; with plain jbd2 each fsync journals whole metadata blocks
-    // (descriptor, inode table, bitmaps, commit), 1.3 MiB of new disk blocks and ~460 changed RAM pages per 2 s, which
-    // every checkpoint must store. Fast commits log the inode change in one small block: 0.12 MiB and ~150 pages.
+    // (descriptor, inode table, bitmaps, commit): new disk blocks and changed RAM pages every checkpoint must store.
+    // Fast commits log the inode change in one small block: about a tenth of the disk blocks (bench/README.md).
     const features = fastCommit ? ['-O', 'fast_commit'] : [];
     await execa(
       'mkfs.ext4',

@@ -19,8 +19,7 @@ export async function identityOf(file: string): Promise<string> {
 /**
  * Read buffers for hashing, 1 MiB each, allocated and written (so touched: `Buffer.alloc` alone gets zeroed pages the
  * kernel maps only at their first write) when this module loads: a fresh buffer per read costs a first touch of every
- * page here (~16 us a page on this Firecracker guest, ~200 ms for a 55 MB file, against ~50 ms read into touched
- * pages). Two files may be hashed at once: one buffer each (a third gets a fresh one).
+ * page, slow on a Firecracker guest (bench/README.md). Two files may be hashed at once: one buffer each (a third gets a fresh one).
  */
 const hashBuffers: Buffer[] = [Buffer.alloc(1 << 20).fill(1), Buffer.alloc(1 << 20).fill(1)];
 
@@ -56,7 +55,7 @@ export async function digestRefusal(file: string, digest: string, identity: stri
 
 /**
  * Run the checks once on a small file (this module's own), off the measured path (a standby's warm-up): a process's
- * first hash and stat pay for first use (thread pool, OpenSSL, file handles: 60-130 ms here under load 12).
+ * first hash and stat pay for first use (thread pool, OpenSSL, file handles).
  */
 export async function warmHashing(): Promise<void> {
   const self = fileURLToPath(import.meta.url);

@@ -1,5 +1,5 @@
-// execa, imported on first use. Its import costs ~120-200 ms on these machines, and a cold host that restores a
-// micro-VM loads the modules that build images, disks and the TSC helper without running them on that path.
+// execa, imported on first use. Its import is slow (bench/README.md), and a cold host that restores a micro-VM loads
+// the modules that build images, disks and the TSC helper without running them on that path.
 import type { execa as Execa } from 'execa';
 
 let loading: Promise<typeof Execa> | undefined;

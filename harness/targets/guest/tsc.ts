@@ -19,7 +19,7 @@ function bootId(): string {
 
 /**
  * Host TSC kHz, measured by the helper vm-images/host/tsc-khz.c (compiled once into vm-images/build/); the value is
- * cached in vm-images/build/host-tsc.json for the current host boot, so new session hosts do not pay 0.5 s for it.
+ * cached in vm-images/build/host-tsc.json for the current host boot, so new session hosts do not measure it again.
  */
 export async function hostTscKhz(): Promise<number> {
   if (cached !== undefined) return cached;

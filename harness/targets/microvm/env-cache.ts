@@ -1,6 +1,5 @@
 // The guest environment a session resolved first, reused by each later host of the same session: a new host then
-// pays a few stats instead of spawning `qemu --version` and hashing the image recipe (~0.5 s at load 14, once per
-// cold restore). It also keeps a session on the image it booted, which its saved RAM needs.
+// pays a few stats instead of spawning `qemu --version` and hashing the image recipe (once per cold restore). It also keeps a session on the image it booted, which its saved RAM needs.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../core/durable.js';

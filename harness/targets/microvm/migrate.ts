@@ -41,9 +41,9 @@ const CAT_FINISH_MS = 5000;
 
 /**
  * Save the guest's RAM + device state into `file`: QEMU writes the stream through `cat` straight into it (a `.partial`
- * file renamed when cat is done), with no copy through Node. On this machine (a Firecracker guest) every fresh page
- * Node's socket reads allocate costs ~16 us, which put ~220 ms of a 55 MB stream's save inside the guest's pause;
- * `cat` writes into the page cache without that (55 MB: ~50 ms). Returns the stream's size; `onCompleted` runs as soon
+ * file renamed when cat is done), with no copy through Node. On a Firecracker guest every fresh page Node's socket
+ * reads allocate is slow to fault in, which put much of the stream's save inside the guest's pause; `cat` writes into
+ * the page cache without that (bench/README.md). Returns the stream's size; `onCompleted` runs as soon
  * as QEMU says the save is complete (cat may still be writing: we wait for the rename after it). `_socketPath` is
  * unused (kept for the callers' shape).
  */

@@ -11,7 +11,7 @@ export const microvmOptionsSchema = z
     diskMiB: z.number().int().min(16).max(65_536).default(128),
     /**
      * ext4 fast_commit on the workspace disk (mkfs -O fast_commit): the agent's per-step fdatasync logs one small block
-     * instead of whole metadata blocks (0.12 vs 1.3 MiB of new disk blocks per 2 s checkpoint). false: plain jbd2.
+     * instead of whole metadata blocks (about a tenth of the new disk blocks, bench/README.md). false: plain jbd2.
      */
     diskFastCommit: z.boolean().default(true),
     /** auto: KVM if a bounded boot probe succeeds on this machine, else TCG. */

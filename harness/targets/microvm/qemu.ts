@@ -85,8 +85,8 @@ export function qemuArgs(spec: QemuSpec): string[] {
 }
 
 /**
- * QEMU as a child process. node:child_process rather than execa: execa's import costs ~120-200 ms per host start on
- * these machines, and a cold host starts QEMU on the resume path (the process target does the same).
+ * QEMU as a child process. node:child_process rather than execa: execa's import is slow (bench/README.md), and a cold
+ * host starts QEMU on the resume path (the process target does the same).
  */
 function spawnQemu(spec: QemuSpec): ChildProcessWithoutNullStreams {
   return spawn(spec.binary, qemuArgs(spec), { stdio: ['pipe', 'pipe', 'pipe'] });

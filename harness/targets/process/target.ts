@@ -11,7 +11,7 @@ import type { CheckpointSink, CheckpointSource } from '../../store/types.js';
 import type { Heartbeat } from '../../check/heartbeat.js';
 import type { CheckpointOptions, CheckpointResult, Target, TargetContext } from '../target.js';
 
-/** targetOptions of the process target, checked by hand: zod's import alone costs ~130 ms at every host start, counted as downtime. */
+/** targetOptions of the process target, checked by hand: zod's import is slow at every host start, counted as downtime. */
 export function parseProcessOptions(options: Record<string, unknown>): { heapKiB: number } {
   const unknown = Object.keys(options).filter((k) => k !== 'heapKiB');
   const heapKiB = options.heapKiB ?? 1024;
@@ -133,7 +133,7 @@ class ProcessTarget implements Target {
       String(this.heapBytes),
       ...extra,
     ];
-    // node:child_process rather than execa here: execa's import costs ~200 ms per host start, and this is the resume path.
+    // node:child_process rather than execa here: execa's import is slow at every host start, and this is the resume path.
     // The tool and the agent start side by side; the agent gets the tool's stdin and stdout as its fds 3 and 4.
     const tool = spawn(process.execPath, [toolScript, ...toolArgs], { stdio: ['pipe', 'pipe', 'inherit'] });
     const agent = spawn(process.execPath, [agentScript, ...args], {

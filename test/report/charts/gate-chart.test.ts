@@ -1,6 +1,6 @@
 // The success-rate chart takes the gates whose result says they are a rate judged on a proportion.
 import { describe, expect, test } from 'vitest';
-import { isRateGate, rateRows, wilsonGatesSpec } from '../../../harness/report/charts/gate-chart.js';
+import { isRateGate, rateBar, rateRows, wilsonGatesSpec } from '../../../harness/report/charts/gate-chart.js';
 import { makeAnalysis, makeGates } from '../fixtures.js';
 
 describe('isRateGate', () => {
@@ -18,6 +18,16 @@ describe('isRateGate', () => {
       ['3. Torn checkpoint falls back', 0.5, 'pass'],
       ['5. Resume success ≥ 95%', 0.95, 'insufficient'],
     ]);
+  });
+});
+
+describe('rateBar', () => {
+  test('the bar of a Wilson statistic, from the typed statistic (either end), never from other stats', () => {
+    expect(rateBar({ stat: { kind: 'wilson', level: 95, side: 'lo' }, bound: 0.95 })).toBe(0.95);
+    expect(rateBar({ stat: { kind: 'wilson', level: 99, side: 'hi' }, bound: 0.1 })).toBe(0.1);
+    expect(rateBar({ stat: { kind: 'failures' }, bound: 0 })).toBeNull();
+    expect(rateBar({ stat: { kind: 'quantile', q: 0.95 }, bound: 0.5 })).toBeNull();
+    expect(rateBar({ stat: { kind: 'wilson', level: 95, side: 'lo' }, bound: 1.5 })).toBeNull(); // off the axis
   });
 });
 

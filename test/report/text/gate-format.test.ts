@@ -9,6 +9,7 @@ import {
   fmtGateValue,
   fmtGateVerdict,
 } from '../../../harness/report/text/gate-format.js';
+import type { GateResult } from '../../../harness/gates/types.js';
 import { wilson } from '../../../harness/stats/wilson.js';
 
 describe('fmtGateValue and fmtGateInterval', () => {
@@ -59,14 +60,15 @@ describe('a success gate: observed rate and n, then the interval, then the end t
 
 describe('distribution gates: the bar with its unit, the bound that confirms the point', () => {
   test('thresholds print with the unit of their bar', () => {
-    expect(fmtGateThreshold({ threshold: 'p95 < 1000', op: '<', bound: 1000, unit: 'ms' })).toBe('p95 < 1000 ms');
-    expect(fmtGateThreshold({ threshold: 'wilson95.lo >= 0.95', op: '>=', bound: 0.95, unit: '%' })).toBe(
-      'wilson95.lo >= 95%',
-    );
-    expect(fmtGateThreshold({ threshold: 'ratio >= 2', op: '>=', bound: 2, unit: 'x' })).toBe('ratio >= 2x');
-    expect(fmtGateThreshold({ threshold: 'count == 0', op: '==', bound: 0, unit: 'violations' })).toBe(
-      'count == 0 violations',
-    );
+    const at = (stat: GateResult['stat'], op: GateResult['op'], bound: number, unit: string): string =>
+      fmtGateThreshold({ stat, op, bound, unit });
+    expect(at({ kind: 'quantile', q: 0.95 }, '<', 1000, 'ms')).toBe('p95 < 1000 ms');
+    expect(at({ kind: 'quantile', q: 0.999 }, '<=', 1000, 'ms')).toBe('p99.9 <= 1000 ms');
+    expect(at({ kind: 'wilson', level: 95, side: 'lo' }, '>=', 0.95, '%')).toBe('wilson95.lo >= 95%');
+    expect(at({ kind: 'wilson', level: 99, side: 'hi' }, '<', 0.07, '%')).toBe('wilson99.hi < 7%');
+    expect(at({ kind: 'failures' }, '<=', 2, 'trials')).toBe('failures <= 2 trials');
+    expect(at({ kind: 'ratio' }, '>=', 2, 'x')).toBe('ratio >= 2x');
+    expect(at({ kind: 'count' }, '==', 0, 'violations')).toBe('count == 0 violations');
   });
   const base = { kind: 'distribution' as const, unit: 'ms', judged: 'point' as const, op: '<' as const, value: 40 };
   test('a pass names its upper bound, a fail its lower bound, an open side says so', () => {
