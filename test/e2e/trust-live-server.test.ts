@@ -218,7 +218,8 @@ describe('soak demo and soak watch under hostile requests', () => {
 
   test('Ctrl-C ends both: the run has run-end and the store no lock left', async () => {
     // what a host SIGKILLed while writing its writer lock leaves (a kill can land on its first checkpoint)
-    const torn = `.writer-${spawnSync('true').pid}-0a1b2c3d4e5f.json.tmp-0123456789abcdef`;
+    const dead = spawnSync('true').pid;
+    const torn = `.writer-${dead}-0a1b2c3d4e5f.json.tmp-${dead}-12345-0123456789abcdef`;
     writeFileSync(path.join(runDir, 'store', 'locks', torn), '{"kind":"wri');
     demo.proc.kill('SIGINT');
     watch.proc.kill('SIGINT');
