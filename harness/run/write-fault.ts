@@ -5,7 +5,7 @@ import { sleep } from '../core/clock.js';
 import type { IndeterminateCause, Violation } from '../journal/events.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { Store } from '../store/store.js';
-import { verifyStore } from '../store/verify.js';
+import { verifyStore } from '../store/check/verify.js';
 import { causeOf } from './outcome.js';
 
 /** What became of a host after an injected write error. */

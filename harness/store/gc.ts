@@ -6,15 +6,15 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, IntegrityError } from '../core/errors.js';
 import { removeDurably } from '../core/durable.js';
-import { writeConsolidated } from './consolidate.js';
-import { CONSOLIDATED_FILE } from './consolidated-index.js';
-import { LOCATION_FILE } from './location-index.js';
+import { writeConsolidated } from './index/consolidate.js';
+import { CONSOLIDATED_FILE } from './index/consolidated-index.js';
+import { LOCATION_FILE } from './index/location-index.js';
 import { manifestFileName } from './manifest.js';
 import { PackWriter } from './pack.js';
-import { entryLocation, readPackIndex, type PackIndexFile } from './pack-index.js';
+import { entryLocation, readPackIndex, type PackIndexFile } from './index/pack-index.js';
 import type { Store } from './repository.js';
 import { sweepDeadLockTemps } from './lock.js';
-import { damagedPackIndexes } from './verify-pack-indexes.js';
+import { damagedPackIndexes } from './index/verify-pack-indexes.js';
 
 export interface GcReport {
   keep: number;

@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../../harness/core/durable.js';
 import { manifestFileName, type Manifest } from '../../harness/store/manifest.js';
 import { jsonSeal } from '../../harness/store/sealed-file.js';
 import { Store } from '../../harness/store/store.js';
-import { storeStats, verifyStore } from '../../harness/store/verify.js';
+import { storeStats, verifyStore } from '../../harness/store/check/verify.js';
 import { rng } from '../helpers/rng.js';
 import { BASE_BYTES, expectedDigests, FRESH_BYTES, stepOf } from '../fixtures/store-content.mjs';
 import { fixturePath } from '../helpers/paths.js';

@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConsolidatedIndex, encodeConsolidated } from '../../harness/store/consolidated-index.js';
+import { ConsolidatedIndex, encodeConsolidated } from '../../harness/store/index/consolidated-index.js';
 import { inspectManifest, serializeManifest } from '../../harness/store/manifest.js';
-import { encodePackIndex, loadPackIndex } from '../../harness/store/pack-index.js';
+import { encodePackIndex, loadPackIndex } from '../../harness/store/index/pack-index.js';
 import { jsonSealHolds, SEAL_BYTES, seal, sealJson, unseal } from '../../harness/store/sealed-file.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-sealed-'));

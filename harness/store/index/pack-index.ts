@@ -1,8 +1,8 @@
 // Pack indexes: where each chunk of a pack lives (offset, length, block slice, delta base), as a self-checking file
 // written once the pack's data is durable. A pack without an intact index is torn and ignored.
 import { readFileSync } from 'node:fs';
-import { ByteCursor, GrowBuffer } from '../core/bytes.js';
-import { jsonSealHolds, SEAL_BYTES, seal, unseal } from './sealed-file.js';
+import { ByteCursor, GrowBuffer } from '../../core/bytes.js';
+import { jsonSealHolds, SEAL_BYTES, seal, unseal } from '../sealed-file.js';
 
 /** 0: the chunk's bytes as they are. 2: a slice of a deflate-raw block. 3: a slice of an LZ4 block (lz4-block.ts). */
 export type Codec = 0 | 2 | 3;

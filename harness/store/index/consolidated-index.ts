@@ -3,7 +3,7 @@
 // pack index per checkpoint ever written; sealed (sealed-file.ts). A cache beside the pack indexes (they stay the truth): torn, failing its
 // check, or stale (a pack it covers has no index file any more), it is ignored and the pack indexes are read.
 import type { ChunkLocation } from './pack-index.js';
-import { SEAL_BYTES, sealInPlace, unseal } from './sealed-file.js';
+import { SEAL_BYTES, sealInPlace, unseal } from '../sealed-file.js';
 
 /** Its file name in packs/ (not `.idx`: it is no pack's index). */
 export const CONSOLIDATED_FILE = 'chunks.cix';
