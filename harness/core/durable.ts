@@ -75,10 +75,16 @@ let maker: string | undefined;
  */
 export function tempPathFor(file: string): string {
   maker ??= `${process.pid}-${processStart(process.pid) ?? 'x'}`;
-  return path.join(path.dirname(file), `.${path.basename(file)}.tmp-${maker}-${randomBytes(8).toString('hex')}`);
+  return path.join(path.dirname(file), `.${path.basename(file)}${TEMP_MARK}${maker}-${randomBytes(8).toString('hex')}`);
 }
 
+const TEMP_MARK = '.tmp-';
 const TEMP_NAME = /\.tmp-(\d+)-(\d+|x)-[0-9a-f]{16}$/;
+
+/** Whether `name` is a temp name (it has the marker; earlier versions' too), and with `of`, one of a file named `of`. */
+export function isTempName(name: string, of?: string): boolean {
+  return of === undefined ? name.includes(TEMP_MARK) : name.startsWith(`.${of}${TEMP_MARK}`);
+}
 
 /**
  * The process that made temp name `name` (tempPathFor's), to judge with sameProcessAlive (core/proc.ts: pid and start

@@ -5,7 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, IntegrityError } from '../core/errors.js';
-import { removeDurably } from '../core/durable.js';
+import { isTempName, removeDurably } from '../core/durable.js';
 import { writeConsolidated } from './index/consolidate.js';
 import { CONSOLIDATED_FILE } from './index/consolidated-index.js';
 import { LOCATION_FILE } from './index/location-index.js';
@@ -182,11 +182,11 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
   const tornPacks = readdirSync(packDir).filter(
     (f) => f.endsWith('.pack') && !indexed.has(f.slice(0, -5)) && f !== `${fresh.id}.pack`,
   );
-  const temps = readdirSync(packDir).filter((f) => f.includes('.tmp-'));
+  const temps = readdirSync(packDir).filter((f) => isTempName(f));
   removeDurably(packDir, [...rewrite.map((i) => `${i.pack}.pack`), ...tornPacks, ...temps]);
   removeDurably(
     manifestDir,
-    readdirSync(manifestDir).filter((f) => f.includes('.tmp-')),
+    readdirSync(manifestDir).filter((f) => isTempName(f)),
   );
   const lockTemps = sweepDeadLockTemps(store.dir); // under gc's exclusive lock; a live taker's temp stays
   consolidateAfterGc(packDir);

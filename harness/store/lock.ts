@@ -41,7 +41,7 @@ export function holderAlive(body: LockBody): boolean {
 }
 
 /** A lock's temp name as writeFileAtomic makes it: `.<kind>-<pid>-<id>.json.tmp-<maker>-<random>` (core/durable.ts). */
-const LOCK_TEMP = /^\.(?:shared|writer|exclusive)-\d+-[0-9a-f]+\.json\.tmp-/;
+const LOCK_TEMP = /^\.(?:shared|writer|exclusive)-\d+-[0-9a-f]+\.json\./;
 
 /**
  * Remove the temp files of lock takers that died while writing their lock (the maker its name records no longer runs:

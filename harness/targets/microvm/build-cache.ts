@@ -4,7 +4,7 @@
 // it cannot classify (host-tsc.json, the downloaded .deb, anything unknown) is kept.
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { tempMaker } from '../../core/durable.js';
+import { isTempName, tempMaker } from '../../core/durable.js';
 import { sameProcessAlive } from '../../core/proc.js';
 import { parseTemplateJson } from './template.js';
 
@@ -63,7 +63,7 @@ export function staleEntries(buildDir: string, current: CurrentBuild, nowMs = Da
     const full = path.join(buildDir, name);
     if (!lstatSync(full).isDirectory()) continue;
     let why: string | null = null;
-    if (/^\.?(image|template|kroot)-.+\.tmp-/.test(name)) why = staleTemp(buildDir, name, nowMs);
+    if (/^\.?(image|template|kroot)-/.test(name) && isTempName(name)) why = staleTemp(buildDir, name, nowMs);
     else if (/^image-[0-9a-f]+$/.test(name))
       why = name === `image-${current.recipeHash}` ? null : 'built from another recipe';
     else if (/^template-[0-9a-f]+$/.test(name)) why = staleTemplate(buildDir, name, current);

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeTempDir, publishDir, tempMaker } from '../../core/durable.js';
+import { isTempName, makeTempDir, publishDir, tempMaker } from '../../core/durable.js';
 import { TargetError } from '../../core/errors.js';
 import { sameProcessAlive } from '../../core/proc.js';
 import { vmImagesDir } from '../guest/image.js';
@@ -96,8 +96,7 @@ export function parseTemplateJson(file: string, text: string): TemplateSnapshot 
 
 /** Remove the temp folders of builds of `out` whose process is gone (a host killed while it built leaves one). */
 function sweepDeadBuilds(out: string): void {
-  const prefix = `.${path.basename(out)}.tmp-`;
-  for (const e of readdirSync(path.dirname(out)).filter((x) => x.startsWith(prefix))) {
+  for (const e of readdirSync(path.dirname(out)).filter((x) => isTempName(x, path.basename(out)))) {
     const maker = tempMaker(e);
     if (maker !== null && !sameProcessAlive(maker))
       rmSync(path.join(path.dirname(out), e), { recursive: true, force: true });
