@@ -2,7 +2,7 @@
 // once, gathered into ~64 KiB blocks, a block kept as LZ4 when it shrinks by 1/8, as pack.ts does) compressed with
 // lz4-napi, then decoded into one reused SharedArrayBuffer (as the read pool's slots) by lz4-napi's native
 // uncompressSync (the reference: it allocates each block's output, which is why the store does not use it; here its
-// output is copied over) and by harness/store/lz4-block.ts, alternating round by round so load drift hits both alike;
+// output is copied over) and by harness/store/read/lz4-block.ts, alternating round by round so load drift hits both alike;
 // each also into a plain ArrayBuffer (where a block that does not fit a slot goes). The decoder before its tuning
 // measured 1.3-2.2 GB/s into shared memory here (bench/README.md).
 // Prints the medians of plain MB/s and the ratio, and checks both outputs byte for byte.
@@ -10,7 +10,7 @@
 import { hash } from 'node:crypto';
 import os from 'node:os';
 import { compressSync, uncompressSync } from 'lz4-napi';
-import { lz4Decode, lz4PlainSize } from '../harness/store/lz4-block.js';
+import { lz4Decode, lz4PlainSize } from '../harness/store/read/lz4-block.js';
 import { keptCompressed } from '../harness/store/pack.js';
 import { benchArgs } from './args.js';
 import { median, msSince } from './measure.js';

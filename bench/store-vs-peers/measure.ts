@@ -6,6 +6,7 @@ import path from 'node:path';
 import { elapsedS, log, mib } from './common.js';
 import { describeParts, type Series, type SeriesCheckpoint } from './series.js';
 import type { Ctx, System } from './systems.js';
+import { roundTo } from '../../harness/core/round.js';
 
 /** What one system measured on the series. */
 export interface Result {
@@ -68,7 +69,7 @@ export async function measure(
   const work = path.join(root, sys.id);
   const c: Ctx = { series, seriesDir, repo: path.join(work, 'repo'), work };
   mkdirSync(work, { recursive: true });
-  const loadAvgAtStart = os.loadavg().map((x) => Math.round(x * 100) / 100);
+  const loadAvgAtStart = os.loadavg().map((x) => roundTo(x, 2));
   const otherQemuAtStart = otherQemu();
   await sys.init(c);
   const settings = await sys.settings(c);

@@ -21,6 +21,7 @@ import type { CheckpointSink, PartData, PutOptions } from '../../harness/store/t
 import { createMicrovmTarget } from '../../harness/targets/microvm/target.js';
 import type { TargetInfo } from '../../harness/targets/target.js';
 import { BenchError, log, mib } from './common.js';
+import { roundTo } from '../../harness/core/round.js';
 
 /** One part file of a checkpoint. */
 export interface PartFile {
@@ -113,7 +114,7 @@ export async function captureSeries(
   const workDir = mkdtempSync(path.join(scratch, 'w-'));
   const target = createMicrovmTarget({ workDir, sessionDir: scratch, stepMs: 5, options: targetOptions });
   const checkpoints: SeriesCheckpoint[] = [];
-  const loadAvgAtCapture = os.loadavg().map((x) => Math.round(x * 100) / 100);
+  const loadAvgAtCapture = os.loadavg().map((x) => roundTo(x, 2));
   let targetChunking: Record<string, string> = {};
   try {
     await target.boot();

@@ -3,7 +3,7 @@
 import { ADAPTER_FAULT_PREFIX } from '../core/errors.js';
 import type { CauseCode, IndeterminateCause, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 import type { RowOrder } from './columns.js';
-import { plannedCycles } from '../scenario/planned.js';
+import { plannedCycles } from '../scenario/shard.js';
 import { summarizeMachineLoad, type LoadColumns } from './machine-load.js';
 import type { Summary } from './summary.js';
 

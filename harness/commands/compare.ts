@@ -10,6 +10,7 @@ import { defineCommand } from './command.js';
 import { numberFlag, wholeFlag } from './flags.js';
 import { VERBS } from './verbs.js';
 import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
+import { fmtPValue } from '../report/text/format.js';
 
 interface CompareArgs {
   runA: string;
@@ -32,7 +33,7 @@ function sideBySide(rows: ReadonlyArray<readonly [string, string, string]>): str
 function fmt(name: string, c: Comparison | null): string {
   if (!c) return `${name}: not enough data in one of the runs`;
   const pct = c.relative === null ? '' : ` (${(c.relative * 100).toFixed(1)}%)`;
-  return `${name}: median ${c.medianA.toFixed(1)} ms (n=${c.nA}) -> ${c.medianB.toFixed(1)} ms (n=${c.nB}), diff ${c.diff.toFixed(1)} ms${pct}, 95% CI [${c.ci[0].toFixed(1)}, ${c.ci[1].toFixed(1)}], p = ${c.pValue.toPrecision(3)} (${c.method}, ${c.permutations} permutations): ${c.verdict.toUpperCase()}`;
+  return `${name}: median ${c.medianA.toFixed(1)} ms (n=${c.nA}) -> ${c.medianB.toFixed(1)} ms (n=${c.nB}), diff ${c.diff.toFixed(1)} ms${pct}, 95% CI [${c.ci[0].toFixed(1)}, ${c.ci[1].toFixed(1)}], p = ${fmtPValue(c.pValue)} (${c.method}, ${c.permutations} permutations): ${c.verdict.toUpperCase()}`;
 }
 
 export const compareCommand = defineCommand<CompareArgs>({

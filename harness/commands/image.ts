@@ -2,6 +2,7 @@
 // (and the template snapshot fresh sessions restore); `soak image agent --out DIR`: the static workload agent alone, for
 // a user's own sandbox image; `soak image prune [--dry-run]`: remove the cache entries this checkout no longer uses.
 import type { Argv } from 'yargs';
+import { issueLine } from '../core/config-issues.js';
 import { ConfigError, EXIT } from '../core/errors.js';
 import { escapedJson, visible } from '../core/visible.js';
 import { buildAgent } from '../targets/guest/agent-build.js';
@@ -75,7 +76,8 @@ const buildCommand = defineCommand<ImageBuildArgs>({
 /** Build (or find cached) the template snapshot for `scenarioName`'s microvm guest, in a private scratch folder. */
 async function buildTemplate(scenarioName: string): Promise<TemplateSnapshot> {
   const { scenario, file } = loadScenario(scenarioName);
-  if (scenario.target !== 'microvm') throw new ConfigError(`${file}: target: --template needs a microvm scenario`);
+  if (scenario.target !== 'microvm')
+    throw new ConfigError(issueLine(file, { path: ['target'], message: '--template needs a microvm scenario' }));
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'soak-tpl-'));
   try {
     const options = { ...scenario.targetOptions, fresh: 'template' };

@@ -1,23 +1,11 @@
 // `soak merge <run-dir...> --out DIR`: combine shards or nights into one run folder (journal only) for report and gates.
-import {
-  chmodSync,
-  closeSync,
-  fsyncSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, InputError } from '../core/errors.js';
 import { escapedJson, visible } from '../core/visible.js';
 import { streamJournal } from '../journal/writer.js';
-import { fsyncDir } from '../core/durable.js';
+import { makeTempDir, publishDir, writeAll } from '../core/durable.js';
 import { mergeEvent, mergeInput, planMerge } from '../journal/merge.js';
 import { JOURNAL_FILE, resolveRunDir } from '../analysis/load-runs.js';
 import { defineCommand } from './command.js';
@@ -57,10 +45,9 @@ export const mergeCommand = defineCommand<MergeArgs>({
     const plan = planMerge(inputs, path.basename(out), { force: argv.force });
     const forced = plan.start.forcedOverlap ?? [];
     for (const why of forced) process.stderr.write(`soak: merge --force: ${visible(why)}\n`);
-    // A fresh, unguessable folder (mkdtemp: O_EXCL, never an existing one or a planted symlink), then the journal in it.
+    // A fresh, unguessable folder beside --out (never an existing one or a planted symlink), then the journal in it.
     mkdirSync(path.dirname(out), { recursive: true });
-    const tmp = mkdtempSync(`${out}.merging-`);
-    chmodSync(tmp, 0o755);
+    const tmp = makeTempDir(out);
     let cycles = 0;
     const fd = openSync(path.join(tmp, JOURNAL_FILE), 'wx', 0o644);
     let done = false;
@@ -74,21 +61,24 @@ export const mergeCommand = defineCommand<MergeArgs>({
           if (m.type === 'cycle') cycles++;
           piece += `${JSON.stringify(m)}\n`;
           if (piece.length >= 1 << 20) {
-            writeSync(fd, piece);
+            writeAll(fd, Buffer.from(piece));
             piece = '';
           }
         });
       });
-      writeSync(fd, piece);
-      fsyncSync(fd);
+      writeAll(fd, Buffer.from(piece));
       done = true;
     } finally {
       closeSync(fd);
       if (!done) rmSync(tmp, { recursive: true, force: true }); // a half-written merge never lingers
     }
-    fsyncDir(tmp);
-    renameSync(tmp, out);
-    fsyncDir(path.dirname(out));
+    try {
+      publishDir(tmp, out, 'refuse'); // fsyncs the journal, renames the folder into place
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new InputError(`--out ${out} already exists; merge never overwrites a run folder`);
+      throw err;
+    }
     if (argv.json)
       process.stdout.write(
         `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: out, sources: files.length, cycles, forcedOverlap: forced })}\n`,

@@ -2,11 +2,10 @@
 // reads its help text).
 import yargs, { type Argv, type CommandModule } from 'yargs';
 import { EXIT } from '../core/errors.js';
+import { exitEpilog } from '../core/exit-codes.js';
 import type { CommandContext, SoakCommand } from './command.js';
 import { NO_COMMAND, soakVersion, usageError } from './fast-path.js';
 import { VERBS, type VerbName } from './verbs.js';
-
-const EPILOG = `Exit codes: 0 pass, 1 a gate failed or a check found a violation, 2 unknown / insufficient data, 3 bad input or usage, 4 internal error, 5 adapter fault (an exec adapter broke the target protocol), 130 aborted (a second Ctrl-C or SIGTERM).`;
 
 /** Where the exit code of the verb that ran lands. */
 export interface ExitBox {
@@ -52,7 +51,7 @@ export function soakParser(
   const cli = yargs([...args])
     .scriptName('soak')
     .usage('$0 <command> [options]\n\nKill-and-resume reliability harness for durable agent sessions.')
-    .epilog(EPILOG)
+    .epilog(exitEpilog())
     .strict()
     .demandCommand(1, NO_COMMAND)
     .recommendCommands()

@@ -8,9 +8,8 @@ import { escapedJson, visible } from '../core/visible.js';
 import { streamProgress, quietProgress } from '../run/progress.js';
 import type { RunResult } from '../run/runner.js';
 import { continueRun } from '../run/continue-run.js';
-import type { Shard } from '../run/shard.js';
 import { runSoak } from '../run/soak.js';
-import { seedFromKey } from '../run/shard.js';
+import { parseShard, seedFromKey } from '../scenario/shard.js';
 import { onStopSignals } from '../run/stop-signals.js';
 import { recalledOptions } from '../run/run-options.js';
 import { loadRuns, noteTornTails, resolveRunDir } from '../analysis/load-runs.js';
@@ -43,16 +42,6 @@ interface RunArgs {
   gatesDir?: string;
   junit?: string;
   summaryMd?: string;
-}
-
-/** Parse `--shard i/n` (0-based index, as Kubernetes' JOB_COMPLETION_INDEX). */
-export function parseShard(text: string): Shard {
-  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
-  const index = Number(m?.[1]);
-  const count = Number(m?.[2]);
-  if (!m || count < 1 || index >= count)
-    throw new InputError(`--shard: expected i/n with 0 <= i < n (e.g. 0/4), got "${text}"`);
-  return { index, count };
 }
 
 export const runCommand = defineCommand<RunArgs>({

@@ -6,7 +6,7 @@ import { EXIT, InputError } from '../core/errors.js';
 import { escapedJson, visible } from '../core/visible.js';
 import { gcStore } from '../store/gc.js';
 import { isStore, Store } from '../store/store.js';
-import { storeStats, verifyStore } from '../store/verify.js';
+import { storeStats, verifyStore } from '../store/check/verify.js';
 import { defineCommand, type SoakCommand } from './command.js';
 import { VERBS } from './verbs.js';
 import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';

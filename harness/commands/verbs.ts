@@ -11,12 +11,11 @@ export const VERBS = {
   report: {
     command: 'report <run-dirs..>',
     describe:
-      'Write the dated report reports/<yyyy-mm-dd>-<scenario>/ for run folders (several are reported as one sample); exit code of its verdict: 0 pass, 1 fail, 2 inconclusive or insufficient data, 5 adapter fault',
+      "Write the dated report reports/<yyyy-mm-dd>-<scenario>/ for run folders (several are reported as one sample); exits with its verdict's code (Exit codes, below)",
   },
   gates: {
     command: 'gates <run-dirs..>',
-    describe:
-      'Judge run folders against gates/NN-*.yaml; exit 0 all pass, 1 any fail, 2 any inconclusive or insufficient data, 3 bad input, 5 adapter fault',
+    describe: "Judge run folders against gates/NN-*.yaml; exits with the verdict's code (Exit codes, below)",
   },
   check: {
     command: 'check <run-dir>',

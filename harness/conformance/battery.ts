@@ -1,6 +1,6 @@
 // The conformance battery (`soak target check`): a fixed sequence of checks any target must pass, each with the
 // evidence it saw. Real hosts, real SIGKILLs; the resume checker is the same one the soak uses.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checkResume } from '../check/checker.js';
@@ -8,8 +8,9 @@ import type { Heartbeat } from '../check/heartbeat.js';
 import { WorkloadModel } from '../check/workload.js';
 import { sleep } from '../core/clock.js';
 import { listenForResume } from '../run/resume-check.js';
+import { groupAlive, pidAlive } from '../core/proc.js';
 import { type HostHandle, isEv } from '../session/host-handle.js';
-import { alive, type ConformanceTarget, ConformanceSession } from './session.js';
+import { type ConformanceTarget, ConformanceSession } from './session.js';
 
 /** One check's result. */
 export interface CheckResult {
@@ -165,22 +166,12 @@ function row(i: number, verdict: CheckResult['verdict'], evidence: string): Chec
   return { id, title, verdict, evidence };
 }
 
-/** The ids still alive once `timeoutMs` has passed (a killed sandbox stays a zombie for a moment). */
+/** The ids (negative: a process group) still alive once `timeoutMs` has passed (a killed sandbox stays a zombie for a moment). */
 async function stillAlive(ids: number[], timeoutMs: number): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const left = ids.filter((p) => alive(p) && !zombie(p));
+    const left = ids.filter((p) => (p < 0 ? groupAlive(-p) : pidAlive(p)));
     if (left.length === 0 || Date.now() > deadline) return left;
     await sleep(50);
-  }
-}
-
-/** A zombie is dead, only not yet reaped. */
-function zombie(pid: number): boolean {
-  if (pid < 0) return false;
-  try {
-    return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
   }
 }

@@ -74,13 +74,3 @@ export class ConformanceSession {
     for (const h of this.hosts) if (h.exited === null) await h.stop(this.t.timeoutMs);
   }
 }
-
-/** True while a process (or, negative, a process group) exists. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -19,6 +19,11 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
 
+/** Block this thread for `ms` (a lock taker's short wait between tries, where nothing else may run meanwhile). */
+export function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.max(0, ms));
+}
+
 /** A stopwatch: ms since creation. */
 export function stopwatch(): () => number {
   const start = process.hrtime.bigint();

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from './repo-root.js';
+import { roundTo } from './round.js';
 
 export interface Environment {
   os: string;
@@ -106,7 +107,7 @@ export function captureEnvironment(target: Record<string, string | number | bool
     arch: os.arch(),
     cpuModel: cpus[0]?.model.trim() ?? 'unknown',
     cores: cpus.length,
-    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    memoryGiB: roundTo(os.totalmem() / 2 ** 30, 1),
     kernel: os.release(),
     kernelBuild: os.version(),
     virtualization: detectVirtualization(),

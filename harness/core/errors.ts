@@ -1,6 +1,6 @@
 // The named error classes and the exit codes they map to. Only cli.ts turns them into process exits.
 
-/** Documented exit codes (README "Exit codes"). */
+/** The exit codes; what each means is in exit-codes.ts (README "Exit codes" and `soak --help` are made from it). */
 export const EXIT = {
   pass: 0,
   /** A gate failed or a checker found a violation. */

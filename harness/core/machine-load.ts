@@ -8,6 +8,7 @@
 //                 / delta total, at most busyPct
 //   otherCpuPct = busyPct - harnessPct: what the rest of the machine took from the cores the run measured on.
 import { readdir, readFile } from 'node:fs/promises';
+import { roundTo } from './round.js';
 
 /** The "cpu" line of /proc/stat in clock ticks: all time, idle time (idle + iowait), busy time and steal. */
 export interface CpuTimes {
@@ -63,8 +64,6 @@ export interface LoadReading {
   atMs: number;
 }
 
-const round1 = (x: number): number => Math.round(x * 10) / 10;
-
 /** The sample over the window between two readings (pure); null when no CPU time passed between them. */
 export function loadBetween(prev: LoadReading, next: LoadReading): LoadSample | null {
   const total = next.cpu.total - prev.cpu.total;
@@ -75,10 +74,10 @@ export function loadBetween(prev: LoadReading, next: LoadReading): LoadSample | 
   return {
     windowMs: Math.round(next.atMs - prev.atMs),
     load1: next.load1,
-    stealPct: round1(pct(next.cpu.steal - prev.cpu.steal)),
-    busyPct: round1(busyPct),
-    harnessPct: round1(harnessPct),
-    otherCpuPct: round1(busyPct - harnessPct),
+    stealPct: roundTo(pct(next.cpu.steal - prev.cpu.steal), 1),
+    busyPct: roundTo(busyPct, 1),
+    harnessPct: roundTo(harnessPct, 1),
+    otherCpuPct: roundTo(busyPct - harnessPct, 1),
   };
 }
 

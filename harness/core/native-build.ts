@@ -2,9 +2,9 @@
 // native/build/<name>-<hash of the sources>, so a changed source builds anew and an unchanged one is never rebuilt.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { tempPathFor } from './durable.js';
+import { publishFile, tempPathFor } from './durable.js';
 import { repoRoot } from './repo-root.js';
 
 /** How long one compile may take. */
@@ -33,7 +33,7 @@ export function nativeBinaryPath(name: string, sources: readonly string[]): stri
 
 /**
  * The binary of native/<name>, compiled from `sources` (the .c files; headers only hashed) with `flags` when it is not
- * built yet; written under an unguessable temp name and renamed into place, so concurrent builds cannot collide.
+ * built yet; written under an unguessable temp name and published (fsync, rename), so concurrent builds cannot collide.
  */
 export async function buildNative(
   name: string,
@@ -50,9 +50,10 @@ export async function buildNative(
       'gcc',
       ['-O2', '-Wall', '-Wextra', '-o', tmp, ...srcs, ...flags].filter((a) => a !== ''),
     );
-    renameSync(tmp, bin);
-  } finally {
+  } catch (err) {
     rmSync(tmp, { force: true });
+    throw err;
   }
+  publishFile(tmp, bin);
   return bin;
 }

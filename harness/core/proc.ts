@@ -65,6 +65,16 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+/** Whether process group `pgid` has a member a signal could reach (zombies count: kill(2) does not tell them apart). */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Start time of a running process (field 22 of /proc/<pid>/stat); null when it does not exist or is a zombie. */
 export function processStart(pid: number): string | null {
   const stat = readProcStat(pid);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { readBoundedText } from '../core/bounded-read.js';
+import { type FieldPath, issueLine, schemaIssues } from '../core/config-issues.js';
 import { ConfigError } from '../core/errors.js';
 import { repoRoot } from '../core/repo-root.js';
 import { checkStat, METRICS } from './metrics.js';
@@ -44,48 +45,46 @@ export function defaultGatesDir(): string {
 /** Validate one gate file's text; pushes `file: field.path: message` lines to `problems`, returns the gate when valid. */
 export function parseGate(text: string, file: string, problems: string[]): Gate | null {
   const before = problems.length;
+  const problem = (field: FieldPath, message: string): void =>
+    void problems.push(issueLine(file, { path: field, message }));
   const m = FILE_NAME.exec(path.basename(file));
   if (m === null)
-    problems.push(`${file}: (file name): must be NN-name.yaml (two digits, a dash, lower-case words joined by dashes)`);
+    problem(['(file name)'], 'must be NN-name.yaml (two digits, a dash, lower-case words joined by dashes)');
   let raw: unknown;
   try {
     raw = parseYaml(text);
   } catch (err) {
     const line = err instanceof YAMLParseError && err.linePos ? ` (line ${err.linePos[0].line})` : '';
-    problems.push(`${file}: (top level)${line}: not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+    problem([], `not valid YAML${line}: ${(err as Error).message.split('\n')[0]}`);
     return null;
   }
   const result = gateSchema.safeParse(raw);
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      problems.push(`${file}: ${issue.path.length > 0 ? issue.path.join('.') : '(top level)'}: ${issue.message}`);
-    }
-  }
+  if (!result.success) for (const issue of schemaIssues(result.error.issues)) problem(issue.path, issue.message);
   // Check id and threshold even when other fields failed, so one pass shows everything.
   const obj = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
   if (m !== null && typeof obj.id === 'number' && obj.id !== Number(m[1])) {
-    problems.push(`${file}: id: is ${obj.id} but the file name says ${m[1]}; make them equal`);
+    problem(['id'], `is ${obj.id} but the file name says ${m[1]}; make them equal`);
   }
-  const readThreshold = (text: unknown, field: string): Threshold | null => {
+  const readThreshold = (text: unknown, field: FieldPath): Threshold | null => {
     if (typeof text !== 'string') return null;
     const parsed = parseThreshold(text);
     if (typeof parsed === 'string') {
-      problems.push(`${file}: ${field}: ${parsed}`);
+      problem(field, parsed);
       return null;
     }
     const bad = typeof obj.metric === 'string' ? checkStat(obj.metric, parsed.stat) : null;
     if (bad !== null) {
-      problems.push(`${file}: ${field}: ${bad}`);
+      problem(field, bad);
       return null;
     }
     return parsed;
   };
-  const threshold = readThreshold(obj.threshold, 'threshold');
+  const threshold = readThreshold(obj.threshold, ['threshold']);
   if (!result.success || m === null || threshold === null || problems.length > before) return null;
   const g = result.data;
   const byTarget: Gate['byTarget'] = {};
   for (const [target, o] of Object.entries(g.byTarget)) {
-    const t = o.threshold === undefined ? threshold : readThreshold(o.threshold, `byTarget.${target}.threshold`);
+    const t = o.threshold === undefined ? threshold : readThreshold(o.threshold, ['byTarget', target, 'threshold']);
     if (t !== null) byTarget[target] = { threshold: t, minN: o.minN ?? g.minN };
   }
   if (problems.length > before) return null;
@@ -132,7 +131,9 @@ export function loadGates(dir: string = defaultGatesDir()): Gate[] {
   for (const g of gates) {
     const other = seen.get(g.id);
     if (other !== undefined)
-      problems.push(`${g.file}: id: ${g.id} is also used by ${other}; gate numbers must be unique`);
+      problems.push(
+        issueLine(g.file, { path: ['id'], message: `${g.id} is also used by ${other}; gate numbers must be unique` }),
+      );
     seen.set(g.id, g.file);
   }
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));

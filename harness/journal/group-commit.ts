@@ -2,6 +2,7 @@
 // the background on libuv's thread pool, one fsync covering every line written before it, so a slow fsync never
 // blocks the thread that aims kills.
 import { closeSync, fsync, fsyncSync } from 'node:fs';
+import { sleepSync } from '../core/clock.js';
 
 /**
  * TEST-ONLY: SOAK_TEST_JOURNAL_FSYNC_DELAY_MS=N makes every journal fsync take N ms longer (the background one waits
@@ -54,7 +55,7 @@ export class GroupCommit {
     if (this.synced < this.writes) {
       fsyncSync(this.fd);
       const delay = testDelayMs();
-      if (delay > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, delay);
+      if (delay > 0) sleepSync(delay);
       this.synced = this.writes;
     }
     this.settle();

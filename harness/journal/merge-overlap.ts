@@ -2,6 +2,7 @@
 // run, the same shard of one seeded scenario, or cycles of one seeded scenario that both hold (a cycle's kill plan is
 // a pure function of (seed, cycle)). Refused unless forced; a forced merge records why. Pure.
 import { InputError } from '../core/errors.js';
+import { type Shard, shardsMeet } from '../scenario/shard.js';
 import type { RunStartEvent, SourceRun } from './events.js';
 
 /** What the plan needs of one source: its run-start and the distinct ids of its cycle-start events. */
@@ -28,7 +29,7 @@ interface Plan {
   scenario: string;
   target: string;
   seed: number;
-  shard: { index: number; count: number };
+  shard: Shard;
   /** Its cycle ids (a run), or null (a merged run: its ids were shifted, only its shard says which it holds). */
   ids: ReadonlySet<number> | null;
   ran: boolean;
@@ -53,11 +54,6 @@ function plansOf(input: MergeInput, start: RunStartEvent): Plan[] {
     { scenario, target, seed: start.scenario.seed, shard: start.shard ?? UNSHARDED, ids, ran: input.cycleIds.size > 0 },
   ];
 }
-
-const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
-
-/** Whether shards (i, n) and (j, m) can hold one cycle id: c - 1 = i mod n = j mod m has a solution iff i = j mod gcd. */
-const shardsMeet = (a: Plan['shard'], b: Plan['shard']): boolean => (a.index - b.index) % gcd(a.count, b.count) === 0;
 
 /** What plans a and b both hold: "both ran cycle 1 (and 5 more)", or null when no cycle can be in both. */
 function bothHold(a: Plan, b: Plan): string | null {

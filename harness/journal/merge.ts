@@ -3,7 +3,7 @@
 // event mapped on its own, so `soak merge` streams journals of any size (two passes, never all events in memory).
 import { InputError } from '../core/errors.js';
 import { machineLabel } from '../core/environment.js';
-import { plannedCycles } from '../scenario/planned.js';
+import { plannedCycles } from '../scenario/shard.js';
 import type { JournalEvent, RunStartEvent, SourceRun } from './events.js';
 import { constituents, overlaps, type MergeInput } from './merge-overlap.js';
 

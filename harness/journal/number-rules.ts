@@ -1,5 +1,6 @@
 // The named rules a journal line's numeric fields follow (ids, counts, durations, percentages): the zod schemas and
-// the analysis fast path check the same rules, so a line one accepts the other accepts.
+// the analysis fast path check the same rules, so a line one accepts the other accepts. A writer rounds a number before
+// it journals it with core/round.ts (times and durations: roundMs, to the microsecond).
 
 /** A rule for a numeric field: an integer or any finite number, within [min, max]. */
 export interface NumberRule {

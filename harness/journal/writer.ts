@@ -2,6 +2,7 @@
 // append() returns and fsynced by group commit in the background (group-commit.ts), so no append stalls on a disk.
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readSync, statSync } from 'node:fs';
 import { nowMs } from '../core/clock.js';
+import { roundMs } from '../core/round.js';
 import { writeAll, type WriteFn } from '../core/durable.js';
 import { DiskError, diskErrno, EXIT, SoakError } from '../core/errors.js';
 import { encodeEvent } from './codec.js';
@@ -50,7 +51,7 @@ export class JournalWriter {
     const at = opts.at === undefined ? this.clock() : this.clock() - (nowMs() - opts.at);
     // Never before the line above it (protocol.ts): an event timed `at` a moment just after that line was written
     // could otherwise read a microsecond earlier, the two clock reads above being taken one after the other.
-    const t = opts.at === undefined ? round3(at) : Math.max(this.lastT, round3(at));
+    const t = opts.at === undefined ? roundMs(at) : Math.max(this.lastT, roundMs(at));
     this.lastT = t;
     const full = { schemaVersion: JOURNAL_SCHEMA_VERSION, t, ...event } as JournalEvent;
     this.commits.check();
@@ -95,10 +96,6 @@ function dropTornTail(file: string): void {
   } finally {
     closeSync(fd);
   }
-}
-
-export function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
 }
 
 export { parseJournal, readJournal, streamJournal, type JournalRead } from './reader.js';

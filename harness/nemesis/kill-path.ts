@@ -4,6 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { nowMs } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { roundMs } from '../core/round.js';
 
 /** The message of the run.log line (bench/restore-timeline.ts reads it). */
 export const KILL_PATH = 'kill-path';
@@ -20,18 +21,18 @@ export class KillPath {
 
   /** Step `name` ended at `at` (default now, on core/clock's monotonic clock). */
   mark(name: string, at = nowMs()): void {
-    this.steps[name] = Math.round((at - this.last) * 1000) / 1000;
+    this.steps[name] = roundMs(at - this.last);
     this.last = at;
   }
 
   /** A duration outside the sequence of steps (e.g. from the kill to the host's exit, which overlaps them). */
   note(name: string, ms: number): void {
-    this.steps[name] = Math.round(ms * 1000) / 1000;
+    this.steps[name] = roundMs(ms);
   }
 
   /** Log the steps, with the kill's wall-clock time (epoch ms, sub-ms) a host's hand-off stamp is compared with. */
   log(log: Logger): void {
     const killEpochMs = performance.timeOrigin + performance.now() - (nowMs() - this.killAt);
-    log.debug({ killEpochMs: Math.round(killEpochMs * 1000) / 1000, ...this.steps }, KILL_PATH);
+    log.debug({ killEpochMs: roundMs(killEpochMs), ...this.steps }, KILL_PATH);
   }
 }

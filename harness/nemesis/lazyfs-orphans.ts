@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { readProcStat } from '../core/proc.js';
+import { processStart, sameProcessAlive } from '../core/proc.js';
 
 /** The file beside a run's lazyfs mountpoints (in the run folder) naming the runner that mounted them. */
 export const LAZYFS_OWNER_FILE = 'lazyfs-owner.json';
@@ -31,7 +31,7 @@ export function lazyfsMountpoints(mountinfo: string): string[] {
 
 /** Record this process as the runner of run folder `runDir`'s lazyfs mounts. */
 export function recordLazyfsOwner(runDir: string): void {
-  const startTime = readProcStat(process.pid)?.startTime ?? '';
+  const startTime = processStart(process.pid) ?? '';
   const owner: LazyfsOwner = { pid: process.pid, startTime };
   writeFileSync(path.join(runDir, LAZYFS_OWNER_FILE), `${JSON.stringify(owner)}\n`);
 }
@@ -52,9 +52,9 @@ function ownerOf(mountpoint: string): LazyfsOwner | null {
   }
 }
 
-/** Is the recorded runner still running (same PID, same start time)? */
+/** Is the recorded runner still running (same PID, same start time, not a zombie: core/proc.ts)? */
 function alive(owner: LazyfsOwner): boolean {
-  return readProcStat(owner.pid)?.startTime === owner.startTime;
+  return sameProcessAlive({ pid: owner.pid, start: owner.startTime === '' ? null : owner.startTime });
 }
 
 /** PIDs of lazyfs daemons serving `mountpoint` (argv: lazyfs-<hash> BACKING MOUNTPOINT). */
@@ -82,10 +82,10 @@ export async function unmountStaleLazyfs(mountinfo = readFileSync('/proc/self/mo
     return owner !== null && !alive(owner);
   });
   for (const m of stale) {
-    const daemons = daemonsOf(m);
+    const daemons = daemonsOf(m).map((pid) => ({ pid, start: processStart(pid) }));
     await execa('fusermount3', ['-u', '-z', m], { reject: false, timeout: 10_000 });
-    const left = new Set(daemonsOf(m)); // only PIDs still serving it: one that ended may have been reused
-    for (const pid of daemons.filter((d) => left.has(d))) {
+    const left = new Set(daemonsOf(m)); // only the same processes still serving it: one that ended may have been reused
+    for (const { pid } of daemons.filter((d) => left.has(d.pid) && sameProcessAlive(d))) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {

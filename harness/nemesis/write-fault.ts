@@ -6,7 +6,7 @@ import { sleep } from '../core/clock.js';
 import type { IndeterminateCause, KillPhase, Violation } from '../journal/events.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { Store } from '../store/store.js';
-import { verifyStore } from '../store/verify.js';
+import { verifyStore } from '../store/check/verify.js';
 import { causeOf } from '../session/infra-cause.js';
 import { gaveUp, journalFault, lazyfsFor, type Fault } from './fault.js';
 import type { InjectedErrno } from './lazyfs.js';

@@ -1,6 +1,7 @@
 // What a report says about cycles it could not judge and about a run that did not complete: the notice that opens
 // the report, the indeterminate cycles by cause, and the warning when too many of them leave the sample thin.
 import type { Summary } from '../analysis/summary.js';
+import { fmtPct } from './text/format.js';
 
 /** Above this share of indeterminate cycles a report warns that its rates rest on a thinned, maybe biased, sample. */
 export const INDETERMINATE_WARN_SHARE = 0.05;
@@ -38,7 +39,7 @@ export function indeterminateText(s: Summary): IndeterminateText {
   const share = s.cycles.total > 0 ? n / s.cycles.total : 0;
   const warning =
     share > INDETERMINATE_WARN_SHARE
-      ? `${n} of ${s.cycles.total} cycles (${(share * 100).toFixed(1)}%) are indeterminate, more than ${INDETERMINATE_WARN_SHARE * 100}%: the success rates rest on the ${s.cycles.total - n} judged cycles only and may be biased; fix the infrastructure fault and run again before publishing.`
+      ? `${n} of ${s.cycles.total} cycles (${fmtPct(share)}) are indeterminate, more than ${fmtPct(INDETERMINATE_WARN_SHARE)}: the success rates rest on the ${s.cycles.total - n} judged cycles only and may be biased; fix the infrastructure fault and run again before publishing.`
       : null;
   return { notice, lines, warning };
 }

@@ -2,7 +2,7 @@
 import type { GateResult } from '../gates/types.js';
 import { wilson, zeroFailureTrialsNeeded } from '../stats/wilson.js';
 import type { RunAnalysis } from '../analysis/summary.js';
-import { fmtNum, fmtPct } from './text/format.js';
+import { fmtNum, fmtPct, fmtQuantile } from './text/format.js';
 import { downtimeQuantiles } from './findings.js';
 import { machinesText } from './provenance.js';
 
@@ -58,7 +58,7 @@ export function scopeLimitations(analysis: RunAnalysis, gates: readonly GateResu
   }
   const unbounded = downtimeQuantiles(analysis)
     .filter((e) => e.n > 0 && e.hi === null)
-    .map((e) => `p${Math.round(e.q * 100)}`);
+    .map((e) => fmtQuantile(e.q));
   if (unbounded.length > 0)
     out.push(
       `With n = ${s.downtimeMs.n} downtime samples, ${joinAnd(unbounded)} cannot be bounded above: the sample is too small for that tail.`,

@@ -13,7 +13,7 @@ import type { HostConfig } from '../session/protocol.js';
 import { causeOf, sessionFailure } from '../session/infra-cause.js';
 import type { HostTimeouts } from '../scenario/timeouts.js';
 import { SessionHungError } from '../core/errors.js';
-import { cycleIds, type Shard } from './shard.js';
+import { cycleIds, type Shard } from '../scenario/shard.js';
 import { orAdapterError } from './adapter-fault.js';
 
 /** The boot sample ids a run (or one shard of it) owns: split over shards as cycle ids are, so a merge has them all. */

@@ -12,7 +12,7 @@ import { unmountStaleLazyfs } from '../nemesis/lazyfs-orphans.js';
 import { resetScratch, runPaths, type RunPaths } from './run-folder.js';
 import { RunLock } from './run-lock.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
-import { cycleIds } from './shard.js';
+import { cycleIds } from '../scenario/shard.js';
 import { bootSampleIds } from './boot-samples.js';
 import { FreshNonces } from './fresh-nonce.js';
 import type { Scenario } from '../scenario/scenario.js';

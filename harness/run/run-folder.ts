@@ -4,7 +4,7 @@ import path from 'node:path';
 import { JOURNAL_FILE } from '../analysis/load-runs.js';
 import { RunLock } from './run-lock.js';
 import { slug } from '../core/slug.js';
-import type { Shard } from './shard.js';
+import type { Shard } from '../scenario/shard.js';
 
 /** Longest scenario-name part of a run id, so ids stay short enough to type. */
 const RUN_SLUG_MAX = 40;

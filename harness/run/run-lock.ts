@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createFileExclusive } from '../core/durable.js';
+import { sleepSync } from '../core/clock.js';
 import { InputError } from '../core/errors.js';
 import { processStart, sameProcessAlive } from '../core/proc.js';
 
@@ -51,8 +52,6 @@ const printable = (text: string): string =>
 
 /** A holder's identity, as a break file's name carries it. */
 const identity = (b: RunLockBody): string => `${b.pid}-${b.start ?? 'x'}`;
-
-const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
  * Remove the lock `file` if it is still the stale lock of `stale` (exported for its race test: a taker that read the
@@ -135,7 +134,7 @@ export class RunLock {
       const busy = holder !== undefined && breakStale(file, holder, text) === 'busy';
       if (Date.now() >= deadline)
         throw new RunBusyError(`run folder ${dir}: another process is taking over its lock ${file} now; try again`);
-      if (busy) pause(wait);
+      if (busy) sleepSync(wait);
     }
   }
 

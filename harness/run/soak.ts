@@ -13,7 +13,7 @@ import { hostConfig } from './host-journal.js';
 import { createRunFolder, resetScratch, runPaths, type RunPaths } from './run-folder.js';
 import type { RunLock } from './run-lock.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
-import { cycleIds, type Shard } from './shard.js';
+import { cycleIds, type Shard } from '../scenario/shard.js';
 import { bootSampleIds } from './boot-samples.js';
 import { rememberOptions, type RememberedOptions } from './run-options.js';
 

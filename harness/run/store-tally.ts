@@ -1,8 +1,8 @@
 // What run-end records of the run's store: its committed checkpoints and their bytes, counted by the same function as
-// `soak store stats` (store/verify.ts storeStats), so the report and the store command count one thing.
+// `soak store stats` (store/check/verify.ts storeStats), so the report and the store command count one thing.
 import type { StoreTally } from '../journal/events.js';
 import type { Store } from '../store/store.js';
-import { storeStats } from '../store/verify.js';
+import { storeStats } from '../store/check/verify.js';
 
 /** The store's committed checkpoints and bytes as `soak store stats` counts them; undefined when it cannot be read. */
 export function storeTally(store: Store): StoreTally | undefined {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { readBoundedText } from '../core/bounded-read.js';
+import { type ConfigIssue, ConfigIssuesError, schemaIssues } from '../core/config-issues.js';
 import { ConfigError } from '../core/errors.js';
 import { repoRoot } from '../core/repo-root.js';
 import { durationMs, durationS, HOUR_MS, msRange } from './durations.js';
@@ -144,23 +145,12 @@ export function overrideFlag(key: string): string {
   return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }
 
-/** Format zod issues as `file: field.path: message` lines; a field in `fromFlags` came from its flag and is named so. */
-export function formatIssues(file: string, error: z.ZodError, fromFlags: ReadonlySet<string> = new Set()): string {
-  return error.issues
-    .flatMap((issue) => {
-      // An unknown field is named by its own dot-path, not its parent's.
-      const paths = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
-      const message =
-        issue.code === 'unrecognized_keys'
-          ? 'unknown field (check the spelling; see README "Scenario files")'
-          : issue.message;
-      return paths.map((p) => {
-        const key = String(p[0] ?? '');
-        if (p.length === 1 && fromFlags.has(key)) return `  ${overrideFlag(key)} (overrides ${key}): ${message}`;
-        return `  ${file}: ${p.length > 0 ? p.join('.') : '(top level)'}: ${message}`;
-      });
-    })
-    .join('\n');
+/** Scenario schema problems as config issues; a field in `fromFlags` came from its flag and is named so. */
+function scenarioIssues(error: z.ZodError, fromFlags: ReadonlySet<string>): ConfigIssue[] {
+  return schemaIssues(error.issues, [], 'unknown field (check the spelling; see README "Scenario files")').map((i) => {
+    const key = String(i.path[0] ?? '');
+    return i.path.length === 1 && fromFlags.has(key) ? { ...i, flag: overrideFlag(key) } : i;
+  });
 }
 
 /** Resolve `--scenario`: a path to a file, or a name in scenarios/. */
@@ -203,7 +193,7 @@ export function parseScenario(text: string, file: string, overrides: ScenarioOve
     }
   const result = scenarioSchema.safeParse(merged);
   if (!result.success) {
-    throw new ConfigError(`scenario ${file} is invalid:\n${formatIssues(file, result.error, fromFlags)}`);
+    throw new ConfigIssuesError(`scenario ${file} is invalid`, scenarioIssues(result.error, fromFlags), file);
   }
   return withAdapter(result.data, file);
 }
@@ -212,7 +202,11 @@ export function parseScenario(text: string, file: string, overrides: ScenarioOve
 function withAdapter(s: Scenario, file: string): Scenario {
   if (s.target !== 'exec') return s;
   if (s.adapter === undefined)
-    throw new ConfigError(`scenario ${file} is invalid:\n  ${file}: adapter: target "exec" needs an adapter path`);
+    throw new ConfigIssuesError(
+      `scenario ${file} is invalid`,
+      [{ path: ['adapter'], message: 'target "exec" needs an adapter path' }],
+      file,
+    );
   const near = path.resolve(path.dirname(file), s.adapter);
   const adapter = existsSync(near) ? near : path.resolve(repoRoot(), s.adapter);
   return { ...s, targetOptions: { ...s.targetOptions, adapter, adapterOptions: s.adapterOptions ?? {} } };

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { monotonicMs, sleep, stopwatch } from '../core/clock.js';
 import { ConfigError, diskErrno, SoakError } from '../core/errors.js';
+import { roundMs } from '../core/round.js';
 import { parseHostConfig, type HostConfig, type HostMessage } from './protocol.js';
 import type { Manifest } from '../store/manifest.js';
 import type { Newest } from '../store/repository.js';
@@ -57,7 +58,7 @@ async function checkpointLoop(cfg: HostConfig, store: Store, target: Target): Pr
     send({ ev: 'ckpt-begin', seq: writer.seq });
     const result = await target.checkpoint(writer, { skewMs: cfg.skewMs });
     writer.step = result.step;
-    const manifest = writer.commit({ ...result.meta, pauseMs: Math.round(result.pauseMs * 1000) / 1000 });
+    const manifest = writer.commit({ ...result.meta, pauseMs: roundMs(result.pauseMs) });
     await target.committed?.(manifest.seq);
     send({
       ev: 'ckpt-commit',

@@ -4,6 +4,7 @@ import type { Heartbeat } from '../check/heartbeat.js';
 import type { CheckpointFacts } from '../journal/events.js';
 import type { KillEntry } from '../core/kill-guard.js';
 import { TIMER_MAX_MS } from '../core/clock.js';
+import { issueLine } from '../core/config-issues.js';
 import { ConfigError } from '../core/errors.js';
 import { visible } from '../core/visible.js';
 
@@ -74,9 +75,12 @@ export function parseHostConfig(arg: string | undefined): HostConfig {
   try {
     raw = JSON.parse(arg ?? '');
   } catch (err) {
-    throw new ConfigError(`${what}: (top level): not JSON (${(err as Error).message}); expected one JSON argument`);
+    throw new ConfigError(
+      issueLine(what, { path: [], message: `not JSON (${(err as Error).message}); expected one JSON argument` }),
+    );
   }
-  if (!options.ok(raw)) throw new ConfigError(`${what}: (top level): expected an object, got ${shown(raw)}`);
+  if (!options.ok(raw))
+    throw new ConfigError(issueLine(what, { path: [], message: `expected an object, got ${shown(raw)}` }));
   const fields = Object.entries(HOST_CONFIG) as [keyof HostConfig, Field<unknown>][];
   const problems = fields.flatMap(([key, f]) =>
     f.ok(raw[key])

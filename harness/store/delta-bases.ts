@@ -3,7 +3,7 @@
 import { IntegrityError } from '../core/errors.js';
 import { PageKeys } from './chunking/qemu-pages.js';
 import type { Manifest } from './manifest.js';
-import { type ChunkReader, pageKeys } from './part-reader.js';
+import { type ChunkReader, pageKeys } from './read/part-reader.js';
 
 /** Page keys of the newest checkpoint per part name: what this process last committed, else rebuilt from disk once. */
 export class DeltaBases {

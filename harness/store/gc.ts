@@ -5,16 +5,16 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, IntegrityError } from '../core/errors.js';
-import { removeDurably } from '../core/durable.js';
-import { writeConsolidated } from './consolidate.js';
-import { CONSOLIDATED_FILE } from './consolidated-index.js';
-import { LOCATION_FILE } from './location-index.js';
+import { isTempName, removeDurably } from '../core/durable.js';
+import { writeConsolidated } from './index/consolidate.js';
+import { CONSOLIDATED_FILE } from './index/consolidated-index.js';
+import { LOCATION_FILE } from './index/location-index.js';
 import { manifestFileName } from './manifest.js';
 import { PackWriter } from './pack.js';
-import { entryLocation, readPackIndex, type PackIndexFile } from './pack-index.js';
+import { entryLocation, readPackIndex, type PackIndexFile } from './index/pack-index.js';
 import type { Store } from './repository.js';
 import { sweepDeadLockTemps } from './lock.js';
-import { damagedPackIndexes } from './verify-pack-indexes.js';
+import { damagedPackIndexes } from './index/verify-pack-indexes.js';
 
 export interface GcReport {
   keep: number;
@@ -182,11 +182,11 @@ function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) 
   const tornPacks = readdirSync(packDir).filter(
     (f) => f.endsWith('.pack') && !indexed.has(f.slice(0, -5)) && f !== `${fresh.id}.pack`,
   );
-  const temps = readdirSync(packDir).filter((f) => f.includes('.tmp-'));
+  const temps = readdirSync(packDir).filter((f) => isTempName(f));
   removeDurably(packDir, [...rewrite.map((i) => `${i.pack}.pack`), ...tornPacks, ...temps]);
   removeDurably(
     manifestDir,
-    readdirSync(manifestDir).filter((f) => f.includes('.tmp-')),
+    readdirSync(manifestDir).filter((f) => isTempName(f)),
   );
   const lockTemps = sweepDeadLockTemps(store.dir); // under gc's exclusive lock; a live taker's temp stays
   consolidateAfterGc(packDir);

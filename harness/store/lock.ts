@@ -5,9 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { mkdirDurable, writeFileAtomic } from '../core/durable.js';
+import { mkdirDurable, tempMaker, writeFileAtomic } from '../core/durable.js';
+import { sleepSync } from '../core/clock.js';
 import { InputError } from '../core/errors.js';
-import { pidAlive, processStart, sameProcessAlive } from '../core/proc.js';
+import { processStart, sameProcessAlive } from '../core/proc.js';
 
 /** The folder of lock files inside a store. */
 export const LOCKS_DIR = 'locks';
@@ -39,12 +40,13 @@ export function holderAlive(body: LockBody): boolean {
   return sameProcessAlive(body);
 }
 
-/** A lock's temp name as writeFileAtomic makes it (`.<kind>-<pid>-<id>.json.tmp-<random>`): the taker's PID. */
-const LOCK_TEMP = /^\.(?:shared|writer|exclusive)-(\d+)-[0-9a-f]+\.json\.tmp-[0-9a-f]+$/;
+/** A lock's temp name as writeFileAtomic makes it: `.<kind>-<pid>-<id>.json.tmp-<maker>-<random>` (core/durable.ts). */
+const LOCK_TEMP = /^\.(?:shared|writer|exclusive)-\d+-[0-9a-f]+\.json\./;
 
 /**
- * Remove the temp files of lock takers that died while writing their lock (their PID no longer runs); never one of a
- * live PID (it may be writing its lock now) nor a name without a PID. Returns the names removed. gc calls it.
+ * Remove the temp files of lock takers that died while writing their lock (the maker its name records no longer runs:
+ * pid and start time); never one of a live taker (it may be writing its lock now) nor a name that records no maker.
+ * Returns the names removed. gc calls it.
  */
 export function sweepDeadLockTemps(dir: string): string[] {
   const locks = path.join(dir, LOCKS_DIR);
@@ -55,8 +57,8 @@ export function sweepDeadLockTemps(dir: string): string[] {
     return [];
   }
   const dead = names.filter((f) => {
-    const m = LOCK_TEMP.exec(f);
-    return m !== null && !pidAlive(Number(m[1]));
+    const maker = LOCK_TEMP.test(f) ? tempMaker(f) : null;
+    return maker !== null && !sameProcessAlive(maker);
   });
   for (const f of dead) rmSync(path.join(locks, f), { force: true });
   return dead;
@@ -93,8 +95,6 @@ function describeHolder(l: FoundLock): string {
   if (!l.body) return `an unreadable lock file ${l.file} (remove it once no process uses the store)`;
   return `PID ${l.body.pid} (${l.body.purpose}, ${l.body.kind} lock since ${l.body.at}; ${l.file})`;
 }
-
-const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /** One lock this process holds on a store, until `release` (or until the process dies, which makes it stale). */
 export class StoreLock {
@@ -148,7 +148,7 @@ export class StoreLock {
           `store ${dir} is in use by ${live.map(describeHolder).join(', ')}; cannot take a ${kind} lock for ${purpose}: stop it first`,
         );
       }
-      pause(wait);
+      sleepSync(wait);
     }
   }
 

@@ -1,5 +1,5 @@
 // Checkpoint manifests: the committed, self-checking record of one checkpoint's parts and their chunks.
-import { createHash } from 'node:crypto';
+import { jsonSealHolds, sealJson } from './sealed-file.js';
 
 /**
  * 2 added PartEntry.layout. 3 moved the chunk lists out of the file into the store: `chunkList` names chunks that hold
@@ -61,7 +61,7 @@ interface ManifestFields {
   /** Of newChunks, those stored as deltas against a base (absent in manifests written before deltas). */
   newDeltas?: number;
   meta: Record<string, number | string>;
-  /** sha256 of the manifest body without this field. */
+  /** sha256 of the manifest body without this field (sealed-file.ts: sealed JSON). */
   check: string;
 }
 
@@ -97,18 +97,10 @@ export interface Manifest extends ManifestFields {
   broken?: string;
 }
 
-/** Digest of a manifest's body (every field but `check`, in the object's own field order). */
-export function manifestCheck(m: Omit<Manifest, 'check'> | Omit<ManifestFile, 'check'>): string {
-  const body: Record<string, unknown> = { ...m };
-  delete body.check;
-  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
-}
-
-/** A manifest file and its text, stringified once (a big part lists tens of thousands of chunks). */
+/** A manifest file and its text, sealed (sealed-file.ts: its digest is the last field, `check`), stringified once. */
 export function serializeManifest(body: Omit<ListedManifestFile, 'check'>): { file: ListedManifestFile; text: string } {
-  const bodyText = JSON.stringify(body);
-  const check = createHash('sha256').update(bodyText).digest('hex');
-  return { file: { ...body, check }, text: `${bodyText.slice(0, -1)},"check":"${check}"}` };
+  const { text, check } = sealJson(body);
+  return { file: { ...body, check }, text };
 }
 
 /** Parse and self-check a manifest file: the manifest, or what is wrong with it (truncated, garbage, edited...). */
@@ -126,7 +118,7 @@ export function inspectManifest(text: string): ManifestFile | { problem: string 
       problem: `has schemaVersion ${JSON.stringify(m.schemaVersion)} (readable: ${READABLE_VERSIONS.join(', ')})`,
     };
   if (typeof m.seq !== 'number' || !Array.isArray(m.parts)) return { problem: 'lacks its seq or parts fields' };
-  if (manifestCheck(m) !== m.check) return { problem: 'fails its check (a field was edited or a bit flipped)' };
+  if (!jsonSealHolds(m)) return { problem: 'fails its check (a field was edited or a bit flipped)' };
   return m;
 }
 

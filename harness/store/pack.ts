@@ -9,7 +9,7 @@ import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { compressSync as lz4CompressSync } from 'lz4-napi';
 import { fsyncBeforeRename, writeAll, writeFileAtomic } from '../core/durable.js';
-import { type ChunkLocation, encodePackIndex, entryLocation, type IndexEntry } from './pack-index.js';
+import { type ChunkLocation, encodePackIndex, entryLocation, type IndexEntry } from './index/pack-index.js';
 
 /**
  * How new chunks are kept: `lz4` (LZ4 blocks of ~64 KiB: compresses much faster than deflate level 1, bench/README.md,

@@ -3,18 +3,18 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { mkdirDurable } from '../core/durable.js';
-import { ChunkIndex } from './chunk-index.js';
+import { ChunkIndex } from './index/chunk-index.js';
 import { readChunkList } from './chunk-list.js';
 import type { PageKeys } from './chunking/qemu-pages.js';
 import { DeltaBases } from './delta-bases.js';
-import { locationFileName, readLocations, writeLocations } from './location-index.js';
+import { locationFileName, readLocations, writeLocations } from './index/location-index.js';
 import { type LockKind, StoreLock } from './lock.js';
 import { inspectManifest, type Manifest } from './manifest.js';
 import type { Compression } from './pack.js';
-import type { ChunkLocation } from './pack-index.js';
-import { PackReader } from './pack-reader.js';
+import type { ChunkLocation } from './index/pack-index.js';
+import { PackReader } from './read/pack-reader.js';
 import { manifestFiles, storePaths } from './paths.js';
-import { CheckpointReader } from './reader.js';
+import { CheckpointReader } from './read/reader.js';
 import type { StoreInternals } from './internals.js';
 import { CheckpointWriter } from './writer.js';
 

@@ -8,7 +8,7 @@ import { encodeDelta } from './chunking/delta.js';
 import { CdcCutter, type Cutter, FixedCutter } from './chunking/ingest.js';
 import { type PageKeys, PagesCutter } from './chunking/qemu-pages.js';
 import { DeltaPolicy } from './delta-policy.js';
-import { dropOldLocations, writeLocations } from './location-index.js';
+import { dropOldLocations, writeLocations } from './index/location-index.js';
 import {
   type Manifest,
   MANIFEST_SCHEMA_VERSION,

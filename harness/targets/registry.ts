@@ -1,4 +1,5 @@
 // Target registry: name -> factory. The host picks one by the scenario's `target` field.
+import { type ConfigIssue, ConfigIssuesError, throwIfIssues } from '../core/config-issues.js';
 import { ConfigError } from '../core/errors.js';
 import type { Target, TargetContext } from './target.js';
 
@@ -6,7 +7,7 @@ export type TargetFactory = (ctx: TargetContext) => Target | Promise<Target>;
 
 interface TargetModule {
   create: TargetFactory;
-  /** Validate targetOptions without starting anything; throws ConfigError listing every problem. */
+  /** Validate targetOptions without starting anything; throws a ConfigIssuesError listing every problem. */
   validate: (options: Record<string, unknown>) => void;
 }
 
@@ -39,19 +40,19 @@ export async function createTarget(name: string, ctx: TargetContext): Promise<Ta
   return (await factories[name]!()).create(ctx);
 }
 
-/** Check a target name and its options before anything is created; `where` (the scenario file) prefixes every message. */
-export async function validateTarget(name: string, options: Record<string, unknown>, where: string): Promise<void> {
-  assertTargetName(name, `${where}: target`);
+/** The problems of `options` for target `name` (none: []), each by its path from the top of the scenario. */
+export async function targetIssues(name: string, options: Record<string, unknown>): Promise<readonly ConfigIssue[]> {
   try {
     (await factories[name]!()).validate(options);
+    return [];
   } catch (err) {
-    if (err instanceof ConfigError) {
-      // Each problem line reads "<file>: targetOptions.<field>: <message>", like every other scenario error.
-      const lines = err.message
-        .split('\n')
-        .map((l, i) => (i === 0 ? `scenario ${where}: ${l}` : l.replace(/^\s*/, `  ${where}: `)));
-      throw new ConfigError(lines.join('\n'), { cause: err });
-    }
+    if (err instanceof ConfigIssuesError) return err.issues;
     throw err;
   }
+}
+
+/** Check a target name and its options before anything is created; each problem line names `where` (the scenario file). */
+export async function validateTarget(name: string, options: Record<string, unknown>, where: string): Promise<void> {
+  assertTargetName(name, `${where}: target`);
+  throwIfIssues(`scenario ${where}: ${name} target options are invalid`, await targetIssues(name, options), where);
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { JOURNAL_FILE, loadRuns } from '../analysis/load-runs.js';
 import { judge } from '../gates/judge.js';
 import { tailLines } from '../live/tail.js';
+import { plannedCycles, type Shard } from '../scenario/shard.js';
 import { watchSnapshot, type Pace, type WatchSnapshot } from './snapshot.js';
 
 /** How much of the journal's head is read for run-start (its scenario's planned cycles). */
@@ -69,11 +70,10 @@ export class JournalFollower {
       const start = JSON.parse(first) as {
         manualKills?: boolean;
         scenario?: { cycles?: number };
-        shard?: { index: number; count: number };
+        shard?: Shard;
       };
       const cycles = start.scenario?.cycles;
-      if (typeof cycles === 'number' && !start.manualKills)
-        planned = start.shard ? Math.ceil((cycles - start.shard.index) / start.shard.count) : cycles;
+      if (typeof cycles === 'number' && !start.manualKills) planned = plannedCycles(cycles, start.shard);
     } catch {
       // no readable run-start yet: no ETA
     } finally {

@@ -121,6 +121,15 @@ describe('the house', () => {
     expect(breaches(graph, 'store', [...above, 'targets'])).toEqual([]);
   });
 
+  it("the store's folders point down: check -> read -> index (the store's root files are their floor)", () => {
+    expect(breaches(graph, 'store/index', ['store/read', 'store/check'])).toEqual([]);
+    expect(breaches(graph, 'store/read', ['store/check'])).toEqual([]);
+    const root = [...graph.keys()].filter((f) => /^store\/[^/]+\.ts$/.test(f));
+    expect(
+      root.flatMap((f) => (graph.get(f) ?? []).filter((d) => d.startsWith('store/check/')).map((d) => `${f} -> ${d}`)),
+    ).toEqual([]);
+  });
+
   it(`has no file over ${MAX_LINES} lines`, () => {
     const long = sources(harness)
       .map((f) => ({ f: path.relative(repoRoot, f), n: readFileSync(f, 'utf8').trimEnd().split('\n').length }))

@@ -2,10 +2,10 @@
 // parent and group, the host and its group), and an entry signalled only while it is the very process declared (same
 // start time, not a zombie, a group only while its leader leads it). Negative controls: each refused victim lives on.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killRefusal, neverKilled, neverReason, signalEntries, type KillEntry } from '../../harness/core/kill-guard.js';
 import { readProcStat } from '../../harness/core/proc.js';
+import { makeZombie } from '../helpers/zombie.js';
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -73,17 +73,9 @@ describe('signalEntries', () => {
   });
 
   it('a zombie is already dead and a gone process is no news: neither is signalled', async () => {
-    // A child that exits and that nobody reaps while we look: node reaps its children, so hold a zombie with sh.
-    const holder = spawn('sh', ['-c', 'sleep 0.01 & read x'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const { pid: zombie, startTime, holder } = await makeZombie();
     started.push(holder);
-    let zombie: number | undefined;
-    for (let i = 0; zombie === undefined; i++) {
-      if (i > 500) throw new Error('no zombie seen');
-      await new Promise((r) => setTimeout(r, 10));
-      const kids = readChildren(holder.pid!);
-      zombie = kids.find((k) => readProcStat(k)?.state === 'Z');
-    }
-    const z: KillEntry = { pid: zombie, startTime: readProcStat(zombie)!.startTime, group: false };
+    const z: KillEntry = { pid: zombie, startTime, group: false };
     expect(killRefusal(z, neverKilled(process.pid))).toBe(`pid ${zombie} is a zombie (already dead)`);
     expect(signalEntries([z, { pid: 2 ** 22 + 7, startTime: '1', group: false }], neverKilled(process.pid))).toEqual({
       hit: [],
@@ -91,11 +83,3 @@ describe('signalEntries', () => {
     });
   });
 });
-
-/** The PIDs whose parent is `pid` (from /proc). */
-function readChildren(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .map(Number)
-    .filter((p) => readProcStat(p)?.ppid === pid);
-}

@@ -1,7 +1,10 @@
 // parseProcStat reads state, parent, process group, session and start time from /proc/<pid>/stat text, even when comm
-// holds ") "; startedBefore compares start times as whole numbers (not as strings).
+// holds ") "; startedBefore compares start times as whole numbers (not as strings); sameProcessAlive (the one rule for
+// "is this still the process that recorded itself") holds for this process only while pid, start time and life match.
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { parseProcStat, readProcStat, startedBefore } from '../../harness/core/proc.js';
+import { parseProcStat, processStart, readProcStat, sameProcessAlive, startedBefore } from '../../harness/core/proc.js';
+import { makeZombie } from '../helpers/zombie.js';
 
 /** A stat line: fields 1..52, with the given comm, state, pgrp (field 5) and start time (field 22). */
 function statLine(comm: string, state: string, pgrp: number, start: number): string {
@@ -45,5 +48,22 @@ describe('startedBefore', () => {
     expect(startedBefore('99', '100')).toBe(true);
     expect(startedBefore('100', '99')).toBe(false);
     expect(startedBefore('100', '100')).toBe(false);
+  });
+});
+
+describe('sameProcessAlive', () => {
+  it('holds for this process; a recycled PID (another start time), a gone PID and a zombie are each gone', async () => {
+    const start = processStart(process.pid);
+    expect(sameProcessAlive({ pid: process.pid, start })).toBe(true);
+    expect(sameProcessAlive({ pid: process.pid, start: `${start}0` })).toBe(false);
+    expect(sameProcessAlive({ pid: process.pid, start: null })).toBe(false);
+    expect(sameProcessAlive({ pid: spawnSync('true').pid, start })).toBe(false);
+    const zombie = await makeZombie();
+    try {
+      expect(readProcStat(zombie.pid)?.state).toBe('Z'); // its PID and start time still match...
+      expect(sameProcessAlive({ pid: zombie.pid, start: zombie.startTime })).toBe(false); // ...but it is dead
+    } finally {
+      zombie.holder.kill('SIGKILL');
+    }
   });
 });

@@ -10,7 +10,7 @@ import { execaNode, type Result, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEvent, RunStartEvent } from '../../harness/journal/events.js';
 import { parseJournal } from '../../harness/journal/writer.js';
-import { seedFromKey } from '../../harness/run/shard.js';
+import { seedFromKey } from '../../harness/scenario/shard.js';
 import type { OutputName } from '../../harness/report/output-schemas.js';
 import { describeResult, soakIn } from '../helpers/cli.js';
 import { cliPath } from '../helpers/paths.js';

@@ -35,7 +35,7 @@ describe('soak merge streams big journals', () => {
       const got = readJournal(path.join(outDir, 'journal.ndjson'));
       expect(got.tornTail).toBeNull();
       expect(got.events).toEqual(want);
-      expect(readdirSync(tmp).filter((f) => f.includes('.merging-'))).toEqual([]);
+      expect(readdirSync(tmp).filter((f) => f.includes('.tmp-'))).toEqual([]);
     } finally {
       rmSync(a.dir, { recursive: true, force: true });
       rmSync(b.dir, { recursive: true, force: true });

@@ -63,7 +63,7 @@ describe.skipIf(!fuseAvailable())('power-loss nemesis', () => {
       const dated = readdirSync(reports).find((d) => d.endsWith('-power-loss'))!;
       const md = readFileSync(path.join(reports, dated, 'summary.md'), 'utf8');
       expect(md).toContain('### Measured, per fault kind');
-      expect(md).toMatch(/^\| power-loss \| \d+ \| \d+ \| 0 \| \d+(?: \([^)]*\))? \| 100\.0% \[/m);
+      expect(md).toMatch(/^\| power-loss \| \d+ \| \d+ \| 0 \| \d+(?: \([^)]*\))? \| 100% \[/m);
       expect(md).toMatch(/^\| sigkill \| \d+ \|/m);
     },
     660_000,

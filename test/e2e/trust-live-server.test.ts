@@ -221,7 +221,8 @@ describe('soak demo and soak watch under hostile requests', () => {
   test('Ctrl-C ends both: the run has run-end, the store no lock left, the run folder no runner lock', async () => {
     expect(existsSync(path.join(runDir, RUN_LOCK_FILE))).toBe(true); // the demo held it while it ran
     // what a host SIGKILLed while writing its writer lock leaves (a kill can land on its first checkpoint)
-    const torn = `.writer-${spawnSync('true').pid}-0a1b2c3d4e5f.json.tmp-0123456789abcdef`;
+    const dead = spawnSync('true').pid;
+    const torn = `.writer-${dead}-0a1b2c3d4e5f.json.tmp-${dead}-12345-0123456789abcdef`;
     writeFileSync(path.join(runDir, 'store', 'locks', torn), '{"kind":"wri');
     demo.proc.kill('SIGINT');
     watch.proc.kill('SIGINT');

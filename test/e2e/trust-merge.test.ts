@@ -40,7 +40,7 @@ describe('soak merge refuses one run twice', () => {
     expect(String(r.stderr)).toContain(`${path.resolve(tmp, dirs[0]!)} and ${path.resolve(tmp, dirs[1]!)}`);
     expect(String(r.stderr)).toContain('same run folder');
     expect(existsSync(out)).toBe(false);
-    expect(readdirSync(tmp).filter((f) => f.includes('.merging-'))).toEqual([]);
+    expect(readdirSync(tmp).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 
   it('a copy of the run (same run id) is refused; another run merges', async () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { execaNode, type ResultPromise } from 'execa';
 import { expect } from 'vitest';
 import { Store } from '../../harness/store/store.js';
-import { verifyStore } from '../../harness/store/verify.js';
+import { verifyStore } from '../../harness/store/check/verify.js';
 import { expectedDigests, smallContent, stepOf } from '../fixtures/store-content.mjs';
 import { fixturePath } from './paths.js';
 

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { readPackIndex } from '../../harness/store/pack-index.js';
+import { readPackIndex } from '../../harness/store/index/pack-index.js';
 import { Store } from '../../harness/store/store.js';
 
 /** XOR `mask` into the byte `at` bytes into chunk `h`'s stored bytes (its deflated block, if compressed) in its pack file. */

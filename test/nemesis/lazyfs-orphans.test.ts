@@ -13,6 +13,7 @@ import {
   unmountStaleLazyfs,
 } from '../../harness/nemesis/lazyfs-orphans.js';
 import { readProcStat } from '../../harness/core/proc.js';
+import { makeZombie } from '../helpers/zombie.js';
 
 const noFuse = !fuseAvailable();
 const root = mkdtempSync(path.join(tmpdir(), 'lazyfs-orphans-'));
@@ -70,8 +71,9 @@ describe('lazyfsMountpoints', () => {
 });
 
 describe.skipIf(noFuse)('unmountStaleLazyfs (real mounts)', () => {
-  it("unmounts the mount of a runner that died and ends its daemon; leaves a live runner's and an unrecorded one", async () => {
+  it("unmounts the mount of a runner that died (or is a zombie) and ends its daemon; leaves a live runner's and an unrecorded one", async () => {
     const dead = await runWithMount('dead');
+    const undead = await runWithMount('zombie');
     const live = await runWithMount('live');
     const foreign = await runWithMount('foreign');
     // "dead": its recorded runner is a process that has exited
@@ -79,13 +81,21 @@ describe.skipIf(noFuse)('unmountStaleLazyfs (real mounts)', () => {
     const gonePid = gone.pid!;
     await gone;
     writeFileSync(path.join(dead.run, LAZYFS_OWNER_FILE), JSON.stringify({ pid: gonePid, startTime: '1' }));
+    // "zombie": its recorded runner exited and is not reaped yet: gone, though its PID and start time still match
+    const zombie = await makeZombie();
+    writeFileSync(
+      path.join(undead.run, LAZYFS_OWNER_FILE),
+      JSON.stringify({ pid: zombie.pid, startTime: zombie.startTime }),
+    );
     recordLazyfsOwner(live.run); // this process: alive
     expect(readProcStat(process.pid)).not.toBeNull();
-    for (const r of [dead, live, foreign]) expect(mountedNow()).toContain(r.m.mountpoint);
+    for (const r of [dead, undead, live, foreign]) expect(mountedNow()).toContain(r.m.mountpoint);
 
     const unmounted = await unmountStaleLazyfs();
-    expect(unmounted).toEqual([dead.m.mountpoint]);
+    zombie.holder.kill('SIGKILL');
+    expect([...unmounted].sort()).toEqual([dead.m.mountpoint, undead.m.mountpoint].sort());
     expect(mountedNow()).not.toContain(dead.m.mountpoint);
+    expect(mountedNow()).not.toContain(undead.m.mountpoint);
     expect(mountedNow()).toContain(live.m.mountpoint);
     expect(mountedNow()).toContain(foreign.m.mountpoint);
     expect(await daemonsLeft(dead.m.mountpoint)).toEqual([]);

@@ -10,9 +10,10 @@ import { execaNode } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { writeFileAtomic } from '../../harness/core/durable.js';
-import { manifestCheck, manifestFileName, type Manifest } from '../../harness/store/manifest.js';
+import { manifestFileName, type Manifest } from '../../harness/store/manifest.js';
+import { jsonSeal } from '../../harness/store/sealed-file.js';
 import { Store } from '../../harness/store/store.js';
-import { storeStats, verifyStore } from '../../harness/store/verify.js';
+import { storeStats, verifyStore } from '../../harness/store/check/verify.js';
 import { rng } from '../helpers/rng.js';
 import { BASE_BYTES, expectedDigests, FRESH_BYTES, stepOf } from '../fixtures/store-content.mjs';
 import { fixturePath } from '../helpers/paths.js';
@@ -218,7 +219,7 @@ describe('store commit atomicity under SIGKILL', () => {
       delete rest.chunkList;
       writeFileAtomic(
         path.join(own, 'checkpoints', manifestFileName(2)),
-        JSON.stringify({ ...rest, check: manifestCheck(rest) }),
+        JSON.stringify({ ...rest, check: jsonSeal(rest) }),
       );
       store.close();
       const reopened = Store.open(own);

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, EXIT, IntegrityError } from '../../harness/core/errors.js';
 import { gcStore } from '../../harness/store/gc.js';
 import { Store } from '../../harness/store/store.js';
-import { verifyStore } from '../../harness/store/verify.js';
+import { verifyStore } from '../../harness/store/check/verify.js';
 import { bytes, sha } from '../helpers/bytes.js';
 import { flipStoredByte } from '../helpers/store.js';
 import { thrown } from '../helpers/thrown.js';

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT, IntegrityError } from '../../harness/core/errors.js';
 import { gcStore } from '../../harness/store/gc.js';
 import { Store } from '../../harness/store/store.js';
-import { storeStats, verifyStore } from '../../harness/store/verify.js';
+import { storeStats, verifyStore } from '../../harness/store/check/verify.js';
 import { bytes } from '../helpers/bytes.js';
 import { thrown } from '../helpers/thrown.js';
 

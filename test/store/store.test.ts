@@ -19,7 +19,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IntegrityError } from '../../harness/core/errors.js';
 import { manifestFileName, type Manifest } from '../../harness/store/manifest.js';
 import { Store } from '../../harness/store/store.js';
-import { storeStats, verifyStore } from '../../harness/store/verify.js';
+import { storeStats, verifyStore } from '../../harness/store/check/verify.js';
 import { slices, streamOf } from '../helpers/stream.js';
 
 let dir: string;
@@ -141,7 +141,7 @@ describe('dedup', () => {
     // first stored = 7 chunks of data (the two short tails included) + its pack index
     expect(m1.storedBytes).toBeGreaterThan(A.length + B.length);
     expect(m1.storedBytes).toBeLessThan(A.length + B.length + 2000);
-    // just the manifest and its location index (a cache of where its chunks live: store/location-index.ts)
+    // just the manifest and its location index (a cache of where its chunks live: store/index/location-index.ts)
     const manifest2 = readFileSync(sub('checkpoints', manifestFileName(2))).length;
     expect(added).toBe(manifest2 + readFileSync(sub('checkpoints', '0000000002.loc')).length);
     expect(packFiles('.pack')).toHaveLength(1);

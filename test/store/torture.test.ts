@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gcStore } from '../../harness/store/gc.js';
 import { Store } from '../../harness/store/store.js';
-import { verifyStore } from '../../harness/store/verify.js';
+import { verifyStore } from '../../harness/store/check/verify.js';
 import { rng } from '../helpers/rng.js';
 import { calibrate, checkStore, KEEP, killOnce } from '../helpers/store-torture.js';
 

@@ -4,7 +4,7 @@ import type { GateResult } from '../../gates/types.js';
 import { VERDICT_WORD, type VerdictLevel } from '../../gates/verdict.js';
 import { compareSamples, type Comparison } from '../../stats/compare.js';
 import { fmtGateInterval, fmtGateObserved, fmtGateVerdict } from '../text/gate-format.js';
-import { fmtMs } from '../text/format.js';
+import { fmtMs, fmtPValue } from '../text/format.js';
 import type { Baseline } from './read-baseline.js';
 
 /** One gate then and now, as display text (unescaped); a side is "not judged" when that report lacks the gate. */
@@ -48,7 +48,7 @@ export function downtimeLine(c: Comparison | null, nThen: number, nNow: number):
   return (
     `downtime median ${fmtMs(c.medianA)} then (n = ${c.nA}), ${fmtMs(c.medianB)} now (n = ${c.nB}): ` +
     `${sign}${fmtMs(Math.abs(c.diff))}, 95% CI [${fmtMs(c.ci[0])}, ${fmtMs(c.ci[1])}]; ` +
-    `permutation test on the medians (${c.method}, ${c.permutations} splits) p = ${c.pValue.toPrecision(3)}: ${c.verdict}`
+    `permutation test on the medians (${c.method}, ${c.permutations} splits) p = ${fmtPValue(c.pValue)}: ${c.verdict}`
   );
 }
 

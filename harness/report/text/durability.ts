@@ -3,6 +3,7 @@
 import type { DurabilityRow } from '../../analysis/durability.js';
 import type { Summary } from '../../analysis/summary.js';
 import { wilson } from '../../stats/wilson.js';
+import { fmtPct } from './format.js';
 
 const WHAT: Record<DurabilityRow['kind'], string> = {
   sigkill: 'process kill (SIGKILL of the session host group; the page cache survives)',
@@ -21,8 +22,6 @@ const NEVER_TESTED = [
   "a real disk's volatile write cache (lazyfs sits above the kernel; the disk's own cache is never cut)",
   'firmware that acknowledges a flush it did not do',
 ];
-
-const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 /** The SIGKILL row of a run without a fault event (its cycles were all plain kills); none for a run of no cycles. */
 export function plainKillRows(cycles: Summary['cycles']): DurabilityRow[] {
@@ -64,7 +63,9 @@ export function durabilityLines(rows: readonly DurabilityRow[]): string[] {
     ...rows.map(
       (r) =>
         `| ${r.kind} | ${r.trials} | ${r.ok} | ${r.fail} | ${indeterminateCell(r)} | ${
-          r.interval ? `${pct(r.ok / (r.ok + r.fail))} [${pct(r.interval[0])}, ${pct(r.interval[1])}]` : 'n/a'
+          r.interval
+            ? `${fmtPct(r.ok / (r.ok + r.fail))} [${fmtPct(r.interval[0], 'down')}, ${fmtPct(r.interval[1], 'up')}]`
+            : 'n/a'
         } |`,
     ),
     '',

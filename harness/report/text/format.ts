@@ -1,4 +1,5 @@
-// Number formatting for reports: ms, percentages (bounds rounded outward), bytes, intervals.
+// Numbers shown to people, the one home of their rounding (reports, their index, command output): ms, percentages
+// (bounds rounded outward), bytes, intervals, quantile names, p-values. Numbers recorded in files: core/round.ts.
 
 const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
@@ -39,6 +40,16 @@ export function fmtBytes(bytes: number | null): string {
     unit++;
   }
   return unit === 0 ? `${value.toFixed(0)} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** A quantile's name: 0.95 -> "p95", 0.999 -> "p100" (the report's quantiles are whole percents). */
+export function fmtQuantile(q: number): string {
+  return `p${Math.round(q * 100)}`;
+}
+
+/** A p-value to three significant digits: "0.0312", "1.00". */
+export function fmtPValue(p: number): string {
+  return p.toPrecision(3);
 }
 
 /** A plain number: integers grouped, others to `digits` decimals; "n/a" for null. */

@@ -2,7 +2,7 @@
 import { reportDateBasis } from '../../analysis/report-date.js';
 import { escapeMarkdown as md } from '../escape.js';
 import { fmtGateVerdict, GATE_MD_HEADERS, gateMarkdownCells } from './gate-format.js';
-import { fmtMs } from './format.js';
+import { fmtMs, fmtQuantile } from './format.js';
 import type { ReportModel } from '../model.js';
 import type { RenderedChart } from '../charts/chart-spec.js';
 import { sinceLastMarkdown } from './since-last.js';
@@ -121,7 +121,7 @@ export function renderWalkthrough(
     ...table(
       ['Quantile', 'Value', '95% CI', 'n'],
       model.quantiles.map((q) => [
-        `p${Math.round(q.q * 100)}`,
+        fmtQuantile(q.q),
         fmtMs(q.value),
         q.n === 0
           ? 'n/a'

@@ -18,7 +18,8 @@ import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { CheckpointSink, CheckpointSource, PartData } from '../../store/types.js';
-import { createTarget, targetNames, validateTarget } from '../registry.js';
+import { type ConfigIssue, throwIfIssues } from '../../core/config-issues.js';
+import { createTarget, targetIssues, targetNames } from '../registry.js';
 import type { Target, TargetContext } from '../target.js';
 import type { AdapterMessage, HostRequest } from './messages.js';
 
@@ -31,19 +32,25 @@ export interface BuiltinOptions {
   targetOptions: Record<string, unknown>;
 }
 
-/** Check the builtin adapter's options (a one-line reason per problem, as an adapter's error reply). */
+/** Check the builtin adapter's options: every problem by its path (an adapter's error reply puts them on one line). */
 export async function parseBuiltinOptions(options: Record<string, unknown>): Promise<BuiltinOptions> {
-  const unknown = Object.keys(options).filter((k) => k !== 'target' && k !== 'targetOptions');
-  if (unknown.length > 0)
-    throw new Error(`adapterOptions.${unknown[0]!}: unknown option (known: target, targetOptions)`);
+  const issues: ConfigIssue[] = Object.keys(options)
+    .filter((k) => k !== 'target' && k !== 'targetOptions')
+    .map((k) => ({ path: ['adapterOptions', k], message: 'unknown option (known: target, targetOptions)' }));
   const { target = 'process', targetOptions = {} } = options;
   const known = targetNames.filter((n) => n !== 'exec');
   if (typeof target !== 'string' || !known.includes(target))
-    throw new Error(`adapterOptions.target: expected one of ${known.join(', ')}, got ${JSON.stringify(target)}`);
-  if (typeof targetOptions !== 'object' || targetOptions === null || Array.isArray(targetOptions))
-    throw new Error('adapterOptions.targetOptions: expected a mapping');
-  await validateTarget(target, targetOptions as Record<string, unknown>, 'adapterOptions.targetOptions');
-  return { target, targetOptions: targetOptions as Record<string, unknown> };
+    issues.push({
+      path: ['adapterOptions', 'target'],
+      message: `expected one of ${known.join(', ')}, got ${JSON.stringify(target)}`,
+    });
+  else if (typeof targetOptions !== 'object' || targetOptions === null || Array.isArray(targetOptions))
+    issues.push({ path: ['adapterOptions', 'targetOptions'], message: 'expected a mapping' });
+  else
+    for (const i of await targetIssues(target, targetOptions as Record<string, unknown>))
+      issues.push({ ...i, path: ['adapterOptions', ...i.path] });
+  throwIfIssues('built-in adapter options are invalid', issues);
+  return { target: target as string, targetOptions: targetOptions as Record<string, unknown> };
 }
 
 /** A checkpoint sink that writes each part as a file under `dir` and remembers the order. */

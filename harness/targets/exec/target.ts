@@ -4,7 +4,8 @@
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Heartbeat } from '../../check/heartbeat.js';
-import { AdapterError, ConfigError, TargetError } from '../../core/errors.js';
+import { type ConfigIssue, type FieldPath, throwIfIssues } from '../../core/config-issues.js';
+import { AdapterError, TargetError } from '../../core/errors.js';
 import { quotedExcerpt } from '../../core/visible.js';
 import { type KillEntry, neverKilled } from '../../core/kill-guard.js';
 import type { CheckpointSink, CheckpointSource } from '../../store/types.js';
@@ -20,20 +21,21 @@ export interface ExecOptions {
   adapterOptions: Record<string, unknown>;
 }
 
-/** Check the exec target's options; throws a ConfigError listing every problem. */
+/** Check the exec target's options; throws a ConfigIssuesError listing every problem. */
 export function parseExecOptions(options: Record<string, unknown>): ExecOptions {
-  const problems: string[] = [];
+  const issues: ConfigIssue[] = [];
+  const problem = (path: FieldPath, message: string): number => issues.push({ path, message });
   const unknown = Object.keys(options).filter((k) => k !== 'adapter' && k !== 'adapterOptions');
   for (const k of unknown)
-    problems.push(`targetOptions.${k}: unknown option for target "exec" (known: adapter, adapterOptions)`);
+    problem(['targetOptions', k], 'unknown option for target "exec" (known: adapter, adapterOptions)');
   const { adapter, adapterOptions = {} } = options;
   if (typeof adapter !== 'string' || adapter.length === 0)
-    problems.push('adapter: target "exec" needs `adapter: <path to the adapter program>`');
-  else if (!existsSync(adapter)) problems.push(`adapter: ${adapter} does not exist`);
-  else if (!statSync(adapter).isFile()) problems.push(`adapter: ${adapter} is not a regular file (a program to run)`);
+    problem(['adapter'], 'target "exec" needs `adapter: <path to the adapter program>`');
+  else if (!existsSync(adapter)) problem(['adapter'], `${adapter} does not exist`);
+  else if (!statSync(adapter).isFile()) problem(['adapter'], `${adapter} is not a regular file (a program to run)`);
   if (typeof adapterOptions !== 'object' || adapterOptions === null || Array.isArray(adapterOptions))
-    problems.push('adapterOptions: expected a mapping');
-  if (problems.length > 0) throw new ConfigError(`exec target options are invalid:\n  ${problems.join('\n  ')}`);
+    problem(['adapterOptions'], 'expected a mapping');
+  throwIfIssues('exec target options are invalid', issues);
   return { adapter: adapter as string, adapterOptions: adapterOptions as Record<string, unknown> };
 }
 

@@ -5,15 +5,14 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  renameSync,
   rmSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { makeTempDir, publishDir } from '../../core/durable.js';
 import { TargetError } from '../../core/errors.js';
 import { repoRoot } from '../../core/repo-root.js';
 import { sha256File } from './files.js';
@@ -82,10 +81,14 @@ export async function buildImage(opts: { force?: boolean } = {}): Promise<GuestI
   await requireTools();
   mkdirSync(build, { recursive: true });
   const kroot = await fetchKernel(build);
-  const tmp = mkdtempSync(`${out}.tmp-${process.pid}-`); // fresh and unguessable: never an existing folder or a planted symlink
-  chmodSync(tmp, 0o755);
-  copyFileSync(kroot.vmlinuz, path.join(tmp, 'vmlinuz'));
-  await buildInitramfs(kroot.modulesDir, path.join(tmp, 'initramfs.cpio'), tmp);
+  const tmp = makeTempDir(out); // fresh and unguessable: never an existing folder or a planted symlink
+  try {
+    copyFileSync(kroot.vmlinuz, path.join(tmp, 'vmlinuz'));
+    await buildInitramfs(kroot.modulesDir, path.join(tmp, 'initramfs.cpio'), tmp);
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
   const hash = createHash('sha256')
     .update(await sha256File(path.join(tmp, 'vmlinuz')))
     .update(await sha256File(path.join(tmp, 'initramfs.cpio')))
@@ -98,14 +101,16 @@ export async function buildImage(opts: { force?: boolean } = {}): Promise<GuestI
   };
   writeFileSync(path.join(tmp, 'image.json'), `${JSON.stringify(image, null, 2)}\n`);
   if (opts.force) rmSync(out, { recursive: true, force: true });
+  let published: string | null;
   try {
-    renameSync(tmp, out);
+    published = publishDir(tmp, out, 'yield');
   } catch (err) {
+    throw new TargetError(`cannot move the built image into ${out}: ${(err as Error).message}`, { cause: err });
+  }
+  if (published === null) {
     // Another process finished the same recipe first (concurrent hosts or shards): use its image.
-    rmSync(tmp, { recursive: true, force: true });
     const theirs = cachedImage();
-    if (theirs === undefined)
-      throw new TargetError(`cannot move the built image into ${out}: ${(err as Error).message}`, { cause: err });
+    if (theirs === undefined) throw new TargetError(`cannot move the built image into ${out}: another build holds it`);
     return theirs;
   }
   return { ...image, cached: false };
@@ -149,15 +154,15 @@ async function fetchKernel(build: string): Promise<{ pkg: string; vmlinuz: strin
       deb = readdirSync(debDir).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'));
     }
     if (deb === undefined) throw new TargetError(`apt-get download ${pkg} produced no .deb in ${debDir}`);
-    const unpack = mkdtempSync(`${kroot}.tmp-${process.pid}-`);
-    chmodSync(unpack, 0o755);
-    await execa('dpkg', ['-x', path.join(debDir, deb), unpack], { timeout: 120_000 });
+    const unpack = makeTempDir(kroot);
     try {
-      renameSync(unpack, kroot);
-    } catch {
-      rmSync(unpack, { recursive: true, force: true }); // unpacked concurrently by another process
-      if (!existsSync(vmlinuz)) throw new TargetError(`unpacking ${deb} into ${kroot} failed`);
+      await execa('dpkg', ['-x', path.join(debDir, deb), unpack], { timeout: 120_000 });
+    } catch (err) {
+      rmSync(unpack, { recursive: true, force: true });
+      throw err;
     }
+    publishDir(unpack, kroot, 'yield'); // null: unpacked concurrently by another process
+    if (!existsSync(vmlinuz)) throw new TargetError(`unpacking ${deb} into ${kroot} failed`);
   }
   return { pkg, vmlinuz, modulesDir };
 }

@@ -4,7 +4,8 @@
 // it cannot classify (host-tsc.json, the downloaded .deb, anything unknown) is kept.
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { pidAlive } from '../../core/proc.js';
+import { isTempName, tempMaker } from '../../core/durable.js';
+import { sameProcessAlive } from '../../core/proc.js';
 import { parseTemplateJson } from './template.js';
 
 /** What this checkout would build or use now. */
@@ -22,7 +23,7 @@ export interface StaleEntry {
   why: string;
 }
 
-/** A temp folder whose name carries no PID is a build's only when younger than this (older ones were left behind). */
+/** A temp folder whose name records no maker is a build's only when younger than this (older ones were left behind). */
 const OLD_TEMP_MS = 60 * 60 * 1000;
 
 /** Bytes under `p` (files and folders, symlinks not followed). */
@@ -32,10 +33,10 @@ function sizeOf(p: string): number {
   return readdirSync(p).reduce((sum, e) => sum + sizeOf(path.join(p, e)), 0);
 }
 
-/** Why the temp folder `name` is stale, or null while its build may still run. */
+/** Why the temp folder `name` is stale, or null while its build may still run (its maker: core/durable.ts). */
 function staleTemp(dir: string, name: string, nowMs: number): string | null {
-  const pid = /\.tmp-(\d+)-/.exec(name)?.[1];
-  if (pid !== undefined) return pidAlive(Number(pid)) ? null : `a build left behind (process ${pid} is gone)`;
+  const maker = tempMaker(name);
+  if (maker !== null) return sameProcessAlive(maker) ? null : `a build left behind (process ${maker.pid} is gone)`;
   const age = nowMs - statSync(path.join(dir, name)).mtimeMs;
   return age > OLD_TEMP_MS ? `a build left behind (${Math.round(age / 3_600_000)} h old)` : null;
 }
@@ -62,7 +63,7 @@ export function staleEntries(buildDir: string, current: CurrentBuild, nowMs = Da
     const full = path.join(buildDir, name);
     if (!lstatSync(full).isDirectory()) continue;
     let why: string | null = null;
-    if (/^(image|template|kroot)-.+\.tmp-/.test(name)) why = staleTemp(buildDir, name, nowMs);
+    if (/^\.?(image|template|kroot)-/.test(name) && isTempName(name)) why = staleTemp(buildDir, name, nowMs);
     else if (/^image-[0-9a-f]+$/.test(name))
       why = name === `image-${current.recipeHash}` ? null : 'built from another recipe';
     else if (/^template-[0-9a-f]+$/.test(name)) why = staleTemplate(buildDir, name, current);

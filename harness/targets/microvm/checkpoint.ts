@@ -11,6 +11,7 @@ import { type MachineRecord, RECORD_PART } from './record.js';
 import type { QmpClient } from './qmp.js';
 import type { CheckpointOptions, CheckpointResult } from '../target.js';
 import { TargetError } from '../../core/errors.js';
+import { roundTo } from '../../core/round.js';
 import { PauseClock } from './pause-clock.js';
 import { type HeldAt, heldStepAtStop, holdFresh } from './hold.js';
 
@@ -175,7 +176,7 @@ export async function takeCheckpoint(
       ramStreamBytes: saved.ramBytes,
       deviceStateBytes: saved.devBytes,
       diskBytes: diskCopy === undefined ? 0 : (await stat(diskCopy)).size,
-      storeWriteMs: Math.round(storeWriteMs * 10) / 10,
+      storeWriteMs: roundTo(storeWriteMs, 1),
       skewAppliedMs: skew ? opts.skewMs : 0,
       /** 1: `step` is the agent's held step at the stop; 0: the last heartbeat received, a lower bound (live save,
        * background without a disk, or no acknowledgement within the hold). */

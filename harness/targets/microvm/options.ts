@@ -1,6 +1,6 @@
 // The microvm target's options (scenario `targetOptions`): schema, defaults, validation with every problem reported.
 import { z } from 'zod';
-import { ConfigError } from '../../core/errors.js';
+import { ConfigIssuesError, schemaIssues } from '../../core/config-issues.js';
 
 export const microvmOptionsSchema = z
   .object({
@@ -74,10 +74,12 @@ export const microvmOptionsSchema = z
 
 export type MicrovmOptions = z.infer<typeof microvmOptionsSchema>;
 
-/** Validate `targetOptions`; a ConfigError lists every invalid field by its dot-path. */
+/** Validate `targetOptions`; a ConfigIssuesError lists every invalid field by its dot-path. */
 export function parseMicrovmOptions(raw: Record<string, unknown>): MicrovmOptions {
   const result = microvmOptionsSchema.safeParse(raw);
   if (result.success) return result.data;
-  const lines = result.error.issues.map((i) => `  targetOptions.${i.path.join('.') || '(top level)'}: ${i.message}`);
-  throw new ConfigError(`microvm target options are invalid:\n${lines.join('\n')}`);
+  throw new ConfigIssuesError(
+    'microvm target options are invalid',
+    schemaIssues(result.error.issues, ['targetOptions'], 'unknown option for target "microvm"'),
+  );
 }

@@ -1,20 +1,11 @@
 // Template snapshots for fresh microvm sessions: where one lives (vm-images/build/template-<key>/), its content key, and
 // building it once per key (a guest booted to the agent's pre-session state, saved paused: RAM stream + disk).
 import { createHash } from 'node:crypto';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isTempName, makeTempDir, publishDir, tempMaker } from '../../core/durable.js';
 import { TargetError } from '../../core/errors.js';
-import { pidAlive } from '../../core/proc.js';
+import { sameProcessAlive } from '../../core/proc.js';
 import { vmImagesDir } from '../guest/image.js';
 import { qemuArgs, type QemuSpec } from './qemu.js';
 import { sha256File } from '../guest/files.js';
@@ -105,10 +96,9 @@ export function parseTemplateJson(file: string, text: string): TemplateSnapshot 
 
 /** Remove the temp folders of builds of `out` whose process is gone (a host killed while it built leaves one). */
 function sweepDeadBuilds(out: string): void {
-  const prefix = `${path.basename(out)}.tmp-`;
-  for (const e of readdirSync(path.dirname(out)).filter((x) => x.startsWith(prefix))) {
-    const pid = Number(e.slice(prefix.length).split('-')[0]);
-    if (Number.isInteger(pid) && pid > 0 && !pidAlive(pid))
+  for (const e of readdirSync(path.dirname(out)).filter((x) => isTempName(x, path.basename(out)))) {
+    const maker = tempMaker(e);
+    if (maker !== null && !sameProcessAlive(maker))
       rmSync(path.join(path.dirname(out), e), { recursive: true, force: true });
   }
 }
@@ -128,8 +118,7 @@ export async function ensureTemplate(key: string, imageHash: string, save: Templ
   const out = templateDir(key);
   mkdirSync(path.dirname(out), { recursive: true });
   sweepDeadBuilds(out);
-  const tmp = mkdtempSync(`${out}.tmp-${process.pid}-`);
-  chmodSync(tmp, 0o755);
+  const tmp = makeTempDir(out);
   const started = process.hrtime.bigint();
   try {
     const saved = await save(tmp);
@@ -149,7 +138,8 @@ export async function ensureTemplate(key: string, imageHash: string, save: Templ
       buildMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
     };
     writeFileSync(path.join(tmp, 'template.json'), `${JSON.stringify(snap, null, 2)}\n`);
-    renameSync(tmp, out);
+    // Yielded: another host built it first; the catch below uses the winner's.
+    if (publishDir(tmp, out, 'yield') === null) throw new Error(`${out} was built by another process`);
     return { ...cachedTemplate(key)!, cached: false };
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { sleep, stopwatch } from '../../core/clock.js';
-import { ConfigError, TargetError } from '../../core/errors.js';
+import { type ConfigIssue, throwIfIssues } from '../../core/config-issues.js';
+import { TargetError } from '../../core/errors.js';
 import { readMessages } from '../../journal/ndjson.js';
 import type { CheckpointSink, CheckpointSource } from '../../store/types.js';
 import type { Heartbeat } from '../../check/heartbeat.js';
@@ -15,11 +16,15 @@ import type { CheckpointOptions, CheckpointResult, Target, TargetContext } from 
 export function parseProcessOptions(options: Record<string, unknown>): { heapKiB: number } {
   const unknown = Object.keys(options).filter((k) => k !== 'heapKiB');
   const heapKiB = options.heapKiB ?? 1024;
-  const problems = unknown.map((k) => `targetOptions.${k}: unknown option for target "process" (known: heapKiB)`);
+  const issues: ConfigIssue[] = unknown.map((k) => ({
+    path: ['targetOptions', k],
+    message: 'unknown option for target "process" (known: heapKiB)',
+  }));
   if (typeof heapKiB !== 'number' || !Number.isInteger(heapKiB) || heapKiB < 1 || heapKiB > 1 << 20) {
-    problems.push(`targetOptions.heapKiB: expected an integer from 1 to ${1 << 20}, got ${JSON.stringify(heapKiB)}`);
+    const message = `expected an integer from 1 to ${1 << 20}, got ${JSON.stringify(heapKiB)}`;
+    issues.push({ path: ['targetOptions', 'heapKiB'], message });
   }
-  if (problems.length > 0) throw new ConfigError(`process target options are invalid:\n  ${problems.join('\n  ')}`);
+  throwIfIssues('process target options are invalid', issues);
   return { heapKiB: heapKiB as number };
 }
 

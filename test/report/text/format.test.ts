@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { fmtBytes, fmtMs, fmtPct, fmtPctInterval } from '../../../harness/report/text/format.js';
+import {
+  fmtBytes,
+  fmtMs,
+  fmtPct,
+  fmtPctInterval,
+  fmtPValue,
+  fmtQuantile,
+} from '../../../harness/report/text/format.js';
 import { wilson } from '../../../harness/stats/wilson.js';
 
 describe('format', () => {
@@ -24,5 +31,11 @@ describe('format', () => {
     expect(fmtBytes(512)).toBe('512 B');
     expect(fmtBytes(1536)).toBe('1.5 KiB');
     expect(fmtBytes(93 * 2 ** 20)).toBe('93.0 MiB');
+  });
+
+  test('names quantiles by whole percent and p-values by three significant digits', () => {
+    expect([0.5, 0.95, 0.99].map(fmtQuantile)).toEqual(['p50', 'p95', 'p99']);
+    expect(fmtPValue(0.031249)).toBe('0.0312');
+    expect(fmtPValue(1)).toBe('1.00');
   });
 });

@@ -10,7 +10,7 @@ import { gcStore } from '../../../harness/store/gc.js';
 import { PageKeys } from '../../../harness/store/chunking/qemu-pages.js';
 import type { Manifest } from '../../../harness/store/manifest.js';
 import { type Compression, Store } from '../../../harness/store/store.js';
-import { storeStats, verifyStore } from '../../../harness/store/verify.js';
+import { storeStats, verifyStore } from '../../../harness/store/check/verify.js';
 import { guestStream } from '../../fixtures/guest-stream.mjs';
 import { keystream } from '../../fixtures/store-content.mjs';
 import { sha } from '../../helpers/bytes.js';

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IntegrityError } from '../../../harness/core/errors.js';
 import { Store } from '../../../harness/store/store.js';
 import type { Chunking } from '../../../harness/store/types.js';
-import { layoutProblems, storeStats, verifyStore } from '../../../harness/store/verify.js';
+import { layoutProblems, storeStats, verifyStore } from '../../../harness/store/check/verify.js';
 import { fixturePath } from '../../helpers/paths.js';
 import { matching, withFields } from '../../helpers/match.js';
 import { slices, streamOf } from '../../helpers/stream.js';

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { processStart } from '../../../harness/core/proc.js';
 import { removeEntries, staleEntries } from '../../../harness/targets/microvm/build-cache.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'buildcache-'));
@@ -24,6 +25,12 @@ const templateJson = (imageHash: string | undefined, sha = true): string =>
     buildMs: 1,
   });
 
+/** A temp folder's name as core/durable.ts makes it for `dest`, with maker `pid` started at `start`. */
+const tempOf = (dest: string, pid: number, start: string | null): string =>
+  `.${dest}.tmp-${pid}-${start ?? 'x'}-0123456789abcdef`;
+const LIVE = tempOf('image-aaaa', 1, processStart(1)); // pid 1 runs: a build in progress
+const RECYCLED = tempOf('template-aaaa', 1, '1'); // pid 1 runs, but not since tick 1: its maker is gone
+
 /** A build folder with one of each kind of entry, and the PID of a process that has exited. */
 function buildDir(): { dir: string; deadPid: number } {
   const dir = mkdtempSync(path.join(root, 'build-'));
@@ -34,8 +41,9 @@ function buildDir(): { dir: string; deadPid: number } {
   const deadPid = spawnSync('true').pid;
   folder('image-aaaa');
   folder('image-bbbb', { vmlinuz: '0123456789' });
-  folder(`image-aaaa.tmp-${deadPid}-Xy12Zq`);
-  folder('image-aaaa.tmp-1-live00'); // pid 1 runs: a build in progress
+  folder(tempOf('image-aaaa', deadPid, '12345'));
+  folder(LIVE);
+  folder(RECYCLED);
   folder('image-aaaa.tmp-old123');
   utimesSync(
     path.join(dir, 'image-aaaa.tmp-old123'),
@@ -50,7 +58,7 @@ function buildDir(): { dir: string; deadPid: number } {
   folder('template-5555', { 'template.json': '{"torn' });
   folder('kroot-linux-image-6.1.0-57-cloud-amd64');
   folder('kroot-linux-image-6.1.0-50-cloud-amd64');
-  folder(`kroot-linux-image-6.1.0-57-cloud-amd64.tmp-${deadPid}-abc`);
+  folder(tempOf('kroot-linux-image-6.1.0-57-cloud-amd64', deadPid, '12345'));
   folder('deb');
   folder('something-else');
   writeFileSync(path.join(dir, 'host-tsc.json'), '{}');
@@ -71,9 +79,10 @@ describe('soak image prune: what goes', () => {
       [
         'image-bbbb',
         'image-aaaa.tmp-old123',
-        `image-aaaa.tmp-${deadPid}-Xy12Zq`,
+        tempOf('image-aaaa', deadPid, '12345'),
+        RECYCLED,
         'kroot-linux-image-6.1.0-50-cloud-amd64',
-        `kroot-linux-image-6.1.0-57-cloud-amd64.tmp-${deadPid}-abc`,
+        tempOf('kroot-linux-image-6.1.0-57-cloud-amd64', deadPid, '12345'),
         'template-2222',
         'template-3333',
         'template-4444',
@@ -84,7 +93,8 @@ describe('soak image prune: what goes', () => {
     expect(stale.find((e) => e.name === 'template-2222')?.why).toBe('built from another guest image');
     expect(stale.find((e) => e.name === 'template-3333')?.why).toMatch(/older template format/);
     expect(stale.find((e) => e.name === 'image-aaaa.tmp-old123')?.why).toMatch(/2 h old/);
-    for (const kept of ['image-aaaa', 'image-aaaa.tmp-1-live00', 'template-aaaa.tmp-fresh1', 'template-1111', 'deb'])
+    expect(stale.find((e) => e.name === RECYCLED)?.why).toBe('a build left behind (process 1 is gone)');
+    for (const kept of ['image-aaaa', LIVE, 'template-aaaa.tmp-fresh1', 'template-1111', 'deb'])
       expect(names).not.toContain(kept);
 
     removeEntries(dir, stale);

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TargetError } from '../../../harness/core/errors.js';
+import { processStart } from '../../../harness/core/proc.js';
 import { sha256File } from '../../../harness/targets/guest/files.js';
 import { assertTemplateUnchanged, verifyTemplate } from '../../../harness/targets/microvm/template-check.js';
 import {
@@ -117,18 +118,21 @@ describe('template.json', () => {
 describe('building a template', () => {
   const key = `test-${process.pid}-${Date.now()}`;
   const out = templateDir(key);
+  const temp = (pid: number, start: string | null): string =>
+    path.join(path.dirname(out), `.${path.basename(out)}.tmp-${pid}-${start ?? 'x'}-0123456789abcdef`);
+  const live = temp(1, processStart(1)); // pid 1 is alive: a build in progress is left alone
   afterAll(() => {
-    for (const e of [out, `${out}.tmp-1-live`]) rmSync(e, { recursive: true, force: true });
+    for (const e of [out, live]) rmSync(e, { recursive: true, force: true });
   });
 
   it('records each file SHA-256 and sweeps the temp folders of builders that died', async () => {
     mkdirSync(path.dirname(out), { recursive: true });
     const deadPid = spawnSync('true').pid;
-    const dead = `${out}.tmp-${deadPid}-AbCdEf`;
-    const live = `${out}.tmp-1-live`; // pid 1 is alive: a build in progress is left alone
-    for (const d of [dead, live]) mkdirSync(d);
+    const dead = temp(deadPid, '12345');
+    const recycled = temp(1, '1'); // pid 1 runs, but is not the process that started at tick 1
+    for (const d of [dead, live, recycled]) mkdirSync(d);
     const t = await ensureTemplate(key, 'img', (tmp) => {
-      expect(path.basename(tmp)).toMatch(new RegExp(`\\.tmp-${process.pid}-`));
+      expect(path.basename(tmp)).toMatch(new RegExp(`\\.tmp-${process.pid}-${processStart(process.pid)}-`));
       writeFileSync(path.join(tmp, 'ram.stream'), 'RAM');
       writeFileSync(path.join(tmp, 'disk.qcow2'), 'DISK');
       return Promise.resolve({
@@ -142,6 +146,7 @@ describe('building a template', () => {
     expect(t.sha256).toEqual({ ram: sha(Buffer.from('RAM')), disk: sha(Buffer.from('DISK')) });
     await expect(verifyTemplate(t)).resolves.toBeUndefined();
     expect(existsSync(dead)).toBe(false);
+    expect(existsSync(recycled)).toBe(false);
     expect(existsSync(live)).toBe(true);
   });
 });

@@ -3,11 +3,11 @@
 // fail. A chunk located where a pack index locates it is the main verify's to check (reported once, there).
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { IntegrityError } from '../core/errors.js';
-import { ChunkIndex } from './chunk-index.js';
-import { LOCATION_FILE, readLocations } from './location-index.js';
-import { PackReader } from './pack-reader.js';
-import type { StorePaths } from './paths.js';
+import { IntegrityError } from '../../core/errors.js';
+import { ChunkIndex } from '../index/chunk-index.js';
+import { LOCATION_FILE, readLocations } from '../index/location-index.js';
+import { PackReader } from '../read/pack-reader.js';
+import type { StorePaths } from '../paths.js';
 
 /** One location index that fails: its checkpoint, file, the chunk (empty when the file itself is damaged) and why. */
 export interface LocationProblem {

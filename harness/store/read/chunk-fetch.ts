@@ -3,11 +3,11 @@
 // Anything that does not check out is read again through PackReader.readChunk, which throws the IntegrityError naming
 // the pack and chunk.
 import { BLOCK_FIELDS, type BlockJob, type BlockResult } from './block-job.js';
-import { applyDelta } from './chunking/delta.js';
+import { applyDelta } from '../chunking/delta.js';
 import type { PackReader } from './pack-reader.js';
 import { type PartPlan, SLOW } from './part-plan.js';
 import type { ReadPool } from './read-pool.js';
-import { sha256 } from './sha256.js';
+import { sha256 } from '../sha256.js';
 
 /** Reads of one pack merge across gaps of at most this many bytes, up to MAX_RANGE bytes a read. */
 const MAX_GAP = 64 * 1024;

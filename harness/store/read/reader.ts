@@ -1,12 +1,12 @@
 // Read side of one committed checkpoint: a part's bytes whole, streamed, or materialised into a scratch file.
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { IntegrityError } from '../core/errors.js';
-import type { Manifest, PartEntry } from './manifest.js';
+import { IntegrityError } from '../../core/errors.js';
+import type { Manifest, PartEntry } from '../manifest.js';
 import { PackReader } from './pack-reader.js';
 import { type ChunkReader, partBytes } from './part-reader.js';
 import { checkedStream, partStream, type ReadCounts } from './part-stream.js';
 import { readPool } from './read-pool.js';
-import type { CheckpointSource, StreamOptions } from './types.js';
+import type { CheckpointSource, StreamOptions } from '../types.js';
 
 /**
  * One committed checkpoint opened for reading; every chunk read is hash-checked. Reading through the store's packs

@@ -6,11 +6,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gcStore } from '../../harness/store/gc.js';
-import { encodeLocations, locationFileName } from '../../harness/store/location-index.js';
-import { Store } from '../../harness/store/store.js';
-import { verifyStore } from '../../harness/store/verify.js';
-import { fillStore, pagesOf } from '../helpers/store.js';
+import { gcStore } from '../../../harness/store/gc.js';
+import { encodeLocations, locationFileName } from '../../../harness/store/index/location-index.js';
+import { Store } from '../../../harness/store/store.js';
+import { verifyStore } from '../../../harness/store/check/verify.js';
+import { fillStore, pagesOf } from '../../helpers/store.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,11 +1,11 @@
 // Reading a stored part back as bytes, in ~1 MiB pieces: plain parts are their chunks concatenated; a `qemu-pages`
 // part is rebuilt byte for byte by interleaving its meta stream and page chunks as its map says.
-import { IntegrityError } from '../core/errors.js';
-import { decodeVarints } from '../core/bytes.js';
-import type { PartEntry } from './manifest.js';
-import { PageKeys } from './chunking/qemu-pages.js';
-import { PAGE_SIZE } from './chunking/qemu-format.js';
-import { MigrationSplitter } from './chunking/qemu-migration.js';
+import { IntegrityError } from '../../core/errors.js';
+import { decodeVarints } from '../../core/bytes.js';
+import type { PartEntry } from '../manifest.js';
+import { PageKeys } from '../chunking/qemu-pages.js';
+import { PAGE_SIZE } from '../chunking/qemu-format.js';
+import { MigrationSplitter } from '../chunking/qemu-migration.js';
 
 /** What reading needs from the store: a hash-checked chunk by hash. */
 export interface ChunkReader {

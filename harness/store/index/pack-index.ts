@@ -1,8 +1,8 @@
 // Pack indexes: where each chunk of a pack lives (offset, length, block slice, delta base), as a self-checking file
 // written once the pack's data is durable. A pack without an intact index is torn and ignored.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ByteCursor, GrowBuffer } from '../core/bytes.js';
+import { ByteCursor, GrowBuffer } from '../../core/bytes.js';
+import { jsonSealHolds, SEAL_BYTES, seal, unseal } from '../sealed-file.js';
 
 /** 0: the chunk's bytes as they are. 2: a slice of a deflate-raw block. 3: a slice of an LZ4 block (lz4-block.ts). */
 export type Codec = 0 | 2 | 3;
@@ -43,14 +43,10 @@ export function entryLocation(pack: string, e: IndexEntry): ChunkLocation {
   return loc;
 }
 
-function digest(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
 // Binary index (version 2): MAGIC, the pack id (8 bytes), u32le entry count, entries, then the SHA-256 of all bytes
 // before it. An entry: 32-byte hash, a flags byte (BLOCK: a block's chunk, deflate-raw (codec 2) or with LZ4 also set
 // an LZ4 block (codec 3), then inner and rawLength follow; DELTA: a 32-byte base hash ends the entry), LEB128 offset and
-// length: ~39 bytes a chunk. An unknown flag fails the index. The JSON index (version 1) is still read.
+// length: ~39 bytes a chunk. An unknown flag fails the index. The JSON index (version 1, sealed JSON) is still read.
 const MAGIC = Buffer.from('SOAKIDX\x02', 'latin1');
 const BLOCK = 1;
 const DELTA = 2;
@@ -78,16 +74,14 @@ export function encodePackIndex(pack: string, entries: readonly IndexEntry[]): B
     }
     if (e.length === 7) out.append(Buffer.from(e[6], 'hex'));
   }
-  const body = out.view();
-  return Buffer.concat([body, createHash('sha256').update(body).digest()]);
+  return seal(out.view());
 }
 
 /** Parse a version-2 index; throws on any inconsistency (the caller treats that as a torn index). */
 export function decodePackIndex(buf: Buffer): PackIndexFile {
-  if (buf.length < MAGIC.length + 8 + 4 + 32) throw new Error('short');
-  const body = buf.subarray(0, buf.length - 32);
-  const check = buf.subarray(buf.length - 32);
-  if (!createHash('sha256').update(body).digest().equals(check)) throw new Error('check');
+  if (buf.length < MAGIC.length + 8 + 4 + SEAL_BYTES) throw new Error('short');
+  const body = unseal(buf);
+  if (typeof body === 'string') throw new Error('check');
   const cur = new ByteCursor(body, MAGIC.length);
   const pack = body.toString('hex', cur.at, (cur.at += 8));
   const n = body.readUInt32LE(cur.at);
@@ -110,7 +104,7 @@ export function decodePackIndex(buf: Buffer): PackIndexFile {
     } else entries[i] = codec !== 0 ? [hash, offset, length, codec, inner, rawLength] : [hash, offset, length];
   }
   if (cur.left !== 0) throw new Error('trailing bytes');
-  return { pack, entries, check: check.toString('hex') };
+  return { pack, entries, check: buf.toString('hex', body.length) };
 }
 
 /** Read a pack index (binary version 2, or JSON version 1); null when it is torn or fails its check (its pack is then ignored). */
@@ -137,8 +131,7 @@ export function loadPackIndex(file: string): PackIndexFile | string {
   }
   try {
     const idx = JSON.parse(buf.toString('utf8')) as PackIndexFile;
-    const { check, ...body } = idx;
-    return digest(JSON.stringify(body)) === check ? idx : 'fails its check: altered';
+    return jsonSealHolds(idx) ? idx : 'fails its check: altered';
   } catch {
     return 'is neither a binary index nor whole JSON: truncated or altered';
   }

@@ -1,11 +1,11 @@
 // Store verification and accounting: re-hash every chunk of every committed checkpoint; logical vs stored bytes.
-import { IntegrityError } from '../core/errors.js';
-import type { Manifest } from './manifest.js';
-import { pageMap } from './part-reader.js';
-import type { SkippedManifest, Store } from './repository.js';
-import { verifyChunkIndex } from './verify-chunk-index.js';
+import { IntegrityError } from '../../core/errors.js';
+import type { Manifest } from '../manifest.js';
+import { pageMap } from '../read/part-reader.js';
+import type { SkippedManifest, Store } from '../repository.js';
+import { verifyChunkIndex } from '../index/verify-chunk-index.js';
 import { verifyLocations } from './verify-locations.js';
-import { damagedPackIndexes } from './verify-pack-indexes.js';
+import { damagedPackIndexes } from '../index/verify-pack-indexes.js';
 import { partDigestProblems } from './verify-parts.js';
 
 export interface VerifyProblem {

@@ -2,7 +2,7 @@
 // if it is fresh, plus every intact pack index it does not cover, written atomically (temp, fsync, rename).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../core/durable.js';
+import { writeFileAtomic } from '../../core/durable.js';
 import { CONSOLIDATED_FILE, ConsolidatedIndex, consolidatable, encodeConsolidated } from './consolidated-index.js';
 import { type ChunkLocation, entryLocation, readPackIndex } from './pack-index.js';
 

@@ -5,8 +5,8 @@
 // indexes instead and writes it again. gc removes them all before it removes any pack; verify checks them.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../core/durable.js';
-import type { Manifest } from './manifest.js';
+import { writeFileAtomic } from '../../core/durable.js';
+import type { Manifest } from '../manifest.js';
 import { type ChunkLocation, decodePackIndex, encodePackIndex, entryLocation, type IndexEntry } from './pack-index.js';
 
 const MAGIC = Buffer.from('SOAKLOC\x01', 'latin1');

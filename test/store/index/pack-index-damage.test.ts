@@ -6,13 +6,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXIT, IntegrityError } from '../../harness/core/errors.js';
-import { gcStore } from '../../harness/store/gc.js';
-import { Store } from '../../harness/store/store.js';
-import { verifyStore } from '../../harness/store/verify.js';
-import { describeResult, soakIn } from '../helpers/cli.js';
-import { fillStore } from '../helpers/store.js';
-import { thrown } from '../helpers/thrown.js';
+import { EXIT, IntegrityError } from '../../../harness/core/errors.js';
+import { gcStore } from '../../../harness/store/gc.js';
+import { Store } from '../../../harness/store/store.js';
+import { verifyStore } from '../../../harness/store/check/verify.js';
+import { describeResult, soakIn } from '../../helpers/cli.js';
+import { fillStore } from '../../helpers/store.js';
+import { thrown } from '../../helpers/thrown.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-idx-damage-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

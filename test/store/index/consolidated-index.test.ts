@@ -7,15 +7,19 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChunkIndex } from '../../harness/store/chunk-index.js';
-import { CONSOLIDATE_AFTER_PACKS } from '../../harness/store/consolidate.js';
-import { CONSOLIDATED_FILE, ConsolidatedIndex, encodeConsolidated } from '../../harness/store/consolidated-index.js';
-import { gcStore } from '../../harness/store/gc.js';
-import type { ChunkLocation } from '../../harness/store/pack-index.js';
-import { readPackIndex } from '../../harness/store/pack-index.js';
-import { Store } from '../../harness/store/store.js';
-import { verifyStore } from '../../harness/store/verify.js';
-import { fillStore, pagesOf } from '../helpers/store.js';
+import { ChunkIndex } from '../../../harness/store/index/chunk-index.js';
+import { CONSOLIDATE_AFTER_PACKS } from '../../../harness/store/index/consolidate.js';
+import {
+  CONSOLIDATED_FILE,
+  ConsolidatedIndex,
+  encodeConsolidated,
+} from '../../../harness/store/index/consolidated-index.js';
+import { gcStore } from '../../../harness/store/gc.js';
+import type { ChunkLocation } from '../../../harness/store/index/pack-index.js';
+import { readPackIndex } from '../../../harness/store/index/pack-index.js';
+import { Store } from '../../../harness/store/store.js';
+import { verifyStore } from '../../../harness/store/check/verify.js';
+import { fillStore, pagesOf } from '../../helpers/store.js';
 
 let dir: string;
 beforeEach(() => {

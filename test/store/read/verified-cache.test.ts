@@ -4,9 +4,9 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeS
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IntegrityError } from '../../harness/core/errors.js';
-import { Store } from '../../harness/store/store.js';
-import { verifyStore } from '../../harness/store/verify.js';
+import { IntegrityError } from '../../../harness/core/errors.js';
+import { Store } from '../../../harness/store/store.js';
+import { verifyStore } from '../../../harness/store/check/verify.js';
 
 let dir: string;
 beforeEach(() => {

@@ -5,12 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PackReader } from '../../harness/store/pack-reader.js';
-import { PartPlan, SLOW } from '../../harness/store/part-plan.js';
-import { Store } from '../../harness/store/store.js';
-import { guestStream } from '../fixtures/guest-stream.mjs';
-import { textPages } from '../fixtures/text-pages.mjs';
-import { sha } from '../helpers/bytes.js';
+import type { PackReader } from '../../../harness/store/read/pack-reader.js';
+import { PartPlan, SLOW } from '../../../harness/store/read/part-plan.js';
+import { Store } from '../../../harness/store/store.js';
+import { guestStream } from '../../fixtures/guest-stream.mjs';
+import { textPages } from '../../fixtures/text-pages.mjs';
+import { sha } from '../../helpers/bytes.js';
 
 const PAGE = 4096;
 let dir: string;

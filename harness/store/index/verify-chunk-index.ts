@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CONSOLIDATED_FILE, ConsolidatedIndex } from './consolidated-index.js';
 import { type ChunkLocation, entryLocation, readPackIndex } from './pack-index.js';
-import type { StorePaths } from './paths.js';
+import type { StorePaths } from '../paths.js';
 
 /** One way the consolidated index disagrees with the packs: the chunk (empty for the file itself) and why. */
 export interface ChunkIndexProblem {

@@ -2,10 +2,10 @@
 // rebuilding the part as a restore would: catches a page map, meta stream or chunk order that puts verified chunks
 // together into the wrong bytes, which a chunk-by-chunk check cannot see.
 import { createHash } from 'node:crypto';
-import { IntegrityError } from '../core/errors.js';
-import type { Manifest } from './manifest.js';
-import { digestMismatch, partBytes } from './part-reader.js';
-import type { Store } from './repository.js';
+import { IntegrityError } from '../../core/errors.js';
+import type { Manifest } from '../manifest.js';
+import { digestMismatch, partBytes } from '../read/part-reader.js';
+import type { Store } from '../repository.js';
 
 /** A part whose rebuilt bytes do not match its digest, and the reader's message. */
 export interface PartDigestProblem {

@@ -10,10 +10,10 @@ import {
   manifestFileName,
   parseManifest,
   serializeManifest,
-} from '../../harness/store/manifest.js';
-import { Store } from '../../harness/store/store.js';
-import { verifyStore } from '../../harness/store/verify.js';
-import { keystream } from '../fixtures/store-content.mjs';
+} from '../../../harness/store/manifest.js';
+import { Store } from '../../../harness/store/store.js';
+import { verifyStore } from '../../../harness/store/check/verify.js';
+import { keystream } from '../../fixtures/store-content.mjs';
 
 let dir: string;
 beforeEach(() => {

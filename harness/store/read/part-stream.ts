@@ -1,11 +1,11 @@
 // A part's bytes read back fast: its chunk list walked in windows of ~1 MiB, the next few windows fetched (read,
 // decompressed and hash-checked on the read pool) while the current one is copied out; a chunk that repeats within the
 // read is checked once and kept until its last use.
-import { IntegrityError } from '../core/errors.js';
+import { IntegrityError } from '../../core/errors.js';
 import { ChunkFetcher, type Slot } from './chunk-fetch.js';
 import { PartPlan } from './part-plan.js';
 import { createHash } from 'node:crypto';
-import type { PartEntry } from './manifest.js';
+import type { PartEntry } from '../manifest.js';
 import type { PackReader } from './pack-reader.js';
 import { Batcher, ChunkCursor, digestMismatch, firstPage, PIECE, pageMap } from './part-reader.js';
 import type { ReadPool } from './read-pool.js';

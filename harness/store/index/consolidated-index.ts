@@ -1,9 +1,9 @@
 // The consolidated chunk index (packs/chunks.cix): every chunk of the packs it covers, sorted by hash in fixed-size
 // records, so a lookup is a binary search in one Buffer and opening it costs one read and one hash check, not one
-// pack index per checkpoint ever written. A cache beside the pack indexes (they stay the truth): torn, failing its
+// pack index per checkpoint ever written; sealed (sealed-file.ts). A cache beside the pack indexes (they stay the truth): torn, failing its
 // check, or stale (a pack it covers has no index file any more), it is ignored and the pack indexes are read.
-import { createHash } from 'node:crypto';
 import type { ChunkLocation } from './pack-index.js';
+import { SEAL_BYTES, sealInPlace, unseal } from '../sealed-file.js';
 
 /** Its file name in packs/ (not `.idx`: it is no pack's index). */
 export const CONSOLIDATED_FILE = 'chunks.cix';
@@ -81,7 +81,7 @@ export function encodeConsolidated(
   const count = oldCount + fresh.length;
   const fanoutAt = HEAD + allPacks.length * 8;
   const recordsAt = fanoutAt + FANOUT;
-  const buf = Buffer.alloc(recordsAt + count * RECORD + 32);
+  const buf = Buffer.alloc(recordsAt + count * RECORD + SEAL_BYTES);
   MAGIC.copy(buf);
   buf.writeUInt32LE(allPacks.length, MAGIC.length);
   buf.writeUInt32LE(count, MAGIC.length + 4);
@@ -114,11 +114,7 @@ export function encodeConsolidated(
   const fanout = new Uint32Array(256);
   for (let k = 0; k < count; k++) fanout[buf[recordAt(recordsAt, k)]!]!++;
   for (let b = 0, sum = 0; b < 256; b++) buf.writeUInt32LE((sum += fanout[b]!), fanoutAt + b * 4);
-  createHash('sha256')
-    .update(buf.subarray(0, buf.length - 32))
-    .digest()
-    .copy(buf, buf.length - 32);
-  return buf;
+  return sealInPlace(buf);
 }
 
 /** A parsed consolidated index: the packs it covers and a binary search over its records. */
@@ -139,20 +135,12 @@ export class ConsolidatedIndex {
 
   /** Parse; null when it is torn, fails its check or is not one. */
   static decode(buf: Buffer): ConsolidatedIndex | null {
-    if (buf.length < HEAD + FANOUT + 32 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+    if (buf.length < HEAD + FANOUT + SEAL_BYTES || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return null;
     const packCount = buf.readUInt32LE(MAGIC.length);
     const count = buf.readUInt32LE(MAGIC.length + 4);
     const fanoutAt = HEAD + packCount * 8;
     const recordsAt = fanoutAt + FANOUT;
-    if (buf.length !== recordsAt + count * RECORD + 32) return null;
-    const body = buf.subarray(0, buf.length - 32);
-    if (
-      !createHash('sha256')
-        .update(body)
-        .digest()
-        .equals(buf.subarray(buf.length - 32))
-    )
-      return null;
+    if (buf.length !== recordsAt + count * RECORD + SEAL_BYTES || typeof unseal(buf) === 'string') return null;
     if (buf.readUInt32LE(fanoutAt + 255 * 4) !== count) return null;
     const packs: string[] = [];
     for (let i = 0; i < packCount; i++) packs.push(buf.toString('hex', HEAD + i * 8, HEAD + i * 8 + 8));

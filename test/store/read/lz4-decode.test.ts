@@ -5,10 +5,10 @@
 // against the plain bytes a byte-by-byte reference builds.
 import { compressSync } from 'lz4-napi';
 import { describe, expect, it } from 'vitest';
-import { lz4Decode } from '../../harness/store/lz4-block.js';
-import { keystream } from '../fixtures/store-content.mjs';
-import { textPages } from '../fixtures/text-pages.mjs';
-import { rng } from '../helpers/rng.js';
+import { lz4Decode } from '../../../harness/store/read/lz4-block.js';
+import { keystream } from '../../fixtures/store-content.mjs';
+import { textPages } from '../../fixtures/text-pages.mjs';
+import { rng } from '../../helpers/rng.js';
 
 /** One LZ4 sequence: literals, then (unless it is the last) a match of `len` >= 4 bytes `off` back. */
 interface Seq {

@@ -3,12 +3,12 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { IntegrityError } from '../core/errors.js';
-import { applyDelta } from './chunking/delta.js';
+import { IntegrityError } from '../../core/errors.js';
+import { applyDelta } from '../chunking/delta.js';
 import { lz4Decode, lz4PlainSize } from './lz4-block.js';
-import type { ChunkIndex } from './chunk-index.js';
-import type { ChunkLocation } from './pack-index.js';
-import { sha256 } from './sha256.js';
+import type { ChunkIndex } from '../index/chunk-index.js';
+import type { ChunkLocation } from '../index/pack-index.js';
+import { sha256 } from '../sha256.js';
 
 /** Decompressed blocks kept per open store (64 KiB each). */
 const BLOCK_CACHE = 16;
