@@ -112,6 +112,7 @@ describe.skipIf(!present)('report page in headless Chromium', () => {
     await expect(cell(9, 'verdict').innerText()).resolves.toBe('inconclusive at 95%');
     expect(await cell(9, 'verdict').isVisible()).toBe(true);
     await expect(page.locator('#verdict strong').innerText()).resolves.toMatch(/^INCONCLUSIVE AT 95%/);
+    await page.locator('details#gate-rules > summary').click(); // folded away until opened
     await expect(page.locator('dl.gate-descriptions').innerText()).resolves.toContain(
       'A bar planted inside the interval.',
     );
