@@ -86,6 +86,12 @@ describe('next steps', () => {
     );
   });
 
+  test('no gate judged: measurements only', () => {
+    expect(stepsOf(makeAnalysis({ cycles: 10 }), [])).toEqual([
+      'No gate was judged: this report states measurements only.',
+    ]);
+  });
+
   test('more than eight failed cycles are counted, not listed', () => {
     const failedCycles = Array.from({ length: 11 }, (_, i) => 3 * i + 1);
     const a = makeAnalysis({ cycles: 40, seed: 3, failedCycles });
