@@ -12,6 +12,7 @@ import { GATE_RULES } from './gate-rules.js';
 import type { Baseline } from './baseline/read-baseline.js';
 import { sinceLast, type SinceLast } from './baseline/since-last.js';
 import { machineLoadRows, provenanceLine, saturationBanner, sourceRows } from './provenance.js';
+import { nextSteps, type NextStep } from './next-steps.js';
 
 /** The report's content as plain data (strings unescaped: each renderer escapes for its format). */
 export interface ReportModel {
@@ -36,6 +37,8 @@ export interface ReportModel {
   saturation: string | null;
   /** A merged run's source runs (no rows for a single run). */
   sources: ReturnType<typeof sourceRows>;
+  /** What to do next, most severe first (the first screen and the top of summary.md). */
+  nextSteps: NextStep[];
 }
 
 /** Build the model; gates are sorted by id; with a baseline, the since-last-report comparison. */
@@ -43,10 +46,11 @@ export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[], 
   const summary: Summary = { ...analysis.summary, environment: redactEnvironment(analysis.summary.environment) };
   const clean: RunAnalysis = { ...analysis, summary };
   const sortedGates = [...gates].sort((a, b) => a.id - b.id);
+  const verdict = reportVerdict(summary, sortedGates);
   return {
     summary,
     gates: sortedGates,
-    verdict: reportVerdict(summary, sortedGates),
+    verdict,
     findings: findings(clean),
     quantiles: downtimeQuantiles(clean),
     environment: [
@@ -63,5 +67,6 @@ export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[], 
     provenance: provenanceLine(summary),
     saturation: saturationBanner(summary),
     sources: sourceRows(summary),
+    nextSteps: nextSteps(summary, sortedGates, verdict.level, analysis.cycles),
   };
 }

@@ -9,7 +9,7 @@ export function storedVerdictWord(verdict: ReportEntry['verdict']): string {
   return verdict === 'none' ? 'no gates' : VERDICT_WORD[verdict];
 }
 
-/** One series per (scenario, target) over the readable reports, sorted by name; points by run start time. */
+/** One series per (scenario, target) over the readable reports, sorted by name; points by night, then run start time. */
 export function trendSeries(entries: readonly ReportEntry[]): TrendSeries[] {
   const byKey = new Map<string, TrendSeries>();
   for (const e of entries) {
@@ -18,6 +18,7 @@ export function trendSeries(entries: readonly ReportEntry[]): TrendSeries[] {
     const series = byKey.get(key) ?? { scenario: e.scenario, target: e.target, negativeControl: false, points: [] };
     series.negativeControl ||= e.negativeControl;
     series.points.push({
+      night: e.date,
       startedAt: e.startedAt !== '' ? e.startedAt : `${e.date}T00:00:00.000Z`,
       report: e.dir,
       p95Ms: e.p95Ms,
@@ -29,6 +30,7 @@ export function trendSeries(entries: readonly ReportEntry[]): TrendSeries[] {
     byKey.set(key, series);
   }
   const all = [...byKey.values()];
-  for (const s of all) s.points.sort((a, b) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : 0));
+  const key = (p: TrendSeries['points'][number]): string => `${p.night}\u0000${p.startedAt}\u0000${p.report}`;
+  for (const s of all) s.points.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   return all.sort((a, b) => (`${a.scenario} ${a.target}` < `${b.scenario} ${b.target}` ? -1 : 1));
 }

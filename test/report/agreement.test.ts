@@ -49,15 +49,16 @@ const unMd = (s: string): string =>
 function htmlRows(html: string): Map<number, Row> {
   const rows = new Map<number, Row>();
   for (const m of html.matchAll(/<tr data-gate="(\d+)"[^>]*>(.*?)<\/tr>/g)) {
-    const cells = [...m[2]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => unHtml(c[1]!));
-    const [, , threshold, observed, interval, judged, n, verdict] = cells;
+    const cells = new Map(
+      [...m[2]!.matchAll(/<td[^>]*data-col="(\w+)"[^>]*>(.*?)<\/td>/g)].map((c) => [c[1]!, unHtml(c[2]!)]),
+    );
     rows.set(Number(m[1]), {
-      threshold: threshold!,
-      observed: observed!,
-      interval: interval!,
-      judged: judged!,
-      n: n!.replace(/ \(min (\d+)\)$/, ' ($1)'),
-      verdict: verdict!,
+      threshold: cells.get('threshold')!,
+      observed: cells.get('observed')!,
+      interval: cells.get('interval')!,
+      judged: cells.get('judged')!,
+      n: cells.get('n')!,
+      verdict: cells.get('verdict')!,
     });
   }
   return rows;

@@ -112,6 +112,7 @@ describe.skipIf(!present)('report page in headless Chromium', () => {
     await expect(cell(9, 'verdict').innerText()).resolves.toBe('inconclusive at 95%');
     expect(await cell(9, 'verdict').isVisible()).toBe(true);
     await expect(page.locator('#verdict strong').innerText()).resolves.toMatch(/^INCONCLUSIVE AT 95%/);
+    await page.locator('details#gate-rules > summary').click(); // folded away until opened
     await expect(page.locator('dl.gate-descriptions').innerText()).resolves.toContain(
       'A bar planted inside the interval.',
     );
@@ -243,62 +244,6 @@ describe.skipIf(!present)('report page in headless Chromium', () => {
     const links = await page.locator('tbody a').allTextContents();
     expect(links).toEqual(['default-soak', HOSTILE]);
     await page.screenshot({ path: path.join(ARTIFACTS, 'reports-index.png'), fullPage: true });
-    expect(dialogs).toEqual([]);
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-
-  test('trend page: one chart per scenario and target with n on every point, a caught negative control apart as its stored pass', async () => {
-    const ownDir = await mkdtemp(path.join(os.tmpdir(), 'soak-browser-trend-'));
-    onTestFinished(() => rm(ownDir, { recursive: true, force: true }));
-    const write = async (a: ReturnType<typeof makeAnalysis>, startedAt?: string, negativeControl = false) => {
-      const analysis = {
-        ...a,
-        summary: { ...a.summary, negativeControl, ...(startedAt ? { startedAt } : {}) },
-      };
-      await writeReport({ analysis, gates: makeGates(analysis), reportsDir: ownDir });
-    };
-    await write(
-      makeAnalysis({ cycles: 40, seed: 1, scenario: 'default', date: '2025-06-01' }),
-      '2025-06-01T01:00:00.000Z',
-    );
-    await write(
-      makeAnalysis({ cycles: 45, seed: 2, scenario: 'default', date: '2025-06-01' }),
-      '2025-06-01T13:00:00.000Z',
-    );
-    await write(makeAnalysis({ cycles: 30, seed: 3, scenario: 'torn', date: '2025-06-02' }));
-    const control = makeAnalysis({
-      cycles: 20,
-      seed: 4,
-      scenario: 'skew-control',
-      date: '2025-06-02',
-      failedCycles: [1, 2, 3],
-    });
-    await write(control, undefined, true);
-    const { page, problems, dialogs } = await open(path.join(ownDir, 'index.html'));
-    const series = page.locator('#trends figure[data-chart="trend"]');
-    await expect(series.count()).resolves.toBe(2);
-    await expect(Promise.all((await series.all()).map((f) => f.getAttribute('data-series')))).resolves.toEqual([
-      'default on process',
-      'torn on process',
-    ]);
-    const controls = page.locator('#negative-controls figure[data-chart="trend"]');
-    await expect(controls.count()).resolves.toBe(1);
-    expect(await controls.first().locator('svg').isVisible()).toBe(true);
-    const first = series.first().locator('svg');
-    for (const n of ['n=40', 'n=45']) {
-      await expect(first.locator('text', { hasText: n }).count()).resolves.toBe(2); // both panels label the point
-    }
-    await expect(first.locator('path[aria-label*="n: 45"]').count()).resolves.toBe(2);
-    // two reports of one day sit at their run start times, 12 hours apart, not on one vertical
-    const points = await first.locator('path[aria-label*="n: 4"]').all();
-    const xs = await Promise.all(points.map(async (p) => (await p.boundingBox())!.x));
-    expect(Math.abs(xs[0]! - xs[1]!)).toBeGreaterThan(50);
-    const controlRow = page.locator('tr', { hasText: 'skew-control' });
-    await expect(controlRow.locator('td[data-col="verdict"]').innerText()).resolves.toBe('pass');
-    await expect(controlRow.locator('td[data-col="p95"]').innerText()).resolves.toMatch(/\(n = \d+\)$/);
-    await mkdir(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, 'reports-trend.png'), fullPage: true });
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();

@@ -13,9 +13,9 @@ function row(e: ReportEntry): string {
   const pill = e.verdict === 'unreadable' ? 'none' : e.verdict;
   const p95 = e.p95Ms === null ? 'n/a' : `${fmtMs(e.p95Ms)} (n = ${e.downtimeN ?? '?'})`;
   return (
-    `<tr data-report="${h(e.dir)}"><td class="num">${h(e.date)}</td><td><a href="${h(encodeURIComponent(e.dir))}/index.html">${h(e.scenario)}</a><br><code>${h(e.dir)}</code></td>` +
-    `<td>${h(e.target)}</td><td class="num">${h(e.cycles ?? 'n/a')}</td><td class="num">${h(rate)}</td><td class="num">${h(fmtPct(e.wilsonLo, 'down'))}</td>` +
-    `<td class="num" data-col="p95">${h(p95)}</td><td data-col="verdict"><span class="pill ${h(pill)}">${h(storedVerdictWord(e.verdict))}</span></td></tr>`
+    `<tr data-report="${h(e.dir)}"><td class="num" data-label="Date (UTC)">${h(e.date)}</td><td class="wide" data-label="Scenario"><a href="${h(encodeURIComponent(e.dir))}/index.html">${h(e.scenario)}</a><br><code>${h(e.dir)}</code></td>` +
+    `<td data-label="Target">${h(e.target)}</td><td class="num" data-label="Cycles">${h(e.cycles ?? 'n/a')}</td><td class="num" data-label="Kill-and-resume">${h(rate)}</td><td class="num" data-label="Wilson lower">${h(fmtPct(e.wilsonLo, 'down'))}</td>` +
+    `<td class="num" data-col="p95" data-label="Downtime p95 (n)">${h(p95)}</td><td data-col="verdict" data-label="Stored verdict"><span class="pill ${h(pill)}">${h(storedVerdictWord(e.verdict))}</span></td></tr>`
   );
 }
 
@@ -24,7 +24,7 @@ async function figure(series: TrendSeries): Promise<string> {
   const svg = await renderSvg(trendSeriesSpec(series), `trend-${slug(name)}`);
   return `<figure class="chart wide" data-chart="trend" data-series="${h(name)}">
 ${svg}
-<figcaption>${h(name)}: downtime p95 and the kill-and-resume Wilson 95% lower bound, one point per report at its run start, n beside each point, coloured by the verdict that report stored.</figcaption>
+<figcaption>${h(name)}: downtime p95 and the kill-and-resume Wilson 95% lower bound, one point per report at its night (the report's date; a second report of one night stands beside it), n beside each point, coloured by the verdict that report stored.</figcaption>
 </figure>`;
 }
 
@@ -51,7 +51,7 @@ ${trends || '<p>No reports yet.</p>'}
 </div>
 <p>Each point is one run: read it with that report's scope and limitations.</p>
 ${controlSection}<h2>Reports</h2>
-<table><thead><tr><th>Date (UTC)</th><th>Scenario</th><th>Target</th><th>Cycles</th><th>Kill-and-resume</th><th>Wilson lower</th><th>Downtime p95 (n)</th><th>Stored verdict</th></tr></thead>
+<table class="reports cards-narrow"><thead><tr><th>Date (UTC)</th><th>Scenario</th><th>Target</th><th>Cycles</th><th>Kill-and-resume</th><th>Wilson lower</th><th>Downtime p95 (n)</th><th>Stored verdict</th></tr></thead>
 <tbody>${entries.map(row).join('\n')}</tbody></table>`;
   return htmlDocument('Kill-and-resume soak reports', body);
 }

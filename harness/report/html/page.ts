@@ -1,16 +1,12 @@
-// index.html for one report: verdict banner, key figures, gate table, inline SVG charts, environment, limits. No scripts.
+// index.html for one report: the first screen (verdict, gates that did not pass, next steps), key figures, gate table,
+// inline SVG charts, environment, limits. No scripts.
 import { reportDateBasis } from '../../analysis/report-date.js';
 import type { RenderedChart } from '../charts/chart-spec.js';
 import { escapeHtml as h } from '../escape.js';
 import { fmtMs, fmtNum, fmtPct, fmtPctInterval } from '../text/format.js';
-import {
-  fmtGateInterval,
-  fmtGateJudged,
-  fmtGateObserved,
-  fmtGateThreshold,
-  fmtGateVerdict,
-} from '../text/gate-format.js';
 import type { ReportModel } from '../model.js';
+import { nextStepsHtml, storyHtml, verdictBanner } from './first-screen.js';
+import { gateRulesHtml, gateTableHtml } from './gate-table.js';
 import { PAGE_CSS } from './page-style.js';
 import { sinceLastHtml } from './since-last.js';
 
@@ -54,28 +50,6 @@ ${card('Lost work per kill', s.lostSteps.max === null ? 'n/a' : `≤ ${fmtNum(s.
 ${card('Checker violations', String(s.violations), `${s.cycles.total} cycles`)}
 ${(s.adapterFaults?.count ?? 0) > 0 ? card('Adapter faults', String(s.adapterFaults!.count), 'exec adapter broke the protocol') : ''}
 </div>`;
-}
-
-function gateTable(model: ReportModel): string {
-  if (model.gates.length === 0) return '<p>No gate was judged for this report.</p>';
-  const rows = model.gates.map(
-    (g) =>
-      `<tr data-gate="${h(g.id)}" data-verdict="${h(g.verdict)}"><td class="num">${h(g.id)}</td><td class="wrap">${h(g.title)}<br><code>${h(g.metric)}</code></td>` +
-      `<td><code>${h(fmtGateThreshold(g))}</code></td><td class="num" data-col="observed">${h(fmtGateObserved(g))}</td>` +
-      `<td class="num" data-col="interval">${h(fmtGateInterval(g))}</td><td data-col="judged">${h(fmtGateJudged(g))}</td>` +
-      `<td class="num" data-col="n">${h(g.n)} (min ${h(g.minN)})</td>` +
-      `<td data-col="verdict"><span class="pill ${h(g.verdict)}">${h(fmtGateVerdict(g))}</span></td><td class="wrap">${h(g.note)}</td></tr>`,
-  );
-  return `<div class="table-scroll"><table class="gates"><thead><tr><th>#</th><th>Gate</th><th>Threshold</th><th>Observed</th><th>95% interval</th><th>Judged on</th><th>n</th><th>Verdict</th><th>Note</th></tr></thead>
-<tbody>${rows.join('\n')}</tbody></table></div>`;
-}
-
-function gateDescriptions(model: ReportModel): string {
-  const described = model.gates.filter((g) => g.description !== '');
-  const items = described.map((g) => `<dt>${h(g.id)}. ${h(g.title)}</dt><dd>${h(g.description)}</dd>`);
-  return `<h3>How the gates are judged</h3>
-${list(model.gateRules)}
-${items.length > 0 ? `<h3>What each gate checks</h3>\n<dl class="gate-descriptions">${items.join('\n')}</dl>` : ''}`;
 }
 
 function quantileTable(model: ReportModel): string {
@@ -124,8 +98,15 @@ function sourcesHtml(sources: ReportModel['sources']): string {
 export function renderPage(model: ReportModel, charts: readonly RenderedChart[]): string {
   const s = model.summary;
   const u = model.indeterminate;
+  // A complete run's status is one item of the header's line; an interrupted run or a forced merge says so first, as a banner.
+  const quiet = (s.runStatus?.status ?? 'complete') === 'complete' && s.forcedOverlap === undefined;
+  const status = quiet
+    ? `<span id="provenance">${h(model.provenance)}</span>`
+    : `<span>n = ${h(s.cycles.total)} cycles</span>`;
   const top =
-    `<section class="banner provenance" id="provenance"><strong>${h(model.provenance)}</strong></section>\n` +
+    (quiet
+      ? ''
+      : `<section class="banner provenance" id="provenance"><strong>${h(model.provenance)}</strong></section>\n`) +
     (model.saturation
       ? `<section class="banner insufficient" id="saturated"><strong>${h(model.saturation)}</strong></section>\n`
       : '');
@@ -134,15 +115,16 @@ export function renderPage(model: ReportModel, charts: readonly RenderedChart[])
     : '';
   const body = `${top}${notice}<header>
 <h1>Kill-and-resume soak: ${h(s.scenario)}</h1>
-<p class="meta"><span>${h(s.date)} (${reportDateBasis(s.date, s.seedKey)})</span><span>target ${h(s.target)}</span><span>n = ${h(s.cycles.total)} cycles</span><span>seed ${h(s.seed)}</span><span>run ${h(s.runId)}</span></p>
+<p class="meta">${status}<span>${h(s.date)} (${reportDateBasis(s.date, s.seedKey)})</span><span>target ${h(s.target)}</span><span>seed ${h(s.seed)}</span><span>run ${h(s.runId)}</span></p>
 </header>
-<section class="banner ${h(model.verdict.level)}" id="verdict"><strong>${h(model.verdict.headline)}</strong><p>${h(model.verdict.detail)}</p></section>
+${verdictBanner(model)}
+${storyHtml(model)}${nextStepsHtml(model)}<h2>Key figures</h2>
 ${cards(model)}
 <h2>What was measured</h2>
 ${list(model.findings)}
-${indeterminateHtml(u)}<h2>Gates</h2>
-${gateTable(model)}
-${gateDescriptions(model)}
+${indeterminateHtml(u)}<h2 id="gates">Gates</h2>
+${gateTableHtml(model)}
+${gateRulesHtml(model)}
 ${sinceLastHtml(model.sinceLast)}<h2>Charts</h2>
 <div class="charts">
 ${charts.map(chartFigure).join('\n')}

@@ -1,4 +1,5 @@
 // summary.md: the walkthrough of one run in Markdown, written from the report model; data strings are Markdown-escaped.
+// It leads with the story (verdict, the gates that did not pass, what to do next), as the page's first screen does.
 import { reportDateBasis } from '../../analysis/report-date.js';
 import { escapeMarkdown as md } from '../escape.js';
 import { fmtGateVerdict, GATE_MD_HEADERS, gateMarkdownCells } from './gate-format.js';
@@ -8,6 +9,7 @@ import type { RenderedChart } from '../charts/chart-spec.js';
 import { sinceLastMarkdown } from './since-last.js';
 import type { DurabilityRow } from '../../analysis/durability.js';
 import { durabilityLines, plainKillRows } from './durability.js';
+import { storyMarkdown } from './story.js';
 
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
   return [
@@ -68,6 +70,7 @@ export function renderWalkthrough(
     '',
     `**${md(model.verdict.headline)}.** ${md(model.verdict.detail)}`,
     '',
+    ...storyMarkdown(model),
     ...table(
       [`Date (${reportDateBasis(s.date, s.seedKey)})`, 'Scenario', 'Target', 'Cycles (n)', 'Seed', 'Run'],
       [[md(s.date), md(s.scenario), md(s.target), String(s.cycles.total), String(s.seed), md(s.runId)]],

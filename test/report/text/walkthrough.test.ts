@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { buildModel } from '../../../harness/report/model.js';
 import { renderWalkthrough } from '../../../harness/report/text/walkthrough.js';
 import { makeAnalysis, makeGates } from '../fixtures.js';
+import { storyRun } from '../story-fixtures.js';
 
 function walkthrough(options: Parameters<typeof makeAnalysis>[0] = {}): string {
   const a = makeAnalysis(options);
@@ -91,5 +92,45 @@ describe('summary.md walkthrough', () => {
     const hostile = walkthrough({ scenario: 'x <script>alert(1)</script> | *y*' });
     expect(hostile).not.toContain('<script>');
     expect(hostile).toContain('x &lt;script\\>alert(1)&lt;/script\\> \\| \\*y\\*');
+  });
+});
+
+describe('summary.md leads with the story, as the first screen does', () => {
+  const fail = storyRun('fail');
+  const md = renderWalkthrough(buildModel(fail.analysis, fail.gates), []);
+  const at = (s: string): number => md.indexOf(s);
+
+  test('verdict, then the gates that did not pass, then what to do next, before anything else', () => {
+    expect(at('**FAIL: 4 of 8 gates failed.**')).toBeGreaterThan(0);
+    expect(at('**FAIL: 4 of 8 gates failed.**')).toBeLessThan(at('## Did not pass'));
+    expect(at('## Did not pass')).toBeLessThan(at('## What to do next'));
+    expect(at('## What to do next')).toBeLessThan(at('## What was measured'));
+  });
+  test("each gate that did not pass with its value, interval, judged figure, bar and n: the gate table's own cells", () => {
+    const story = md.slice(at('## Did not pass'), at('## What to do next'));
+    const rows = story.split('\n').filter((l) => /^\| \d+ \|/.test(l));
+    expect(rows.map((r) => r.split(' | ')[0])).toEqual(['| 2', '| 4', '| 6', '| 8']);
+    expect(rows[2]).toBe(
+      '| 6 | Kill-and-resume success | wilson95.lo \\>= 95% | 96.3% (77/80) | \\[89.5%, 98.8%\\] | lower end, 89.5% | 80 (73) | **fail** |',
+    );
+    const table = md.slice(at('## Gates'));
+    expect(table).toContain(
+      rows[2]!.replace(' | **fail** |', ' | **fail** | n needed with zero failures: 73; 77/80 trials ok |'),
+    );
+  });
+  test('what to do next: numbered, commands as code', () => {
+    expect(md).toContain('4. Re-run the checker over the journaled observations: `soak check runs/run-5-80` (exit 1');
+  });
+  test('a passing run tells no gate, only what to do next', () => {
+    const pass = storyRun('pass');
+    const passing = renderWalkthrough(buildModel(pass.analysis, pass.gates), []);
+    expect(passing).not.toContain('## Did not pass');
+    expect(passing).toContain('## What to do next\n\n1. Nothing blocks sign-off on these 8 gates.');
+  });
+  test('a run id a code span cannot hold is escaped text, not code', () => {
+    const a = { ...fail.analysis, summary: { ...fail.analysis.summary, runId: 'x`y <b>' } };
+    const hostile = renderWalkthrough(buildModel(a, fail.gates), []);
+    expect(hostile).toContain('soak check runs/x\\`y &lt;b\\>');
+    expect(hostile).not.toContain('<b>');
   });
 });
