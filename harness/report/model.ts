@@ -12,6 +12,7 @@ import { GATE_RULES } from './gate-rules.js';
 import type { Baseline } from './baseline/read-baseline.js';
 import { sinceLast, type SinceLast } from './baseline/since-last.js';
 import { machineLoadRows, provenanceLine, saturationBanner, sourceRows } from './provenance.js';
+import { timingJudgement, type TimingJudgement } from '../gates/judge.js';
 
 /** The report's content as plain data (strings unescaped: each renderer escapes for its format). */
 export interface ReportModel {
@@ -34,15 +35,26 @@ export interface ReportModel {
   provenance: string;
   /** The saturated-machine banner shown beside the verdict (null: not saturated, or no load samples). */
   saturation: string | null;
+  /** The machine's saturation and what it did to the timing gates (the judgement's; summary.json `timing`). */
+  timing: TimingJudgement;
   /** A merged run's source runs (no rows for a single run). */
   sources: ReturnType<typeof sourceRows>;
 }
 
-/** Build the model; gates are sorted by id; with a baseline, the since-last-report comparison. */
-export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[], baseline?: Baseline): ReportModel {
+/**
+ * Build the model; gates are sorted by id; with a baseline, the since-last-report comparison. `timing` is the
+ * judgement's (judge.ts); without it, the one of gates judged with timing not strict.
+ */
+export function buildModel(
+  analysis: RunAnalysis,
+  gates: readonly GateResult[],
+  baseline?: Baseline,
+  timing?: TimingJudgement,
+): ReportModel {
   const summary: Summary = { ...analysis.summary, environment: redactEnvironment(analysis.summary.environment) };
   const clean: RunAnalysis = { ...analysis, summary };
   const sortedGates = [...gates].sort((a, b) => a.id - b.id);
+  const timingOf = timing ?? timingJudgement(sortedGates, { machineLoad: summary.machineLoad, strict: false });
   return {
     summary,
     gates: sortedGates,
@@ -61,7 +73,8 @@ export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[], 
     indeterminate: indeterminateText(summary),
     ...(baseline ? { sinceLast: sinceLast(baseline, sortedGates, analysis.downtimes) } : {}),
     provenance: provenanceLine(summary),
-    saturation: saturationBanner(summary),
+    saturation: saturationBanner(summary, timingOf),
+    timing: timingOf,
     sources: sourceRows(summary),
   };
 }
