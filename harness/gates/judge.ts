@@ -72,15 +72,24 @@ export function judge(analysis: RunAnalysis, opts: JudgeOptions = {}): Judgement
   return judgement(gates, run, { machineLoad: s.machineLoad, strict: opts.strictTiming === true });
 }
 
-/** Each timing gate of a saturated machine judged by the timing rule, with its measured verdict and a note. */
+/** A bar a slow machine can fail: an upper bound ("p95 < 1000"); saturation makes a time longer, never shorter. */
+function upperBar(g: Pick<GateResult, 'op'>): boolean {
+  return g.op === '<' || g.op === '<=';
+}
+
+/**
+ * Each timing gate of a saturated machine (its metric a time: metrics.ts) with its measured verdict and, when the
+ * timing rule (verdict.ts timingVerdict) changed it, a note; only a bar that is an upper bound counts as timing there.
+ */
 export function applyTiming(gates: readonly GateResult[], t: TimingFacts): GateResult[] {
   const reason = saturationText(t.machineLoad);
   if (reason === null) return [...gates];
   return gates.map((g) => {
     if (!isTimeMetric(g.metric)) return g;
-    const verdict = timingVerdict(g.verdict, true, true, t.strict);
+    const slowFails = upperBar(g);
+    const verdict = timingVerdict(g.verdict, slowFails, true, t.strict);
     const note =
-      g.verdict !== 'fail'
+      g.verdict !== 'fail' || !slowFails
         ? ''
         : verdict === 'fail'
           ? 'failed on a saturated machine, judged as measured (--strict-timing)'
@@ -99,7 +108,7 @@ export function applyTiming(gates: readonly GateResult[], t: TimingFacts): GateR
 export function timingJudgement(gates: readonly GateResult[], t: TimingFacts): TimingJudgement {
   const m = t.machineLoad;
   const saturation = saturationText(m);
-  const failed = gates.filter((g) => g.saturated?.measured === 'fail');
+  const failed = gates.filter((g) => g.saturated?.measured === 'fail' && upperBar(g));
   const names = failed.map((g) => `${g.id} (${g.title})`).join(', ');
   const s = failed.length === 1 ? '' : 's';
   const consequence =

@@ -30,10 +30,11 @@ export const VERDICT_WORD: Record<RunVerdict, string> = {
 export const SATURATED_WORD = 'inconclusive (saturated)';
 
 /**
- * The rule for a timing gate (its metric measures a time) judged on a saturated machine (analysis/machine-load.ts):
- * a measured fail is inconclusive, since the machine may have made it slow (exit 2, not 1), unless timing is strict
- * (--strict-timing); a pass stays a pass (saturation only slows things down); a gate that is not a timing gate, and
- * every gate of a machine that was not saturated, keeps its measured verdict.
+ * The rule for a timing gate (its metric measures a time, its bar an upper bound: "p95 < 1000") judged on a saturated
+ * machine (analysis/machine-load.ts): a measured fail is inconclusive, since the machine may have made it slow (exit
+ * 2, not 1), unless timing is strict (--strict-timing); a pass stays a pass (saturation only slows things down); any
+ * other gate (a correctness gate, a time that must be long enough), and every gate of a machine that was not
+ * saturated, keeps its measured verdict.
  */
 export function timingVerdict(measured: Verdict, timing: boolean, saturated: boolean, strict: boolean): Verdict {
   return timing && saturated && !strict && measured === 'fail' ? 'inconclusive' : measured;
@@ -167,7 +168,7 @@ export function reportVerdict(summary: Summary, gates: readonly JudgedGate[]): R
       const strict = failed.filter((g) => g.saturated !== undefined);
       const slow =
         strict.length > 0
-          ? ` Timing gate${strict.length === 1 ? '' : 's'} ${gateList(strict)} failed on a saturated machine (${strict[0]!.saturated!.reason}) and ${strict.length === 1 ? 'is' : 'are'} judged as measured (--strict-timing).`
+          ? ` Timing gate${strict.length === 1 ? '' : 's'} ${gateList(strict)} failed on a saturated machine (${strict[0]!.saturated!.reason}), judged as measured.`
           : '';
       return {
         level,

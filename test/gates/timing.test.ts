@@ -99,7 +99,9 @@ describe('judgement of a slow run on a saturated machine', () => {
     expect(verdictLine(j)).toMatch(
       /^verdict: FAIL \(.*failed: #4 resume-latency; SATURATED machine: load p50 5\.5 on 2 cores, CPU steal p50 0%: timing judged as measured \(--strict-timing\): #4 failed\)$/,
     );
-    expect(reportVerdict(summary, j.gates).detail).toContain('judged as measured (--strict-timing)');
+    expect(reportVerdict(summary, j.gates).detail).toContain(
+      'Timing gate 4 (Session resume latency p95) failed on a saturated machine (saturated machine: load average p50 5.5',
+    );
   });
 
   it('a correctness gate is never affected: a checker violation still fails gate 2 and the run', () => {
@@ -142,5 +144,16 @@ describe('judgement of a slow run on a saturated machine', () => {
     expect(verdictLine(j)).toMatch(
       /^verdict: PASS \(8 pass.*; SATURATED machine: load p50 5\.5 on 2 cores, CPU steal p50 0%: timing may reflect the machine\)$/,
     );
+  });
+
+  it('a timing gate whose bar is a lower bound keeps its fail: a busy machine makes times longer, never shorter', () => {
+    const { summary, evidence } = slowRun();
+    const measured = evaluateGates(loadGates(), summary, evidence).map((g) =>
+      g.id === 4 ? { ...g, op: '>' as const, threshold: 'p50 > 5000', bound: 5000, verdict: 'fail' as const } : g,
+    );
+    const j = judgement(measured, verdictFacts(summary, []), { machineLoad: SATURATED, strict: false });
+    expect(byId(j.gates, 4)).toMatchObject({ verdict: 'fail', saturated: { measured: 'fail' } });
+    expect(j.timing.failedTiming).toEqual([]);
+    expect(j.verdict).toBe('fail');
   });
 });
