@@ -85,7 +85,7 @@ export function applyTiming(gates: readonly GateResult[], t: TimingFacts): GateR
   const reason = saturationText(t.machineLoad);
   if (reason === null) return [...gates];
   return gates.map((g) => {
-    if (!isTimeMetric(g.metric)) return g;
+    if (!isTimeMetric(g.metric) || g.saturated !== undefined) return g; // judged already: keep what was measured
     const slowFails = upperBar(g);
     const verdict = timingVerdict(g.verdict, slowFails, true, t.strict);
     const note =

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { summarizeMachineLoad } from '../../harness/analysis/machine-load.js';
 import type { Summary } from '../../harness/analysis/summary.js';
 import { evaluateGates, loadGates } from '../../harness/gates/evaluate.js';
-import { judgement, verdictLine } from '../../harness/gates/judge.js';
+import { applyTiming, judgement, verdictLine } from '../../harness/gates/judge.js';
 import { isTimeMetric, METRICS } from '../../harness/gates/metrics.js';
 import type { GateEvidence, GateResult } from '../../harness/gates/types.js';
 import { exitCodeFor, reportVerdict, timingVerdict, verdictFacts } from '../../harness/gates/verdict.js';
@@ -70,6 +70,9 @@ describe('judgement of a slow run on a saturated machine', () => {
       'saturated machine: load average p50 5.5 (max 6.1) on 2 cores, CPU steal p50 0% (max 2%), 5 samples; load p50 5.5 > 2 cores',
     );
     expect(fmtGateVerdict(g4)).toBe('inconclusive (saturated)');
+    expect(applyTiming(j.gates, { machineLoad: SATURATED, strict: true }), 'judged gates are not judged again').toEqual(
+      j.gates,
+    );
     expect(g4.note).toContain('failed its bar on a saturated machine');
     expect(j.verdict).toBe('inconclusive');
     expect(exitCodeFor(j.verdict)).toBe(2);
