@@ -1,5 +1,6 @@
 // The machine load under a run's numbers: its machine-load samples folded and summarised, and the one rule that calls
-// a run "measured on a saturated machine" (reports put a banner beside the verdict; verdicts do not change). Pure.
+// a run "measured on a saturated machine" (every output then warns, and gates/verdict.ts does not trust a failing
+// timing gate measured on it). Pure.
 import type { MachineLoadEvent } from '../journal/events.js';
 import { summarize } from '../stats/distribution.js';
 
@@ -84,4 +85,17 @@ export function summarizeMachineLoad(cols: LoadColumns, cores: number): MachineL
     saturated: reason !== null,
     reason,
   };
+}
+
+/**
+ * The saturated machine in one clause with its figures, as every output words it: "saturated machine: load average
+ * p50 5.5 (max 6.1) on 2 cores, CPU steal p50 0.3% (max 1%), 3 samples; load p50 5.5 > 2 cores". Null when the
+ * machine was not saturated (or load was not sampled).
+ */
+export function saturationText(m: MachineLoadSummary | undefined): string | null {
+  if (!m?.saturated) return null;
+  return (
+    `saturated machine: load average p50 ${m.load1.p50} (max ${m.load1.max}) on ${m.cores} cores, ` +
+    `CPU steal p50 ${m.stealPct.p50}% (max ${m.stealPct.max}%), ${m.samples} samples; ${m.reason ?? ''}`
+  );
 }

@@ -41,7 +41,7 @@ export interface CiOutputInput {
 /** Write the outputs asked for (each atomically; its folder created); a bad path is bad input naming the flag. */
 export function writeCiOutputs(args: CiOutputArgs, input: CiOutputInput): void {
   if (args.junit === undefined && args.summaryMd === undefined) return;
-  const model = buildModel(input.analysis, input.judgement.gates);
+  const model = buildModel(input.analysis, input.judgement.gates, undefined, input.judgement.timing);
   if (args.junit !== undefined)
     writeOutput('--junit', args.junit, () =>
       renderJunit({
@@ -49,6 +49,7 @@ export function writeCiOutputs(args: CiOutputArgs, input: CiOutputInput): void {
         gates: model.gates,
         verdict: input.judgement.verdict,
         reportDir: input.reportDir,
+        timing: input.judgement.timing,
       }),
     );
   if (args.summaryMd !== undefined)

@@ -1,7 +1,6 @@
 // `soak report <run-dir...>`: write the dated report (index.html, summary.md, summary.json, cycles.csv, charts).
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import type { GateResult } from '../gates/types.js';
 import { writeReport } from '../report/write.js';
 import { loadRuns, noteTornTails } from '../analysis/load-runs.js';
 import { durabilityRows, faultEvents } from '../analysis/durability.js';
@@ -10,7 +9,9 @@ import { VERBS } from './verbs.js';
 import { ciOutputOptions, writeCiOutputs } from './ci-outputs.js';
 import { OUTPUT_SCHEMA_VERSION } from '../report/output-schemas.js';
 import type { RunAnalysis } from '../analysis/summary.js';
-import { judge, verdictLine } from '../gates/judge.js';
+import { judge, verdictLine, type Judgement } from '../gates/judge.js';
+import { strictTiming, strictTimingOption } from './strict-timing.js';
+import { wrapText, tableWidth } from '../report/text/gate-table.js';
 import { exitCodeFor } from '../gates/verdict.js';
 import { escapedJson, visible } from '../core/visible.js';
 import { readBaseline, type Baseline } from '../report/baseline/read-baseline.js';
@@ -23,12 +24,13 @@ interface ReportArgs {
   baseline?: string;
   junit?: string;
   summaryMd?: string;
+  strictTiming?: boolean;
 }
 
-/** Write the report for an analysed run into `reportsDir`. */
+/** Write the report for an analysed run, judged as `judged` (its gates and timing), into `reportsDir`. */
 export function writeReportFor(
   analysis: RunAnalysis,
-  gates: GateResult[],
+  judged: Pick<Judgement, 'gates' | 'timing'>,
   reportsDir: string,
   baseline?: Baseline,
   /** The run folders analysed (their fault events give the durability table). */
@@ -37,7 +39,8 @@ export function writeReportFor(
   const durability = durabilityRows(runDirs.map(faultEvents));
   return writeReport({
     analysis,
-    gates,
+    gates: judged.gates,
+    timing: judged.timing,
     reportsDir: path.resolve(reportsDir),
     durability,
     ...(baseline ? { baseline } : {}),
@@ -59,7 +62,7 @@ export const reportCommand = defineCommand<ReportArgs>({
   command: VERBS.report.command,
   describe: VERBS.report.describe,
   builder: (y: Argv) =>
-    ciOutputOptions(y)
+    ciOutputOptions(strictTimingOption(y))
       .positional('run-dirs', { type: 'string', array: true, describe: 'Run folders' })
       .option('out', { type: 'string', default: 'reports', describe: 'Reports folder' })
       .option('baseline', {
@@ -73,22 +76,29 @@ export const reportCommand = defineCommand<ReportArgs>({
         describe: 'Print the report folder and files as JSON',
       }) as unknown as Argv<ReportArgs>,
   run: async (argv) => {
+    const strict = strictTiming(argv.strictTiming);
     const { analysis, dirs } = noteTornTails(await loadRuns(argv.runDirs));
     const baseline = await baselineFor(argv.baseline, analysis, argv.out); // read first: a bad baseline writes nothing
-    const j = judge(analysis);
-    const written = await writeReportFor(analysis, j.gates, argv.out, baseline ?? undefined, dirs);
+    const j = judge(analysis, { strictTiming: strict });
+    const written = await writeReportFor(analysis, j, argv.out, baseline ?? undefined, dirs);
     writeCiOutputs(argv, { analysis, judgement: j, reportDir: written.dir });
     const since = baseline === null ? null : baseline.dir;
     if (argv.json)
       process.stdout.write(
-        `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...written, verdict: j.verdict, baseline: since }, 2)}\n`,
+        `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, ...written, verdict: j.verdict, timing: j.timing, baseline: since }, 2)}\n`,
       );
     else {
       const note =
         argv.baseline === undefined
           ? ''
           : `baseline: ${since ?? 'none (no earlier report of this scenario and target)'}\n`;
-      process.stdout.write(visible(`report: ${path.join(written.dir, 'index.html')}\n${note}${verdictLine(j)}\n`));
+      const warning =
+        j.timing.warning === null
+          ? ''
+          : `${wrapText(`warning: ${j.timing.warning}`, tableWidth(process.stdout)).join('\n')}\n`;
+      process.stdout.write(
+        visible(`report: ${path.join(written.dir, 'index.html')}\n${note}${warning}${verdictLine(j)}\n`),
+      );
     }
     return exitCodeFor(j.verdict); // the report is written either way; the exit code says what it found
   },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, InputError } from '../core/errors.js';
 import { exitCodeFor } from '../gates/evaluate.js';
-import { formatGateTable } from '../report/text/gate-table.js';
+import { formatGateTable, tableWidth, wrapText } from '../report/text/gate-table.js';
 import { escapedJson, visible } from '../core/visible.js';
 import { streamProgress, quietProgress } from '../run/progress.js';
 import type { RunResult } from '../run/runner.js';
@@ -20,6 +20,7 @@ import { assertTargetName, validateTarget } from '../targets/registry.js';
 import { judge, verdictLine } from '../gates/judge.js';
 import { defineCommand } from './command.js';
 import { VERBS } from './verbs.js';
+import { strictTiming, strictTimingOption } from './strict-timing.js';
 
 interface RunArgs {
   scenario?: string;
@@ -42,6 +43,7 @@ interface RunArgs {
   gatesDir?: string;
   junit?: string;
   summaryMd?: string;
+  strictTiming?: boolean;
 }
 
 export const runCommand = defineCommand<RunArgs>({
@@ -49,7 +51,7 @@ export const runCommand = defineCommand<RunArgs>({
   describe: VERBS.run.describe,
   builder: (y: Argv) =>
     ciOutputOptions(
-      y
+      strictTimingOption(y)
         .option('scenario', {
           type: 'string',
           describe: 'Scenario name in scenarios/ or a path to a .yaml file (default: "default")',
@@ -123,6 +125,7 @@ export const runCommand = defineCommand<RunArgs>({
 
 /** Run (or resume) the soak, then analyse, report and judge it; the exit code. */
 async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promise<number> {
+  const strict = strictTiming(argv.strictTiming); // a bad SOAK_STRICT_TIMING is bad input before anything runs
   const progress = argv.json ? quietProgress : streamProgress();
   const common = { progress, stop, logLevel: argv.verbose ? ('debug' as const) : ('warn' as const) };
   let result: RunResult;
@@ -187,25 +190,28 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
   }
 
   const { analysis } = noteTornTails(await loadRuns([result.runDir]));
-  const judgement = judge(analysis, argv.gatesDir);
+  const judgement = judge(analysis, { gatesDir: argv.gatesDir, strictTiming: strict });
   // imported here, not at the top: the report pulls in vega, which `soak run --help` does not need
   const { writeReportFor } = await import('./report.js');
   const reportDir =
     reportsDir !== null
-      ? (await writeReportFor(analysis, judgement.gates, reportsDir, undefined, [result.runDir])).dir
+      ? (await writeReportFor(analysis, judgement, reportsDir, undefined, [result.runDir])).dir
       : null;
   writeCiOutputs(argv, { analysis, judgement, reportDir });
   if (argv.json) {
     process.stdout.write(
-      `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: result.runDir, status: result.status, reportDir, verdict: judgement.verdict, judged: argv.judge, summary: analysis.summary, gates: judgement.gates }, 2)}\n`,
+      `${escapedJson({ schemaVersion: OUTPUT_SCHEMA_VERSION, runDir: result.runDir, status: result.status, reportDir, verdict: judgement.verdict, judged: argv.judge, summary: analysis.summary, gates: judgement.gates, timing: judgement.timing }, 2)}\n`,
     );
   } else {
     const s = analysis.summary;
+    const width = tableWidth(process.stdout);
+    const warning = judgement.timing.warning;
     const lines = [
       `run folder: ${result.runDir} (${result.status}, ${result.cycles} cycles run now, ${s.cycles.total} in the run)`,
-      formatGateTable(judgement.gates),
+      formatGateTable(judgement.gates, width),
       ...(s.violations > 0 ? [`violations: ${s.violations}, e.g. ${s.violationSamples[0] ?? ''}`] : []),
       ...(reportDir ? [`report: ${path.join(reportDir, 'index.html')}`] : []),
+      ...(warning !== null ? wrapText(`warning: ${warning}`, width) : []),
       `${verdictLine(judgement)}${argv.judge ? '' : ' (not judged here: --no-judge, exit 0)'}`,
     ];
     process.stdout.write(visible(`${lines.join('\n')}\n`));

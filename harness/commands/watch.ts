@@ -10,18 +10,20 @@ import { watchPage } from '../watch/page.js';
 import { defineCommand } from './command.js';
 import { portFlag } from './flags.js';
 import { VERBS } from './verbs.js';
+import { strictTiming, strictTimingOption } from './strict-timing.js';
 
 interface WatchArgs {
   runDir: string;
   listen: string;
   port: number;
+  strictTiming?: boolean;
 }
 
 export const watchCommand = defineCommand<WatchArgs>({
   command: VERBS.watch.command,
   describe: VERBS.watch.describe,
   builder: (y: Argv) =>
-    y
+    strictTimingOption(y)
       .positional('run-dir', { type: 'string', describe: 'Run folder (e.g. runs/latest)' })
       .option('listen', {
         type: 'string',
@@ -35,12 +37,13 @@ export const watchCommand = defineCommand<WatchArgs>({
       }) as unknown as Argv<WatchArgs>,
   run: async (argv) => {
     const port = portFlag(argv.port);
+    const strict = strictTiming(argv.strictTiming);
     const dir = resolveRunDir(argv.runDir);
     let stopNow: () => void = () => {};
     const stopped = new Promise<void>((resolve) => (stopNow = resolve));
     process.once('SIGINT', stopNow);
     process.once('SIGTERM', stopNow);
-    const follower = new JournalFollower(dir);
+    const follower = new JournalFollower(dir, undefined, strict);
     await follower.start();
     const server = await startLiveServer({
       host: argv.listen,

@@ -20,7 +20,7 @@ export const EXIT_DOCS: Readonly<Record<keyof typeof EXIT, ExitDoc>> = {
   },
   insufficient: {
     meaning: 'unknown / insufficient data',
-    when: 'some gate is inconclusive at 95% (its point estimate is on one side of the bar, its one-sided 95% bounds reach the other) or has insufficient data (fewer samples than its minimum n), and none failed; a negative control with no cycle; `check` on a journal with no observations recorded (written before they were journaled) and no journaled failure',
+    when: 'some gate is inconclusive at 95% (its point estimate is on one side of the bar, its one-sided 95% bounds reach the other), inconclusive (saturated) (a timing gate that failed on a saturated machine, see "Machine load") or has insufficient data (fewer samples than its minimum n), and none failed; a negative control with no cycle; `check` on a journal with no observations recorded (written before they were journaled) and no journaled failure',
   },
   badInput: {
     meaning: 'bad input or usage',

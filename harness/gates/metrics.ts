@@ -282,3 +282,12 @@ export function measure(
       };
   }
 }
+
+/** Units that are a time: a metric measured in one of these can be slowed down by a busy machine. */
+const TIME_UNITS: ReadonlySet<string> = new Set(['ms', 's']);
+
+/** Whether `metric` measures a time (its unit in METRICS is one): its gates are timing gates (gates/verdict.ts). */
+export function isTimeMetric(metric: string): boolean {
+  const def = METRICS[metric];
+  return def !== undefined && TIME_UNITS.has(def.unit);
+}

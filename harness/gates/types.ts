@@ -48,6 +48,12 @@ export interface GateResult {
   solid: boolean;
   /** Human text beside the verdict, e.g. "n needed with zero failures: 59". */
   note: string;
+  /**
+   * Set on a timing gate (its metric measures a time: metrics.ts isTimeMetric) judged on a saturated machine: the
+   * verdict as measured, and the saturation with its figures. `verdict` then differs from `measured` only when a
+   * measured fail is reported inconclusive (saturated) (gates/verdict.ts, timingVerdict); absent otherwise.
+   */
+  saturated?: { measured: Verdict; reason: string };
 }
 
 /** Comparison operators a threshold may use. */

@@ -1,6 +1,7 @@
 // The one verdict lattice (Jepsen-style): fail outranks adapter-fault outranks inconclusive outranks insufficient
 // outranks pass; checker violations fail a run; an adapter fault is never a pass; a negative control passes only when
-// caught. judge.ts, the CLI line, the report banner, summary.json and the index use it.
+// caught; a timing gate that fails on a saturated machine is inconclusive (saturated) unless timing is strict.
+// judge.ts, the CLI line, the report banner, summary.json and the index use it.
 import { EXIT } from '../core/errors.js';
 import type { Summary } from '../analysis/summary.js';
 
@@ -25,6 +26,25 @@ export const VERDICT_WORD: Record<RunVerdict, string> = {
   'adapter-fault': 'adapter fault',
 };
 
+/** The word of a timing gate whose measured fail is not trusted on a saturated machine (timingVerdict). */
+export const SATURATED_WORD = 'inconclusive (saturated)';
+
+/**
+ * The rule for a timing gate (its metric measures a time, its bar an upper bound: "p95 < 1000") judged on a saturated
+ * machine (analysis/machine-load.ts): a measured fail is inconclusive, since the machine may have made it slow (exit
+ * 2, not 1), unless timing is strict (--strict-timing); a pass stays a pass (saturation only slows things down); any
+ * other gate (a correctness gate, a time that must be long enough), and every gate of a machine that was not
+ * saturated, keeps its measured verdict.
+ */
+export function timingVerdict(measured: Verdict, timing: boolean, saturated: boolean, strict: boolean): Verdict {
+  return timing && saturated && !strict && measured === 'fail' ? 'inconclusive' : measured;
+}
+
+/** Whether a gate is a timing gate's measured fail reported inconclusive (saturated) by timingVerdict. */
+export function isSaturatedInconclusive(g: Pick<JudgedGate, 'verdict' | 'saturated'>): boolean {
+  return g.verdict === 'inconclusive' && g.saturated?.measured === 'fail';
+}
+
 /** Overall verdict level; "none" when no gate was judged and nothing failed (its verdict is insufficient). */
 export type VerdictLevel = RunVerdict | 'none';
 
@@ -33,6 +53,8 @@ interface JudgedGate {
   id: number;
   title: string;
   verdict: Verdict;
+  /** A timing gate judged on a saturated machine: its measured verdict and the saturation (GateResult.saturated). */
+  saturated?: { measured: Verdict; reason: string };
 }
 
 /** The banner: level, a short headline, and one sentence of detail (plain text, escaped by the renderer). */
@@ -143,22 +165,38 @@ export function reportVerdict(summary: Summary, gates: readonly JudgedGate[]): R
       const which = failed.length > 0 ? `Failed: gate${failed.length === 1 ? '' : 's'} ${gateList(failed)}.` : '';
       const violations =
         facts.violations > 0 ? ` The checker found ${plural(facts.violations, 'consistency violation')}.` : '';
+      const strict = failed.filter((g) => g.saturated !== undefined);
+      const slow =
+        strict.length > 0
+          ? ` Timing gate${strict.length === 1 ? '' : 's'} ${gateList(strict)} failed on a saturated machine (${strict[0]!.saturated!.reason}), judged as measured.`
+          : '';
       return {
         level,
         headline: `FAIL: ${failed.length} of ${gates.length} gates failed`,
-        detail: `${which}${violations}${facts.violations > 0 ? runtimeLimits(summary) : ''}`.trim(),
+        detail: `${which}${slow}${violations}${facts.violations > 0 ? runtimeLimits(summary) : ''}`.trim(),
       };
     }
     case 'adapter-fault':
       return adapterFaultBanner(facts, failed, gates.length);
-    case 'inconclusive':
+    case 'inconclusive': {
+      const slowed = inconclusive.filter(isSaturatedInconclusive);
+      const straddle = inconclusive.filter((g) => !isSaturatedInconclusive(g));
       return {
         level,
-        headline: `INCONCLUSIVE AT 95%: ${passed.length} of ${gates.length} gates pass, ${inconclusive.length} inconclusive`,
-        detail:
-          `The point estimate of gate${inconclusive.length === 1 ? '' : 's'} ${gateList(inconclusive)} is on one side of the bar but its 95% interval reaches the other: more samples are needed before it is a pass or a fail.` +
-          (insufficient.length > 0 ? ` Below their minimum sample size: ${gateList(insufficient)}.` : ''),
+        headline: `INCONCLUSIVE AT 95%: ${passed.length} of ${gates.length} gates pass, ${inconclusive.length} inconclusive${slowed.length > 0 ? ` (${slowed.length} saturated)` : ''}`,
+        detail: [
+          slowed.length > 0
+            ? `Timing gate${slowed.length === 1 ? '' : 's'} ${gateList(slowed)} failed ${slowed.length === 1 ? 'its' : 'their'} bar on a saturated machine (${slowed[0]!.saturated!.reason}): the machine may have made ${slowed.length === 1 ? 'it' : 'them'} slow, so ${slowed.length === 1 ? 'it is' : 'they are'} inconclusive (saturated); rerun on a quiet machine, or judge with --strict-timing.`
+            : '',
+          straddle.length > 0
+            ? `The point estimate of gate${straddle.length === 1 ? '' : 's'} ${gateList(straddle)} is on one side of the bar but its 95% interval reaches the other: more samples are needed before it is a pass or a fail.`
+            : '',
+          insufficient.length > 0 ? `Below their minimum sample size: ${gateList(insufficient)}.` : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
       };
+    }
     case 'insufficient':
       return {
         level,

@@ -13,6 +13,7 @@ import type { Baseline } from './baseline/read-baseline.js';
 import { sinceLast, type SinceLast } from './baseline/since-last.js';
 import { machineLoadRows, provenanceLine, saturationBanner, sourceRows } from './provenance.js';
 import { nextSteps, type NextStep } from './next-steps.js';
+import { timingJudgement, type TimingJudgement } from '../gates/judge.js';
 
 /** The report's content as plain data (strings unescaped: each renderer escapes for its format). */
 export interface ReportModel {
@@ -35,18 +36,29 @@ export interface ReportModel {
   provenance: string;
   /** The saturated-machine banner shown beside the verdict (null: not saturated, or no load samples). */
   saturation: string | null;
+  /** The machine's saturation and what it did to the timing gates (the judgement's; summary.json `timing`). */
+  timing: TimingJudgement;
   /** A merged run's source runs (no rows for a single run). */
   sources: ReturnType<typeof sourceRows>;
   /** What to do next, most severe first (the first screen and the top of summary.md). */
   nextSteps: NextStep[];
 }
 
-/** Build the model; gates are sorted by id; with a baseline, the since-last-report comparison. */
-export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[], baseline?: Baseline): ReportModel {
+/**
+ * Build the model; gates are sorted by id; with a baseline, the since-last-report comparison. `timing` is the
+ * judgement's (judge.ts); without it, the one of gates judged with timing not strict.
+ */
+export function buildModel(
+  analysis: RunAnalysis,
+  gates: readonly GateResult[],
+  baseline?: Baseline,
+  timing?: TimingJudgement,
+): ReportModel {
   const summary: Summary = { ...analysis.summary, environment: redactEnvironment(analysis.summary.environment) };
   const clean: RunAnalysis = { ...analysis, summary };
   const sortedGates = [...gates].sort((a, b) => a.id - b.id);
   const verdict = reportVerdict(summary, sortedGates);
+  const timingOf = timing ?? timingJudgement(sortedGates, { machineLoad: summary.machineLoad, strict: false });
   return {
     summary,
     gates: sortedGates,
@@ -65,7 +77,8 @@ export function buildModel(analysis: RunAnalysis, gates: readonly GateResult[], 
     indeterminate: indeterminateText(summary),
     ...(baseline ? { sinceLast: sinceLast(baseline, sortedGates, analysis.downtimes) } : {}),
     provenance: provenanceLine(summary),
-    saturation: saturationBanner(summary),
+    saturation: saturationBanner(summary, timingOf),
+    timing: timingOf,
     sources: sourceRows(summary),
     nextSteps: nextSteps(summary, sortedGates, verdict.level, analysis.cycles),
   };

@@ -2,7 +2,7 @@
 // (schemas/<name>.schema.json, checked in; test/report/output-schemas.test.ts keeps the files equal to these and
 // validates real outputs against them). Each output carries `schemaVersion` = OUTPUT_SCHEMA_VERSION.
 import { z } from 'zod';
-import { gateResultSchema, summaryFileSchema, summarySchema, verdictSchema } from './summary-schema.js';
+import { gateResultSchema, summaryFileSchema, summarySchema, timingSchema, verdictSchema } from './summary-schema.js';
 
 /** The version every `--json` output carries; bump it (and regenerate schemas/) on an incompatible change. */
 export const OUTPUT_SCHEMA_VERSION = 1;
@@ -30,6 +30,8 @@ export const OUTPUT_SCHEMAS = {
       judged: z.boolean(),
       summary: summarySchema,
       gates: z.array(gateResultSchema),
+      /** The machine's saturation and what it did to the timing gates. */
+      timing: timingSchema,
     }),
   },
   report: {
@@ -39,6 +41,7 @@ export const OUTPUT_SCHEMAS = {
       dir: z.string(),
       files: z.array(z.string()),
       verdict: verdictSchema,
+      timing: timingSchema,
       /** The baseline report compared with (--baseline), null when none was found; absent without --baseline. */
       baseline: z.string().nullable().optional(),
     }),
@@ -50,6 +53,7 @@ export const OUTPUT_SCHEMAS = {
       runDirs: z.array(z.string()),
       verdict: verdictSchema,
       gates: z.array(gateResultSchema),
+      timing: timingSchema,
     }),
   },
   merge: {

@@ -1,8 +1,9 @@
 // Where a report's numbers came from, said where a reader looks first: the run's status with planned vs run cycles
-// (the first line), the saturated-machine banner beside the verdict (never changing it), the machine-load rows and a
-// merged run's source runs. Plain text; each renderer escapes it. Pure.
+// (the first line), the saturated-machine banner beside the verdict (what it did to the timing gates: judge.ts), the
+// machine-load rows and a merged run's source runs. Plain text; each renderer escapes it. Pure.
 import { SATURATION_RULE } from '../analysis/machine-load.js';
 import type { Summary } from '../analysis/summary.js';
+import type { TimingJudgement } from '../gates/judge.js';
 
 const STATUS_WORDS: Record<NonNullable<Summary['runStatus']>['status'], string> = {
   complete: 'complete',
@@ -37,15 +38,14 @@ export function machinesText(s: Summary): string {
   return n === 1 ? 'one machine' : `${n} machines`;
 }
 
-/** The banner of a run measured on a saturated machine (null when it was not, or load was not sampled). */
-export function saturationBanner(s: Summary): string | null {
+/**
+ * The banner of a run measured on a saturated machine (null when it was not, or load was not sampled): the judgement's
+ * warning (load, steal, cores, what became of the timing gates) and the other processes' share of the CPU.
+ */
+export function saturationBanner(s: Summary, timing: TimingJudgement): string | null {
   const m = s.machineLoad;
-  if (!m?.saturated) return null;
-  return (
-    `Measured on a saturated machine: load average ${m.load1.p50} on ${m.cores} cores (median of ${m.samples} samples, max ${m.load1.max}), ` +
-    `CPU steal ${m.stealPct.p50}%, other processes ${m.otherCpuPct.p50}% of all CPU time (medians); ${m.reason}. ` +
-    'Latency gates may reflect the machine, not the system under test; the verdict is the gates\u2019 own and is not changed by this.'
-  );
+  if (!m?.saturated || timing.warning === null) return null;
+  return `${timing.warning} Other processes took ${m.otherCpuPct.p50}% of all CPU time (median).`;
 }
 
 /** Environment rows for the machine load (empty when the run journaled no samples). */

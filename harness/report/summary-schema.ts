@@ -5,6 +5,7 @@ import type { Summary } from '../analysis/summary.js';
 import { CAUSE_CODES } from '../journal/events.js';
 import type { GateResult } from '../gates/types.js';
 import type { ReportVerdict } from '../gates/verdict.js';
+import type { TimingJudgement } from '../gates/judge.js';
 
 const num = z.number();
 const nullableNum = z.number().nullable();
@@ -83,6 +84,18 @@ export const gateResultSchema = z.object({
   verdict: z.enum(VERDICTS),
   solid: z.boolean(),
   note: z.string(),
+  /** A timing gate judged on a saturated machine: its verdict as measured and the saturation with its figures. */
+  saturated: z.object({ measured: z.enum(VERDICTS), reason: z.string() }).optional(),
+});
+
+/** What the machine's load did to the timing gates (gates/judge.ts TimingJudgement). */
+export const timingSchema = z.object({
+  saturated: z.boolean(),
+  load: z.object({ load1P50: num, stealPctP50: num, cores: num, samples: num }).nullable(),
+  strict: z.boolean(),
+  /** Timing gates that failed their bar on the saturated machine: inconclusive (saturated) unless strict. */
+  failedTiming: z.array(num),
+  warning: z.string().nullable(),
 });
 
 /** A run's verdict (--json `verdict`): a gate's, or adapter-fault (exit 5). */
@@ -181,6 +194,8 @@ export const summaryFileSchema = summarySchema.extend({
   runStatus: summarySchema.shape.runStatus.unwrap(),
   verdict: reportVerdictSchema,
   gates: z.array(gateResultSchema),
+  /** The machine's saturation and what it did to the timing gates (absent in reports written before it was recorded). */
+  timing: timingSchema.optional(),
   /** The comparison with the previous report (`soak report --baseline`): its identity, gates then and now, downtime. */
   baseline: z.record(z.string(), z.unknown()).optional(),
   /** Measured durability per fault kind (absent when no fault but SIGKILL was planted). */
@@ -215,4 +230,5 @@ export const OUTPUT_SCHEMAS_MATCH_TYPES: {
   summary: Same<z.infer<typeof summarySchema>, Summary>;
   gate: Same<z.infer<typeof gateResultSchema>, GateResult>;
   verdict: Same<z.infer<typeof reportVerdictSchema>, ReportVerdict>;
-} = { summary: true, gate: true, verdict: true };
+  timing: Same<z.infer<typeof timingSchema>, TimingJudgement>;
+} = { summary: true, gate: true, verdict: true, timing: true };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DiskError, diskErrno, InputError } from '../core/errors.js';
 import { escapedJson } from '../core/visible.js';
 import type { GateResult } from '../gates/types.js';
+import type { TimingJudgement } from '../gates/judge.js';
 import type { RunAnalysis } from '../analysis/summary.js';
 import type { DurabilityRow } from '../analysis/durability.js';
 import { writeFileAtomic } from '../core/durable.js';
@@ -28,6 +29,8 @@ export interface WriteReportInput {
   baseline?: Baseline;
   /** Measured durability per fault kind (analysis/durability.ts); absent or empty: no fault but SIGKILL. */
   durability?: DurabilityRow[];
+  /** The judgement's timing (judge.ts: strict or not); absent: the gates' own, timing not strict. */
+  timing?: TimingJudgement;
 }
 
 /** Where the report went: its folder and the absolute paths of every file in it (sorted). */
@@ -49,7 +52,7 @@ export async function writeReport(input: WriteReportInput): Promise<WrittenRepor
     throw new InputError(
       `summary.date: expected yyyy-mm-dd, got ${JSON.stringify(date)}; re-run the analysis on the journal`,
     );
-  const model = buildModel(analysis, gates, input.baseline);
+  const model = buildModel(analysis, gates, input.baseline, input.timing);
   const charts = await renderCharts(reportChartSpecs({ ...analysis, summary: model.summary }, model.gates));
   const files = new Map<string, string>([
     // The page's durability section states what was tested and what was not, each with its n, as summary.md does.
@@ -57,7 +60,7 @@ export async function writeReport(input: WriteReportInput): Promise<WrittenRepor
     ['summary.md', renderWalkthrough(model, charts, rows)],
     [
       'summary.json',
-      `${escapedJson({ ...model.summary, verdict: model.verdict, gates: model.gates, ...sinceLastJson(model.sinceLast), ...(durability.length > 0 ? { durability } : {}) }, 2)}\n`,
+      `${escapedJson({ ...model.summary, verdict: model.verdict, gates: model.gates, timing: model.timing, ...sinceLastJson(model.sinceLast), ...(durability.length > 0 ? { durability } : {}) }, 2)}\n`,
     ],
     ['cycles.csv', cyclesCsv(analysis.cycles)],
   ]);

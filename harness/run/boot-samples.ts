@@ -15,6 +15,7 @@ import type { HostTimeouts } from '../scenario/timeouts.js';
 import { SessionHungError } from '../core/errors.js';
 import { cycleIds, type Shard } from '../scenario/shard.js';
 import { orAdapterError } from './adapter-fault.js';
+import type { Progress } from './progress.js';
 
 /** The boot sample ids a run (or one shard of it) owns: split over shards as cycle ids are, so a merge has them all. */
 export function bootSampleIds(bootSamples: number, shard?: Shard): number[] {
@@ -32,6 +33,8 @@ export interface BootSampleContext {
   timeouts: HostTimeouts;
   /** Stop between samples when set (Ctrl-C, SIGTERM). */
   stop: { requested: boolean };
+  /** Told when the samples begin and as each ends (run/progress.ts: the same line as the cycles'). */
+  progress: Pick<Progress, 'startSamples' | 'sample'>;
 }
 
 /**
@@ -47,15 +50,24 @@ export async function runBootSamples(
 ): Promise<number> {
   const model = new WorkloadModel();
   let journaled = 0;
+  if (ids.length > 0) ctx.progress.startSamples(ids.length);
   for (const id of ids) {
     if (ctx.stop.requested) break;
-    if (await bootSample(ctx, id, beforeCycle, model)) journaled++;
+    const bootMs = await bootSample(ctx, id, beforeCycle, model);
+    if (bootMs !== null) journaled++;
+    ctx.progress.sample(bootMs);
   }
   ctx.log.info({ bootSamples: journaled, asked: ids.length }, 'boot samples done');
   return journaled;
 }
 
-async function bootSample(ctx: BootSampleContext, id: number, cycle: number, model: WorkloadModel): Promise<boolean> {
+/** Boot, check and destroy one sample; its boot time (ms), or null when it was not counted. */
+async function bootSample(
+  ctx: BootSampleContext,
+  id: number,
+  cycle: number,
+  model: WorkloadModel,
+): Promise<number | null> {
   const dir = path.join(ctx.config.scratchDir, `boot-sample-${id}`);
   const host = new HostHandle(
     { ...ctx.config, mode: 'boot', storeDir: path.join(dir, 'store'), sessionDir: path.join(dir, 'session') },
@@ -73,13 +85,13 @@ async function bootSample(ctx: BootSampleContext, id: number, cycle: number, mod
     const violations = checkFreshBoot(hb, model);
     if (violations.length > 0) throw new Error(`boot sample ${id}: ${violations.map((v) => v.message).join('; ')}`);
     ctx.journal.append({ type: 'boot', cycle, bootMs: up.bootMs, nonce: hb.nonce, sample: id });
-    return true;
+    return up.bootMs;
   } catch (err) {
     const cause = causeOf(err, host, ctx.runDir);
     // a session stuck while its host answered is not counted either (a sample has no outcome to fail): logged
     if (!cause && !(err instanceof SessionHungError)) throw orAdapterError(err, host);
     ctx.log.warn({ sample: id, cause: cause ?? sessionFailure(err) }, 'boot sample not counted');
-    return false;
+    return null;
   } finally {
     await host.stop(ctx.timeouts.hostMs); // destroy: SIGTERM (the host destroys its target), then its group
     rmSync(dir, { recursive: true, force: true });

@@ -1,16 +1,21 @@
-// Progress on long work: a one-line bar with cycles, failures, downtime p95 and ETA on a terminal;
-// a plain line every 10% (at most every 15 s) when not a TTY; nothing when quiet.
+// Progress on long work, for each phase of a run (the boot samples, then the cycles): a one-line bar with counts, a
+// p95 and an ETA on a terminal; a plain line at every 10% step when not a TTY (CI logs: at most 10 lines a phase);
+// nothing when quiet.
 import { nowMs } from '../core/clock.js';
 import type { CycleEvent } from '../journal/events.js';
 import { quantileSorted } from '../stats/quantile.js';
 
 export interface Progress {
+  /** The boot samples begin: `total` throwaway sessions booted before the cycles (run/boot-samples.ts). */
+  startSamples(total: number): void;
+  /** One boot sample ended: its boot time in ms, or null when it was not counted. */
+  sample(bootMs: number | null): void;
   start(total: number): void;
   cycle(event: CycleEvent): void;
   finish(): void;
 }
 
-export const quietProgress: Progress = { start() {}, cycle() {}, finish() {} };
+export const quietProgress: Progress = { startSamples() {}, sample() {}, start() {}, cycle() {}, finish() {} };
 
 function fmtDuration(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -21,52 +26,102 @@ function fmtDuration(ms: number): string {
       : `${s}s`;
 }
 
-/** Progress on `stream` (stderr); a bar when it is a TTY, periodic lines otherwise. */
+function p95(values: readonly number[]): string {
+  return values.length > 0 ? `${quantileSorted(Float64Array.from(values).sort(), 0.95).toFixed(1)} ms` : 'n/a';
+}
+
+/** One phase's counter: `what` says the counts after "done/total"; a bar rewritten in place, or a line per 10%. */
+class Phase {
+  total = 0;
+  done = 0;
+  private started = 0;
+  private lastTenth = 0;
+  private drawn = false;
+
+  constructor(
+    private readonly stream: NodeJS.WriteStream,
+    private readonly tty: boolean,
+    private readonly what: (phase: Phase) => string,
+  ) {}
+
+  begin(total: number): void {
+    this.total = total;
+    this.done = 0;
+    this.started = nowMs();
+    this.lastTenth = 0;
+  }
+
+  tick(): void {
+    this.done++;
+    if (this.tty) {
+      this.drawn = true;
+      this.stream.write(`\r${this.line()}\x1b[K`);
+      return;
+    }
+    const tenth = Math.floor((this.done / Math.max(1, this.total)) * 10);
+    if (tenth > this.lastTenth) {
+      this.lastTenth = tenth;
+      this.stream.write(`progress: ${this.line()}\n`);
+    }
+  }
+
+  /** End the bar's line (a terminal), so what follows starts on its own. */
+  end(): void {
+    if (this.drawn) this.stream.write('\n');
+    this.drawn = false;
+  }
+
+  private line(): string {
+    const elapsed = nowMs() - this.started;
+    const eta = this.done > 0 ? fmtDuration((elapsed / this.done) * (this.total - this.done)) : '?';
+    const width = 24;
+    const filled = this.total > 0 ? Math.round((this.done / this.total) * width) : 0;
+    const bar = this.tty ? `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ` : '';
+    return `${bar}${this.done}/${this.total} ${this.what(this)}, elapsed ${fmtDuration(elapsed)}, ETA ${eta}`;
+  }
+}
+
+/** Progress on `stream` (stderr); a bar when it is a TTY, a line per 10% otherwise. */
 export function streamProgress(stream: NodeJS.WriteStream = process.stderr): Progress {
-  let total = 0;
-  let done = 0;
+  const tty = stream.isTTY; // undefined on a pipe: falsy
+  const boots: number[] = [];
+  let uncounted = 0;
+  const downtimes: number[] = [];
   let failed = 0;
   let unjudged = 0;
-  let started = 0;
-  let lastLine = 0;
-  let lastPct = -1;
-  const downtimes: number[] = [];
-  const tty = stream.isTTY;
-
-  const line = (): string => {
-    const sorted = Float64Array.from(downtimes).sort();
-    const p95 = sorted.length > 0 ? `${quantileSorted(sorted, 0.95).toFixed(1)} ms` : 'n/a';
-    const elapsed = nowMs() - started;
-    const eta = done > 0 ? fmtDuration((elapsed / done) * (total - done)) : '?';
-    const width = 24;
-    const filled = total > 0 ? Math.round((done / total) * width) : 0;
-    const bar = tty ? `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ` : '';
-    return `${bar}${done}/${total} cycles, ${failed} failed${unjudged > 0 ? `, ${unjudged} indeterminate` : ''}, downtime p95 ${p95}, elapsed ${fmtDuration(elapsed)}, ETA ${eta}`;
-  };
-
+  const samples = new Phase(
+    stream,
+    tty,
+    () => `boot samples${uncounted > 0 ? `, ${uncounted} not counted` : ''}, boot p95 ${p95(boots)}`,
+  );
+  const cycles = new Phase(
+    stream,
+    tty,
+    () =>
+      `cycles, ${failed} failed${unjudged > 0 ? `, ${unjudged} indeterminate` : ''}, downtime p95 ${p95(downtimes)}`,
+  );
   return {
+    startSamples(n) {
+      samples.begin(n);
+    },
+    sample(bootMs) {
+      if (bootMs === null) uncounted++;
+      else boots.push(bootMs);
+      samples.tick();
+    },
     start(n) {
-      total = n;
-      started = nowMs();
+      samples.end(); // the samples' bar stays on its own line above the cycles'
+      cycles.begin(n);
     },
     cycle(ev) {
-      done++;
       if (ev.outcome === 'fail') failed++;
       else if (ev.outcome === 'indeterminate') unjudged++;
       if (ev.outcome === 'ok' && ev.downtimeMs !== null) downtimes.push(ev.downtimeMs);
-      if (tty) {
-        stream.write(`\r${line()}\x1b[K`);
-        return;
-      }
-      const pct = Math.floor((done / Math.max(1, total)) * 10);
-      if (pct !== lastPct && nowMs() - lastLine > 15_000) {
-        lastPct = pct;
-        lastLine = nowMs();
-        stream.write(`progress: ${line()}\n`);
-      }
+      cycles.tick();
     },
     finish() {
-      if (tty && done > 0) stream.write('\n');
+      samples.end();
+      cycles.end();
     },
   };
 }

@@ -105,7 +105,11 @@ export async function runCycles(
   const loads = new LoadSampling(journal);
   try {
     const sampling = { journal, config: hostConfig(scenario, paths), hostLog: paths.hostLog, runDir: paths.dir, log };
-    await runBootSamples({ ...sampling, timeouts, stop: opts.stop }, bootSamples, cycles[0] ?? 1);
+    await runBootSamples(
+      { ...sampling, timeouts, stop: opts.stop, progress: opts.progress },
+      bootSamples,
+      cycles[0] ?? 1,
+    );
     opts.progress.start(cycles.length); // after the samples: elapsed and ETA are the cycles'
     for (const cycle of cycles) {
       if (opts.stop.requested) {

@@ -22,6 +22,8 @@ export class JournalFollower {
   constructor(
     readonly runDir: string,
     private readonly everyMs = 500,
+    /** --strict-timing: timing gates judged as measured on a saturated machine (gates/judge.ts). */
+    private readonly strictTiming = false,
   ) {
     this.journal = path.join(runDir, JOURNAL_FILE);
   }
@@ -49,7 +51,12 @@ export class JournalFollower {
       if (size === this.seenSize) return;
       const { analysis } = await loadRuns([this.runDir]);
       this.seenSize = size;
-      this.last = watchSnapshot(this.runDir, analysis, judge(analysis), this.pace());
+      this.last = watchSnapshot(
+        this.runDir,
+        analysis,
+        judge(analysis, { strictTiming: this.strictTiming }),
+        this.pace(),
+      );
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (this.last) this.last = { ...this.last, error: message };

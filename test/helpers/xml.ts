@@ -8,6 +8,8 @@ export interface ParsedJunit {
   errors: number;
   skipped: number;
   properties: Record<string, string>;
+  /** The suite's <system-out> text (null: none). */
+  systemOut: string | null;
   cases: Array<{ name: string; failure: string | null; skipped: string | null; error: string | null }>;
 }
 
@@ -22,7 +24,8 @@ cases = [{'name': c.get('name'),
          for c in suite.findall('testcase')]
 props = {p.get('name'): p.get('value') for p in suite.find('properties').findall('property')}
 print(json.dumps({'tests': int(root.get('tests')), 'failures': int(root.get('failures')), 'errors': int(root.get('errors')),
-                  'skipped': int(root.get('skipped')), 'properties': props, 'cases': cases}))
+                  'skipped': int(root.get('skipped')), 'properties': props, 'systemOut': suite.findtext('system-out'),
+                  'cases': cases}))
 `;
 
 /** Parse `xml` (throws with the parser's message when it is not well-formed XML). */

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { GateResult } from '../../harness/gates/types.js';
 import type { ReportVerdict } from '../../harness/gates/verdict.js';
+import type { TimingJudgement } from '../../harness/gates/judge.js';
 import {
   fmtGateInterval,
   fmtGateJudged,
@@ -151,7 +152,7 @@ describe('one report, three files, the same figures', () => {
 
 describe('provenance and load: the same figures in summary.md, index.html and summary.json', () => {
   let reportsDir: string;
-  let json: Summary;
+  let json: Summary & { timing?: TimingJudgement };
   let html: string;
   let md: string;
 
@@ -159,7 +160,7 @@ describe('provenance and load: the same figures in summary.md, index.html and su
     reportsDir = await mkdtemp(path.join(os.tmpdir(), 'soak-agree-prov-'));
     const analysis = plantedSaturatedMerge();
     const { dir } = await writeReport({ analysis, gates: makeGates(analysis), reportsDir });
-    json = JSON.parse(await readFile(path.join(dir, 'summary.json'), 'utf8')) as Summary;
+    json = JSON.parse(await readFile(path.join(dir, 'summary.json'), 'utf8')) as typeof json;
     html = await readFile(path.join(dir, 'index.html'), 'utf8');
     md = await readFile(path.join(dir, 'summary.md'), 'utf8');
   });
@@ -174,10 +175,10 @@ describe('provenance and load: the same figures in summary.md, index.html and su
     expect(html.indexOf('id="provenance"')).toBeLessThan(html.indexOf('<h1>'));
   });
 
-  test('the saturated banner and the load rows carry summary.json machineLoad', () => {
+  test('the saturated banner and the load rows carry summary.json machineLoad; summary.json timing agrees', () => {
     const m = json.machineLoad!;
     expect(m).toMatchObject({ saturated: true, cores: 2, samples: 3, load1: { p50: 5.5, max: 6.1 } });
-    const said = `load average ${m.load1.p50} on ${m.cores} cores (median of ${m.samples} samples, max ${m.load1.max})`;
+    const said = `load average p50 ${m.load1.p50} (max ${m.load1.max}) on ${m.cores} cores, CPU steal p50 ${m.stealPct.p50}% (max ${m.stealPct.max}%), ${m.samples} samples`;
     const mdBanner = md.split('\n')[2]!;
     expect(unMd(mdBanner.replace(/^> /, ''))).toContain(said);
     const htmlBanner = /<section class="banner insufficient" id="saturated"><strong>(.*?)<\/strong>/.exec(html);
@@ -186,6 +187,12 @@ describe('provenance and load: the same figures in summary.md, index.html and su
     expect(md).toContain(`| Load average (1 min) | ${row} |`);
     expect(unHtml(html)).toContain(`Load average (1 min)${row}`);
     expect(unHtml(html)).toContain(`p50 ${m.stealPct.p50}%, max ${m.stealPct.max}% of all CPU time`);
+    expect(json.timing).toMatchObject({
+      saturated: true,
+      strict: false,
+      load: { load1P50: 5.5, cores: 2, samples: 3 },
+    });
+    expect(unMd(mdBanner.replace(/^> /, ''))).toContain(json.timing!.warning!);
   });
 
   test('every source shard in summary.json is listed with its machine, seed and range; never "one host"', () => {

@@ -3,7 +3,7 @@
 // was judged on, the threshold with its unit, and the verdict word. Every output that shows a gate uses these.
 import type { GateResult } from '../../gates/types.js';
 import { thresholdWithUnit } from '../../gates/threshold.js';
-import { VERDICT_WORD } from '../../gates/verdict.js';
+import { isSaturatedInconclusive, SATURATED_WORD, VERDICT_WORD } from '../../gates/verdict.js';
 import { fmtMs, fmtNum, fmtPct } from './format.js';
 import { escapeMarkdown as md } from '../escape.js';
 
@@ -37,7 +37,7 @@ export function fmtGateInterval(gate: Pick<GateResult, 'unit' | 'interval'>): st
  * estimate" and the one-sided 95% bound that confirms it ("95% bound ≤ 122 ms", "no 95% bound above"); "the count", "the ratio".
  */
 export function fmtGateJudged(
-  gate: Pick<GateResult, 'unit' | 'value' | 'judged' | 'kind' | 'bounds' | 'op' | 'verdict'>,
+  gate: Pick<GateResult, 'unit' | 'value' | 'judged' | 'kind' | 'bounds' | 'op' | 'verdict' | 'saturated'>,
 ): string {
   if (gate.judged === 'lower') return `lower end, ${fmtIn(gate, gate.value, 'down')}`;
   if (gate.judged === 'upper') return `upper end, ${fmtIn(gate, gate.value, 'up')}`;
@@ -45,7 +45,8 @@ export function fmtGateJudged(
   if (gate.bounds === null || gate.value === null || gate.op === '==') return 'point estimate';
   // the bound on the bar's side decides a pass; the other side decides a fail
   const barAbove = gate.op === '<' || gate.op === '<=';
-  const upper = gate.verdict === 'fail' ? !barAbove : barAbove;
+  const measured = gate.saturated?.measured ?? gate.verdict; // a fail not trusted on a saturated machine: as measured
+  const upper = measured === 'fail' ? !barAbove : barAbove;
   const bound = gate.bounds[upper ? 1 : 0];
   const side = upper ? '≤' : '≥';
   return bound === null
@@ -58,8 +59,12 @@ export function fmtGateThreshold(gate: Pick<GateResult, 'stat' | 'op' | 'bound' 
   return thresholdWithUnit(gate);
 }
 
-/** The verdict word; a point verdict its whole 95% interval agrees with says so ("fail, solid at 95%"). */
-export function fmtGateVerdict(gate: Pick<GateResult, 'verdict' | 'solid'>): string {
+/**
+ * The verdict word; a point verdict its whole 95% interval agrees with says so ("fail, solid at 95%"); a timing gate's
+ * fail not trusted on a saturated machine is "inconclusive (saturated)".
+ */
+export function fmtGateVerdict(gate: Pick<GateResult, 'verdict' | 'solid' | 'saturated'>): string {
+  if (isSaturatedInconclusive(gate)) return SATURATED_WORD;
   return `${VERDICT_WORD[gate.verdict]}${gate.solid ? ', solid at 95%' : ''}`;
 }
 

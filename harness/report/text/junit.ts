@@ -2,9 +2,18 @@
 // <failure> whose message carries the measured value, its 95% interval, the figure judged and the threshold with
 // units; an insufficient or inconclusive gate is <skipped> with the same figures (not a pass, not a failure of the
 // system under test either: the run's exit code 2 says "not known"). A run with adapter faults gets one more testcase,
-// an <error> naming them (the adapter broke the protocol: exit 5). Every string goes through escapeXml.
+// an <error> naming them (the adapter broke the protocol: exit 5). A run measured on a saturated machine says so in
+// the suite's properties and <system-out> (load, steal, cores), and each timing gate's message carries the figures
+// (a fail not trusted there is <skipped>, "inconclusive (saturated)"). Every string goes through escapeXml.
+import type { TimingJudgement } from '../../gates/judge.js';
 import type { GateResult } from '../../gates/types.js';
-import { type RunVerdict, VERDICT_WORD, type Verdict } from '../../gates/verdict.js';
+import {
+  isSaturatedInconclusive,
+  type RunVerdict,
+  SATURATED_WORD,
+  VERDICT_WORD,
+  type Verdict,
+} from '../../gates/verdict.js';
 import type { Summary } from '../../analysis/summary.js';
 import { escapeXml } from '../escape.js';
 import { fmtGateInterval, fmtGateJudged, fmtGateObserved, fmtGateThreshold } from './gate-format.js';
@@ -18,6 +27,8 @@ export interface JunitInput {
   gates: readonly GateResult[];
   verdict: RunVerdict;
   reportDir: string | null;
+  /** The machine's saturation and what it did to the timing gates (judge.ts). */
+  timing: TimingJudgement;
 }
 
 /** One line of figures for a gate: "measured ..., 95% interval ..., judged on ..., threshold ..., n 20 (min 59)". */
@@ -28,8 +39,13 @@ export function gateFigures(g: GateResult): string {
 function testcase(g: GateResult): string {
   const name = escapeXml(`gate ${String(g.id).padStart(2, '0')} ${g.name}: ${g.title}`);
   const open = `    <testcase classname="keepstate-soak.gates" name="${name}" time="0"`;
-  if (g.verdict === 'pass') return `${open}/>`;
-  const message = escapeXml(`${VERDICT_WORD[g.verdict]}: ${gateFigures(g)}`);
+  const word = isSaturatedInconclusive(g) ? SATURATED_WORD : VERDICT_WORD[g.verdict];
+  const machine = g.saturated ? `; measured on a ${g.saturated.reason}` : '';
+  if (g.verdict === 'pass')
+    return machine === ''
+      ? `${open}/>`
+      : `${open}>\n      <system-out>${escapeXml(`pass${machine}`)}</system-out>\n    </testcase>`;
+  const message = escapeXml(`${word}: ${gateFigures(g)}${machine}`);
   const body = escapeXml(`${g.title}\n${gateFigures(g)}${g.description ? `\n${g.description}` : ''}`);
   const inner =
     g.verdict === 'fail'
@@ -48,6 +64,19 @@ function adapterFaultCase(faults: Summary['adapterFaults']): string | null {
   return `    <testcase classname="keepstate-soak.adapter" name="exec adapter keeps the target protocol" time="0">\n      <error type="adapter-fault" message="${message}">${body}</error>\n    </testcase>`;
 }
 
+/** The suite's properties on the machine: saturated or not, the load the rule read, strict timing. */
+function machineProps(t: TimingJudgement): Array<[string, string]> {
+  const load: Array<[string, string]> =
+    t.load === null
+      ? []
+      : [
+          ['load1P50', String(t.load.load1P50)],
+          ['stealPctP50', String(t.load.stealPctP50)],
+          ['cores', String(t.load.cores)],
+        ];
+  return [['machineSaturated', String(t.saturated)], ...load, ['strictTiming', String(t.strict)]];
+}
+
 /** The JUnit XML document (one <testsuite> holding one <testcase> per gate, sorted by gate number). */
 export function renderJunit(input: JunitInput): string {
   const { summary: s, verdict } = input;
@@ -63,6 +92,7 @@ export function renderJunit(input: JunitInput): string {
     ...(s.seedKey !== undefined ? [['seedKey', s.seedKey] as [string, string]] : []),
     ['cycles', String(s.cycles.total)],
     ...(input.reportDir !== null ? [['reportDir', input.reportDir] as [string, string]] : []),
+    ...machineProps(input.timing),
   ];
   const suite = escapeXml(`soak gates: ${s.scenario} (${s.runId})`);
   const faults = adapterFaultCase(s.adapterFaults);
@@ -77,6 +107,9 @@ export function renderJunit(input: JunitInput): string {
     '    </properties>',
     ...gates.map(testcase),
     ...(faults === null ? [] : [faults]),
+    ...(input.timing.warning === null
+      ? []
+      : [`    <system-out>${escapeXml(`warning: ${input.timing.warning}`)}</system-out>`]),
     '  </testsuite>',
     '</testsuites>',
     '',

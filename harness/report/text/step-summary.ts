@@ -1,5 +1,6 @@
-// The CI job summary: GitHub-flavoured Markdown sized for $GITHUB_STEP_SUMMARY (verdict, what was measured with n and
-// intervals, the gate table, where the dated report is). Data strings are Markdown-escaped; the whole stays < 1 MiB.
+// The CI job summary: GitHub-flavoured Markdown sized for $GITHUB_STEP_SUMMARY (verdict, a warning when the machine
+// was saturated, what was measured with n and intervals, the gate table, where the dated report is). Data strings are
+// Markdown-escaped; the whole stays < 1 MiB.
 import { escapeMarkdown as md } from '../escape.js';
 import type { ReportModel } from '../model.js';
 import { fmtGateVerdict, GATE_MD_HEADERS, gateMarkdownCells } from './gate-format.js';
@@ -30,6 +31,7 @@ export function renderStepSummary(model: ReportModel, reportDir: string | null):
     '',
     md(v.detail),
     '',
+    ...(model.saturation !== null ? ['> [!WARNING]', `> **${md(model.saturation)}**`, ''] : []),
     row(['Run', 'Target', 'Cycles (n)', 'Seed', 'Status']),
     row(['---', '---', '---', '---', '---']),
     row([

@@ -3,13 +3,16 @@
 import { describe, expect, it } from 'vitest';
 import { escapeXml } from '../../../harness/report/escape.js';
 import { renderJunit } from '../../../harness/report/text/junit.js';
+import { timingJudgement } from '../../../harness/gates/judge.js';
 import { makeAnalysis, makeGates } from '../fixtures.js';
 import { parseJunit } from '../../helpers/xml.js';
+import { saturatedRun } from './saturated-fixture.js';
 
 const analysis = makeAnalysis({ cycles: 40, failedCycles: [2, 5, 8, 13, 21, 34] });
 const gates = makeGates(analysis);
+const timing = timingJudgement(gates, { machineLoad: undefined, strict: false });
 const xml = (g = gates): string =>
-  renderJunit({ summary: analysis.summary, gates: g, verdict: 'fail', reportDir: '/r/2026-12-01-default' });
+  renderJunit({ summary: analysis.summary, gates: g, verdict: 'fail', reportDir: '/r/2026-12-01-default', timing });
 
 describe('renderJunit', () => {
   it('writes one testcase per gate; a failed gate carries its figures in units', () => {
@@ -45,6 +48,7 @@ describe('renderJunit', () => {
         gates,
         verdict: 'adapter-fault',
         reportDir: null,
+        timing,
       }),
     );
     expect(j.tests).toBe(gates.length + 1);
@@ -62,5 +66,49 @@ describe('renderJunit', () => {
     expect(() => parseJunit(withAmp.replace('R&amp;D', 'R&D'))).toThrow(/well-formed/);
     expect(() => parseJunit('<testsuites><testsuite name="a & b"></testsuite></testsuites>')).toThrow(/well-formed/);
     expect(() => parseJunit(`<testsuites name="\u0001"/>`)).toThrow(/well-formed/);
+  });
+});
+
+describe('renderJunit on a saturated machine', () => {
+  const figures = 'load average p50 5.5 (max 6.1) on 2 cores, CPU steal p50 1% (max 2%), 3 samples';
+
+  it('a timing gate that failed is <skipped> "inconclusive (saturated)" with the load, steal and cores; the suite says so', () => {
+    const { analysis: a, gates: g, timing: t } = saturatedRun(false);
+    const j = parseJunit(
+      renderJunit({ summary: a.summary, gates: g, verdict: 'inconclusive', reportDir: null, timing: t }),
+    );
+    const c = j.cases.find((x) => x.name.includes('Downtime p95'))!;
+    expect(c.failure).toBeNull();
+    expect(c.skipped).toMatch(
+      /^inconclusive \(saturated\): measured .*; measured on a saturated machine: load average p50 5\.5/,
+    );
+    expect(c.skipped).toContain(figures);
+    expect(j.failures).toBe(g.filter((x) => x.verdict === 'fail').length);
+    expect(j.properties).toMatchObject({
+      machineSaturated: 'true',
+      load1P50: '5.5',
+      stealPctP50: '1',
+      cores: '2',
+      strictTiming: 'false',
+    });
+    expect(j.systemOut).toMatch(
+      /^warning: Measured on a saturated machine: load average p50 5\.5 .*reported inconclusive \(saturated\)/,
+    );
+  });
+
+  it('with strict timing the gate is a <failure> whose message still names the saturated machine', () => {
+    const { analysis: a, gates: g, timing: t } = saturatedRun(true);
+    const j = parseJunit(renderJunit({ summary: a.summary, gates: g, verdict: 'fail', reportDir: null, timing: t }));
+    const c = j.cases.find((x) => x.name.includes('Downtime p95'))!;
+    expect(c.failure).toMatch(/^fail: .*judged as measured \(--strict-timing\); measured on a saturated machine: /);
+    expect(j.properties['strictTiming']).toBe('true');
+    expect(j.systemOut).toContain('judged as measured (--strict-timing)');
+  });
+
+  it('negative control: a quiet run has no warning and says machineSaturated false', () => {
+    const j = parseJunit(xml());
+    expect(j.properties['machineSaturated']).toBe('false');
+    expect(j.systemOut).toBeNull();
+    expect(j.cases.every((c) => !(c.skipped ?? '').includes('saturated'))).toBe(true);
   });
 });

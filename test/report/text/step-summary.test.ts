@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../../harness/report/model.js';
 import { renderStepSummary, STEP_SUMMARY_MAX_BYTES } from '../../../harness/report/text/step-summary.js';
 import { makeAnalysis, makeGates } from '../fixtures.js';
+import { saturatedRun } from './saturated-fixture.js';
 
 const analysis = makeAnalysis({ cycles: 40, failedCycles: [2, 5, 8, 13, 21, 34] });
 const gates = makeGates(analysis);
@@ -35,5 +36,23 @@ describe('renderStepSummary', () => {
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(STEP_SUMMARY_MAX_BYTES);
     expect(md).toMatch(/summary cut to fit the job summary/);
     expect(Buffer.byteLength(renderStepSummary(model, null))).toBeLessThan(20_000);
+  });
+
+  it('on a saturated machine: a warning with the load, steal and cores above the table; the gate inconclusive (saturated)', () => {
+    const { analysis: a, gates: g, timing: t } = saturatedRun(false);
+    const md = renderStepSummary(buildModel(a, g, undefined, t), null);
+    const lines = md.split('\n');
+    const at = lines.indexOf('> [!WARNING]');
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(lines.indexOf('### Gates'));
+    expect(lines[at + 1]).toMatch(
+      /^> \*\*Measured on a saturated machine: load average p50 5\.5 \(max 6\.1\) on 2 cores, CPU steal p50 1% \(max 2%\), 3 samples; load p50 5\.5 \\> 2 cores\. Timing gate 2 \(Downtime p95\) failed its bar and is reported inconclusive \(saturated\)/,
+    );
+    expect(md).toMatch(/^\| ⚠️ \| 2 \| Downtime p95 \|.*\| inconclusive \(saturated\) \|$/m);
+    expect(md).toMatch(/INCONCLUSIVE AT 95%: .* \(1 saturated\)/);
+  });
+
+  it('negative control: a quiet run has no warning', () => {
+    expect(renderStepSummary(buildModel(analysis, gates), null)).not.toContain('[!WARNING]');
   });
 });
