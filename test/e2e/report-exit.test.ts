@@ -26,7 +26,7 @@ describe('soak report exit code', () => {
     expect(String(short.stdout), out(short)).toMatch(/^verdict: INSUFFICIENT DATA \(/m);
     expect(short.exitCode, out(short)).toBe(2);
     const written = /^report: (.+)$/m.exec(String(short.stdout))?.[1];
-    expect(readFileSync(written!, 'utf8')).toContain('<h2>Gates</h2>');
+    expect(readFileSync(written!, 'utf8')).toContain('<h2 id="gates">Gates</h2>');
   });
 
   it('the gates table on a terminal neutralises bidi controls in a gate title', async () => {

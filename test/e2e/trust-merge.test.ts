@@ -62,7 +62,9 @@ describe('soak report on real journals: provenance first, the saturated banner, 
     const dir = (JSON.parse(String(r.stdout)) as { dir: string }).dir;
     const md = readFileSync(path.join(dir, 'summary.md'), 'utf8').split('\n');
     expect(md[0]).toBe('**Run complete: 6 of 6 planned cycles, merged from 2 runs on one machine.**');
-    expect(md[2]).toMatch(/^> \*\*Warning: Measured on a saturated machine: load average 19\.65 on 2 cores/);
+    expect(md[2]).toMatch(
+      /^> \*\*Warning: Measured on a saturated machine: load average p50 19\.65 \(max [\d.]+\) on 2 cores/,
+    );
     for (const shard of ['20261201T171955-default-s11-shard0of2', '20261201T172013-default-s11-shard1of2'])
       expect(
         md.find((l) => l.startsWith(`| ${shard} | AMD EPYC, 2 cores, kernel 6.18.44-fc-v1045 (\\#`)),

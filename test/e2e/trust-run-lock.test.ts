@@ -114,8 +114,10 @@ describe.concurrent('one runner per run folder (real soak processes)', () => {
     const loser = await Promise.race(racers.map((p, i) => p.then(() => i)));
     const winner = racers[1 - loser]!;
     refusal(await racers[loser]!, winner.pid!);
-    const resumes = eventsOf(dir).filter((e) => e.type === 'run-resume').length;
-    expect(resumes).toBe(1);
+    // the loser may be refused before the winner has journaled its resume: wait for it, then count
+    const resumes = (): number => eventsOf(dir).filter((e) => e.type === 'run-resume').length;
+    await until(() => resumes() >= 1, winner, "the winner's run-resume");
+    expect(resumes()).toBe(1);
 
     // 4. Stop the winner as the message says; it ends its cycle and journals run-end 'interrupted'.
     const before = outcomes(dir).length;
