@@ -1,7 +1,6 @@
 // The e2e tests' one allowance for a loaded machine: a gate on measured time may fail; no other gate may.
-import { execaNode } from 'execa';
 import { expect } from 'vitest';
-import { cliPath } from './paths.js';
+import { runSoak } from './cli.js';
 
 /** Metrics measured in wall-clock ms (boot, checkpoint pause, resume latency): what machine load can push over a bar. */
 export const TIMING_METRICS: readonly string[] = ['bootMs', 'checkpointPauseMs', 'downtimeMs'];
@@ -24,12 +23,7 @@ export interface GatesJson {
 
 /** `soak gates <runDirs...> --json [extra]` (extra: e.g. --gates-dir); throws if it prints no JSON. */
 export async function gatesJson(runDirs: string[], ...extra: string[]): Promise<GatesJson> {
-  const r = await execaNode(cliPath, ['gates', ...runDirs, '--json', ...extra], {
-    reject: false,
-    timeout: 120_000,
-    stdin: 'ignore',
-    env: { CI: '1' },
-  });
+  const r = await runSoak(['gates', ...runDirs, '--json', ...extra], { timeoutMs: 120_000 });
   try {
     return { ...(JSON.parse(r.stdout) as Omit<GatesJson, 'exitCode'>), exitCode: r.exitCode ?? -1 };
   } catch (err) {
