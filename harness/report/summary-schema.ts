@@ -151,6 +151,8 @@ export const summarySchema = z.object({
       reason: z.string().nullable(),
     })
     .optional(),
+  /** The run's span, ms (its run-end; a merge: its longest source's last load sample); absent when not journaled. */
+  elapsedMs: num.optional(),
 });
 
 /** The report's verdict banner. */

@@ -2,7 +2,9 @@
 // <failure> whose message carries the measured value, its 95% interval, the figure judged and the threshold with
 // units; an insufficient or inconclusive gate is <skipped> with the same figures (not a pass, not a failure of the
 // system under test either: the run's exit code 2 says "not known"). A run with adapter faults gets one more testcase,
-// an <error> naming them (the adapter broke the protocol: exit 5). Every string goes through escapeXml.
+// an <error> naming them (the adapter broke the protocol: exit 5). Every string goes through escapeXml. Times: the
+// suite's is the run's span (summary.elapsedMs, in seconds; 0 when the journal records none); a gate's testcase has
+// time="0", as a gate is judged on the whole run's samples after it ended and has no duration of its own.
 import type { GateResult } from '../../gates/types.js';
 import { type RunVerdict, VERDICT_WORD, type Verdict } from '../../gates/verdict.js';
 import type { Summary } from '../../analysis/summary.js';
@@ -13,7 +15,7 @@ import { fmtGateInterval, fmtGateJudged, fmtGateObserved, fmtGateThreshold } fro
 export interface JunitInput {
   summary: Pick<
     Summary,
-    'runId' | 'scenario' | 'target' | 'seed' | 'seedKey' | 'startedAt' | 'cycles' | 'adapterFaults'
+    'runId' | 'scenario' | 'target' | 'seed' | 'seedKey' | 'startedAt' | 'cycles' | 'adapterFaults' | 'elapsedMs'
   >;
   gates: readonly GateResult[];
   verdict: RunVerdict;
@@ -67,7 +69,8 @@ export function renderJunit(input: JunitInput): string {
   const suite = escapeXml(`soak gates: ${s.scenario} (${s.runId})`);
   const faults = adapterFaultCase(s.adapterFaults);
   const errors = faults === null ? 0 : 1;
-  const attrs = `tests="${gates.length + errors}" failures="${count('fail')}" errors="${errors}" skipped="${skipped}"`;
+  const time = ((s.elapsedMs ?? 0) / 1000).toFixed(3);
+  const attrs = `tests="${gates.length + errors}" failures="${count('fail')}" errors="${errors}" skipped="${skipped}" time="${time}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="keepstate-soak" ${attrs}>`,
