@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FEATURES } from '../../harness/commands/capabilities.js';
 import { cliPath, repoRoot } from '../helpers/paths.js';
 
 const script = path.join(repoRoot, 'deploy', 'nightly', 'nightly.sh');
@@ -49,6 +50,13 @@ async function shard(name: string, env: Record<string, string>, nightly = script
 }
 
 describe('nightly.sh shard refuses what did not run', () => {
+  it('asks only for features soak --capabilities lists (harness/commands/capabilities.ts)', () => {
+    const needs = /^NEEDS=\(([^)]*)\)/m.exec(readFileSync(script, 'utf8'))![1]!;
+    const listed = [...needs.matchAll(/'([^']+)'|([\w-]+)/g)].map((m) => m[1] ?? m[2]!);
+    expect(listed.length).toBeGreaterThanOrEqual(10);
+    expect(listed.filter((f) => !(FEATURES as readonly string[]).includes(f))).toEqual([]);
+  });
+
   it('exit 0 with no cycle journaled is a failed shard (exit 4), named in the summary', async () => {
     const { r, summary, done } = await shard('silent', { SOAK: fakeSoak('silent', 'exit 0') });
     expect(r.exitCode, r.stderr).toBe(4);
