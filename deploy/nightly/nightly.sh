@@ -70,6 +70,9 @@ NEEDS=('run --shard' 'run --seed-from' 'run --no-judge' 'run --no-report' 'run -
 # Append a line to the job summary when there is one.
 summary() { if [[ -n ${GITHUB_STEP_SUMMARY:-} ]]; then printf '%s\n' "$@" >>"$GITHUB_STEP_SUMMARY"; fi; }
 
+# The line of a stderr file that says why: soak's own one-line error, else a Node error's message, else its last line.
+why_line() { grep -m 1 -E '^(soak: |[A-Za-z]*Error\b)' "$1" 2>/dev/null || tail -n 1 "$1" 2>/dev/null || true; }
+
 # Refuse to start (exit 3) unless soak runs and answers every feature in NEEDS: a missing build or an older CLI stops
 # here, loudly, instead of running without a flag or counting a crash as a run.
 require_cli() {
@@ -77,9 +80,15 @@ require_cli() {
     summary "nightly: soak is not built ($repo/dist/harness/cli.js is missing)"
     die "$repo/dist/harness/cli.js is missing: build it (npm ci && npm run build) or run the nightly.sh of an installed package (node_modules/keepstate-soak/deploy/nightly/nightly.sh)"
   fi
-  local caps rc=0 missing
-  caps=$("${soak[@]}" --capabilities --json 2>&1) || rc=$?
-  ((rc == 0)) || die "'${soak[*]} --capabilities --json' exited $rc (a CLI too old for this script, or not runnable): $(head -n 1 <<<"$caps")"
+  local caps rc=0 missing err
+  err=$(mktemp)
+  caps=$("${soak[@]}" --capabilities --json 2>"$err") || rc=$?
+  if ((rc != 0)); then
+    caps=$(why_line "$err")
+    rm -f "$err"
+    die "'${soak[*]} --capabilities --json' exited $rc (a CLI too old for this script, or not runnable): $caps"
+  fi
+  rm -f "$err"
   missing=$(CAPS=$caps node -e '
     const need = process.argv.slice(1);
     let c;
@@ -144,7 +153,7 @@ shard() {
   ran=0
   [[ -z $run ]] || ran=$(journal_cycles "$run/journal.ndjson")
   if ((rc != 0)); then
-    why="soak exited $rc: $(tail -n 1 "$dir/run.stderr")"
+    why="soak exited $rc: $(why_line "$dir/run.stderr")"
   elif ((ran == 0)); then # exit 0 without a cycle is not a run (a crash that looked like success, a stop before one)
     rc=4
     why='soak exited 0 but its journal holds no run-start with a cycle outcome'
@@ -179,7 +188,7 @@ shard_failure() {
   }
   done=$(<"$dir/done")
   if [[ $done != 0 ]]; then
-    echo "exit $done: $(tail -n 1 "$dir/run.stderr" 2>/dev/null)"
+    echo "exit $done: $(why_line "$dir/run.stderr")"
     return
   fi
   run=$(shard_run "$dir")
