@@ -219,6 +219,13 @@ describe('the CronJobs, played as written', () => {
     'the microvm pair, played (builds the guest image: minutes)',
     { timeout: 3_600_000 },
     async () => {
+      // the Containerfile's RUN soak image build: the image ships the guest image prebuilt
+      const built = await execa('node', [path.join(app, 'dist', 'harness', 'cli.js'), 'image', 'build'], {
+        cwd: app,
+        reject: false,
+        timeout: 1_800_000,
+      });
+      expect(built.exitCode, built.stderr).toBe(0);
       const env = { CYCLES: '4', NIGHTLY_RUN_ARGS: '--target microvm --boot-samples 0' };
       const shards = await play(cronJob('cronjob-microvm.yaml', 'shards-microvm'), 'pvc-microvm', env);
       expect(
