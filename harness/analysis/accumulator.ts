@@ -49,6 +49,8 @@ export class RunAccumulator {
   /** Restores by where the target read the checkpoint (restore events that say so). */
   private readonly restoreSources = new Map<string, number>();
   private readonly loads = new LoadSamples();
+  /** The latest run-end or machine-load time of any run (ms since that run started): summary.elapsedMs. */
+  private lastT = 0;
 
   /** Call before feeding the next run's events; `source` names the previous one in errors. */
   nextRun(source: string): void {
@@ -69,6 +71,7 @@ export class RunAccumulator {
   }
 
   add(e: JournalEvent): void {
+    if ((e.type === 'run-end' || e.type === 'machine-load') && e.t > this.lastT) this.lastT = e.t; // no fast-path type
     switch (e.type) {
       case 'run-start':
         this.start ??= e;
@@ -169,6 +172,7 @@ export class RunAccumulator {
       rejudge: this.rejudge.partial(),
       loads: this.loads.columns(),
       freezes: this.freezes.partial(this.key(0)),
+      lastT: this.lastT,
     };
   }
 
@@ -194,6 +198,7 @@ export class RunAccumulator {
       this.restoreSources.set(k, (this.restoreSources.get(k) ?? 0) + n);
     this.loads.append(p.loads);
     this.freezes.append(p.freezes, this.key(0));
+    this.lastT = Math.max(this.lastT, p.lastT);
   }
 
   /** The analysis of everything fed so far. */
@@ -255,6 +260,7 @@ export class RunAccumulator {
         ...(start.manualKills ? { manualKills: true } : {}),
         environment: { ...start.environment, target: { ...start.environment.target, ...this.liveTarget } },
         ...runFacts(start, this.loads.columns(), this.ends),
+        ...(this.lastT > 0 ? { elapsedMs: this.lastT } : {}),
       },
       cycles,
       checkpoints,

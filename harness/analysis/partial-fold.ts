@@ -33,4 +33,6 @@ export interface PartialFold {
   loads: LoadColumns;
   /** Cycle ids of freezes and kills (freeze-cycles.ts: a thawed freeze is no kill-and-resume trial). */
   freezes: ReturnType<FreezeCycles['partial']>;
+  /** The latest run-end or machine-load time in this part (0: none). */
+  lastT: number;
 }

@@ -123,6 +123,11 @@ export interface Summary {
   forcedOverlap?: string[];
   /** The machine load sampled through the run, and whether it was saturated (absent: no samples journaled). */
   machineLoad?: MachineLoadSummary;
+  /**
+   * The run's span, ms: the latest run-end or machine-load time its journal holds (one run: its run-end; a merge: its
+   * longest source's last load sample). Absent when there is none (a journal older than machine-load events).
+   */
+  elapsedMs?: number;
 }
 
 /** Analysis output: the summary plus the per-cycle and per-checkpoint rows reports draw from (not in summary.json). */

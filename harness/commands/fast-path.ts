@@ -1,9 +1,10 @@
-// Answers `soak --help`, `soak -h`, `soak --version` and a bare `soak` without loading yargs (most of the CLI's startup):
-// the text yargs itself prints, kept equal to it by test/commands/fast-path.test.ts.
+// Answers `soak --help`, `soak -h`, `soak --version`, `soak --capabilities [--json]` and a bare `soak` without loading
+// yargs (most of the CLI's startup): the text yargs itself prints, kept equal to it by test/commands/fast-path.test.ts.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../core/errors.js';
 import { repoRoot } from '../core/repo-root.js';
+import { capabilitiesText } from './capabilities.js';
 import { HELP_TEXT } from './help-text.js';
 
 /** The message of a command line that names no verb. */
@@ -37,6 +38,9 @@ export type FastAnswer = { kind: 'print'; text: string } | { kind: 'error'; erro
 /** The answer to `args` (the words after `soak`) when it needs no parser, else undefined: yargs parses them. */
 export function fastAnswer(args: readonly string[], width: number): FastAnswer | undefined {
   if (args.length === 0) return { kind: 'error', error: usageError(NO_COMMAND) };
+  const json = args.includes('--json');
+  if (args.includes('--capabilities') && args.every((a) => ['--capabilities', '--json', '--debug'].includes(a)))
+    return { kind: 'print', text: capabilitiesText(soakVersion(), json) };
   if (args.length !== 1) return undefined;
   if (args[0] === '--version') return { kind: 'print', text: `${soakVersion()}\n` };
   const help = HELP_TEXT[width];

@@ -61,6 +61,12 @@ export function soakParser(
       global: true,
       describe: 'On an error, print its stack trace and causes too (errors are one line otherwise)',
     })
+    .option('capabilities', {
+      type: 'boolean',
+      global: false,
+      describe:
+        'Print what this CLI can do and exit (with --json: a JSON object, schemas/capabilities.schema.json; pipelines ask it)',
+    })
     .help()
     .alias('h', 'help')
     .version(soakVersion())

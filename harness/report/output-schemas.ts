@@ -2,6 +2,7 @@
 // (schemas/<name>.schema.json, checked in; test/report/output-schemas.test.ts keeps the files equal to these and
 // validates real outputs against them). Each output carries `schemaVersion` = OUTPUT_SCHEMA_VERSION.
 import { z } from 'zod';
+import { strictJsonSchema } from '../core/json-schema.js';
 import { gateResultSchema, summaryFileSchema, summarySchema, timingSchema, verdictSchema } from './summary-schema.js';
 
 /** The version every `--json` output carries; bump it (and regenerate schemas/) on an incompatible change. */
@@ -126,6 +127,46 @@ export const OUTPUT_SCHEMAS = {
     produces: 'soak store gc --json',
     schema: loose({ schemaVersion: version, keep: num, kept: z.array(num), removed: z.array(num) }),
   },
+  capabilities: {
+    produces: 'soak --capabilities --json',
+    schema: z.object({
+      schemaVersion: version,
+      name: z.literal('keepstate-soak'),
+      version: z.string(),
+      /** "<verb>" or "<verb> <option>" (commands/capabilities.ts); a pipeline refuses a CLI that lacks one it uses. */
+      features: z.array(z.string()),
+      exitCodes: z.record(z.string(), num),
+    }),
+  },
+  'target-check': {
+    produces: 'soak target check --json',
+    schema: z.object({
+      schemaVersion: version,
+      checks: z.array(
+        z.object({
+          id: z.string(),
+          title: z.string(),
+          verdict: z.enum(['pass', 'fail', 'adapter-fault']),
+          evidence: z.string(),
+        }),
+      ),
+      notChecked: z.array(z.string()),
+    }),
+  },
+  'image-build': {
+    produces: 'soak image build --json',
+    schema: loose({
+      schemaVersion: version,
+      kernel: z.string(),
+      initramfs: z.string(),
+      hash: z.string(),
+      kernelPackage: z.string(),
+      cached: z.boolean().optional(),
+      buildMs: num,
+      /** With --template: the template snapshot built (its files and digests). */
+      template: loose({ dir: z.string(), key: z.string() }).optional(),
+    }),
+  },
 } as const;
 
 /** The name of one output (its JSON Schema is schemas/<name>.schema.json). */
@@ -137,6 +178,6 @@ export function outputJsonSchema(name: OutputName): Record<string, unknown> {
   return {
     $id: `https://keepstate-soak.invalid/schemas/${name}.v${OUTPUT_SCHEMA_VERSION}.schema.json`,
     title: `keepstate-soak ${produces}, schemaVersion ${OUTPUT_SCHEMA_VERSION}`,
-    ...z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' }),
+    ...strictJsonSchema(schema, { target: 'draft-2020-12', io: 'output' }),
   };
 }

@@ -165,6 +165,8 @@ export const summarySchema = z.object({
         firstCycle: nullableNum,
         lastCycle: nullableNum,
         status: z.enum(['complete', 'interrupted', 'budget', 'aborted', 'unknown']),
+        /** Its store as its run-end recorded it (absent: no run-end, or one without the tally). */
+        store: z.object({ checkpoints: num, logicalBytes: num, storedBytes: num }).optional(),
       }),
     )
     .optional(),
@@ -180,6 +182,8 @@ export const summarySchema = z.object({
       reason: z.string().nullable(),
     })
     .optional(),
+  /** The run's span, ms (its run-end; a merge: its longest source's last load sample); absent when not journaled. */
+  elapsedMs: num.optional(),
 });
 
 /** The report's verdict banner. */
@@ -215,16 +219,12 @@ export const summaryFileSchema = summarySchema.extend({
     .optional(),
 });
 
-/** True when A and B are assignable both ways and name the same fields (an optional field one lacks fails too). */
-type Same<A, B> = [A] extends [B]
-  ? [B] extends [A]
-    ? [keyof A] extends [keyof B]
-      ? [keyof B] extends [keyof A]
-        ? true
-        : false
-      : false
-    : false
-  : false;
+/**
+ * True when A and B are one type at every depth (nested objects, arrays, optional fields): a field the code writes
+ * that the schema lacks fails to compile even inside `sources[]` (assignability alone let sources[].store through).
+ */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the exact-type test needs T twice
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 /** Compile-time proof that the schemas infer the types the code writes (a drift on either side does not compile). */
 export const OUTPUT_SCHEMAS_MATCH_TYPES: {
   summary: Same<z.infer<typeof summarySchema>, Summary>;

@@ -28,7 +28,8 @@ describe('deploy/container', () => {
     expect(copiedSources(containerfile).sort()).toEqual(['app/', 'nodejs.tar']);
     expect(build).toMatch(/"\$ctx\/app\/"/);
     expect(build).toMatch(/"\$ctx\/nodejs\.tar"/);
-    expect(build).toMatch(/cp -a "\$repo\/deploy\/nightly"/);
+    expect(build).toMatch(/npm pack --ignore-scripts/); // the app is the package: what package.json "files" ships
+    expect(build).toMatch(/tar -xzf "\$work\/\$tgz" -C "\$ctx\/app"/);
     expect(containerfile).toMatch(/^ENTRYPOINT \["\/opt\/keepstate-soak\/deploy\/nightly\/nightly\.sh"\]$/m);
   });
 

@@ -1,12 +1,20 @@
 // Every manifest under deploy/k8s/ validates against the Kubernetes 1.27 schemas (kubernetes-models 4.5.1) and keeps
-// the nightly pipeline's rules (Indexed shards, a failure policy, CPU limits = requests, a grace period for SIGTERM).
-import { readdirSync, readFileSync } from 'node:fs';
+// the nightly pipeline's rules (Indexed shards, a failure policy, CPU limits = requests, a grace period for SIGTERM);
+// and the CronJobs' container commands work as written (issue 32): played in order (every shard pod, then the finish
+// pod: test/helpers/k8s-player.ts) against the image's app as deploy/container/build.sh stages it and a local folder
+// standing in for the volume, with the manifests' env (CYCLES and NIGHTLY_RUN_ARGS shortened: 4 shards x 2 cycles).
+// The microvm pair runs the same commands (checked here; SOAK_E2E_K8S_MICROVM=1 plays it: it builds a guest image).
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import { CronJob } from 'kubernetes-models/batch/v1';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1';
 import { parseAllDocuments } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { playCronJob, readContainerfile, type PodRun } from '../helpers/k8s-player.js';
 import { repoRoot } from '../helpers/paths.js';
+import { validatorFor } from '../helpers/schemas.js';
 
 interface Manifest {
   file: string;
@@ -133,4 +141,100 @@ describe('deploy/k8s manifests', () => {
       ).toBeUndefined(); // a fixed key would repeat one night
     }
   });
+});
+
+const image = readContainerfile(readFileSync(path.join(repoRoot, 'deploy', 'container', 'Containerfile'), 'utf8'));
+const NIGHT = '2026-11-30';
+const SHORT = { CYCLES: '8', NIGHTLY_RUN_ARGS: '--boot-samples 0' };
+const cronJob = (file: string, target?: string): Parameters<typeof playCronJob>[0] =>
+  manifests().find(
+    (m) => m.file === file && (target === undefined || (m.doc['metadata'] as { name: string }).name.includes(target)),
+  )!.doc as never;
+const describePods = (pods: PodRun[]): string =>
+  pods.map((p) => `pod ${p.index ?? '-'}: exit ${p.exitCode}\n${p.stderr.slice(-2000)}`).join('\n');
+
+describe('the CronJobs, played as written', () => {
+  let tmp: string;
+  let app: string;
+  beforeAll(async () => {
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-k8s-run-'));
+    const stage = await execa(path.join(repoRoot, 'deploy', 'container', 'build.sh'), [], {
+      env: { STAGE_ONLY: '1', WORK: path.join(tmp, 'image') },
+      timeout: 300_000,
+    });
+    app = stage.stdout.trim().split('\n').at(-1)!;
+  }, 300_000);
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }), 300_000);
+
+  const play = (doc: Parameters<typeof playCronJob>[0], claims: string, env: Record<string, string> = SHORT) =>
+    playCronJob(doc, { image, app, claims: path.join(tmp, claims), night: NIGHT, env, timeoutMs: 600_000 });
+
+  it('every shard pod runs its shard of the night, then the finish pod writes the night report', async () => {
+    const shards = await play(cronJob('cronjob-shards.yaml'), 'pvc');
+    expect(
+      shards.map((p) => p.exitCode),
+      describePods(shards),
+    ).toEqual([0, 0, 0, 0]);
+    const finish = await play(cronJob('cronjob-finish.yaml'), 'pvc');
+    // the night's verdict (8 cycles are too few for most gates: 2), and every shard found under the same night key
+    expect([0, 1, 2], describePods(finish)).toContain(finish[0]!.exitCode);
+    expect(finish[0]!.stdout).toMatch(/merged 4 runs \(8 cycles\)/);
+    expect(finish[0]!.stderr).not.toMatch(/FAILED shard|left out/);
+    const data = path.join(tmp, 'pvc', 'keepstate-soak-data');
+    const file = path.join(data, 'reports', `${NIGHT}-default`, 'summary.json');
+    const summary = JSON.parse(readFileSync(file, 'utf8')) as { sources: unknown[] };
+    expect(validatorFor('summary')(summary)).toEqual([]);
+    expect(summary.sources).toHaveLength(4);
+  });
+
+  it('negative control: a command that cannot work, or data outside the volume, fails the play', async () => {
+    const typo = structuredClone(cronJob('cronjob-finish.yaml'));
+    typo.spec.jobTemplate.spec.template.spec.containers[0]!.args = ['finsh'];
+    const [bad] = await play(typo, 'typo');
+    expect(bad!.exitCode).toBe(3);
+    expect(bad!.stderr).toMatch(/usage: nightly\.sh/);
+    const lost = structuredClone(cronJob('cronjob-finish.yaml'));
+    lost.spec.jobTemplate.spec.template.spec.containers[0]!.env!.find((e) => e.name === 'NIGHTLY_DATA')!.value =
+      '/var/nightly';
+    await expect(play(lost, 'lost')).rejects.toThrow(/\/var\/nightly is under no volume mount/);
+  });
+
+  it('the microvm pair runs the same commands as the pair played above, its data on the volume', () => {
+    const container = (doc: Parameters<typeof playCronJob>[0]) =>
+      doc.spec.jobTemplate.spec.template.spec.containers[0]!;
+    for (const [plain, microvm] of [
+      ['cronjob-shards.yaml', 'shards-microvm'],
+      ['cronjob-finish.yaml', 'finish-microvm'],
+    ] as const) {
+      const a = container(cronJob(plain));
+      const b = container(cronJob('cronjob-microvm.yaml', microvm));
+      expect([b.command, b.args, b.volumeMounts]).toEqual([a.command, a.args, a.volumeMounts]);
+      const names = (c: typeof a): string[] => (c.env ?? []).map((e) => e.name).filter((n) => n !== 'NIGHTLY_RUN_ARGS');
+      expect(names(b).sort()).toEqual(names(a).sort());
+      expect(b.env!.find((e) => e.name === 'NIGHTLY_DATA')!.value).toMatch(/^\/data\//);
+    }
+  });
+
+  it.skipIf(process.env['SOAK_E2E_K8S_MICROVM'] !== '1')(
+    'the microvm pair, played (builds the guest image: minutes)',
+    { timeout: 3_600_000 },
+    async () => {
+      // the Containerfile's RUN soak image build: the image ships the guest image prebuilt
+      const built = await execa('node', [path.join(app, 'dist', 'harness', 'cli.js'), 'image', 'build'], {
+        cwd: app,
+        reject: false,
+        timeout: 1_800_000,
+      });
+      expect(built.exitCode, built.stderr).toBe(0);
+      const env = { CYCLES: '4', NIGHTLY_RUN_ARGS: '--target microvm --boot-samples 0' };
+      const shards = await play(cronJob('cronjob-microvm.yaml', 'shards-microvm'), 'pvc-microvm', env);
+      expect(
+        shards.map((p) => p.exitCode),
+        describePods(shards),
+      ).toEqual([0, 0, 0, 0]);
+      const finish = await play(cronJob('cronjob-microvm.yaml', 'finish-microvm'), 'pvc-microvm', env);
+      expect([0, 1, 2], describePods(finish)).toContain(finish[0]!.exitCode);
+      expect(finish[0]!.stdout).toMatch(/merged 4 runs \(4 cycles\)/);
+    },
+  );
 });

@@ -17,6 +17,7 @@ import { ADAPTER_LOG_BUDGET } from '../../harness/targets/exec/adapter-log.js';
 import type { CycleEvent, JournalEvent, KillListEvent, RunEndEvent } from '../../harness/journal/events.js';
 import { describeResult, writeScenario } from '../helpers/cli.js';
 import { cliPath, fixturePath } from '../helpers/paths.js';
+import { checkCliOutputs } from '../helpers/schemas.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-hostile-'));
 const spawned: ChildProcess[] = [];
@@ -61,13 +62,15 @@ async function run(
   file: string,
 ): Promise<{ r: Result; events: JournalEvent[]; json: Record<string, unknown> | null; runner: number }> {
   const out = path.join(tmp, `${name}-runs`);
-  const runner = execaNode(cliPath, ['run', '--scenario', file, '--out', out, '--no-report', '--json'], {
+  const args = ['run', '--scenario', file, '--out', out, '--no-report', '--json'];
+  const runner = execaNode(cliPath, args, {
     reject: false,
     timeout: 180_000,
     stdin: 'ignore',
     env: { CI: '1' },
   });
   const r = await runner;
+  checkCliOutputs(args, process.cwd(), r.stdout);
   const dir = readdirSync(out).find((d) => d !== 'latest')!;
   const events = readFileSync(path.join(out, dir, 'journal.ndjson'), 'utf8')
     .split('\n')

@@ -7,12 +7,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execaNode } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CycleEvent, JournalEvent } from '../../harness/journal/events.js';
 import { fuseAvailable } from '../../harness/nemesis/lazyfs.js';
-import { describeResult } from '../helpers/cli.js';
-import { cliPath } from '../helpers/paths.js';
+import { describeResult, runSoak } from '../helpers/cli.js';
 
 const CYCLES = { good: 60, 'no-fsync': 20 } as const;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-power-loss-'));
@@ -21,8 +19,7 @@ if (!fuseAvailable()) console.warn('power-loss e2e skipped: /dev/fuse is absent 
 
 function soak(name: keyof typeof CYCLES, env: Record<string, string> = {}) {
   const out = path.join(tmp, name);
-  return execaNode(
-    cliPath,
+  return runSoak(
     [
       'run',
       '--scenario',
@@ -34,7 +31,7 @@ function soak(name: keyof typeof CYCLES, env: Record<string, string> = {}) {
       '--report-dir',
       path.join(out, 'reports'),
     ],
-    { reject: false, timeout: 600_000, stdin: 'ignore', env: { CI: '1', ...env } },
+    { timeoutMs: 600_000, env },
   ).then((r) => ({ r, events: events(path.join(out, 'latest', 'journal.ndjson')) }));
 }
 

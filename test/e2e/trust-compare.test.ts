@@ -3,10 +3,11 @@
 import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execaNode, type Result } from 'execa';
+import type { Result } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureText, scratchRunFolders } from '../helpers/journals.js';
-import { cliPath, fixturePath } from '../helpers/paths.js';
+import { runSoak } from '../helpers/cli.js';
+import { fixturePath } from '../helpers/paths.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-trust-compare-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -15,7 +16,7 @@ const runA = realpathSync(fixturePath('journals', 'process-default'));
 const RUN_ID = '20261201T025632-default-s3';
 
 async function compare(a: string, b: string, ...more: string[]): Promise<Result> {
-  return execaNode(cliPath, ['compare', a, b, ...more], { cwd: tmp, reject: false, timeout: 120_000 });
+  return runSoak(['compare', a, b, ...more], { cwd: tmp, timeoutMs: 120_000 });
 }
 const warningLines = (r: Result): string[] =>
   String(r.stderr)

@@ -10,6 +10,7 @@ import { execaNode } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CycleEvent, JournalEvent } from '../../harness/journal/events.js';
 import { cliPath } from '../helpers/paths.js';
+import { checkCliOutputs } from '../helpers/schemas.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-trust-disk-'));
 const disk = path.join(tmp, 'disk');
@@ -79,6 +80,7 @@ describe('soak run on a disk that fills up', () => {
       { cwd: tmp, reject: false, timeout: 280_000, stdin: 'ignore', env: { CI: '1' } },
     );
     out = { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
+    checkCliOutputs(['run', '--report-dir', path.join(tmp, 'reports'), '--json'], tmp, r.stdout);
     expect(out.stderr).not.toMatch(/\n\s+at /);
     expect(out.stderr).not.toContain('internal error');
     if (out.exitCode === 4) {

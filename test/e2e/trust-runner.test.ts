@@ -9,6 +9,7 @@ import { execaNode } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CycleEvent, HostStartEvent, JournalEvent } from '../../harness/journal/events.js';
 import { cliPath } from '../helpers/paths.js';
+import { checkCliOutputs } from '../helpers/schemas.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-trust-runner-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -102,7 +103,8 @@ describe('soak run: a host SIGSTOPped while the runner waits for a checkpoint to
   let result: { exitCode: number | undefined; stdout: string; stderr: string } | null = null;
 
   it('the run goes on to all 4 cycles; cycle 2 is indeterminate (host-hung); the stopped host is gone', async () => {
-    const run = execaNode(cliPath, ['run', '--scenario', scenario, '--out', out, '--report-dir', reports, '--json'], {
+    const args = ['run', '--scenario', scenario, '--out', out, '--report-dir', reports, '--json'];
+    const run = execaNode(cliPath, args, {
       cwd: tmp,
       reject: false,
       timeout: 300_000,
@@ -136,6 +138,7 @@ describe('soak run: a host SIGSTOPped while the runner waits for a checkpoint to
     const scratch = path.join(runDirOf(out)!, 'scratch');
     scratchAtCycle3 = existsSync(scratch) ? readdirSync(scratch) : [];
     const r = await run;
+    checkCliOutputs(args, tmp, r.stdout);
     result = { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
 
     const events = eventsOf(journal()!);

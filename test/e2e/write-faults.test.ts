@@ -7,13 +7,11 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execaNode } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CycleEvent, JournalEvent } from '../../harness/journal/events.js';
 import { fuseAvailable } from '../../harness/nemesis/lazyfs.js';
 import { TEST_IGNORE_FAILED_WRITE } from '../../harness/store/pack.js';
-import { describeResult } from '../helpers/cli.js';
-import { cliPath } from '../helpers/paths.js';
+import { describeResult, runSoak } from '../helpers/cli.js';
 
 const CYCLES = 12;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-write-faults-'));
@@ -24,12 +22,7 @@ describe.skipIf(!fuseAvailable())('enospc and eio nemeses', () => {
   it('every injected write error is an indeterminate cycle with its errno, and the previous checkpoint restores', async () => {
     const out = path.join(tmp, 'run');
     const args = ['run', '--scenario', 'write-faults', '--cycles', String(CYCLES), '--out', out];
-    const r = await execaNode(cliPath, [...args, '--report-dir', path.join(out, 'reports')], {
-      reject: false,
-      timeout: 600_000,
-      stdin: 'ignore',
-      env: { CI: '1' },
-    });
+    const r = await runSoak([...args, '--report-dir', path.join(out, 'reports')], { timeoutMs: 600_000 });
     const es = readFileSync(path.join(out, 'latest', 'journal.ndjson'), 'utf8')
       .split('\n')
       .filter((l) => l.trim() !== '')
@@ -64,11 +57,9 @@ describe.skipIf(!fuseAvailable())('enospc and eio nemeses', () => {
     // a pack write; under load, none of 8 cycles' did). 24 cycles give ~16 write faults, each hitting pack data with
     // probability about 1/4 or more, so all missing is ~1% at worst.
     const args = ['run', '--scenario', 'write-faults', '--cycles', '24', '--out', out];
-    const r = await execaNode(cliPath, [...args, '--report-dir', path.join(out, 'reports')], {
-      reject: false,
-      timeout: 600_000,
-      stdin: 'ignore',
-      env: { CI: '1', [TEST_IGNORE_FAILED_WRITE]: '1' },
+    const r = await runSoak([...args, '--report-dir', path.join(out, 'reports')], {
+      timeoutMs: 600_000,
+      env: { [TEST_IGNORE_FAILED_WRITE]: '1' },
     });
     expect(r.exitCode, describeResult(r)).toBe(1);
     const es = readFileSync(path.join(out, 'latest', 'journal.ndjson'), 'utf8')

@@ -1,15 +1,40 @@
 // Running the built `soak` CLI from a test: in a given folder, never rejecting, with no terminal and CI-style output;
-// and `soak run --json` on a scenario written for the test, with the run's journal read back.
+// and `soak run --json` on a scenario written for the test, with the run's journal read back. Every run is held to
+// the published schemas (helpers/schemas.ts): its --json output and the summary.json files it wrote, or the test fails.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execaNode, type Result } from 'execa';
 import type { JournalEvent } from '../../harness/journal/events.js';
 import { cliPath } from './paths.js';
+import { checkCliOutputs } from './schemas.js';
+
+/** How to run one `soak` in a test. */
+export interface SoakOptions {
+  cwd?: string;
+  timeoutMs: number;
+  env?: Record<string, string>;
+}
+
+/** `soak ...args` in `cwd`, CI-style (stdin closed, CI=1), never rejecting. */
+function execSoak(args: readonly string[], cwd: string, opts: SoakOptions) {
+  const env = { CI: '1', ...opts.env };
+  return execaNode(cliPath, [...args], { cwd, reject: false, timeout: opts.timeoutMs, stdin: 'ignore', env });
+}
+
+/** What a `soak` run in a test left: exit code, stdout and stderr as strings. */
+export type SoakResult = Awaited<ReturnType<typeof execSoak>>;
+
+/** `soak ...args`, CI-style (stdin closed, CI=1), never rejecting; its --json and summary.json files validated. */
+export async function runSoak(args: readonly string[], opts: SoakOptions): Promise<SoakResult> {
+  const cwd = opts.cwd ?? process.cwd();
+  const r = await execSoak(args, cwd, opts);
+  checkCliOutputs(args, cwd, r.stdout);
+  return r;
+}
 
 /** A `soak ...args` runner whose working folder is read at each call (tests make it in beforeAll). */
-export function soakIn(cwd: () => string, timeoutMs: number): (...args: string[]) => Promise<Result> {
-  return (...args) =>
-    execaNode(cliPath, args, { cwd: cwd(), reject: false, timeout: timeoutMs, stdin: 'ignore', env: { CI: '1' } });
+export function soakIn(cwd: () => string, timeoutMs: number): (...args: string[]) => Promise<SoakResult> {
+  return (...args) => runSoak(args, { cwd: cwd(), timeoutMs });
 }
 
 /** Exit code, stdout and stderr of a finished CLI run, for assertion messages. */
@@ -50,11 +75,8 @@ export async function soakRunJson<J>(
   timeoutMs: number,
   env: Record<string, string> = {},
 ): Promise<SoakRunJson<J>> {
-  const r = await execaNode(
-    cliPath,
-    ['run', '--scenario', scenario, '--out', out, '--report-dir', path.join(out, 'reports'), '--json'],
-    { reject: false, timeout: timeoutMs, stdin: 'ignore', env: { CI: '1', ...env } },
-  );
+  const args = ['run', '--scenario', scenario, '--out', out, '--report-dir', path.join(out, 'reports'), '--json'];
+  const r = await runSoak(args, { timeoutMs, env });
   const runDir = path.join(
     out,
     readdirSync(out).find((d) => d !== 'latest' && d !== 'reports')!,

@@ -1,10 +1,9 @@
 // The e2e tests' one allowance for a loaded machine: a gate on measured time may fail (or, on a machine the run's own
 // samples call saturated, be inconclusive (saturated)); no other gate may.
-import { execaNode } from 'execa';
 import { expect } from 'vitest';
 import { isTimeMetric } from '../../harness/gates/metrics.js';
 import type { TimingJudgement } from '../../harness/gates/judge.js';
-import { cliPath } from './paths.js';
+import { runSoak } from './cli.js';
 
 /** One gate as `soak gates --json` prints it (the fields these tests read). */
 export interface GateRow {
@@ -27,11 +26,9 @@ export interface GatesJson {
 
 /** `soak gates <runDirs...> --json [extra]` (extra: e.g. --gates-dir); throws if it prints no JSON. */
 export async function gatesJson(runDirs: string[], ...extra: string[]): Promise<GatesJson> {
-  const r = await execaNode(cliPath, ['gates', ...runDirs, '--json', ...extra], {
-    reject: false,
-    timeout: 120_000,
-    stdin: 'ignore',
-    env: { CI: '1', SOAK_STRICT_TIMING: '' },
+  const r = await runSoak(['gates', ...runDirs, '--json', ...extra], {
+    timeoutMs: 120_000,
+    env: { SOAK_STRICT_TIMING: '' },
   });
   try {
     return { ...(JSON.parse(r.stdout) as Omit<GatesJson, 'exitCode'>), exitCode: r.exitCode ?? -1 };

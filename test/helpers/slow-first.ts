@@ -27,6 +27,7 @@ export const SLOW_FIRST: readonly string[] = [
   'test/store/write-faults.test.ts',
   'test/store/chunking/qemu-migration.test.ts',
   'test/e2e/package-install.test.ts',
+  'test/deploy/workflow-run.test.ts',
   'test/report/browser.test.ts',
   'test/targets/microvm/stuck-session.test.ts',
   'test/e2e/saturation.test.ts',

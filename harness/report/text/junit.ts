@@ -4,7 +4,9 @@
 // system under test either: the run's exit code 2 says "not known"). A run with adapter faults gets one more testcase,
 // an <error> naming them (the adapter broke the protocol: exit 5). A run measured on a saturated machine says so in
 // the suite's properties and <system-out> (load, steal, cores), and each timing gate's message carries the figures
-// (a fail not trusted there is <skipped>, "inconclusive (saturated)"). Every string goes through escapeXml.
+// (a fail not trusted there is <skipped>, "inconclusive (saturated)"). Every string goes through escapeXml. Times: the
+// suite's is the run's span (summary.elapsedMs, in seconds; 0 when the journal records none); a gate's testcase has
+// time="0", as a gate is judged on the whole run's samples after it ended and has no duration of its own.
 import type { TimingJudgement } from '../../gates/judge.js';
 import type { GateResult } from '../../gates/types.js';
 import {
@@ -22,7 +24,7 @@ import { fmtGateInterval, fmtGateJudged, fmtGateObserved, fmtGateThreshold } fro
 export interface JunitInput {
   summary: Pick<
     Summary,
-    'runId' | 'scenario' | 'target' | 'seed' | 'seedKey' | 'startedAt' | 'cycles' | 'adapterFaults'
+    'runId' | 'scenario' | 'target' | 'seed' | 'seedKey' | 'startedAt' | 'cycles' | 'adapterFaults' | 'elapsedMs'
   >;
   gates: readonly GateResult[];
   verdict: RunVerdict;
@@ -97,7 +99,8 @@ export function renderJunit(input: JunitInput): string {
   const suite = escapeXml(`soak gates: ${s.scenario} (${s.runId})`);
   const faults = adapterFaultCase(s.adapterFaults);
   const errors = faults === null ? 0 : 1;
-  const attrs = `tests="${gates.length + errors}" failures="${count('fail')}" errors="${errors}" skipped="${skipped}"`;
+  const time = ((s.elapsedMs ?? 0) / 1000).toFixed(3);
+  const attrs = `tests="${gates.length + errors}" failures="${count('fail')}" errors="${errors}" skipped="${skipped}" time="${time}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="keepstate-soak" ${attrs}>`,

@@ -1,6 +1,7 @@
 // The public target protocol, version 1: every NDJSON message between the session host and an adapter, as zod schemas
 // (the one home of the wire format; schemas/target-protocol/*.json are generated from these by `soak target schemas`).
 import { z } from 'zod';
+import { strictJsonSchema } from '../../core/json-schema.js';
 
 /** The protocol version this host speaks; an adapter answering `describe` with another is refused. */
 export const PROTOCOL_VERSION = 1;
@@ -179,8 +180,8 @@ export function parseAdapterMessage(raw: unknown): { ok: true; msg: AdapterMessa
 /** JSON Schema (draft 2020-12) of every message, by file name. */
 export function protocolJsonSchemas(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, s] of Object.entries(hostRequests)) out[`host-${name}.json`] = z.toJSONSchema(s);
+  for (const [name, s] of Object.entries(hostRequests)) out[`host-${name}.json`] = strictJsonSchema(s);
   for (const [name, s] of Object.entries(adapterMessages))
-    out[`adapter-${name}.json`] = z.toJSONSchema(s, { io: 'input' });
+    out[`adapter-${name}.json`] = strictJsonSchema(s, { io: 'input' });
   return out;
 }

@@ -60,6 +60,24 @@ describe('renderJunit', () => {
     expect(parseJunit(xml()).errors, 'none without faults').toBe(0);
   });
 
+  it("gives the suite the run's span as its time, and each gate testcase 0 (a gate has no duration of its own)", () => {
+    const timed = parseJunit(
+      renderJunit({
+        summary: { ...analysis.summary, elapsedMs: 83_456.7 },
+        gates,
+        verdict: 'fail',
+        reportDir: null,
+        timing,
+      }),
+    );
+    expect(timed.time).toBe('83.457');
+    expect(new Set(timed.cases.map((c) => c.time))).toEqual(new Set(['0']));
+    const { elapsedMs: _none, ...untimed } = analysis.summary;
+    expect(parseJunit(renderJunit({ summary: untimed, gates, verdict: 'fail', reportDir: null, timing })).time).toBe(
+      '0.000',
+    );
+  });
+
   it('the parser rejects what is not well-formed (so the checks above can fail)', () => {
     const withAmp = xml(gates.map((g, i) => (i === 0 ? { ...g, title: 'R&D' } : g)));
     expect(() => parseJunit(withAmp)).not.toThrow();

@@ -19,7 +19,7 @@ describe('target protocol schemas', () => {
   });
 
   it('accepts a full heartbeat and refuses one with a short digest (ajv and the host parser agree)', () => {
-    const ajv = new Ajv2020({ strict: false });
+    const ajv = new Ajv2020({ strict: true });
     const validate = ajv.compile(JSON.parse(readFileSync(path.join(dir, 'adapter-hb.json'), 'utf8')) as object);
     const hb = { type: 'hb', step: 3, nonce: 'n', full: true, fs: { step: 3, digest }, mem: { step: 3, digest } };
     const bad = { ...hb, mem: { step: 3, digest: 'abc' } };
