@@ -22,7 +22,10 @@ import { checkCliOutputs } from '../helpers/schemas.js';
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-hostile-'));
 const spawned: ChildProcess[] = [];
 afterAll(() => {
-  for (const c of spawned) c.kill('SIGKILL');
+  for (const c of spawned) {
+    c.kill('SIGKILL');
+    if (c.spawnargs[0] === 'python3') process.kill(-c.pid!, 'SIGKILL'); // its group: the sleep it forked too
+  }
   rmSync(tmp, { recursive: true, force: true });
 });
 const root = process.getuid?.() === 0 && existsSync('/proc/sys/kernel/ns_last_pid');
@@ -86,10 +89,37 @@ async function run(
 }
 
 /**
- * The test's half of the "recycled" plan: once the adapter's descendant has exited (its PID in free-pid), start a
- * sleep at that PID (ns_last_pid = PID - 1, then fork; retried if another fork took the turn), then say victim-ready.
+ * Start a sleep at `pid` (a PID just freed): ns_last_pid = PID - 1, then fork at once, in one small Python process
+ * (a fork by another process between the two steps takes the turn: retried; Node's spawn between them is too slow on a
+ * busy machine). The Python process stays as the sleep's parent; null when it could not get the PID.
  */
-async function recycleWhenAsked(stateDir: string, done: Promise<unknown>): Promise<ChildProcess | null> {
+async function startAtPid(pid: number): Promise<ChildProcess | null> {
+  const script = [
+    'import os, sys',
+    'pid = int(sys.argv[1])',
+    'for _ in range(5000):',
+    '    with open("/proc/sys/kernel/ns_last_pid", "w") as f: f.write(str(pid - 1))',
+    '    c = os.fork()',
+    '    if c == 0: os.execvp("sleep", ["sleep", "1000"])',
+    '    if c == pid:',
+    '        print("ok", flush=True); os.waitpid(c, 0); sys.exit(0)',
+    '    os.kill(c, 9); os.waitpid(c, 0)',
+    'print("taken", flush=True)',
+  ].join('\n');
+  const py = spawn('python3', ['-c', script, String(pid)], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  spawned.push(py);
+  const first = await new Promise<string>((resolve) => {
+    py.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
+    py.once('exit', () => resolve('exited'));
+  });
+  return first === 'ok' ? py : null;
+}
+
+/**
+ * The test's half of the "recycled" plan: once the adapter's descendant has exited (its PID in free-pid), start a
+ * sleep at that PID (startAtPid), then say victim-ready. Resolves with the sleep's PID.
+ */
+async function recycleWhenAsked(stateDir: string, done: Promise<unknown>): Promise<{ pid: number } | null> {
   const ask = path.join(stateDir, 'free-pid');
   const state = { finished: false };
   void done.then(() => (state.finished = true));
@@ -98,16 +128,10 @@ async function recycleWhenAsked(stateDir: string, done: Promise<unknown>): Promi
     await new Promise((r) => setTimeout(r, 20));
   }
   const pid = Number(readFileSync(ask, 'utf8'));
-  for (let attempt = 0; attempt < 50; attempt++) {
-    writeFileSync('/proc/sys/kernel/ns_last_pid', String(pid - 1));
-    const c = victim();
-    if (c.pid === pid) {
-      writeFileSync(path.join(stateDir, 'victim-ready'), '');
-      return c;
-    }
-    c.kill('SIGKILL');
-  }
-  throw new Error(`could not start a process at pid ${pid} (other forks kept taking it)`);
+  if ((await startAtPid(pid)) === null)
+    throw new Error(`could not start a process at pid ${pid} (other forks kept taking it)`);
+  writeFileSync(path.join(stateDir, 'victim-ready'), '');
+  return { pid };
 }
 
 describe('a hostile exec adapter', () => {
@@ -167,7 +191,7 @@ describe('a hostile exec adapter', () => {
       plan.forEach((p, i) => expect(message(i), p).toMatch(expected[p]!));
       // the victims live on (the runner and its parent: this run exited 5 on its own, and this test runs)
       expect(running(unrelated.pid!)).toBe(true);
-      if (reused) expect(running(reused.pid!)).toBe(true);
+      if (reused) expect(running(reused.pid)).toBe(true);
       expect(json?.['verdict']).toBe('adapter-fault');
       const summary = json?.['summary'] as { violations: number; adapterFaults: { count: number } };
       expect(summary.violations, 'adapter faults are not checker violations').toBe(0);

@@ -68,12 +68,15 @@ export function summaryFilesUnder(dir: string): string[] {
 
 /** Files already found valid, by path and mtime (a re-run of the same folder is not validated twice). */
 const checked = new Set<string>();
+/** When this test process started: a summary.json older than that (a report left in the checkout) is not its output. */
+const STARTED_MS = Date.now();
 
 /** Throw, naming the file and each problem, when a summary.json under `dirs` fails summary.schema.json. */
 export function checkSummaries(dirs: readonly string[]): void {
   for (const file of dirs.flatMap(summaryFilesUnder)) {
-    const key = `${file}@${statSync(file).mtimeMs}`;
-    if (checked.has(key)) continue;
+    const { mtimeMs } = statSync(file);
+    const key = `${file}@${mtimeMs}`;
+    if (checked.has(key) || mtimeMs < STARTED_MS) continue;
     const problems = validatorFor('summary')(JSON.parse(readFileSync(file, 'utf8')));
     if (problems.length > 0) throw new Error(`${file} fails schemas/summary.schema.json:\n${problems.join('\n')}`);
     checked.add(key);
