@@ -30,7 +30,7 @@ beforeAll(async () => {
   if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: build first (npm run build)`);
   tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-check-'));
   const r = await soak('run', '--cycles', '3', '--boot-samples', '0', '--seed', '5', '--out', 'runs', '--no-report');
-  expect(String(r.stdout), out(r)).toContain('(complete, 3 cycles run now');
+  expect(r.stdout, out(r)).toContain('(complete, 3 cycles run now');
   const [dir] = readdirSync(path.join(tmp, 'runs')).filter((d) => d !== 'latest');
   runDir = path.join(tmp, 'runs', dir!);
 }, 180_000);
@@ -40,16 +40,14 @@ describe('soak check', () => {
   it('a fresh run: every cycle re-checked from its observation agrees (exit 0)', async () => {
     const r = await soak('check', runDir);
     expect(r.exitCode, out(r)).toBe(0);
-    expect(String(r.stdout)).toContain(
-      're-checked 3 of 3 cycles from their journaled observations: 3 agree, 0 changed',
-    );
-    expect(String(r.stdout).trimEnd().split('\n').at(-1)).toBe('verdict: PASS');
+    expect(r.stdout).toContain('re-checked 3 of 3 cycles from their journaled observations: 3 agree, 0 changed');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('verdict: PASS');
   });
 
   it('--json: the counts, machine-readable', async () => {
     const r = await soak('check', runDir, '--json');
     expect(r.exitCode, out(r)).toBe(0);
-    expect(JSON.parse(String(r.stdout))).toMatchObject({
+    expect(JSON.parse(r.stdout)).toMatchObject({
       schemaVersion: 1,
       cycles: 3,
       rechecked: 3,
@@ -69,11 +67,11 @@ describe('soak check', () => {
     expect(target).toBeGreaterThan(0);
     const r = await soak('check', dir);
     expect(r.exitCode, out(r)).toBe(1);
-    expect(String(r.stdout)).toContain('2 agree, 1 changed');
-    expect(String(r.stdout)).toContain(
+    expect(r.stdout).toContain('2 agree, 1 changed');
+    expect(r.stdout).toContain(
       `cycle ${target}: verdict changed: journaled ok, re-check fail (digest: mem: digest at step`,
     );
-    expect(String(r.stdout).trimEnd().split('\n').at(-1)).toBe('verdict: FAIL');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('verdict: FAIL');
   });
 
   it('a journal written before observations were journaled: "no observations recorded" (exit 2)', async () => {
@@ -81,8 +79,8 @@ describe('soak check', () => {
     cpSync(fixturePath('journals', 'process-torn-checkpoint'), dir, { recursive: true });
     const r = await soak('check', dir);
     expect(r.exitCode, out(r)).toBe(2);
-    expect(String(r.stdout)).toContain('no observations recorded');
-    expect(String(r.stdout).trimEnd().split('\n').at(-1)).toBe('verdict: NO OBSERVATIONS');
+    expect(r.stdout).toContain('no observations recorded');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('verdict: NO OBSERVATIONS');
   });
 
   it('an old journal with journaled failures: they outrank "no observations" (exit 1)', async () => {
@@ -90,13 +88,13 @@ describe('soak check', () => {
     cpSync(fixturePath('journals', 'process-default'), dir, { recursive: true });
     const r = await soak('check', dir);
     expect(r.exitCode, out(r)).toBe(1);
-    expect(String(r.stdout)).toContain('no observations recorded');
-    expect(String(r.stdout)).toContain('the run journaled 6 failed cycles');
+    expect(r.stdout).toContain('no observations recorded');
+    expect(r.stdout).toContain('the run journaled 6 failed cycles');
   });
 
   it('a folder that is not a run folder is bad input (exit 3)', async () => {
     const r = await soak('check', path.join(tmp, 'nope'));
     expect(r.exitCode, out(r)).toBe(3);
-    expect(String(r.stderr)).toContain('does not exist');
+    expect(r.stderr).toContain('does not exist');
   });
 });

@@ -34,7 +34,7 @@ describe.concurrent('a damaged journal', () => {
     const d = damaged();
     const r = await soak('check', runFolder(d.text));
     expect(r.exitCode, describeResult(r)).toBe(3);
-    const out = String(r.stdout).split('\n');
+    const out = r.stdout.split('\n');
     expect(out[0]).toBe('journal damaged: 3 protocol errors; nothing from line 1 on is re-checked or counted');
     expect(out).toContain(
       `line ${d.before}: before-run-start: a cycle-start event before the journal's run-start (a journal starts with its run-start)`,
@@ -48,7 +48,7 @@ describe.concurrent('a damaged journal', () => {
     expect(out).toContain('verdict: JOURNAL DAMAGED (no verdict on the system under test; exit 3)');
     const json = await soak('check', runFolder(d.text), '--json');
     expect(json.exitCode).toBe(3);
-    const parsed = JSON.parse(String(json.stdout)) as { journalErrors: { line: number; code: string }[] };
+    const parsed = JSON.parse(json.stdout) as { journalErrors: { line: number; code: string }[] };
     expect(parsed.journalErrors.map((e) => `${e.line} ${e.code}`)).toEqual([
       `${d.before} before-run-start`,
       `${d.again} cycle-repeated`,
@@ -60,23 +60,23 @@ describe.concurrent('a damaged journal', () => {
     const dir = runFolder(damaged().text);
     const report = await soak('report', dir, '--out', path.join(dir, 'reports'));
     expect(report.exitCode, describeResult(report)).toBe(3);
-    expect(String(report.stderr)).toContain('is damaged: line 1: before-run-start:');
-    expect(String(report.stderr)).toContain('3 errors in all; nothing from it is analysed');
+    expect(report.stderr).toContain('is damaged: line 1: before-run-start:');
+    expect(report.stderr).toContain('3 errors in all; nothing from it is analysed');
     expect(existsSync(path.join(dir, 'reports'))).toBe(false);
     const gates = await soak('gates', dir);
     expect(gates.exitCode, describeResult(gates)).toBe(3);
-    expect(String(gates.stdout)).toBe('');
+    expect(gates.stdout).toBe('');
   });
 
   it('lines after run-end alone: refused, never "7 of 6 planned"; the journal unchanged says 6 of 6', async () => {
     const extra = [...lines, lines[lineOf('cycle', 6) - 1]!.replace('"cycle":6,', '"cycle":7,')];
     const r = await soak('report', runFolder(`${extra.join('\n')}\n`), '--out', 'reports-extra', '--json');
     expect(r.exitCode, describeResult(r)).toBe(3);
-    expect(String(r.stderr)).toContain(`line ${extra.length}: after-run-end:`);
+    expect(r.stderr).toContain(`line ${extra.length}: after-run-end:`);
     const clean = runFolder(`${lines.join('\n')}\n`);
     const ok = await soak('report', clean, '--out', path.join(clean, 'reports'), '--json');
     expect([0, 1, 2], describeResult(ok)).toContain(ok.exitCode);
-    const dir = (JSON.parse(String(ok.stdout)) as { dir: string }).dir;
+    const dir = (JSON.parse(ok.stdout) as { dir: string }).dir;
     expect(readFileSync(path.join(dir, 'summary.md'), 'utf8').split('\n')[0]).toBe(
       '**Run complete: 6 of 6 planned cycles.**',
     );
@@ -87,11 +87,11 @@ describe.concurrent('a damaged journal', () => {
     const dir = runFolder(text);
     const merge = await soak('merge', dir, runFolder(fixtureText('process-resumed')), '--out', path.join(dir, 'm'));
     expect(merge.exitCode, describeResult(merge)).toBe(3);
-    expect(String(merge.stderr)).toContain('is damaged: line 1');
+    expect(merge.stderr).toContain('is damaged: line 1');
     expect(existsSync(path.join(dir, 'm'))).toBe(false);
     const resume = await soak('run', '--resume', dir, '--no-report');
     expect(resume.exitCode, describeResult(resume)).toBe(3);
-    expect(String(resume.stderr)).toContain('is damaged: line 1');
+    expect(resume.stderr).toContain('is damaged: line 1');
     expect(readFileSync(path.join(dir, 'journal.ndjson'), 'utf8')).toBe(text);
   });
 });

@@ -33,16 +33,16 @@ describe('soak check on a truncated journal', () => {
     const dir = runWith(name.replace(/ /g, '-'), text);
     const r = await soak('check', dir);
     expect(r.exitCode, describeResult(r)).toBe(3);
-    const err = String(r.stderr).trimEnd().split('\n');
+    const err = r.stderr.trimEnd().split('\n');
     expect(err).toEqual([expect.stringMatching(/^soak: journal .*journal\.ndjson has no run-start event/)]);
-    expect(String(r.stderr)).not.toMatch(/\n\s+at /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('torn after its run-start: what is there is judged (this fixture journaled a failed cycle: exit 1), the torn line named', async () => {
     const cut = journal.indexOf('\n', journal.indexOf('"type":"cycle"')) + 40; // inside the line after the first outcome
     const r = await soak('check', runWith('torn-later', journal.slice(0, cut)));
     expect(r.exitCode, describeResult(r)).toBe(1);
-    expect(String(r.stdout)).toContain('the run journaled 1 failed cycles');
-    expect(String(r.stderr).trimEnd()).toBe("soak: the journal's torn last line was dropped");
+    expect(r.stdout).toContain('the run journaled 1 failed cycles');
+    expect(r.stderr.trimEnd()).toBe("soak: the journal's torn last line was dropped");
   });
 });

@@ -21,10 +21,10 @@ const RUN = fixturePath('journals', 'process-default');
 async function refused(args: string[]): Promise<string> {
   const r = await soak(...args);
   expect(r.exitCode, describeResult(r)).toBe(EXIT.badInput);
-  expect(String(r.stdout), describeResult(r)).toBe('');
-  expect(String(r.stderr)).toMatch(/^soak: /);
-  expect(String(r.stderr)).not.toMatch(/internal error|\n\s+at /);
-  return String(r.stderr);
+  expect(r.stdout, describeResult(r)).toBe('');
+  expect(r.stderr).toMatch(/^soak: /);
+  expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  return r.stderr;
 }
 
 describe.concurrent('out-of-bounds input is refused with exit 3', () => {
@@ -78,7 +78,7 @@ describe.concurrent('negative controls: values at their bounds run', () => {
       '2073600',
     );
     expect(r.exitCode, describeResult(r)).toBe(EXIT.pass);
-    expect(String(r.stdout)).toMatch(/1 cycles run now/);
+    expect(r.stdout).toMatch(/1 cycles run now/);
   });
 
   it('soak watch --port 0 serves, and ends on SIGTERM', async () => {

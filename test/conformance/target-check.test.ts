@@ -20,9 +20,9 @@ describe.concurrent('soak target check', () => {
     const r = await soak('target', 'check', adapter);
     expect(r.exitCode, describeResult(r)).toBe(0);
     for (const id of ['boots-and-heartbeats', 'checkpoint-restore', 'kill-mid-checkpoint', 'destroy-no-process'])
-      expect(String(r.stdout)).toMatch(new RegExp(`${id} +PASS `));
+      expect(r.stdout).toMatch(new RegExp(`${id} +PASS `));
     // a pass that says what it did not look at (not-checked.test.ts has the list)
-    expect(String(r.stdout)).toMatch(/^not checked .*\n {2}- .*\/tmp and \/dev\/shm/m);
+    expect(r.stdout).toMatch(/^not checked .*\n {2}- .*\/tmp and \/dev\/shm/m);
   });
 
   it('passes for the process target (scenario default)', async () => {
@@ -51,7 +51,7 @@ describe.concurrent('soak target check', () => {
       );
       const r = await soak('target', 'check', file);
       expect(r.exitCode, describeResult(r)).toBe(0);
-      expect(String(r.stdout)).toMatch(/kill-mid-restore +PASS /);
+      expect(r.stdout).toMatch(/kill-mid-restore +PASS /);
     },
     900_000,
   );
@@ -64,7 +64,7 @@ describe.concurrent('soak target check', () => {
     );
     const r = await soak('target', 'check', file);
     expect(r.exitCode, describeResult(r)).toBe(1);
-    expect(String(r.stdout)).toMatch(/checkpoint-restore +FAIL .*nonce/);
-    expect(String(r.stdout)).toMatch(/verdict: FAIL \(.*checkpoint-restore/);
+    expect(r.stdout).toMatch(/checkpoint-restore +FAIL .*nonce/);
+    expect(r.stdout).toMatch(/verdict: FAIL \(.*checkpoint-restore/);
   });
 });

@@ -2,21 +2,21 @@
 // SIGKILLs the printed process group as a person would, and the page shows dead -> restoring -> verified with the
 // downtime the journal has; the button does the same; a wrong token gets 403, a cross-origin POST is refused; Ctrl-C
 // ends the run and `soak report` calls its interruptions typed by a person. Every wait is on observed page state.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { execaNode, type ResultPromise } from 'execa';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { chromiumPresent, launchChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cliPath } from '../helpers/paths.js';
 import { describeResult, soakIn } from '../helpers/cli.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'test-artifacts', 'demo');
 const WAIT = 90_000;
-const present = existsSync(CHROMIUM);
+const present = chromiumPresent;
 
 /** The journal's cycle outcomes. */
 function cycles(runDir: string): { cycle: number; outcome: string; downtimeMs: number | null }[] {
@@ -61,10 +61,7 @@ describe.skipIf(!present)('soak demo in headless Chromium', () => {
     });
     url = /^open: (\S+)$/m.exec(out)![1]!;
     runDir = /run folder (\S+)/.exec(out)![1]!;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     page.on('console', (m) => {
       if (m.type() === 'error') problems.push(`console.error: ${m.text()}`);
@@ -145,7 +142,7 @@ describe.skipIf(!present)('soak demo in headless Chromium', () => {
     const events = readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8');
     expect(events).toMatch(/"type":"run-end","status":"complete","cycles":2/);
     const report = await soakIn(() => dir, WAIT)('report', runDir, '--out', 'reports');
-    const summary = /report: (\S+)index\.html/.exec(String(report.stdout))?.[1];
+    const summary = /report: (\S+)index\.html/.exec(report.stdout)?.[1];
     expect(summary, describeResult(report)).toBeDefined();
     const md = readFileSync(path.join(summary!, 'summary.md'), 'utf8');
     expect(md).toContain('2 interruptions typed by a person');

@@ -24,7 +24,7 @@ beforeAll(async () => {
     ...['--out', 'runs', '--report-dir', 'reports', '--json'],
   );
   expect([0, 1, 2], describeResult(run)).toContain(run.exitCode);
-  ({ runDir, reportDir } = JSON.parse(String(run.stdout)) as { runDir: string; reportDir: string });
+  ({ runDir, reportDir } = JSON.parse(run.stdout) as { runDir: string; reportDir: string });
   events = readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8')
     .trimEnd()
     .split('\n')

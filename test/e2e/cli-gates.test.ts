@@ -31,7 +31,7 @@ describe('soak gates', () => {
   it('`gates <run-dir> --json` parses and agrees with the run', async () => {
     const r = await soak('gates', runDir, '--json');
     expect(r.exitCode, out(r)).toBe(good.exitCode);
-    const j = JSON.parse(String(r.stdout)) as { schemaVersion: number; runDirs: string[]; verdict: string };
+    const j = JSON.parse(r.stdout) as { schemaVersion: number; runDirs: string[]; verdict: string };
     expect(j.schemaVersion).toBe(1);
     expect(j.runDirs).toEqual([runDir]);
     expect(exitCodeFor(j.verdict as RunVerdict)).toBe(good.exitCode);
@@ -65,8 +65,8 @@ describe('soak gates', () => {
     writeFileSync(path.join(copy, 'journal.ndjson'), `${journal.join('\n')}\n`);
     const g = await soak('gates', copy);
     expect(g.exitCode, out(g)).toBe(1);
-    expect(String(g.stderr)).toContain(`journal ${path.join(copy, 'journal.ndjson')} line 5 is corrupt`);
-    expect(String(g.stdout)).toBe('');
+    expect(g.stderr).toContain(`journal ${path.join(copy, 'journal.ndjson')} line 5 is corrupt`);
+    expect(g.stdout).toBe('');
   });
 
   it('a missing run folder, and a folder with no journal: exit 3 naming it', async () => {
@@ -76,6 +76,6 @@ describe('soak gates', () => {
     mkdirSync(empty);
     const n = await soak('gates', empty);
     expect(n.exitCode, out(n)).toBe(3);
-    expect(String(n.stderr)).toContain(`run folder ${empty} has no journal.ndjson`);
+    expect(n.stderr).toContain(`run folder ${empty} has no journal.ndjson`);
   });
 });

@@ -27,7 +27,7 @@ describe('soak merge streams big journals', () => {
       const outDir = path.join(tmp, 'merged-big');
       const r = await soak('merge', a.dir, b.dir, '--out', outDir, '--json');
       expect(r.exitCode, out(r)).toBe(0);
-      expect(JSON.parse(String(r.stdout))).toMatchObject({ sources: 2, cycles: 6000 });
+      expect(JSON.parse(r.stdout)).toMatchObject({ sources: 2, cycles: 6000 });
       const want = mergeJournals(
         [a.dir, b.dir].map((d) => ({ events: readJournal(path.join(d, 'journal.ndjson')).events, source: d })),
         'merged-big',

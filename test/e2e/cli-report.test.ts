@@ -50,14 +50,14 @@ describe('soak report', () => {
     writeFileSync(path.join(copy, 'journal.ndjson'), `${journal.join('\n')}\n`);
     const r = await soak('report', copy, '--out', 'reports-corrupt');
     expect(r.exitCode, out(r)).toBe(1);
-    expect(String(r.stderr)).toContain('line 5 is corrupt');
+    expect(r.stderr).toContain('line 5 is corrupt');
     expect(existsSync(path.join(tmp, 'reports-corrupt'))).toBe(false);
   });
 
   it('a missing run folder: exit 3 naming it, no reports dir created', async () => {
     const r = await soak('report', '/no/such/dir', '--out', 'reports-missing');
     expect(r.exitCode, out(r)).toBe(3);
-    expect(String(r.stderr)).toContain('run folder /no/such/dir does not exist');
+    expect(r.stderr).toContain('run folder /no/such/dir does not exist');
     expect(existsSync(path.join(tmp, 'reports-missing'))).toBe(false);
   });
 });

@@ -42,7 +42,7 @@ describe('soak store', () => {
     expect(outputLines(v.stdout).at(-1)).toMatch(/^\d+ checkpoints, \d+ chunk references checked: OK$/);
     const s = await soak('store', 'stats', runDir, '--json');
     expect(s.exitCode, out(s)).toBe(0);
-    const stats = JSON.parse(String(s.stdout)) as { checkpoints: unknown[]; ratio: number };
+    const stats = JSON.parse(s.stdout) as { checkpoints: unknown[]; ratio: number };
     expect(stats.checkpoints.length).toBeGreaterThanOrEqual(summary.dedup.checkpoints);
     expect(stats.ratio).toBeGreaterThan(1);
   });
@@ -114,12 +114,12 @@ describe('soak store', () => {
   it('store gc --keep 3 on a copy keeps the newest 3, which verify; --keep 0 is bad input (exit 3)', async () => {
     const copy = path.join(tmp, 'store-gc');
     cpSync(path.join(runDir, 'store'), copy, { recursive: true });
-    const before = JSON.parse(String((await soak('store', 'stats', copy, '--json')).stdout)) as {
+    const before = JSON.parse((await soak('store', 'stats', copy, '--json')).stdout) as {
       checkpoints: Array<{ seq: number }>;
     };
     const r = await soak('store', 'gc', copy, '--keep', '3', '--json');
     expect(r.exitCode, out(r)).toBe(0);
-    const report = JSON.parse(String(r.stdout)) as {
+    const report = JSON.parse(r.stdout) as {
       kept: number[];
       removed: number[];
       bytesAfter: number;
@@ -133,12 +133,12 @@ describe('soak store', () => {
     expect(outputLines(v.stdout).at(-1)).toMatch(/^3 checkpoints, \d+ chunk references checked: OK$/);
     const bad = await soak('store', 'gc', copy, '--keep', '0');
     expect(bad.exitCode, out(bad)).toBe(3);
-    expect(String(bad.stderr)).toMatch(/--keep must be a whole number >= 1/);
+    expect(bad.stderr).toMatch(/--keep must be a whole number >= 1/);
   });
 
   it('store verify on a missing folder: exit 3 naming it', async () => {
     const v = await soak('store', 'verify', '/no/such/dir');
     expect(v.exitCode, out(v)).toBe(3);
-    expect(String(v.stderr)).toContain('/no/such/dir does not exist');
+    expect(v.stderr).toContain('/no/such/dir does not exist');
   });
 });

@@ -54,14 +54,14 @@ describe('hostile text in a scenario name and a gate title', () => {
       ...['run', '--scenario', 'hostile.yaml', '--out', 'runs', '--report-dir', 'reports', '--gates-dir', gates],
       ...['--junit', 'junit.xml', '--summary-md', 'step.md'],
     );
-    runDir = /^run folder: (\S+) /m.exec(String(run.stdout))?.[1] ?? '';
+    runDir = /^run folder: (\S+) /m.exec(run.stdout)?.[1] ?? '';
   }, 300_000);
 
   it('the run ran and its terminal lines show each character escaped', () => {
     expect(runDir, describeResult(run)).not.toBe('');
     expect(run.exitCode, describeResult(run)).toBe(2); // two cycles: insufficient data, judged
-    clean('stderr (the scenario line)', String(run.stderr));
-    clean('stdout (gate table, verdict line)', String(run.stdout));
+    clean('stderr (the scenario line)', run.stderr);
+    clean('stdout (gate table, verdict line)', run.stdout);
   });
 
   it('JUnit XML and the --summary-md Markdown', () => {
@@ -88,8 +88,8 @@ describe('hostile text in a scenario name and a gate title', () => {
   it('--json output: JSON escapes, the same value', async () => {
     const r = await soak('gates', runDir, '--gates-dir', path.join(tmp, 'gates'), '--json');
     expect(r.exitCode, describeResult(r)).toBe(2);
-    clean('soak gates --json', String(r.stdout), false);
-    const gates = (JSON.parse(String(r.stdout)) as { gates: { id: number; title: string }[] }).gates;
+    clean('soak gates --json', r.stdout, false);
+    const gates = (JSON.parse(r.stdout) as { gates: { id: number; title: string }[] }).gates;
     expect(gates.find((g) => g.id === 2)?.title).toBe(HOSTILE);
   });
 
@@ -134,7 +134,7 @@ describe('hostile text in an adapter error', () => {
     writeFileSync(path.join(tmp, 'adapter.yaml'), `name: adapter\ntarget: exec\nadapter: ${adapter}\ncycles: 1\n`);
     const r = await soak('run', '--scenario', 'adapter.yaml', '--out', 'adapter-runs', '--no-report');
     expect(r.exitCode, describeResult(r)).not.toBe(0);
-    expect(String(r.stderr), describeResult(r)).toMatch(/^soak: .*boom \[U\+0001\]\[U\+001B\]\[31m/m);
-    clean('stderr', String(r.stderr));
+    expect(r.stderr, describeResult(r)).toMatch(/^soak: .*boom \[U\+0001\]\[U\+001B\]\[31m/m);
+    clean('stderr', r.stderr);
   });
 });

@@ -30,7 +30,7 @@ describe('soak report --baseline', () => {
       '--baseline',
       before,
     );
-    expect(String(second.stdout), out(second)).toContain(`baseline: ${path.basename(before)}\n`);
+    expect(second.stdout, out(second)).toContain(`baseline: ${path.basename(before)}\n`);
     const dir = reportOf(second.stdout);
     const json = JSON.parse(readFileSync(path.join(dir, 'summary.json'), 'utf8')) as {
       baseline: { runId: string; dir: string; downtime: { nA: number; pValue: number } | null };
@@ -48,7 +48,7 @@ describe('soak report --baseline', () => {
       '--baseline',
       'auto',
     );
-    expect(String(auto.stdout), out(auto)).toContain('baseline: none (no earlier report of this scenario and target)');
+    expect(auto.stdout, out(auto)).toContain('baseline: none (no earlier report of this scenario and target)');
   });
 
   it('a missing baseline or a malformed cycles.csv exits 3 with one line naming the file', async () => {
@@ -61,13 +61,13 @@ describe('soak report --baseline', () => {
       'nope',
     );
     expect(missing.exitCode, out(missing)).toBe(3);
-    expect(String(missing.stderr).trim().split('\n')).toHaveLength(1);
-    expect(String(missing.stderr)).toContain(`${path.join(tmp, 'nope', 'summary.json')}: cannot read the baseline`);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toContain(`${path.join(tmp, 'nope', 'summary.json')}: cannot read the baseline`);
     const good = await soak('report', fixturePath('journals', 'process-default'), '--out', 'r2');
     const dir = reportOf(good.stdout);
     writeFileSync(path.join(dir, 'cycles.csv'), `${readFileSync(path.join(dir, 'cycles.csv'), 'utf8')}1,"work\n`);
     const bad = await soak('report', fixturePath('journals', 'process-default'), '--out', 'r2', '--baseline', dir);
     expect(bad.exitCode, out(bad)).toBe(3);
-    expect(String(bad.stderr), out(bad)).toMatch(/cycles\.csv:\d+: Quote Not Closed: [^\n]*\n?$/);
+    expect(bad.stderr, out(bad)).toMatch(/cycles\.csv:\d+: Quote Not Closed: [^\n]*\n?$/);
   });
 });

@@ -20,12 +20,12 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('soak report exit code', () => {
   it('a FAIL report exits 1, an insufficient one 2, both after writing the report', async () => {
     const fail = await soak('report', fixturePath('journals', 'process-default'), '--out', 'reports-fail');
-    expect(String(fail.stdout), out(fail)).toMatch(/^verdict: FAIL \(/m);
+    expect(fail.stdout, out(fail)).toMatch(/^verdict: FAIL \(/m);
     expect(fail.exitCode, out(fail)).toBe(1);
     const short = await soak('report', fixturePath('journals', 'process-torn-checkpoint'), '--out', 'reports-short');
-    expect(String(short.stdout), out(short)).toMatch(/^verdict: INSUFFICIENT DATA \(/m);
+    expect(short.stdout, out(short)).toMatch(/^verdict: INSUFFICIENT DATA \(/m);
     expect(short.exitCode, out(short)).toBe(2);
-    const written = /^report: (.+)$/m.exec(String(short.stdout))?.[1];
+    const written = /^report: (.+)$/m.exec(short.stdout)?.[1];
     expect(readFileSync(written!, 'utf8')).toContain('<h2 id="gates">Gates</h2>');
   });
 
@@ -39,7 +39,7 @@ describe('soak report exit code', () => {
     );
     const g = await soak('gates', fixturePath('journals', 'process-default'), '--gates-dir', gatesDir);
     expect(g.exitCode, out(g)).toBe(1);
-    expect(String(g.stdout)).toContain('Checkpoint [U+202E]atomicity');
-    expect(String(g.stdout)).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/);
+    expect(g.stdout).toContain('Checkpoint [U+202E]atomicity');
+    expect(g.stdout).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/);
   });
 });

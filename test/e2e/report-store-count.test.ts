@@ -21,17 +21,17 @@ describe('report vs store stats vs store verify', () => {
       ...['--out', 'runs', '--report-dir', 'reports', '--json'],
     );
     expect([0, 1, 2], describeResult(run)).toContain(run.exitCode);
-    const { reportDir } = JSON.parse(String(run.stdout)) as { reportDir: string };
+    const { reportDir } = JSON.parse(run.stdout) as { reportDir: string };
     const summary = JSON.parse(readFileSync(path.join(reportDir, 'summary.json'), 'utf8')) as {
       dedup: { checkpoints: number; committed: number; journaled: number; counted: string; ratio: number };
     };
     const stats = await soak('store', 'stats', path.join('runs', 'latest'), '--json');
     expect(stats.exitCode, describeResult(stats)).toBe(0);
-    const store = JSON.parse(String(stats.stdout)) as { checkpoints: unknown[]; ratio: number };
+    const store = JSON.parse(stats.stdout) as { checkpoints: unknown[]; ratio: number };
     const verify = await soak('store', 'verify', path.join('runs', 'latest'), '--json');
     expect(verify.exitCode, describeResult(verify)).toBe(0);
     const n = store.checkpoints.length;
-    expect((JSON.parse(String(verify.stdout)) as { checkpoints: number }).checkpoints).toBe(n);
+    expect((JSON.parse(verify.stdout) as { checkpoints: number }).checkpoints).toBe(n);
     expect(summary.dedup.counted).toBe('store');
     expect([summary.dedup.checkpoints, summary.dedup.committed]).toEqual([n, n]);
     expect(summary.dedup.ratio).toBeCloseTo(store.ratio, 9);

@@ -88,7 +88,7 @@ describe.concurrent('soak run --resume after the runner itself is SIGKILLed; soa
       const last = await soak('run', '--resume', runDir, '--no-report');
       // Exit 1 is accepted only when timing gates alone failed (a loaded machine can push resume latency over its bar);
       // what this test is about, counts and violations, is asserted below from the journal itself.
-      await expectOnlyTimingFailures(last.exitCode, runDir, `${String(last.stdout)}\n${String(last.stderr)}`);
+      await expectOnlyTimingFailures(last.exitCode, runDir, `${last.stdout}\n${last.stderr}`);
 
       const events = journalOf(runDir);
       expect(events.filter((e) => e.type === 'run-resume')).toHaveLength(5);
@@ -133,8 +133,8 @@ describe.concurrent('soak run --resume after the runner itself is SIGKILLed; soa
       for (const i of shards) {
         const r = results[i]!;
         const dir = readdirSync(runs).find((d) => d.endsWith(`-shard${i}of4`));
-        expect(dir, String(r.stderr)).toBeDefined();
-        await expectOnlyTimingFailures(r.exitCode, path.join(runs, dir!), `${String(r.stdout)}\n${String(r.stderr)}`);
+        expect(dir, r.stderr).toBeDefined();
+        await expectOnlyTimingFailures(r.exitCode, path.join(runs, dir!), `${r.stdout}\n${r.stderr}`);
       }
       // in shard order (the shards ran at once, so their folders' time prefixes are in no particular order)
       const names = readdirSync(runs).filter((d) => d.includes('-shard'));
@@ -154,7 +154,7 @@ describe.concurrent('soak run --resume after the runner itself is SIGKILLed; soa
       });
       const merged = path.join(tmp, 'merged');
       const m = await soak('merge', ...shardDirs, '--out', merged);
-      expect(m.exitCode, String(m.stderr)).toBe(0);
+      expect(m.exitCode, m.stderr).toBe(0);
       const one = (await loadRuns([merged])).analysis.summary;
       const union = (await loadRuns(shardDirs)).analysis.summary;
       expect(one.cycles).toEqual(union.cycles);
@@ -172,6 +172,6 @@ describe.concurrent('soak run --resume after the runner itself is SIGKILLed; soa
   it('rejects a malformed --shard', async () => {
     const r = await soak('run', '--shard', '4/4', '--out', path.join(tmp, 'never'));
     expect(r.exitCode).toBe(3);
-    expect(String(r.stderr)).toMatch(/--shard: expected i\/n/);
+    expect(r.stderr).toMatch(/--shard: expected i\/n/);
   });
 });

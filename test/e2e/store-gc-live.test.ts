@@ -76,7 +76,7 @@ describe('store gc beside a live soak', () => {
       if (gc.exitCode === 0) {
         counts.succeeded++;
         if (during) counts.succeededDuringCycles++;
-      } else if (gc.exitCode === 3 && /PID \d+/.test(String(gc.stderr))) counts.refused++;
+      } else if (gc.exitCode === 3 && /PID \d+/.test(gc.stderr)) counts.refused++;
       else unexpected.push(out(gc));
     }
     const result = await run;
@@ -117,12 +117,12 @@ describe('store gc beside a live soak', () => {
     writeFileSync(file, text.slice(0, text.length - 20));
     const verify = await soak('store', 'verify', runDir);
     expect(verify.exitCode, out(verify)).toBe(1);
-    expect(String(verify.stdout)).toContain(file);
+    expect(verify.stdout).toContain(file);
     const gc = await soak('store', 'gc', runDir, '--keep', '1');
     expect(gc.exitCode, out(gc)).toBe(1);
-    expect(String(gc.stderr)).toContain(file);
+    expect(gc.stderr).toContain(file);
     const stats = await soak('store', 'stats', runDir);
     expect(stats.exitCode, out(stats)).toBe(0);
-    expect(String(stats.stdout)).toMatch(new RegExp(`skipped: .*${newest}`));
+    expect(stats.stdout).toMatch(new RegExp(`skipped: .*${newest}`));
   });
 });

@@ -36,9 +36,9 @@ describe('soak merge refuses one run twice', () => {
   ])('%s: exit 3, both folders named, no output folder', async (_name, dirs) => {
     const out = path.join(tmp, `merged-${readdirSync(tmp).length}`);
     const r = await soak('merge', ...dirs, '--out', out);
-    expect(r.exitCode, String(r.stderr)).toBe(3);
-    expect(String(r.stderr)).toContain(`${path.resolve(tmp, dirs[0]!)} and ${path.resolve(tmp, dirs[1]!)}`);
-    expect(String(r.stderr)).toContain('same run folder');
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`${path.resolve(tmp, dirs[0]!)} and ${path.resolve(tmp, dirs[1]!)}`);
+    expect(r.stderr).toContain('same run folder');
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(tmp).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
@@ -47,10 +47,10 @@ describe('soak merge refuses one run twice', () => {
     const copy = path.join(tmp, 'copy');
     cpSync(run, copy, { recursive: true });
     const r = await soak('merge', run, copy, '--out', path.join(tmp, 'merged-copy'));
-    expect(r.exitCode, String(r.stderr)).toBe(3);
-    expect(String(r.stderr)).toContain(`${run} and ${copy} both hold run 20261201T025632-default-s3`);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`${run} and ${copy} both hold run 20261201T025632-default-s3`);
     const ok = await soak('merge', run, fixturePath('journals', 'process-resumed'), '--out', path.join(tmp, 'm2'));
-    expect(ok.exitCode, String(ok.stderr)).toBe(0);
+    expect(ok.exitCode, ok.stderr).toBe(0);
   });
 });
 
@@ -58,8 +58,8 @@ describe('soak report on real journals: provenance first, the saturated banner, 
   it('a merge of two shards measured at load ~20 on 2 cores', async () => {
     const out = path.join(tmp, 'reports-merged');
     const r = await soak('report', fixturePath('journals', 'process-merged-sources'), '--out', out, '--json');
-    expect([0, 1, 2], String(r.stderr)).toContain(r.exitCode);
-    const dir = (JSON.parse(String(r.stdout)) as { dir: string }).dir;
+    expect([0, 1, 2], r.stderr).toContain(r.exitCode);
+    const dir = (JSON.parse(r.stdout) as { dir: string }).dir;
     const md = readFileSync(path.join(dir, 'summary.md'), 'utf8').split('\n');
     expect(md[0]).toBe('**Run complete: 6 of 6 planned cycles, merged from 2 runs on one machine.**');
     expect(md[2]).toMatch(
@@ -78,7 +78,7 @@ describe('soak report on real journals: provenance first, the saturated banner, 
     mkdirSync(run);
     writeFileSync(path.join(run, 'journal.ndjson'), text.replace('"status":"complete"', '"status":"interrupted"'));
     const r = await soak('report', run, '--out', path.join(tmp, 'reports-interrupted'), '--json');
-    const dir = (JSON.parse(String(r.stdout)) as { dir: string }).dir;
+    const dir = (JSON.parse(r.stdout) as { dir: string }).dir;
     const md = readFileSync(path.join(dir, 'summary.md'), 'utf8');
     expect(md.split('\n')[0]).toBe('**Run interrupted after 3 of 3 planned cycles.**');
   });
@@ -99,8 +99,8 @@ describe('soak merge of two unsharded runs of one seed (two nights of a fixed-se
   it('is refused (exit 3, one line saying why); --force merges it and the report says so first', async () => {
     const [a, b] = [night('night-a'), night('night-b')];
     const refused = await soak('merge', a, b, '--out', path.join(tmp, 'nights'));
-    expect(refused.exitCode, String(refused.stderr)).toBe(3);
-    const line = String(refused.stderr).trim();
+    expect(refused.exitCode, refused.stderr).toBe(3);
+    const line = refused.stderr.trim();
     expect(line.split('\n')).toHaveLength(1);
     expect(line).toContain(
       `${a} and ${b} are both runs of scenario default (target process) with seed 3 with no shard split and both ran cycle 1 (and 5 more)`,
@@ -109,19 +109,17 @@ describe('soak merge of two unsharded runs of one seed (two nights of a fixed-se
     expect(existsSync(path.join(tmp, 'nights'))).toBe(false);
 
     const forced = await soak('merge', a, b, '--out', path.join(tmp, 'nights'), '--force', '--json');
-    expect(forced.exitCode, String(forced.stderr)).toBe(0);
-    expect(String(forced.stderr)).toContain(
-      'soak: merge --force: runs night-a and night-b are both runs of scenario default',
-    );
-    const why = (JSON.parse(String(forced.stdout)) as { cycles: number; forcedOverlap: string[] }).forcedOverlap;
+    expect(forced.exitCode, forced.stderr).toBe(0);
+    expect(forced.stderr).toContain('soak: merge --force: runs night-a and night-b are both runs of scenario default');
+    const why = (JSON.parse(forced.stdout) as { cycles: number; forcedOverlap: string[] }).forcedOverlap;
     expect(why).toHaveLength(1);
     const start = JSON.parse(readFileSync(path.join(tmp, 'nights', 'journal.ndjson'), 'utf8').split('\n')[0]!) as {
       forcedOverlap?: string[];
     };
     expect(start.forcedOverlap).toEqual(why);
     const r = await soak('report', path.join(tmp, 'nights'), '--out', path.join(tmp, 'reports-nights'), '--json');
-    expect([0, 1, 2], String(r.stderr)).toContain(r.exitCode);
-    const dir = (JSON.parse(String(r.stdout)) as { dir: string }).dir;
+    expect([0, 1, 2], r.stderr).toContain(r.exitCode);
+    const dir = (JSON.parse(r.stdout) as { dir: string }).dir;
     const first = readFileSync(path.join(dir, 'summary.md'), 'utf8').split('\n')[0]!;
     expect(first).toContain('Run complete: 12 of 12 planned cycles, merged from 2 runs on one machine.');
     expect(first).toContain('Merged with --force although its sources overlap (runs night-a and night-b are both runs');

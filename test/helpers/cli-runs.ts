@@ -80,13 +80,13 @@ async function makeRuns(root: string): Promise<CliRuns> {
   ]);
   const report = (dir: string, r: typeof good): string => {
     const reports = readdirSync(path.join(root, dir)).filter((d) => d !== 'index.html');
-    if (reports.length !== 1) throw new Error(`${dir}: ${reports.length} reports, expected 1: ${String(r.stderr)}`);
+    if (reports.length !== 1) throw new Error(`${dir}: ${reports.length} reports, expected 1: ${r.stderr}`);
     return path.join(root, dir, reports[0]!);
   };
   const plain = (r: typeof good): CliResult => ({
     exitCode: r.exitCode,
-    stdout: String(r.stdout),
-    stderr: String(r.stderr),
+    stdout: r.stdout,
+    stderr: r.stderr,
   });
   return {
     good: plain(good),

@@ -1,10 +1,10 @@
 // End to end in Debian's Chromium: the written report page renders every chart, escapes a hostile name, logs no errors.
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { CHROMIUM, chromiumPresent, launchChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { writeReport } from '../../harness/report/write.js';
 import { readBaseline } from '../../harness/report/baseline/read-baseline.js';
@@ -12,7 +12,6 @@ import { makeAnalysis, makeGates } from './fixtures.js';
 import { plantedGates } from './planted-gates.js';
 import { PLANTED_SOURCES, plantedSaturatedMerge } from './planted-provenance.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const HOSTILE = 'nightly <script>alert(1)</script> soak';
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'test-artifacts');
 const CHART_NAMES = [
@@ -23,7 +22,7 @@ const CHART_NAMES = [
   'checkpoint-pause',
   'store-growth',
 ];
-const present = existsSync(CHROMIUM);
+const present = chromiumPresent;
 if (!present)
   console.warn(
     `skipping browser test: ${CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)`,
@@ -35,19 +34,7 @@ describe.skipIf(!present)('report page in headless Chromium', () => {
 
   beforeAll(async () => {
     reportsDir = await mkdtemp(path.join(os.tmpdir(), 'soak-browser-'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

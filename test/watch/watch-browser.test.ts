@@ -1,11 +1,12 @@
 // `soak watch` end to end in Debian's Chromium on a fixture run: the page shows the figures `soak report` writes for
 // the same run (its findings, every gate's verdict, the verdict line, the downtime histogram's n), read-only.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execaNode, type ResultPromise } from 'execa';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { chromiumPresent, launchChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cliPath, fixturePath } from '../helpers/paths.js';
 import { describeResult, soakIn } from '../helpers/cli.js';
@@ -13,11 +14,10 @@ import { escapeMarkdown } from '../../harness/report/escape.js';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
 import { judge, verdictLine } from '../../harness/gates/judge.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'test-artifacts', 'watch');
 const RUN = fixturePath('journals', 'process-resumed');
 const WAIT = 90_000;
-const present = existsSync(CHROMIUM);
+const present = chromiumPresent;
 
 describe.skipIf(!present)('soak watch in headless Chromium', () => {
   let dir: string;
@@ -38,10 +38,7 @@ describe.skipIf(!present)('soak watch in headless Chromium', () => {
       void watch.then((r) => reject(new Error(`soak watch ended before printing a URL\n${describeResult(r)}`)));
     });
     url = /^open: (\S+)$/m.exec(out)![1]!;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -52,7 +49,7 @@ describe.skipIf(!present)('soak watch in headless Chromium', () => {
 
   test('shows the report’s findings, gate verdicts and verdict line; has no kill action', async () => {
     const report = await soakIn(() => dir, WAIT)('report', RUN, '--out', 'reports', '--json');
-    const written = JSON.parse(String(report.stdout)) as { dir: string };
+    const written = JSON.parse(report.stdout) as { dir: string };
     const summary = readFileSync(path.join(written.dir, 'summary.md'), 'utf8');
     const json = JSON.parse(readFileSync(path.join(written.dir, 'summary.json'), 'utf8')) as {
       downtimeMs: { n: number };

@@ -80,11 +80,11 @@ describe('a pack index truncated mid-entry', () => {
     const before = snapshot(dir);
     const v = await soak('store', 'verify', dir);
     expect(v.exitCode, describeResult(v)).toBe(EXIT.fail);
-    expect(String(v.stdout).split('\n')).toContain(`pack index ${idx} fails its check (check): truncated or altered`);
+    expect(v.stdout.split('\n')).toContain(`pack index ${idx} fails its check (check): truncated or altered`);
     const g = await soak('store', 'gc', dir, '--keep', '1');
     expect(g.exitCode, describeResult(g)).toBe(EXIT.fail);
-    expect(String(g.stderr)).toMatch(new RegExp(`^soak: gc deleted nothing: pack index ${idx} `));
-    expect(String(g.stderr).trim().split('\n')).toHaveLength(1);
+    expect(g.stderr).toMatch(new RegExp(`^soak: gc deleted nothing: pack index ${idx} `));
+    expect(g.stderr.trim().split('\n')).toHaveLength(1);
     expect(snapshot(dir)).toEqual(before);
   });
 

@@ -85,6 +85,6 @@ describe('the process target as an external adapter (adapters/builtin)', () => {
     writeFileSync(file, `name: bad\ntarget: exec\nadapter: ${adapter}\nadapterOptions: { target: nope }\n${common}`);
     const r = await soak('run', '--scenario', file);
     expect(r.exitCode, describeResult(r)).not.toBe(0);
-    expect(String(r.stderr)).toContain('adapterOptions.target');
+    expect(r.stderr).toContain('adapterOptions.target');
   });
 });

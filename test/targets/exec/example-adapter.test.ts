@@ -59,6 +59,6 @@ describe('exec target: the example adapter over the public protocol', () => {
     writeFileSync(file, 'name: no-adapter\ntarget: exec\n');
     const r = await soak('run', '--scenario', file);
     expect(r.exitCode, describeResult(r)).toBe(3);
-    expect(String(r.stderr)).toContain('adapter');
+    expect(r.stderr).toContain('adapter');
   });
 });

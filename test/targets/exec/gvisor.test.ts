@@ -51,6 +51,6 @@ describe.skipIf(!usable)('gvisor adapter (real runsc)', () => {
   it('soak target check gvisor-fresh: every conformance check passes', async () => {
     const r = await soak('target', 'check', 'gvisor-fresh');
     expect(r.exitCode, describeResult(r)).toBe(0);
-    expect(String(r.stdout)).toMatch(/destroy-no-process +PASS /);
+    expect(r.stdout).toMatch(/destroy-no-process +PASS /);
   });
 });

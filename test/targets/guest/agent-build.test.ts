@@ -39,7 +39,7 @@ describe('soak image agent', () => {
     const r = await soak('image', 'agent', '--out', out);
     expect(r.exitCode, describeResult(r)).toBe(0);
     const bin = path.join(out, 'soak-agent');
-    expect(String(r.stdout)).toMatch(/soak-agent \(\d+ bytes, sha256 [0-9a-f]{64}/);
+    expect(r.stdout).toMatch(/soak-agent \(\d+ bytes, sha256 [0-9a-f]{64}/);
     expect(execFileSync('file', ['-b', bin], { encoding: 'utf8' })).toMatch(/statically linked/);
 
     const [, step, nonce, fsStep, fsDigest, memStep, memDigest, toolStep, toolDigest] = await fullHeartbeatAfter(
