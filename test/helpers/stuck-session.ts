@@ -148,6 +148,32 @@ export function stopAt(host: Host, ev: HostMessage['ev'], cmd: RegExp | 'group')
   });
 }
 
+/**
+ * Stop `host`'s whole group inside a checkpoint: at a ckpt-begin, SIGSTOP the group; when that checkpoint's commit
+ * arrives after all (the host wrote it before the stop: the test read ckpt-begin late on a loaded machine), SIGCONT and
+ * try again at the next ckpt-begin. Resolves with the stop that held a checkpoint open (the one with no commit).
+ */
+export function stopGroupInCheckpoint(host: Host): Promise<Stopped> {
+  return new Promise((resolve, reject) => {
+    let stopped: { seq: number; at: Stopped } | null = null;
+    const onMsg = (msg: HostMessage): void => {
+      if (msg.ev === 'ckpt-commit' && stopped !== null && msg.seq === stopped.seq) {
+        stopped.at.cont();
+        stopped = null;
+      } else if (msg.ev === 'ckpt-begin' && stopped === null) {
+        process.kill(-host.pid, 'SIGSTOP');
+        stopped = { seq: msg.seq, at: { pids: [-host.pid], msg, cont: () => signal(-host.pid, 'SIGCONT') } };
+      }
+    };
+    host.on('msg', onMsg);
+    host.once('exit', () => {
+      host.off('msg', onMsg);
+      if (stopped !== null) resolve(stopped.at);
+      else reject(new Error(`host ${host.pid} exited with no checkpoint held open by a stop`));
+    });
+  });
+}
+
 function signal(pid: number, sig: NodeJS.Signals): void {
   try {
     process.kill(pid, sig);

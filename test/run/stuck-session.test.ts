@@ -15,6 +15,7 @@ import {
   freezeHost,
   isEv,
   stopAt,
+  stopGroupInCheckpoint,
   stuckCheckpoint,
   WorkloadModel,
   type Rig,
@@ -146,9 +147,9 @@ describe.concurrent('a session stuck during a checkpoint', () => {
 
   it('negative control: the whole host group SIGSTOPped at ckpt-begin is the host hung: indeterminate', async () => {
     await withRig('ckpt-host-stuck', scenario('ckpt-host-stuck', 60_000), async (rig) => {
-      const stopped = stopAt(rig.host, 'ckpt-begin', 'group');
+      const stopped = stopGroupInCheckpoint(rig.host);
       const c = await rig.cycle(1);
-      await stopped;
+      expect((await stopped).msg.ev).toBe('ckpt-begin');
       expect(c.outcome, JSON.stringify(c)).toBe('indeterminate');
       expect(c.cause?.code).toBe('host-hung');
       expect(c.cause?.message).toMatch(/commit of checkpoint \d+ within \d+ ms, nor any alive tick/);
