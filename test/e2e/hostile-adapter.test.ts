@@ -233,8 +233,10 @@ describe('a hostile exec adapter', () => {
 
   it.concurrent('an adapter that floods its stderr gets 8 MiB of the host log per process, then one line', async () => {
     const flood = 12 << 20; // bytes each adapter process writes at its describe
-    const { r, events } = await run('flood', scenario('flood', 1, { stderrFlood: flood }));
-    expect(r.exitCode, describeResult(r)).not.toBe(4);
+    // generous bounds: each adapter process writes 12 MiB before it answers, at whatever load the suite makes
+    const bounds = ['resumeTimeoutMs: 120000', 'hostTimeoutMs: 60000'];
+    const { r, events } = await run('flood', scenario('flood', 1, { stderrFlood: flood }, '[150, 250]', bounds));
+    expect([0, 2], describeResult(r)).toContain(r.exitCode); // 2: one cycle is too few for the gates
     const hosts = events.filter((e) => e.type === 'host-start').length;
     const runs = path.join(tmp, 'flood-runs');
     const log = readFileSync(
@@ -248,7 +250,10 @@ describe('a hostile exec adapter', () => {
     expect(log.length).toBeLessThan(hosts * (ADAPTER_LOG_BUDGET + (256 << 10)));
     // every adapter process that got past its budget says so once (the last may be killed before it gets there)
     const notices = log.toString('latin1').match(/the adapter wrote over \d+ bytes of log: the rest is dropped/g);
-    expect(notices?.length ?? 0).toBeGreaterThanOrEqual(1);
+    expect(
+      notices?.length ?? 0,
+      `${describeResult(r)}\nhosts.log ends: ${log.subarray(-400).toString('latin1')}`,
+    ).toBeGreaterThanOrEqual(1);
     expect(notices?.length ?? 0).toBeLessThanOrEqual(hosts);
   });
 
