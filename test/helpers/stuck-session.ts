@@ -103,6 +103,16 @@ export async function bootRig(dir: string, yaml: string, bootMs: number): Promis
   return rig;
 }
 
+/** Run `fn` on a rig booted in `dir` (see bootRig), closing the rig after, whatever `fn` did. */
+export async function withRig<T>(dir: string, yaml: string, bootMs: number, fn: (rig: Rig) => Promise<T>): Promise<T> {
+  const rig = await bootRig(dir, yaml, bootMs);
+  try {
+    return await fn(rig);
+  } finally {
+    await rig.close();
+  }
+}
+
 /** PIDs in process group `pgid` (its leader, the host, left out) whose command line matches `cmd`. */
 export function groupProcesses(pgid: number, cmd: RegExp): number[] {
   return readdirSync('/proc')

@@ -11,7 +11,6 @@ import { loadRuns } from '../../harness/analysis/load-runs.js';
 import type { JournalEvent } from '../../harness/journal/events.js';
 import { describeResult, soakIn } from '../helpers/cli.js';
 import {
-  bootRig,
   freezeHost,
   isEv,
   stopAt,
@@ -19,6 +18,7 @@ import {
   stuckCheckpoint,
   WorkloadModel,
   type Rig,
+  withRig as withRigIn,
 } from '../helpers/stuck-session.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-stuck-'));
@@ -53,14 +53,8 @@ function scenario(
   ].join('\n');
 }
 
-async function withRig<T>(name: string, yaml: string, fn: (rig: Rig) => Promise<T>): Promise<T> {
-  const rig = await bootRig(path.join(tmp, name), yaml, BOOT_MS);
-  try {
-    return await fn(rig);
-  } finally {
-    await rig.close();
-  }
-}
+const withRig = <T>(name: string, yaml: string, fn: (rig: Rig) => Promise<T>): Promise<T> =>
+  withRigIn(path.join(tmp, name), yaml, BOOT_MS, fn);
 
 const ofCycle = <T extends JournalEvent['type']>(events: JournalEvent[], type: T) =>
   events.filter((e): e is Extract<JournalEvent, { type: T }> => e.type === type && 'cycle' in e && e.cycle === 1);

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hasQemu } from '../../helpers/qemu.js';
-import { bootRig, stopAt, type Rig } from '../../helpers/stuck-session.js';
+import { stopAt, withRig as withRigIn, type Rig } from '../../helpers/stuck-session.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-stuck-vm-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -29,14 +29,8 @@ function scenario(name: string, lines: string[]): string {
   ].join('\n');
 }
 
-async function withRig<T>(name: string, yaml: string, fn: (rig: Rig) => Promise<T>): Promise<T> {
-  const rig = await bootRig(path.join(tmp, name), yaml, BOOT_MS);
-  try {
-    return await fn(rig);
-  } finally {
-    await rig.close();
-  }
-}
+const withRig = <T>(name: string, yaml: string, fn: (rig: Rig) => Promise<T>): Promise<T> =>
+  withRigIn(path.join(tmp, name), yaml, BOOT_MS, fn);
 
 describe.skipIf(!hasQemu())('microvm: a stuck guest is the session failing (real QEMU, SIGSTOP)', () => {
   it('QEMU stopped at restore-begin past the resume bound: a failed resume (session-hung), never resumed', async () => {
