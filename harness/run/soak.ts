@@ -16,6 +16,7 @@ import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { cycleIds, type Shard } from '../scenario/shard.js';
 import { bootSampleIds } from './boot-samples.js';
 import { rememberOptions, type RememberedOptions } from './run-options.js';
+import { createLedger } from './effects-run.js';
 
 /** A new run: its scenario, where run folders go, and which shard (if any) of the cycles it runs. */
 export interface RunOptions extends RunControl {
@@ -57,6 +58,7 @@ export async function startRunFolder(
       ...extras,
     });
     resetScratch(paths);
+    createLedger(paths.dir, scenario);
     return { id, paths, journal, lock };
   } catch (err) {
     lock.release();

@@ -1,0 +1,40 @@
+// A run's external effects (issue 34): serve the run's effect ledger while the runner lives, tell every host where it
+// is (the process target's targetOptions.effects).
+import type { Scenario } from '../scenario/scenario.js';
+import { EffectLedger, ledgerFile } from '../effects/ledger.js';
+import { LedgerDb } from '../effects/ledger-db.js';
+
+/** Create the ledger of a new run folder (a run with effects; before any host can emit). */
+export function createLedger(runDir: string, scenario: Scenario): void {
+  if (scenario.effects !== undefined) LedgerDb.create(ledgerFile(runDir)).close();
+}
+
+/** Open and check the ledger of `runDir` (InputError naming the file when it is missing or damaged), then close it. */
+export function checkLedger(runDir: string): void {
+  LedgerDb.open(ledgerFile(runDir), { readonly: true }).close();
+}
+
+/** The runner's side of the effects of a run whose scenario enables them. */
+export class RunEffects {
+  private constructor(
+    private readonly ledger: EffectLedger,
+    readonly plan: { seed: number; everySteps: number },
+  ) {}
+
+  /** Serve the ledger of `runDir` (missing or damaged: InputError naming the file); null when the run has no effects. */
+  static async start(runDir: string, scenario: Scenario): Promise<RunEffects | null> {
+    if (scenario.effects === undefined) return null;
+    const ledger = await EffectLedger.start(runDir);
+    return new RunEffects(ledger, { seed: scenario.seed, everySteps: scenario.effects.everySteps });
+  }
+
+  /** The scenario's targetOptions with the ledger's address, token and the effect plan added. */
+  targetOptions(scenario: Scenario): Record<string, unknown> {
+    const { address, token } = this.ledger;
+    return { ...scenario.targetOptions, effects: { ledger: address, token, ...this.plan } };
+  }
+
+  async close(): Promise<void> {
+    await this.ledger.close();
+  }
+}
