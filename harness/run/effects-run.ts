@@ -1,6 +1,10 @@
 // A run's external effects (issue 34): serve the run's effect ledger while the runner lives, tell every host where it
-// is (the process target's targetOptions.effects).
+// is (the process target's targetOptions.effects), and after each judged resume count what the world saw (effects/
+// accounting.ts) into one effects event; the rows it counted are marked once the event is on disk.
+import type { JournalWriter } from '../journal/writer.js';
 import type { Scenario } from '../scenario/scenario.js';
+import type { HostHandle } from '../session/host-handle.js';
+import { accountEffects } from '../effects/accounting.js';
 import { EffectLedger, ledgerFile } from '../effects/ledger.js';
 import { LedgerDb } from '../effects/ledger-db.js';
 
@@ -18,7 +22,7 @@ export function checkLedger(runDir: string): void {
 export class RunEffects {
   private constructor(
     private readonly ledger: EffectLedger,
-    readonly plan: { seed: number; everySteps: number },
+    private readonly plan: { seed: number; everySteps: number },
   ) {}
 
   /** Serve the ledger of `runDir` (missing or damaged: InputError naming the file); null when the run has no effects. */
@@ -32,6 +36,20 @@ export class RunEffects {
   targetOptions(scenario: Scenario): Record<string, unknown> {
     const { address, token } = this.ledger;
     return { ...scenario.targetOptions, effects: { ledger: address, token, ...this.plan } };
+  }
+
+  /**
+   * Journal the accounting after cycle `cycle`, judged against the claim of `host`'s restored session (null: no
+   * session resumed, or the run's end: the rows are counted without a claim). Returns what marks the rows counted.
+   */
+  account(journal: JournalWriter, cycle: number, host: HostHandle | null): () => void {
+    const claim = host?.effectsClaim ?? null;
+    const session = host?.nonce ?? null;
+    const resumed = claim !== null && session !== null ? { session, claim } : null;
+    const { fields, seqs } = accountEffects(this.ledger.rows(), resumed, this.plan);
+    if (seqs.length === 0 && resumed === null) return () => {};
+    journal.append({ type: 'effects', cycle, ...fields });
+    return () => this.ledger.markAccounted(seqs);
   }
 
   async close(): Promise<void> {

@@ -139,7 +139,9 @@ export async function runCycles(
       }
       ctx.standby?.replenish(cycle); // off the measured path: the session is up, no resume is being timed
       result ??= await runCycle(ctx, cycle, host!);
+      const counted = effects?.account(journal, cycle, result.host);
       await journal.durable(); // the cycle's events are on disk before the next cycle acts
+      counted?.();
       lazy?.clearFailWrite(); // an injected write error the cycle did not reach is not carried into the next
       host = result.host;
       nextStart = result.restartWith;
@@ -164,6 +166,7 @@ export async function runCycles(
     if (host) await host.reap(timeouts.hostMs);
     await ctx.standby?.discard(timeouts.hostMs);
     try {
+      effects?.account(journal, cycles[Math.max(0, done - 1)] ?? 0, null)(); // the last session's, without a claim
       await effects?.close();
       await loads.stop();
       const store = storeTally(ctx.store); // after the last host is gone: nothing commits any more
