@@ -2,6 +2,9 @@
 // is (the process target's targetOptions.effects), and after each judged resume count what the world saw (effects/
 // accounting.ts) into one effects event; the rows it counted are marked once the event is on disk.
 import type { JournalWriter } from '../journal/writer.js';
+import { closeSync, openSync, readSync } from 'node:fs';
+import path from 'node:path';
+import { JOURNAL_FILE } from '../analysis/load-runs.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { HostHandle } from '../session/host-handle.js';
 import { accountEffects } from '../effects/accounting.js';
@@ -16,6 +19,25 @@ export function createLedger(runDir: string, scenario: Scenario): void {
 /** Open and check the ledger of `runDir` (InputError naming the file when it is missing or damaged), then close it. */
 export function checkLedger(runDir: string): void {
   LedgerDb.open(ledgerFile(runDir), { readonly: true }).close();
+}
+
+/**
+ * Before a report: a run folder whose run-start enables effects (not a merge: `soak merge` copies only journals) must
+ * have a sound ledger, or the report would publish counts whose world is gone. Reads only the journal's first line.
+ */
+export function checkLedgerOfRun(runDir: string): void {
+  const fd = openSync(path.join(runDir, JOURNAL_FILE), 'r');
+  const head = Buffer.alloc(1 << 20);
+  const n = readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  let start: { type?: string; scenario?: { effects?: unknown }; mergedFrom?: unknown };
+  try {
+    start = JSON.parse(head.subarray(0, n).toString('utf8').split('\n')[0] ?? '') as typeof start;
+  } catch {
+    return; // the journal's own reader names what is wrong with it
+  }
+  if (start.type === 'run-start' && start.scenario?.effects !== undefined && start.mergedFrom === undefined)
+    checkLedger(runDir);
 }
 
 /** The runner's side of the effects of a run whose scenario enables them. */

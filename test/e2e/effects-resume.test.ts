@@ -3,7 +3,8 @@
 // error naming the file"). A real soak with effects is SIGKILLed twice mid-run and resumed: every row the ledger held
 // at a kill is still there after, every effect the final session holds as acknowledged (workspace/effects.txt) is a
 // committed row, and no accounting found a lost effect. Between the kills, --resume with the ledger file missing,
-// then with its bytes damaged, exits 3 with one line naming the file and journals nothing. Negative control: the
+// then with its bytes damaged, exits 3 with one line naming the file and journals nothing; so does `soak report`
+// of the finished run with its ledger missing. Negative control: the
 // accounting finds the loss once an acknowledged row is deleted from a copy of the ledger. Every step waits for what
 // the journal shows, never for a fixed time. Size: 8 cycles of 0.6 s of work, so each runner is killed mid-run.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -158,6 +159,18 @@ describe('the effect ledger across runner SIGKILLs (real soak processes)', () =>
       const [effect, , seq] = line.split(' ');
       expect(rows, line).toContain(`${seq} ${effect}`);
     }
+
+    // a report of the run needs its ledger too: missing, it is one line naming the file (exit 3), and no report
+    renameSync(file, `${file}.away`);
+    const reports = path.join(tmp, 'reports');
+    const report = await soak('report', dir, '--out', reports);
+    expect(report.exitCode, describeResult(report)).toBe(3);
+    expect(String(report.stderr), describeResult(report)).toContain(`effect ledger ${file} is missing`);
+    expect(existsSync(reports)).toBe(false);
+    renameSync(`${file}.away`, file);
+    const reported = await soak('report', dir, '--out', reports);
+    expect(reported.exitCode, describeResult(reported)).toBeLessThan(3);
+    expect(readdirSync(reports).length).toBeGreaterThan(0);
 
     // negative control: delete the rows of one effect the final session holds, and the accounting finds it lost
     const copy = path.join(tmp, 'copy.sqlite');
