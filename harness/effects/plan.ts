@@ -11,12 +11,16 @@ export const DISCIPLINES = EFFECT_DISCIPLINES;
 /** One of DISCIPLINES. */
 export type Discipline = (typeof DISCIPLINES)[number];
 
-/** What an agent needs to emit effects: the ledger's address and token, the run's seed and the effect rate. */
+/**
+ * The environment variable that carries the ledger's token from the runner to its hosts and their agents: never on a
+ * command line, which every local user can read (`ps`); a process's environment only its owner can.
+ */
+export const LEDGER_TOKEN_ENV = 'SOAK_EFFECT_LEDGER_TOKEN';
+
+/** What an agent needs to emit effects: the ledger's address, the run's seed and the effect rate (the token: env). */
 export interface EffectsConfig {
   /** host:port of the run's effect ledger (127.0.0.1). */
   ledger: string;
-  /** The run's secret: a request without it is refused. */
-  token: string;
   seed: number;
   /** On average one effect step in this many steps. */
   everySteps: number;

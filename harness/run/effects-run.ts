@@ -10,6 +10,7 @@ import type { HostHandle } from '../session/host-handle.js';
 import { accountEffects } from '../effects/accounting.js';
 import { EffectLedger, ledgerFile } from '../effects/ledger.js';
 import { LedgerDb } from '../effects/ledger-db.js';
+import { LEDGER_TOKEN_ENV } from '../effects/plan.js';
 
 /** Create the ledger of a new run folder (a run with effects; before any host can emit). */
 export function createLedger(runDir: string, scenario: Scenario): void {
@@ -51,13 +52,13 @@ export class RunEffects {
   static async start(runDir: string, scenario: Scenario): Promise<RunEffects | null> {
     if (scenario.effects === undefined) return null;
     const ledger = await EffectLedger.start(runDir);
+    process.env[LEDGER_TOKEN_ENV] = ledger.token; // inherited by every host and agent started from now on
     return new RunEffects(ledger, { seed: scenario.seed, everySteps: scenario.effects.everySteps });
   }
 
-  /** The scenario's targetOptions with the ledger's address, token and the effect plan added. */
+  /** The scenario's targetOptions with the ledger's address and the effect plan added (the token goes by environment). */
   targetOptions(scenario: Scenario): Record<string, unknown> {
-    const { address, token } = this.ledger;
-    return { ...scenario.targetOptions, effects: { ledger: address, token, ...this.plan } };
+    return { ...scenario.targetOptions, effects: { ledger: this.ledger.address, ...this.plan } };
   }
 
   /**
@@ -75,6 +76,7 @@ export class RunEffects {
   }
 
   async close(): Promise<void> {
+    if (process.env[LEDGER_TOKEN_ENV] === this.ledger.token) Reflect.deleteProperty(process.env, LEDGER_TOKEN_ENV);
     await this.ledger.close();
   }
 }

@@ -9,6 +9,7 @@ import {
   DISCIPLINES,
   effectId,
   isEffectStep,
+  LEDGER_TOKEN_ENV,
   stepKey,
   type Discipline,
   type EffectsConfig,
@@ -36,7 +37,7 @@ export class AgentEffects {
     private readonly cfg: EffectsConfig,
     workspace: string,
   ) {
-    this.client = new LedgerClient(cfg.ledger, cfg.token);
+    this.client = new LedgerClient(cfg.ledger, process.env[LEDGER_TOKEN_ENV] ?? '');
     this.file = path.join(workspace, 'effects.txt');
   }
 

@@ -36,7 +36,6 @@ function effectsConfig(raw: unknown, issues: ConfigIssue[]): EffectsConfig | und
   const ok =
     typeof r.ledger === 'string' &&
     /^127\.0\.0\.1:\d{1,5}$/.test(r.ledger) &&
-    typeof r.token === 'string' &&
     typeof r.seed === 'number' &&
     typeof r.everySteps === 'number' &&
     Number.isInteger(r.everySteps) &&
