@@ -47,6 +47,7 @@ export async function startRunFolder(
   const environment = captureEnvironment(await describeScenarioTarget(scenario));
   const { id, paths, lock } = createRunFolder(runsDir, scenario, extras.shard, new Date(), purpose);
   try {
+    createLedger(paths.dir, scenario); // before run-start: a journal that enables effects always has its ledger
     const runStart = nowMs();
     const journal = new JournalWriter(paths.journal, () => nowMs() - runStart);
     journal.append({
@@ -58,7 +59,6 @@ export async function startRunFolder(
       ...extras,
     });
     resetScratch(paths);
-    createLedger(paths.dir, scenario);
     return { id, paths, journal, lock };
   } catch (err) {
     lock.release();
