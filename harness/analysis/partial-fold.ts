@@ -4,6 +4,7 @@ import type { Encoded } from './tables.js';
 import type { RejudgeFold } from './rejudge.js';
 import type { LoadColumns } from './machine-load.js';
 import type { FreezeCycles } from './freeze-cycles.js';
+import type { EffectsFold } from './effects-tally.js';
 import type { IndeterminateCause, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 
 /**
@@ -33,6 +34,8 @@ export interface PartialFold {
   loads: LoadColumns;
   /** Cycle ids of freezes and kills (freeze-cycles.ts: a thawed freeze is no kill-and-resume trial). */
   freezes: ReturnType<FreezeCycles['partial']>;
+  /** Its effects events summed (absent: folds from before issue 34). */
+  effects?: EffectsFold;
   /** The latest run-end or machine-load time in this part (0: none). */
   lastT: number;
 }

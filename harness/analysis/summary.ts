@@ -1,4 +1,5 @@
 // The shape of an analysed run (summary.json and what reports and gates read). Produced only by accumulator.ts.
+import type { EffectsSummary } from './effects-tally.js';
 import type { Environment } from '../core/environment.js';
 import type { CauseCode, CycleEvent, RunStatus, SourceRun } from '../journal/events.js';
 import type { MachineLoadSummary } from './machine-load.js';
@@ -128,6 +129,8 @@ export interface Summary {
    * longest source's last load sample). Absent when there is none (a journal older than machine-load events).
    */
   elapsedMs?: number;
+  /** The run's external effects per key discipline (analysis/effects-tally.ts); absent when it emitted none. */
+  effects?: EffectsSummary;
 }
 
 /** Analysis output: the summary plus the per-cycle and per-checkpoint rows reports draw from (not in summary.json). */

@@ -17,6 +17,18 @@ export interface Heartbeat {
   fs?: PartState;
   mem?: PartState;
   tool?: PartState;
+  /** A session that emits external effects (issue 34): what its state says the world has seen (full heartbeats). */
+  effects?: EffectsClaim;
+}
+
+/**
+ * What a session's state says the world has seen: every effect acknowledged through step `through`, counted by key
+ * discipline, claimed by agent process `incarnation` (a resumed session is a new incarnation).
+ */
+export interface EffectsClaim {
+  through: number;
+  acked: Record<string, number>;
+  incarnation: string;
 }
 
 /** What a check found wrong; `code` is stable (analysis counts by it), `message` is for people. */

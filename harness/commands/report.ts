@@ -1,4 +1,6 @@
 // `soak report <run-dir...>`: write the dated report (index.html, summary.md, summary.json, cycles.csv, charts).
+import { existsSync } from 'node:fs';
+import { checkLedgerOfRun } from '../run/effects-run.js';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { writeReport } from '../report/write.js';
@@ -77,6 +79,7 @@ export const reportCommand = defineCommand<ReportArgs>({
       }) as unknown as Argv<ReportArgs>,
   run: async (argv) => {
     const strict = strictTiming(argv.strictTiming);
+    for (const d of argv.runDirs) if (existsSync(path.join(d, 'journal.ndjson'))) checkLedgerOfRun(d); // effects: exit 3
     const { analysis, dirs } = noteTornTails(await loadRuns(argv.runDirs));
     const baseline = await baselineFor(argv.baseline, analysis, argv.out); // read first: a bad baseline writes nothing
     const j = judge(analysis, { strictTiming: strict });

@@ -2,7 +2,7 @@
 // a distribution statistic (p95, ...) on its point estimate, confirmed by its distribution-free one-sided 95% bounds: a
 // point whose bounds straddle the bar is inconclusive. Combining verdicts and exit codes live in verdict.ts, the one lattice.
 import { minNForQuantileBound } from './distribution-interval.js';
-import { measure, type Measurement } from './metrics.js';
+import { measure, METRICS, type Measurement } from './metrics.js';
 import { holds, statName, violationIsFinal } from './threshold.js';
 import type { Gate, GateEvidence, GateResult, Statistic, Threshold, Verdict } from './types.js';
 import { belowMinNFailNote, verdictBelowMinN } from './verdict.js';
@@ -157,5 +157,8 @@ export function evaluateGates(
   summary: Summary | Partial<Summary>,
   evidence: GateEvidence = {},
 ): GateResult[] {
-  return gates.map((g) => evaluateGate(g, summary, evidence));
+  // a gate on a metric the run cannot speak to (effects, on a run that emitted none) is left out, not "insufficient"
+  return gates
+    .filter((g) => METRICS[g.metric]?.applies?.(summary) ?? true)
+    .map((g) => evaluateGate(g, summary, evidence));
 }

@@ -5,6 +5,7 @@ import { statName } from './threshold.js';
 import { countLostBeyond } from '../stats/lost-work.js';
 import { wilson, zeroFailureTrialsNeeded } from '../stats/wilson.js';
 import type { Distribution, Summary } from '../analysis/summary.js';
+import { exactlyOnceTrials } from '../analysis/effects-tally.js';
 
 export type { MetricKind } from './types.js';
 
@@ -21,6 +22,8 @@ interface MetricDef {
   /** "ms" for durations, "%" for a rate's proportion, "x" for a ratio, for a count what it counts. */
   unit: string;
   read(s: Partial<Summary>, e: GateEvidence): Reading;
+  /** False when the run cannot say anything of the metric (no effects emitted): its gates are left out, not judged. */
+  applies?(s: Partial<Summary>): boolean;
 }
 
 function dist(key: 'bootMs' | 'downtimeMs' | 'checkpointPauseMs' | 'checkpointWriteMs' | 'restoreMs'): MetricDef {
@@ -127,6 +130,7 @@ export const METRICS: Record<string, MetricDef> = {
     }),
   },
   lossBeyondCheckpoint: { kind: 'count', unit: 'cycles', read: lossBeyondCheckpoint },
+  effectsExactlyOnce: { ...rate('step-key effects', (s) => exactlyOnceTrials(s.effects)), applies: (s) => !!s.effects },
   dedup: {
     kind: 'ratio',
     unit: 'x',

@@ -2,6 +2,7 @@
 import type { PartState, Violation } from '../check/heartbeat.js';
 import type { Environment } from '../core/environment.js';
 import type { LoadSample } from '../core/machine-load.js';
+import type { EffectsEvent } from './effects-event.js';
 
 export type { Violation, ViolationCode } from '../check/heartbeat.js';
 import type { FaultKind, Scenario } from '../scenario/scenario.js';
@@ -265,10 +266,7 @@ export interface StoreTally {
   storedBytes: number;
 }
 
-/**
- * Machine load over one window of the run (core/machine-load.ts defines each share), sampled on a timer and at cycle
- * ends off the kill path, journaled between cycles. `cycle`: the cycle running when the window ended (0: before the first).
- */
+/** Machine load over one window (core/machine-load.ts), sampled off the kill path; `cycle`: the one running then (0: none). */
 export interface MachineLoadEvent extends Base, LoadSample {
   type: 'machine-load';
   cycle: number;
@@ -289,7 +287,8 @@ export type JournalEvent =
   | ObservationEvent
   | CycleEvent
   | RunEndEvent
-  | MachineLoadEvent;
+  | MachineLoadEvent
+  | EffectsEvent;
 
 /** Distributive Omit over the union, so each variant keeps its own fields. */
 export type EventInput = JournalEvent extends infer E

@@ -6,6 +6,7 @@ import type { ViolationCode } from '../check/heartbeat.js';
 import type { Environment } from '../core/environment.js';
 import { FAULT_KINDS, scenarioSchema } from '../scenario/scenario.js';
 import type { EventOf, EventType } from './codec.js';
+import { effectsEventSchema } from './effects-schema.js';
 import { CAUSE_CODES, JOURNAL_SCHEMA_VERSION, type KillPhase, type Outcome } from './events.js';
 
 import {
@@ -255,6 +256,7 @@ export const EVENT_SCHEMAS = {
     harnessPct: number(PERCENT),
     otherCpuPct: number(PERCENT),
   }),
+  effects: effectsEventSchema(base, number(COUNT), numberOrNull(COUNT)),
 } as const;
 
 /** True when A and B are assignable both ways: same fields, same optionality, same value types. */
@@ -278,6 +280,7 @@ export const SCHEMAS_MATCH_EVENTS: { [T in EventType]: Same<z.infer<(typeof EVEN
   cycle: true,
   'run-end': true,
   'machine-load': true,
+  effects: true,
   environment: true,
 };
 

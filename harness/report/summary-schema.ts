@@ -26,6 +26,15 @@ const distribution = z.object({
 
 /** A sampled machine-load figure: median and maximum over the run. */
 const loadFigure = z.object({ p50: num, max: num });
+const discipline = z.object({
+  ...{ emitted: num, first: num, reEmitted: num, duplicates: num, deduplicated: num, worldAhead: num, lost: num },
+  ...{ duplicates95: interval.nullable(), worldAhead95: interval.nullable(), lost95: interval.nullable() },
+});
+const effectsSchema = z.object({
+  accountings: num,
+  resumes: num,
+  disciplines: z.object({ 'step-key': discipline, 'random-key': discipline, 'no-key': discipline }),
+});
 
 /** The tested environment (redacted in every report). */
 export const environmentSchema = z.object({
@@ -184,6 +193,7 @@ export const summarySchema = z.object({
     .optional(),
   /** The run's span, ms (its run-end; a merge: its longest source's last load sample); absent when not journaled. */
   elapsedMs: num.optional(),
+  effects: effectsSchema.optional(),
 });
 
 /** The report's verdict banner. */

@@ -16,6 +16,7 @@ import { cycleIds } from '../scenario/shard.js';
 import { bootSampleIds } from './boot-samples.js';
 import { FreshNonces } from './fresh-nonce.js';
 import type { Scenario } from '../scenario/scenario.js';
+import { checkLedger } from './effects-run.js';
 
 /** Which run folder to pick up. */
 export interface ContinueOptions extends RunControl {
@@ -82,6 +83,7 @@ async function continueLocked(opts: ContinueOptions, paths: RunPaths): Promise<R
   const { killed: killedDeclared, spared } = killDeclared(declared);
   for (const why of spared) process.stderr.write(`soak: --resume did not kill a journaled kill-list entry: ${why}\n`);
   await unmountStaleLazyfs(); // before the scratch folder is emptied: a dead mount under it would fail that
+  if (start.scenario.effects !== undefined) checkLedger(paths.dir); // missing or damaged: exit 3, nothing journaled
   const resumedAt = nowMs();
   const journal = new JournalWriter(paths.journal, () => lastT + (nowMs() - resumedAt));
   journal.append({ type: 'run-resume', killedGroups, remaining: remaining.length, killedDeclared });

@@ -16,6 +16,7 @@ import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { cycleIds, type Shard } from '../scenario/shard.js';
 import { bootSampleIds } from './boot-samples.js';
 import { rememberOptions, type RememberedOptions } from './run-options.js';
+import { createLedger } from './effects-run.js';
 
 /** A new run: its scenario, where run folders go, and which shard (if any) of the cycles it runs. */
 export interface RunOptions extends RunControl {
@@ -46,6 +47,7 @@ export async function startRunFolder(
   const environment = captureEnvironment(await describeScenarioTarget(scenario));
   const { id, paths, lock } = createRunFolder(runsDir, scenario, extras.shard, new Date(), purpose);
   try {
+    createLedger(paths.dir, scenario); // before run-start: a journal that enables effects always has its ledger
     const runStart = nowMs();
     const journal = new JournalWriter(paths.journal, () => nowMs() - runStart);
     journal.append({

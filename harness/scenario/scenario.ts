@@ -126,6 +126,15 @@ export const scenarioSchema = z
     negativeControl: z.boolean().default(false),
     /** Fault injection for A/B tests: sleep this long inside every restore. */
     injectRestoreDelayMs: durationMs(600_000, { positive: false }).default(0),
+    /**
+     * External effects (issue 34, docs/effects.md): at seeded steps (about one in everySteps) the agent calls the run's
+     * effect ledger once per key discipline (step-derived key, random key, no key); the runner counts after each
+     * resume what the world saw twice, saw ahead of the restored state, or never saw. Process target only so far.
+     */
+    effects: z
+      .object({ everySteps: z.number().int().min(1).max(1_000_000) })
+      .strict()
+      .optional(),
     /** Options passed to the target as they are; the target validates them. */
     targetOptions: z.record(z.string(), z.unknown()).default({}),
     /** target: exec: the adapter program (docs/target-protocol.md), relative to the scenario's folder or the repo root. */
@@ -195,6 +204,12 @@ export function parseScenario(text: string, file: string, overrides: ScenarioOve
   if (!result.success) {
     throw new ConfigIssuesError(`scenario ${file} is invalid`, scenarioIssues(result.error, fromFlags), file);
   }
+  if (result.data.effects !== undefined && result.data.target !== 'process')
+    throw new ConfigIssuesError(
+      `scenario ${file} is invalid`,
+      [{ path: ['effects'], message: `only target "process" emits effects so far, not "${result.data.target}"` }],
+      file,
+    );
   return withAdapter(result.data, file);
 }
 

@@ -11,7 +11,7 @@ import { type KillEntry, neverKilled, signalEntries } from '../core/kill-guard.j
 import { readProcStat } from '../core/proc.js';
 import type { HostConfig, HostMessage } from './protocol.js';
 import { readMessages } from '../journal/ndjson.js';
-import type { Heartbeat } from '../check/heartbeat.js';
+import type { EffectsClaim, Heartbeat } from '../check/heartbeat.js';
 import { HAND_OFF_LINE, type HandOff } from './standby.js';
 import { nextAnswer, timedOutError } from './liveness.js';
 
@@ -27,6 +27,8 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
   readonly pid: number;
   maxStep = -1;
   nonce: string | null = null;
+  /** What the session's first full heartbeat said of its external effects (sessions that emit them: issue 34). */
+  effectsClaim: EffectsClaim | null = null;
   lastCommitted: { seq: number; step: number } | null = null;
   /** The checkpoint this host restored (committed and acknowledged before it started), once its restore ended. */
   restoredFrom: { seq: number; step: number } | null = null;
@@ -92,6 +94,7 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
       case 'hb':
         this.maxStep = Math.max(this.maxStep, msg.step);
         if (msg.full && this.nonce === null) this.nonce = msg.nonce;
+        if (msg.full && this.effectsClaim === null && msg.effects) this.effectsClaim = msg.effects;
         break;
       case 'ckpt-begin':
         this.inFlightSeq = msg.seq;

@@ -41,9 +41,15 @@ function hundred(f: number): Distribution {
 }
 const oneTo = (n: number, f: number): number[] => Array.from({ length: n }, (_, i) => (i + 1) * f);
 
+/** One discipline's effects: 20 logical effects, 5 re-emitted, `dup` of them applied again. */
+function ef(dup: number) {
+  const c = { emitted: 25, first: 20, reEmitted: 5, duplicates: dup, deduplicated: 5 - dup, worldAhead: 5, lost: 0 };
+  return { ...c, duplicates95: null, worldAhead95: null, lost95: null };
+}
+
 /**
- * The shared fixture: every distribution metric its own scale (so a metric reading another's field shows), the three
- * rates 8/10, 20/20 and 0/5, counts and a ratio.
+ * The shared fixture: every distribution metric its own scale (so a metric reading another's field shows), the four
+ * rates 8/10, 20/20, 0/5 and 20/20, counts and a ratio.
  */
 const FIX: Fixture = {
   summary: {
@@ -54,6 +60,7 @@ const FIX: Fixture = {
     violations: 0,
     lostSteps: { n: 10, max: 19, mean: 9.5 },
     dedup: { checkpoints: 35, logicalBytes: 700, storedBytes: 40, ratio: 17.5 },
+    effects: { accountings: 3, resumes: 2, disciplines: { 'step-key': ef(0), 'random-key': ef(5), 'no-key': ef(5) } },
   },
   evidence: { samples: Object.fromEntries(DIST_FACTORS.map(([m, f]) => [m, oneTo(100, f)])), lostBeyondCheckpoint: 2 },
 };
@@ -99,6 +106,7 @@ const RATES = [
   ['killResume', '8/10', 8, 10, 'trials'],
   ['noncePreserved', '20/20', 20, 20, 'trials'],
   ['tornCheckpoint', '0/5', 0, 5, 'torn-write kills'],
+  ['effectsExactlyOnce', '20/20', 20, 20, 'step-key effects'],
 ] as const;
 
 const summaryWith = (s: Partial<Summary>, evidence: GateEvidence = {}): Fixture => ({

@@ -20,9 +20,10 @@ describe('journal schema', () => {
     for (const e of parsedLines(name)) expect(eventProblems(e), JSON.stringify(e).slice(0, 100)).toBeNull();
   });
 
-  it('the fixtures hold every event type but the kill list and the fault, which the next tests cover', () => {
+  it('the fixtures hold every event type but the kill list, the fault and effects, which tests cover by hand', () => {
+    // effects: test/journal/effects-event.test.ts
     const seen = new Set(fixtureNames.flatMap((n) => parsedLines(n).map((e) => e.type)));
-    expect(Object.keys(EVENT_SCHEMAS).filter((t) => !seen.has(t))).toEqual(['kill-list', 'fault']);
+    expect(Object.keys(EVENT_SCHEMAS).filter((t) => !seen.has(t))).toEqual(['kill-list', 'fault', 'effects']);
   });
 
   it("an exec adapter's kill list as the runner journals it is valid; a negative PID is not", () => {

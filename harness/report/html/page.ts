@@ -9,6 +9,7 @@ import { nextStepsHtml, storyHtml, verdictBanner } from './first-screen.js';
 import { gateRulesHtml, gateTableHtml } from './gate-table.js';
 import { PAGE_CSS } from './page-style.js';
 import { sinceLastHtml } from './since-last.js';
+import { effectsSection } from '../text/effects.js';
 
 /** Content-Security-Policy for report pages: no scripts, no network; inline styles only. */
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -94,6 +95,16 @@ function sourcesHtml(sources: ReportModel['sources']): string {
 `;
 }
 
+/** The "External effects" section (report/text/effects.ts draws it). */
+function effectsHtml(e: ReportModel['summary']['effects']): string {
+  const s = effectsSection(e);
+  const table =
+    s.rows.length === 0
+      ? ''
+      : `<table><thead><tr>${s.header.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${s.rows.map((r) => `<tr>${r.map((c) => `<td>${h(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>\n`;
+  return `<h2 id="effects">External effects</h2>\n<p>${h(s.lead)}</p>\n${table}${s.advice ? `<p>${h(s.advice)}</p>\n` : ''}`;
+}
+
 /** Render the run page. Every string from config or the journal is escaped; chart SVGs come from render.ts (checked there). */
 export function renderPage(model: ReportModel, charts: readonly RenderedChart[]): string {
   const s = model.summary;
@@ -135,7 +146,7 @@ ${quantileTable(model)}
 <table class="env"><tbody>${model.environment.map(([k, v]) => `<tr><td>${h(k)}</td><td class="wrap">${h(v)}</td></tr>`).join('')}</tbody></table>
 ${sourcesHtml(model.sources)}<h2>Durability limits</h2>
 ${list(model.durability)}
-<h2>Scope and limitations</h2>
+${effectsHtml(model.summary.effects)}<h2>Scope and limitations</h2>
 ${list(model.limitations)}
 <footer>Files: <a href="summary.md">summary.md</a> · <a href="summary.json">summary.json</a> · <a href="cycles.csv">cycles.csv</a> · <a href="../index.html">all reports</a>. Kill-and-resume success ${h(fmtPct(s.killResume.trials > 0 ? s.killResume.successes / s.killResume.trials : null))} measured once; see scope and limitations.</footer>`;
   return htmlDocument(`Soak report: ${s.scenario}, ${s.date}`, body);

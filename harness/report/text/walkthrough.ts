@@ -9,6 +9,7 @@ import type { RenderedChart } from '../charts/chart-spec.js';
 import { sinceLastMarkdown } from './since-last.js';
 import type { DurabilityRow } from '../../analysis/durability.js';
 import { durabilityLines, plainKillRows } from './durability.js';
+import { effectsMarkdown } from './effects.js';
 import { storyMarkdown } from './story.js';
 
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
@@ -148,6 +149,7 @@ export function renderWalkthrough(
     ...bullets(model.durability),
     '',
     ...durabilityLines(durability.length > 0 ? durability : plainKillRows(s.cycles)),
+    ...effectsMarkdown(s.effects, md),
     '## Scope and limitations',
     '',
     ...bullets(model.limitations),

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Socket } from 'node:net';
 import { logLine, MEM_SEED, nextLink, sha256hex } from '../../check/workload.js';
+import type { EffectsConfig } from '../../effects/plan.js';
+import { AgentEffects, freshEffectState, type EffectState } from './agent-effects.js';
 
 interface Args {
   workspace: string;
@@ -13,6 +15,8 @@ interface Args {
   stepMs: number;
   heapBytes: number;
   restoreMem?: string;
+  /** The run's effect ledger and plan (issue 34): absent, the agent emits no effect. */
+  effects?: EffectsConfig;
   /** Pre-started for a warm standby: wait for a 'start' command (fresh, or the memory to restore) before working. */
   standby: boolean;
 }
@@ -28,6 +32,7 @@ function parseArgs(argv: string[]): Args {
     stepMs: Number(get('step-ms') ?? 5),
     heapBytes: Number(get('heap-bytes') ?? 1 << 20),
     restoreMem: get('restore-mem'),
+    ...(get('effects') !== undefined ? { effects: JSON.parse(get('effects')!) as EffectsConfig } : {}),
     standby: argv.includes('--standby'),
   };
 }
@@ -38,6 +43,8 @@ interface Memory {
   step: number;
   chain: string;
   heap: Buffer;
+  /** What the agent believes the world has seen (only with effects). */
+  effects: EffectState;
 }
 
 /** Deterministic initial heap, so dedup has realistic mostly-unchanged pages to work with. */
@@ -52,7 +59,13 @@ function initialHeap(size: number): Buffer {
 }
 
 function encodeMemory(m: Memory): Buffer {
-  const header = JSON.stringify({ nonce: m.nonce, step: m.step, chain: m.chain, heapBytes: m.heap.length });
+  const header = JSON.stringify({
+    nonce: m.nonce,
+    step: m.step,
+    chain: m.chain,
+    heapBytes: m.heap.length,
+    ...(effects ? { effects: m.effects } : {}), // without effects the memory is byte for byte as before
+  });
   return Buffer.concat([Buffer.from(`${header}\n`), m.heap]);
 }
 
@@ -63,17 +76,20 @@ function decodeMemory(buf: Buffer): Memory {
     step: number;
     chain: string;
     heapBytes: number;
+    effects?: EffectState;
   };
   return {
     nonce: h.nonce,
     step: h.step,
     chain: h.chain,
     heap: Buffer.from(buf.subarray(nl + 1, nl + 1 + h.heapBytes)),
+    effects: h.effects ?? freshEffectState(),
   };
 }
 
 const args = parseArgs(process.argv.slice(2));
 const logFile = path.join(args.workspace, 'log.txt');
+const effects = args.effects ? new AgentEffects(args.effects, args.workspace) : null;
 const send = (msg: object): void => {
   process.stdout.write(`${JSON.stringify(msg)}\n`);
 };
@@ -84,7 +100,8 @@ function initMemory(restoreMem: string | undefined): void {
   if (restoreMem) {
     mem = decodeMemory(readFileSync(restoreMem));
   } else {
-    mem = { nonce: randomBytes(8).toString('hex'), step: 0, chain: MEM_SEED, heap: initialHeap(args.heapBytes) };
+    const nonce = randomBytes(8).toString('hex');
+    mem = { nonce, step: 0, chain: MEM_SEED, heap: initialHeap(args.heapBytes), effects: freshEffectState() };
     writeFileSync(logFile, '');
   }
 }
@@ -120,6 +137,7 @@ async function fullHeartbeat(): Promise<void> {
     fs: { step: lines, digest: sha256hex(content) },
     mem: { step: mem.step, digest: mem.chain },
     tool: toolState,
+    ...(effects ? { effects: effects.claim(mem.effects) } : {}),
   });
 }
 
@@ -130,6 +148,7 @@ async function doStep(): Promise<void> {
   Buffer.from(mem.chain, 'hex').copy(mem.heap, (n * 32 * 131) % Math.max(32, mem.heap.length - 32));
   appendFileSync(logFile, logLine(n, mem.chain));
   await toolCall(`step ${n}`);
+  if (effects) await effects.atStep(mem.nonce, n, mem.effects);
   send({ ev: 'hb', step: n, nonce: mem.nonce, full: false });
 }
 

@@ -10,11 +10,12 @@ import { TargetError } from '../../core/errors.js';
 import { readMessages } from '../../journal/ndjson.js';
 import type { CheckpointSink, CheckpointSource } from '../../store/types.js';
 import type { Heartbeat } from '../../check/heartbeat.js';
+import type { EffectsConfig } from '../../effects/plan.js';
 import type { CheckpointOptions, CheckpointResult, Target, TargetContext } from '../target.js';
 
 /** targetOptions of the process target, checked by hand: zod's import is slow at every host start, counted as downtime. */
-export function parseProcessOptions(options: Record<string, unknown>): { heapKiB: number } {
-  const unknown = Object.keys(options).filter((k) => k !== 'heapKiB');
+export function parseProcessOptions(options: Record<string, unknown>): { heapKiB: number; effects?: EffectsConfig } {
+  const unknown = Object.keys(options).filter((k) => k !== 'heapKiB' && k !== 'effects');
   const heapKiB = options.heapKiB ?? 1024;
   const issues: ConfigIssue[] = unknown.map((k) => ({
     path: ['targetOptions', k],
@@ -24,8 +25,27 @@ export function parseProcessOptions(options: Record<string, unknown>): { heapKiB
     const message = `expected an integer from 1 to ${1 << 20}, got ${JSON.stringify(heapKiB)}`;
     issues.push({ path: ['targetOptions', 'heapKiB'], message });
   }
+  const effects = options.effects === undefined ? undefined : effectsConfig(options.effects, issues);
   throwIfIssues('process target options are invalid', issues);
-  return { heapKiB: heapKiB as number };
+  return { heapKiB: heapKiB as number, ...(effects ? { effects } : {}) };
+}
+
+/** The effects config the runner adds to targetOptions when the scenario enables effects (run/effects-run.ts). */
+function effectsConfig(raw: unknown, issues: ConfigIssue[]): EffectsConfig | undefined {
+  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<Record<keyof EffectsConfig, unknown>>;
+  const ok =
+    typeof r.ledger === 'string' &&
+    /^127\.0\.0\.1:\d{1,5}$/.test(r.ledger) &&
+    typeof r.seed === 'number' &&
+    typeof r.everySteps === 'number' &&
+    Number.isInteger(r.everySteps) &&
+    r.everySteps >= 1;
+  if (ok) return r as EffectsConfig;
+  issues.push({
+    path: ['targetOptions', 'effects'],
+    message: "set by the runner from the scenario's effects field, not by hand (use effects: { everySteps: N })",
+  });
+  return undefined;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -40,7 +60,8 @@ interface Paused {
 
 /** Create a process target. */
 export function createProcessTarget(ctx: TargetContext): Target {
-  return new ProcessTarget(ctx, parseProcessOptions(ctx.options).heapKiB * 1024);
+  const opts = parseProcessOptions(ctx.options);
+  return new ProcessTarget(ctx, opts.heapKiB * 1024, opts.effects);
 }
 
 class ProcessTarget implements Target {
@@ -60,6 +81,7 @@ class ProcessTarget implements Target {
   constructor(
     private readonly ctx: TargetContext,
     private readonly heapBytes: number,
+    private readonly effects?: EffectsConfig,
   ) {
     this.workspace = path.join(ctx.sessionDir, 'workspace');
     this.handoff = path.join(ctx.workDir, 'handoff');
@@ -136,6 +158,7 @@ class ProcessTarget implements Target {
       String(this.ctx.stepMs),
       '--heap-bytes',
       String(this.heapBytes),
+      ...(this.effects ? ['--effects', JSON.stringify(this.effects)] : []),
       ...extra,
     ];
     // node:child_process rather than execa here: execa's import is slow at every host start, and this is the resume path.
