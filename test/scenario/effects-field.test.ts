@@ -25,7 +25,7 @@ describe('scenario effects field', () => {
         err = e;
       }
       expect(err).toBeInstanceOf(ConfigIssuesError);
-      expect(String((err as Error).message) + JSON.stringify(err), lines.join()).toMatch(want);
+      expect((err as Error).message + JSON.stringify(err), lines.join()).toMatch(want);
     }
   });
 });
