@@ -1,6 +1,7 @@
 // Judge an analysed run against the numbered gates (shared by `soak run`, `soak gates`, `soak report` and `soak
 // watch`): evaluate each gate, apply the timing rule of a saturated machine (verdict.ts timingVerdict) to the timing
 // gates, and combine the verdicts in the lattice.
+import type { AnytimeDecision } from './anytime.js';
 import { evaluateGates, gateEvidenceFromAnalysis, loadGates } from './evaluate.js';
 import { isTimeMetric } from './metrics.js';
 import type { GateResult } from './types.js';
@@ -100,8 +101,16 @@ export function applyTiming(gates: readonly GateResult[], t: TimingFacts): GateR
       solid: verdict === g.verdict && g.solid,
       note: [g.note, note].filter(Boolean).join('; '),
       saturated: { measured: g.verdict, reason },
+      ...(g.anytime && { anytime: anytimeOnSaturated(g.anytime, slowFails && !t.strict) }),
     };
   });
+}
+
+/** A timing gate's anytime fail on a saturated machine is undecided too (the machine may have made it slow). */
+function anytimeOnSaturated(a: AnytimeDecision, distrust: boolean): AnytimeDecision {
+  if (!distrust || a.decision !== 'fail') return a;
+  const note = `failed on a saturated machine: undecided, the machine may have made it slow`;
+  return { ...a, decision: 'undecided', note: [a.note, note].filter(Boolean).join('; ') };
 }
 
 /** The timing judgement of gates judged by applyTiming. */

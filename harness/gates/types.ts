@@ -1,4 +1,5 @@
 // What judging one numbered gate produces; shared by gates.ts (producer) and the report (consumer).
+import type { AnytimeDecision } from './anytime.js';
 import type { Verdict } from './verdict.js';
 
 export type { Verdict } from './verdict.js';
@@ -54,6 +55,11 @@ export interface GateResult {
    * measured fail is reported inconclusive (saturated) (gates/verdict.ts, timingVerdict); absent otherwise.
    */
   saturated?: { measured: Verdict; reason: string };
+  /**
+   * The decision that stays valid however often the gate is looked at and whenever the run stops (gates/anytime.ts);
+   * `verdict` is the fixed-n one, valid for a run whose length was fixed before it started. Absent in older reports.
+   */
+  anytime?: AnytimeDecision;
 }
 
 /** Comparison operators a threshold may use. */

@@ -86,6 +86,20 @@ export const gateResultSchema = z.object({
   note: z.string(),
   /** A timing gate judged on a saturated machine: its verdict as measured and the saturation with its figures. */
   saturated: z.object({ measured: z.enum(VERDICTS), reason: z.string() }).optional(),
+  /** The anytime-valid decision (gates/anytime.ts): valid under peeking and optional stopping; absent in older reports. */
+  anytime: z
+    .object({
+      decision: z.enum(['pass', 'fail', 'undecided']),
+      method: z.enum(['e-process', 'gate-rule']),
+      alpha: num,
+      rate: z.string(),
+      successes: nullableNum,
+      trials: nullableNum,
+      bar: nullableNum,
+      interval: interval.nullable(),
+      note: z.string(),
+    })
+    .optional(),
 });
 
 /** What the machine's load did to the timing gates (gates/judge.ts TimingJudgement). */
