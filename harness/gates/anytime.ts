@@ -5,28 +5,9 @@
 import { anytimeInterval, decideRate } from '../stats/anytime.js';
 import type { Measurement } from './metrics.js';
 import { holds, violationIsFinal } from './threshold.js';
-import type { GateEvidence, Threshold, Verdict } from './types.js';
+import type { AnytimeDecision, GateEvidence, Threshold, Verdict } from './types.js';
 
-/** A gate's decision that stays valid under continuous monitoring and optional stopping. */
-export interface AnytimeDecision {
-  decision: 'pass' | 'fail' | 'undecided';
-  /**
-   * e-process: a sequential test of the rate `rate` against `bar` at level alpha (stats/anytime.ts); gate-rule: the
-   * gate's own rule, which looking early cannot bend (a count that only grows) or which is not a sampled rate (a ratio).
-   */
-  method: 'e-process' | 'gate-rule';
-  /** Each side's error level: a wrong pass (or a wrong fail) happens with probability at most alpha. */
-  alpha: number;
-  /** What the trials are and what a success is, e.g. "kill trials that resumed", "downtimeMs samples < 1000". */
-  rate: string;
-  successes: number | null;
-  trials: number | null;
-  /** The rate's bar (a p95 gate: 0.95); null for the gate's own rule. */
-  bar: number | null;
-  /** The anytime-valid interval of the rate: each end one-sided at alpha; null for the gate's own rule. */
-  interval: [number, number] | null;
-  note: string;
-}
+export type { AnytimeDecision } from './types.js';
 
 /** alpha of a gate: a wilsonNN gate's 1 - NN/100 (one-sided), else 0.05 (the one-sided 95% of the quantile bounds). */
 function alphaOf(t: Threshold): number {

@@ -4,6 +4,7 @@
 import type { AnytimeDecision } from './anytime.js';
 import { evaluateGates, gateEvidenceFromAnalysis, loadGates } from './evaluate.js';
 import { isTimeMetric } from './metrics.js';
+import { judgedOnAnytime } from './sequential.js';
 import type { GateResult } from './types.js';
 import {
   SATURATED_WORD,
@@ -64,11 +65,13 @@ const QUIET: TimingFacts = { machineLoad: undefined, strict: false };
 /** Judge the gates; a negative-control run passes only if the checker found violations (the gates are shown as measured). */
 export function judge(analysis: RunAnalysis, opts: JudgeOptions = {}): Judgement {
   const s = analysis.summary;
-  const gates = evaluateGates(
+  const evaluated = evaluateGates(
     loadGates(opts.gatesDir),
     s,
     gateEvidenceFromAnalysis(analysis, analysis.cadence, s.seed),
   );
+  // a run stopped when decided is judged on the anytime-valid decisions (sequential.ts)
+  const gates = s.runStatus?.untilDecided === true ? evaluated.map(judgedOnAnytime) : evaluated;
   const { gates: _judged, ...run } = verdictFacts(s, gates);
   return judgement(gates, run, { machineLoad: s.machineLoad, strict: opts.strictTiming === true });
 }

@@ -100,6 +100,8 @@ export const gateResultSchema = z.object({
       note: z.string(),
     })
     .optional(),
+  /** A run stopped when decided: the fixed-n verdict, shown beside the anytime one, not used. */
+  fixedN: z.enum(VERDICTS).optional(),
 });
 
 /** What the machine's load did to the timing gates (gates/judge.ts TimingJudgement). */
@@ -136,6 +138,10 @@ export const summarySchema = z.object({
     .object({
       status: z.enum(['complete', 'interrupted', 'budget', 'aborted', 'unknown']),
       reason: z.string().optional(),
+      /** A --until-decided run: its gates are judged on their anytime-valid decisions. */
+      untilDecided: z.boolean().optional(),
+      /** When and by what it stopped once its verdict was decided (absent: it ran out of budget undecided). */
+      decided: z.object({ cycle: num, by: z.string() }).optional(),
     })
     .optional(),
   killResume: z.object({ successes: num, trials: num, wilson95: interval.nullable() }),
