@@ -70,10 +70,9 @@ export function judge(analysis: RunAnalysis, opts: JudgeOptions = {}): Judgement
     s,
     gateEvidenceFromAnalysis(analysis, analysis.cadence, s.seed),
   );
-  // a run stopped when decided is judged on the anytime-valid decisions (sequential.ts)
-  const gates = s.runStatus?.untilDecided === true ? evaluated.map(judgedOnAnytime) : evaluated;
-  const { gates: _judged, ...run } = verdictFacts(s, gates);
-  return judgement(gates, run, { machineLoad: s.machineLoad, strict: opts.strictTiming === true });
+  const { gates: _judged, ...run } = verdictFacts(s, evaluated);
+  const timing = { machineLoad: s.machineLoad, strict: opts.strictTiming === true };
+  return judgement(evaluated, run, timing, s.runStatus?.untilDecided === true);
 }
 
 /** A bar a slow machine can fail: an upper bound ("p95 < 1000"); saturation makes a time longer, never shorter. */
@@ -143,8 +142,11 @@ export function judgement(
   evaluated: GateResult[],
   run: Omit<VerdictFacts, 'gates'>,
   t: TimingFacts = QUIET,
+  /** A run stopped when decided: judged on the anytime-valid decisions (sequential.ts), after the timing rule. */
+  sequential = false,
 ): Judgement {
-  const gates = applyTiming(evaluated, t);
+  const timed = applyTiming(evaluated, t);
+  const gates = sequential ? timed.map(judgedOnAnytime) : timed;
   const timing = timingJudgement(gates, t);
   const facts: VerdictFacts = { ...run, gates };
   const verdict = verdictOfLevel(verdictLevel(facts));
