@@ -27,6 +27,8 @@ describe('watchSnapshot', () => {
     const s = watchSnapshot('/r', a, j, { planned: 20, elapsedMs: 1 });
     expect(s.findings).toEqual(findings(a));
     expect(s.gates.map((g) => g.id)).toEqual(j.gates.map((g) => g.id));
+    expect(s.gates.map((g) => g.anytimeState)).toEqual(j.gates.map((g) => g.anytime?.decision));
+    for (const g of s.gates) expect(g.anytime).toMatch(/^(pass|fail|undecided)/);
     expect(s.histogram.reduce((n, b) => n + b.count, 0)).toBe(a.downtimes.length);
   });
 });
