@@ -10,6 +10,7 @@ import { sinceLastMarkdown } from './since-last.js';
 import type { DurabilityRow } from '../../analysis/durability.js';
 import { durabilityLines, plainKillRows } from './durability.js';
 import { storyMarkdown } from './story.js';
+import { anytimeSection } from './anytime-format.js';
 
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
   return [
@@ -103,6 +104,7 @@ export function renderWalkthrough(
       '### How the gates are judged',
       '',
       ...bullets(model.gateRules),
+      ...(model.gates.some((g) => g.anytime) ? ['', ...anytimeSection(model.gates).slice(0, -1)] : []),
     );
     const described = model.gates.filter((g) => g.description !== '');
     if (described.length > 0)
