@@ -55,6 +55,8 @@ export function untilDecidedOverrides(
     throw new InputError(
       '--max-cycles and --max-duration are the budget of --until-decided (without it: --cycles, --budget-s)',
     );
+  if (argv.maxCycles !== undefined && !(Number.isInteger(argv.maxCycles) && argv.maxCycles > 0))
+    throw new InputError(`--max-cycles: expected a positive whole number of cycles, got ${argv.maxCycles}`);
   if (argv.maxCycles !== undefined && argv.cycles !== undefined)
     throw new InputError('--max-cycles and --cycles both set the cycles: drop one');
   if (argv.maxDuration !== undefined && argv.budgetS !== undefined)
