@@ -18,7 +18,7 @@
 // cell, so the sum is a proper mixture and its validity does not depend on quadrature accuracy):
 //   above: with u = (1 - p) / (1 - c) in (0, 1), u ~ Beta(b, 1) i.e. P(u <= x) = x^b, b = ABOVE_SHAPE = 0.2 (a
 //          Beta(1, 0.2) prior on p truncated to (c, 1): most mass near p = 1, where a healthy system is, so a clean run
-//          certifies "rate > 95%" after 66 trials; see test/stats/anytime.test.ts for the hand-checked figures);
+//          certifies "rate > 95%" after 65 trials; see test/stats/anytime.test.ts for the hand-checked figures);
 //   below: p uniform on (0, c) (a failing system is caught whatever its rate: two failures in a row decide "< 95%").
 // Both depend on (S, F) only, so shards' counts add (docs/anytime.md says when that is valid).
 
