@@ -2,6 +2,7 @@
 // decisions decide the verdict (gates/sequential.ts); the scenario's cycles and budget, or these flags, are the budget.
 import type { Argv } from 'yargs';
 import { InputError } from '../core/errors.js';
+import { visible } from '../core/visible.js';
 import { loadRuns } from '../analysis/load-runs.js';
 import { judge } from '../gates/judge.js';
 import { decidedBy } from '../gates/sequential.js';
@@ -71,8 +72,15 @@ export function decideAfterCycle(
   strict: boolean,
 ): (runDir: string) => Promise<string | null> {
   return async (runDir) => {
-    const { analysis } = await loadRuns([runDir]);
-    return decidedBy(judge(analysis, { gatesDir, strictTiming: strict }).gates);
+    try {
+      const { analysis } = await loadRuns([runDir]);
+      return decidedBy(judge(analysis, { gatesDir, strictTiming: strict }).gates);
+    } catch (err) {
+      // judging is the stop rule, not the soak: a failure to judge runs on (to the budget), said once per cycle
+      const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+      process.stderr.write(visible(`soak: could not judge the run so far (${why}); running on\n`));
+      return null;
+    }
   };
 }
 

@@ -1,8 +1,8 @@
 // The flags of `soak run --until-decided`: the budget flags only with it, never beside the flags they replace, and
 // durations and cycle counts checked with a message naming the flag the user typed.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InputError } from '../../harness/core/errors.js';
-import { parseDurationS, untilDecidedOverrides } from '../../harness/commands/until-decided.js';
+import { decideAfterCycle, parseDurationS, untilDecidedOverrides } from '../../harness/commands/until-decided.js';
 
 describe('--until-decided flags', () => {
   it('turn into scenario overrides: the budget flags replace --cycles and --budget-s', () => {
@@ -36,5 +36,15 @@ describe('--until-decided flags', () => {
     refuse({ untilDecided: true, maxCycles: 0 }, /^--max-cycles: expected a positive whole number of cycles, got 0$/);
     refuse({ untilDecided: true, maxCycles: 2.5 }, /^--max-cycles: expected a positive whole number/);
     expect(() => untilDecidedOverrides({ maxCycles: 5 })).toThrow(InputError);
+  });
+
+  it('a run that cannot be judged after a cycle runs on (null), saying why on stderr', async () => {
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await decideAfterCycle(undefined, false)('/nonexistent/run-folder')).toBeNull();
+      expect(String(write.mock.calls[0]?.[0])).toMatch(/^soak: could not judge the run so far \(.*\); running on\n$/);
+    } finally {
+      write.mockRestore();
+    }
   });
 });
