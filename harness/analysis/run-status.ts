@@ -39,16 +39,24 @@ export function runFacts(
   const sources = start.sources;
   const machineLoad = summarizeMachineLoad(loads, start.environment.cores);
   const unfinished = sources?.find((s) => s.status !== 'complete');
+  const decided = [...ends].reverse().find((e) => e?.decided !== undefined)?.decided;
+  const sequential = {
+    ...(start.scenario.untilDecided === true ? { untilDecided: true } : {}),
+    ...(decided ? { decided } : {}),
+  };
   return {
     plannedCycles: sources
       ? sources.reduce((sum, s) => sum + s.plannedCycles, 0)
       : plannedCycles(start.scenario.cycles, start.shard),
     // a merge's journal has no run-end: its sources say how their runners ended (older merges: complete)
-    runStatus: sources
-      ? { status: unfinished?.status ?? 'complete' }
-      : start.mergedFrom
-        ? { status: 'complete' }
-        : runStatusOf(ends),
+    runStatus: {
+      ...(sources
+        ? { status: unfinished?.status ?? 'complete' }
+        : start.mergedFrom
+          ? { status: 'complete' as const }
+          : runStatusOf(ends)),
+      ...sequential,
+    },
     ...(sources ? { sources } : {}),
     ...(start.forcedOverlap ? { forcedOverlap: start.forcedOverlap } : {}),
     ...(machineLoad ? { machineLoad } : {}),

@@ -1,7 +1,7 @@
 // The shape of an analysed run (summary.json and what reports and gates read). Produced only by accumulator.ts.
 import type { EffectsSummary } from './effects-tally.js';
 import type { Environment } from '../core/environment.js';
-import type { CauseCode, CycleEvent, RunStatus, SourceRun } from '../journal/events.js';
+import type { CauseCode, CycleEvent, RunEndEvent, RunStatus, SourceRun } from '../journal/events.js';
 import type { MachineLoadSummary } from './machine-load.js';
 import type { DistributionSummary } from '../stats/distribution.js';
 
@@ -62,7 +62,13 @@ export interface Summary {
   /** Indeterminate cycles by cause, with a few of their messages (absent in older summaries). */
   indeterminate?: { causes: Partial<Record<CauseCode | 'unfinished', number>>; samples: string[] };
   /** How the run's last runner ended (absent: older summaries, or a run folder with no run-end: the runner died). */
-  runStatus?: { status: RunStatus | 'unknown'; reason?: string };
+  runStatus?: {
+    status: RunStatus | 'unknown';
+    reason?: string;
+    /** A --until-decided run: judged on its gates' anytime-valid decisions; `decided` says when and by what it stopped. */
+    untilDecided?: boolean;
+    decided?: RunEndEvent['decided'];
+  };
   killResume: { successes: number; trials: number; wilson95: [number, number] | null };
   downtimeMs: Distribution;
   bootMs: Distribution;

@@ -21,8 +21,15 @@ import { judge, verdictLine } from '../gates/judge.js';
 import { defineCommand } from './command.js';
 import { VERBS } from './verbs.js';
 import { strictTiming, strictTimingOption } from './strict-timing.js';
+import {
+  decideAfterCycle,
+  decidedLine,
+  untilDecidedOptions,
+  untilDecidedOverrides,
+  type UntilDecidedArgs,
+} from './until-decided.js';
 
-interface RunArgs {
+interface RunArgs extends UntilDecidedArgs {
   scenario?: string;
   target?: string;
   cycles?: number;
@@ -51,7 +58,7 @@ export const runCommand = defineCommand<RunArgs>({
   describe: VERBS.run.describe,
   builder: (y: Argv) =>
     ciOutputOptions(
-      strictTimingOption(y)
+      untilDecidedOptions(strictTimingOption(y))
         .option('scenario', {
           type: 'string',
           describe: 'Scenario name in scenarios/ or a path to a .yaml file (default: "default")',
@@ -127,7 +134,12 @@ export const runCommand = defineCommand<RunArgs>({
 async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promise<number> {
   const strict = strictTiming(argv.strictTiming); // a bad SOAK_STRICT_TIMING is bad input before anything runs
   const progress = argv.json ? quietProgress : streamProgress();
-  const common = { progress, stop, logLevel: argv.verbose ? ('debug' as const) : ('warn' as const) };
+  const common = {
+    progress,
+    stop,
+    logLevel: argv.verbose ? ('debug' as const) : ('warn' as const),
+    decide: decideAfterCycle(argv.gatesDir, strict),
+  };
   let result: RunResult;
   let reportsDir: string | null = argv.report ? path.resolve(argv.reportDir ?? 'reports') : null;
   if (argv.resume !== undefined) {
@@ -143,6 +155,9 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
         'injectRestoreDelayMs',
         'budgetS',
         'bootSamples',
+        'untilDecided',
+        'maxCycles',
+        'maxDuration',
       ] as const
     ).filter((k) => argv[k] !== undefined);
     if (clash.length > 0)
@@ -161,12 +176,11 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
     const seed = argv.seedFrom !== undefined ? seedFromKey(argv.seedFrom, shard) : argv.seed;
     const { scenario, file } = loadScenario(argv.scenario ?? 'default', {
       target: argv.target,
-      cycles: argv.cycles,
       seed,
       skewMs: argv.skewMs,
       injectRestoreDelayMs: argv.injectRestoreDelayMs,
-      budgetS: argv.budgetS,
       bootSamples: argv.bootSamples,
+      ...untilDecidedOverrides(argv),
     });
     if (argv.target !== undefined) assertTargetName(argv.target, '--target');
     await validateTarget(scenario.target, scenario.targetOptions, file);
@@ -175,7 +189,7 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
       const keyText = argv.seedFrom !== undefined ? ` (from key ${JSON.stringify(argv.seedFrom)})` : '';
       process.stderr.write(
         visible(
-          `soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.cycles} cycles${shardText}${scenario.bootSamples > 0 ? ` after ${scenario.bootSamples} boot samples` : ''}, seed ${scenario.seed}${keyText}\n`,
+          `soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.untilDecided ? `until decided, at most ${scenario.cycles}` : scenario.cycles} cycles${shardText}${scenario.bootSamples > 0 ? ` after ${scenario.bootSamples} boot samples` : ''}, seed ${scenario.seed}${keyText}\n`,
         ),
       );
     }
@@ -208,6 +222,7 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
     const warning = judgement.timing.warning;
     const lines = [
       `run folder: ${result.runDir} (${result.status}, ${result.cycles} cycles run now, ${s.cycles.total} in the run)`,
+      ...decidedLine(s),
       formatGateTable(judgement.gates, width),
       ...(s.violations > 0 ? [`violations: ${s.violations}, e.g. ${s.violationSamples[0] ?? ''}`] : []),
       ...(reportDir ? [`report: ${path.join(reportDir, 'index.html')}`] : []),

@@ -48,6 +48,7 @@ timed from the moment the demo noticed the death (its child's exit), a few ms af
 steps the agent did after the checkpoint it resumed from: what a crash honestly costs, since only a committed
 checkpoint survives it; the agent redoes them.</p>
 <p>So far: <b id="n-int">0</b> interruptions, <b id="n-ok">0</b> resumed, <b id="n-fail">0</b> failed.</p>
+<p id="rate" class="mute">–</p>
 </section>
 <section><h2>Workspace (last lines of log.txt)</h2><pre id="workspace">–</pre></section>
 <section><h2>Timeline</h2><ol id="timeline" reversed></ol></section>
@@ -79,7 +80,7 @@ function render(s) {
     text('o-nonce', o.noncePreserved ? 'yes' : 'no');
     text('o-checker', o.violations.length === 0 ? (o.verdict === 'ok' ? 'verified: consistent, not behind the checkpoint, not ahead of the kill' : o.verdict) : o.violations.join('; '));
   }
-  text('n-int', s.counts.interruptions); text('n-ok', s.counts.resumed); text('n-fail', s.counts.failed);
+  text('n-int', s.counts.interruptions); text('n-ok', s.counts.resumed); text('n-fail', s.counts.failed); text('rate', s.resumeRate);
   text('workspace', s.workspace.length ? s.workspace.join('\\n') : '(empty)');
   const tl = s.timeline.length + ':' + (s.timeline[0] ? s.timeline[0].atMs + s.timeline[0].text : '');
   if (tl !== lastTimeline) { lastTimeline = tl; listInto('timeline', s.timeline.map((t) => (t.atMs / 1000).toFixed(3) + ' s  ' + t.text)); }

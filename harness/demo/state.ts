@@ -4,6 +4,7 @@ import { nowMs } from '../core/clock.js';
 import type { WorkloadModel } from '../check/workload.js';
 import type { Outcome } from '../journal/events.js';
 import type { GroupMember } from './group.js';
+import { resumeRateText } from './resume-rate.js';
 
 /** The session's state as the page names it. */
 export type SessionState =
@@ -61,6 +62,8 @@ export interface DemoSnapshot {
   pids: { host: number; group: number; commands: string[]; members: GroupMember[] } | null;
   last: InterruptionView | null;
   counts: { interruptions: number; resumed: number; failed: number };
+  /** The resume rate's anytime-valid interval and what it supports against 95% (resume-rate.ts). */
+  resumeRate: string;
   /** Wall-clock time (epoch ms, sub-ms) the last death was noticed, for measuring notice latency from outside. */
   noticedAtEpochMs: number | null;
   timeline: TimelineEntry[];
@@ -138,6 +141,7 @@ export class DemoState {
       pids: pid === null ? null : this.pidsOf(pid),
       last: this.last,
       counts: { ...this.counts },
+      resumeRate: resumeRateText(this.counts),
       noticedAtEpochMs: this.noticedAtEpochMs,
       timeline: this.timeline.slice().reverse(),
     };

@@ -1,6 +1,7 @@
 // Numbered release gates: judge each gate on a run summary. A rate is judged on its Wilson bound, a count on the count,
 // a distribution statistic (p95, ...) on its point estimate, confirmed by its distribution-free one-sided 95% bounds: a
 // point whose bounds straddle the bar is inconclusive. Combining verdicts and exit codes live in verdict.ts, the one lattice.
+import { anytimeDecision } from './anytime.js';
 import { minNForQuantileBound } from './distribution-interval.js';
 import { measure, METRICS, type Measurement } from './metrics.js';
 import { holds, statName, violationIsFinal } from './threshold.js';
@@ -148,6 +149,7 @@ export function evaluateGate(base: Gate, summary: Partial<Summary>, evidence: Ga
     verdict,
     solid,
     note: notes.filter(Boolean).join('; '),
+    anytime: anytimeDecision(gate.metric, gate.threshold, m, evidence, verdict),
   };
 }
 

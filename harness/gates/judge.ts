@@ -1,8 +1,10 @@
 // Judge an analysed run against the numbered gates (shared by `soak run`, `soak gates`, `soak report` and `soak
 // watch`): evaluate each gate, apply the timing rule of a saturated machine (verdict.ts timingVerdict) to the timing
 // gates, and combine the verdicts in the lattice.
+import type { AnytimeDecision } from './anytime.js';
 import { evaluateGates, gateEvidenceFromAnalysis, loadGates } from './evaluate.js';
 import { isTimeMetric } from './metrics.js';
+import { judgedOnAnytime } from './sequential.js';
 import type { GateResult } from './types.js';
 import {
   SATURATED_WORD,
@@ -63,13 +65,14 @@ const QUIET: TimingFacts = { machineLoad: undefined, strict: false };
 /** Judge the gates; a negative-control run passes only if the checker found violations (the gates are shown as measured). */
 export function judge(analysis: RunAnalysis, opts: JudgeOptions = {}): Judgement {
   const s = analysis.summary;
-  const gates = evaluateGates(
+  const evaluated = evaluateGates(
     loadGates(opts.gatesDir),
     s,
     gateEvidenceFromAnalysis(analysis, analysis.cadence, s.seed),
   );
-  const { gates: _judged, ...run } = verdictFacts(s, gates);
-  return judgement(gates, run, { machineLoad: s.machineLoad, strict: opts.strictTiming === true });
+  const { gates: _judged, ...run } = verdictFacts(s, evaluated);
+  const timing = { machineLoad: s.machineLoad, strict: opts.strictTiming === true };
+  return judgement(evaluated, run, timing, s.runStatus?.untilDecided === true);
 }
 
 /** A bar a slow machine can fail: an upper bound ("p95 < 1000"); saturation makes a time longer, never shorter. */
@@ -100,8 +103,16 @@ export function applyTiming(gates: readonly GateResult[], t: TimingFacts): GateR
       solid: verdict === g.verdict && g.solid,
       note: [g.note, note].filter(Boolean).join('; '),
       saturated: { measured: g.verdict, reason },
+      ...(g.anytime && { anytime: anytimeOnSaturated(g.anytime, slowFails && !t.strict) }),
     };
   });
+}
+
+/** A timing gate's anytime fail on a saturated machine is undecided too (the machine may have made it slow). */
+function anytimeOnSaturated(a: AnytimeDecision, distrust: boolean): AnytimeDecision {
+  if (!distrust || a.decision !== 'fail') return a;
+  const note = `failed on a saturated machine: undecided, the machine may have made it slow`;
+  return { ...a, decision: 'undecided', note: [a.note, note].filter(Boolean).join('; ') };
 }
 
 /** The timing judgement of gates judged by applyTiming. */
@@ -131,8 +142,11 @@ export function judgement(
   evaluated: GateResult[],
   run: Omit<VerdictFacts, 'gates'>,
   t: TimingFacts = QUIET,
+  /** A run stopped when decided: judged on the anytime-valid decisions (sequential.ts), after the timing rule. */
+  sequential = false,
 ): Judgement {
-  const gates = applyTiming(evaluated, t);
+  const timed = applyTiming(evaluated, t);
+  const gates = sequential ? timed.map(judgedOnAnytime) : timed;
   const timing = timingJudgement(gates, t);
   const facts: VerdictFacts = { ...run, gates };
   const verdict = verdictOfLevel(verdictLevel(facts));

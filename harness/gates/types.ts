@@ -54,6 +54,34 @@ export interface GateResult {
    * measured fail is reported inconclusive (saturated) (gates/verdict.ts, timingVerdict); absent otherwise.
    */
   saturated?: { measured: Verdict; reason: string };
+  /**
+   * The decision that stays valid however often the gate is looked at and whenever the run stops (gates/anytime.ts);
+   * `verdict` is the fixed-n one, valid for a run whose length was fixed before it started. Absent in older reports.
+   */
+  anytime?: AnytimeDecision;
+  /** Set on a run stopped when decided (gates/sequential.ts): the fixed-n verdict, shown beside `verdict`, not used. */
+  fixedN?: Verdict;
+}
+
+/** A gate's decision that stays valid under continuous monitoring and optional stopping. */
+export interface AnytimeDecision {
+  decision: 'pass' | 'fail' | 'undecided';
+  /**
+   * e-process: a sequential test of the rate `rate` against `bar` at level alpha (stats/anytime.ts, gates/anytime.ts); gate-rule: the
+   * gate's own rule, which looking early cannot bend (a count that only grows) or which is not a sampled rate (a ratio).
+   */
+  method: 'e-process' | 'gate-rule';
+  /** Each side's error level: a wrong pass (or a wrong fail) happens with probability at most alpha. */
+  alpha: number;
+  /** What the trials are and what a success is, e.g. "kill trials that resumed", "downtimeMs samples < 1000". */
+  rate: string;
+  successes: number | null;
+  trials: number | null;
+  /** The rate's bar (a p95 gate: 0.95); null for the gate's own rule. */
+  bar: number | null;
+  /** The anytime-valid interval of the rate: each end one-sided at alpha; null for the gate's own rule. */
+  interval: [number, number] | null;
+  note: string;
 }
 
 /** Comparison operators a threshold may use. */

@@ -76,7 +76,7 @@ export const FIELD_ORDER = {
     'violations',
     'cause',
   ],
-  'run-end': ['status', 'cycles', 'reason', 'store'],
+  'run-end': ['status', 'cycles', 'reason', 'store', 'decided'],
   'machine-load': ['cycle', 'windowMs', 'load1', 'stealPct', 'busyPct', 'harnessPct', 'otherCpuPct'],
   effects: ['cycle', 'restoredThrough', 'incarnations', 'disciplines'],
 } as const satisfies { [T in EventType]: readonly FieldOf<T>[] };

@@ -257,6 +257,7 @@ export interface RunEndEvent extends Base {
   reason?: string;
   /** The run's store once its last host was gone, as `soak store stats` counts it (absent: older runs, or unreadable). */
   store?: StoreTally;
+  decided?: { cycle: number; by: string }; // --until-decided stopped it once decided: after this cycle, by this
 }
 
 /** A store's committed checkpoints (manifests in place) and their logical and stored bytes. */

@@ -105,7 +105,12 @@ export function planMerge(inputs: readonly MergeInput[], mergedRunId: string, op
     start: {
       ...base,
       runId: mergedRunId,
-      scenario: { ...first.scenario, cycles },
+      // one source stopped when decided: the union's length depended on the data, so it is judged the same way
+      scenario: {
+        ...first.scenario,
+        cycles,
+        ...(starts.some((s) => s.scenario.untilDecided) ? { untilDecided: true } : {}),
+      },
       mergedFrom: starts.flatMap(constituents), // a merge of merges still names every run it holds
       sources: inputs.flatMap((input, i) => sourceRuns(input, starts[i]!, shifts[i]!)),
       ...(forced.length > 0 ? { forcedOverlap: forced } : {}),

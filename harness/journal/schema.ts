@@ -244,6 +244,7 @@ export const EVENT_SCHEMAS = {
     cycles: number(COUNT),
     reason: text.optional(),
     store: storeTally.optional(),
+    decided: z.object({ cycle: number(COUNT), by: text }).optional(),
   }),
   'machine-load': z.object({
     ...base,

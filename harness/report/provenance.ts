@@ -29,7 +29,18 @@ export function provenanceLine(s: Summary): string {
   const forced = s.forcedOverlap
     ? ` Merged with --force although its sources overlap (${s.forcedOverlap.join('; ')}): the same cycles may be counted twice, so n may overstate what was tested.`
     : '';
-  return `${head}${merged}.${forced}`;
+  return `${head}${merged}.${sequentialText(s)}${forced}`;
+}
+
+/** A --until-decided run: " Decided at cycle 63: every gate; ..." or that it was not decided within its budget. */
+function sequentialText(s: Summary): string {
+  const r = s.runStatus;
+  if (r?.untilDecided !== true) return '';
+  const how =
+    " Judged on each gate's anytime-valid decision, valid however often it was looked at and whenever it stopped; the fixed-n verdicts beside them assume a length fixed in advance.";
+  return r.decided
+    ? ` Run until decided: decided at cycle ${r.decided.cycle}: ${r.decided.by}.${how}`
+    : ` Run until decided: not decided within its budget, so every undecided gate is inconclusive.${how}`;
 }
 
 /** "one machine" or "3 machines": how many distinct machines a run's cycles ran on. */

@@ -95,6 +95,22 @@ export const gateResultSchema = z.object({
   note: z.string(),
   /** A timing gate judged on a saturated machine: its verdict as measured and the saturation with its figures. */
   saturated: z.object({ measured: z.enum(VERDICTS), reason: z.string() }).optional(),
+  /** The anytime-valid decision (gates/anytime.ts): valid under peeking and optional stopping; absent in older reports. */
+  anytime: z
+    .object({
+      decision: z.enum(['pass', 'fail', 'undecided']),
+      method: z.enum(['e-process', 'gate-rule']),
+      alpha: num,
+      rate: z.string(),
+      successes: nullableNum,
+      trials: nullableNum,
+      bar: nullableNum,
+      interval: interval.nullable(),
+      note: z.string(),
+    })
+    .optional(),
+  /** A run stopped when decided: the fixed-n verdict, shown beside the anytime one, not used. */
+  fixedN: z.enum(VERDICTS).optional(),
 });
 
 /** What the machine's load did to the timing gates (gates/judge.ts TimingJudgement). */
@@ -131,6 +147,10 @@ export const summarySchema = z.object({
     .object({
       status: z.enum(['complete', 'interrupted', 'budget', 'aborted', 'unknown']),
       reason: z.string().optional(),
+      /** A --until-decided run: its gates are judged on their anytime-valid decisions. */
+      untilDecided: z.boolean().optional(),
+      /** When and by what it stopped once its verdict was decided (absent: it ran out of budget undecided). */
+      decided: z.object({ cycle: num, by: z.string() }).optional(),
     })
     .optional(),
   killResume: z.object({ successes: num, trials: num, wilson95: interval.nullable() }),

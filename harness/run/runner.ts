@@ -23,7 +23,7 @@ import { needsLazyfs } from '../nemesis/faults.js';
 import { LazyMount } from '../nemesis/lazyfs.js';
 import { clearLazyfsOwner, recordLazyfsOwner, unmountStaleLazyfs } from '../nemesis/lazyfs-orphans.js';
 import { injectedRunnerError } from './test-faults.js';
-import type { CycleEvent, RunStatus } from '../journal/events.js';
+import type { CycleEvent, RunEndEvent, RunStatus } from '../journal/events.js';
 import { hostConfig, journaledHosts, startSession, type SpawnHost } from './host-journal.js';
 import type { Progress } from './progress.js';
 import { LoadSampling } from './load-sampling.js';
@@ -41,6 +41,11 @@ export interface RunControl {
   /** Set to true (the caller's SIGINT/SIGTERM handler: stop-signals.ts) to stop after the current cycle. */
   stop: { requested: boolean };
   logLevel: 'debug' | 'info' | 'warn' | 'silent';
+  /**
+   * For a scenario with untilDecided: asked after each cycle is durable, returns what decided the verdict ("every
+   * gate", or the gate that failed) to stop the run there, or null to go on (the command judges the journal so far).
+   */
+  decide?: (runDir: string) => Promise<string | null>;
 }
 
 /** How a run (or this invocation's part of it) ended. */
@@ -102,6 +107,7 @@ export async function runCycles(
   let host: HostHandle | null = null;
   let status: RunResult['status'] = 'complete';
   let reason: string | undefined;
+  let decided: RunEndEvent['decided'];
   let done = 0;
   let nextStart = firstStart;
   const runClock = nowMs();
@@ -155,6 +161,11 @@ export async function runCycles(
       done++;
       loads.cycleEnded(cycle);
       opts.progress.cycle(result.event);
+      const by = scenario.untilDecided === true && opts.decide ? await opts.decide(paths.dir) : null;
+      if (by !== null) {
+        decided = { cycle, by };
+        break;
+      }
     }
   } catch (err) {
     status = 'aborted';
@@ -170,7 +181,11 @@ export async function runCycles(
       await effects?.close();
       await loads.stop();
       const store = storeTally(ctx.store); // after the last host is gone: nothing commits any more
-      const extra = { ...(reason !== undefined ? { reason } : {}), ...(store ? { store } : {}) };
+      const extra = {
+        ...(reason !== undefined ? { reason } : {}),
+        ...(store ? { store } : {}),
+        ...(decided ? { decided } : {}),
+      };
       journal.append({ type: 'run-end', status, cycles: done, ...extra });
       journal.close();
     } catch (err) {

@@ -68,6 +68,12 @@ export const scenarioSchema = z
     standby: z.boolean().default(false),
     /** Stop cleanly (status "budget") once this much wall time has passed; 0 = no budget. */
     budgetS: durationS(24 * 86_400).default(0),
+    /**
+     * Stop after the cycle at which the verdict is decided by the gates' anytime-valid decisions (gates/anytime.ts):
+     * every gate decided, or one failed. `cycles` and budgetS are then the budget; a gate still undecided when it runs
+     * out is inconclusive. The run's gates are judged on their anytime decisions (docs/anytime.md).
+     */
+    untilDecided: z.boolean().optional(),
     /** Workload: one step every stepMs. */
     stepMs: durationMs(10_000).default(5),
     checkpoint: z
@@ -146,7 +152,10 @@ export const scenarioSchema = z
 
 export type Scenario = z.infer<typeof scenarioSchema>;
 export type ScenarioOverrides = Partial<
-  Pick<Scenario, 'target' | 'cycles' | 'seed' | 'skewMs' | 'injectRestoreDelayMs' | 'budgetS' | 'bootSamples'>
+  Pick<
+    Scenario,
+    'target' | 'cycles' | 'seed' | 'skewMs' | 'injectRestoreDelayMs' | 'budgetS' | 'bootSamples' | 'untilDecided'
+  >
 >;
 
 /** The command-line flag that overrides scenario field `key` (budgetS: --budget-s). */

@@ -1,6 +1,7 @@
 // The `soak watch` page: static markup plus the script that fills it from WatchSnapshot, drawing the downtime
 // histogram and ECDF as inline SVG built element by element (no markup from data).
 import { livePage, SCRIPT_PRELUDE } from '../live/shell.js';
+import { ANYTIME_LABEL, FIXED_N_LABEL } from '../report/text/anytime-format.js';
 
 const BODY = `
 <h1>soak watch <span id="status" class="badge" data-state="booting">reading…</span> <small id="conn" class="mute">connecting…</small></h1>
@@ -22,7 +23,12 @@ Figures are the report's (same analysis, same gates), recomputed each time the j
 <section><h2>Downtime ECDF (ms)</h2><svg id="ecdf" viewBox="0 0 320 160" role="img" aria-label="downtime ECDF"></svg></section>
 </div>
 <section><h2>What was measured</h2><ul id="findings"></ul></section>
-<section><h2>Gates as they stand</h2><table><thead><tr><th>#</th><th>gate</th><th>threshold</th><th>observed</th><th>95% interval</th><th>n</th><th>verdict</th></tr></thead><tbody id="gates"></tbody></table></section>
+<section><h2>Gates as they stand</h2>
+<p class="mute" id="gates-help">Two verdicts per gate. The fixed-n verdict (Wilson interval, order-statistic bounds) holds for a run whose
+length was fixed in advance, read once at its end: stopping the first time it looks green passes a bad system far more
+often than 5%. The anytime-valid decision stays valid however often this page is looked at and whenever the run stops
+(docs/anytime.md).</p>
+<table><thead><tr><th>#</th><th>gate</th><th>threshold</th><th>observed</th><th>95% interval (fixed n)</th><th>n</th><th>${FIXED_N_LABEL}</th><th>${ANYTIME_LABEL}</th></tr></thead><tbody id="gates"></tbody></table></section>
 <section><h2>Failures</h2><ol id="failures"></ol></section>
 `;
 
@@ -68,6 +74,9 @@ function render(s) {
     const tr = document.createElement('tr'); tr.dataset.gate = String(g.id);
     for (const v of [g.id, g.title, g.threshold, g.observed, g.interval, g.n]) { const td = document.createElement('td'); td.textContent = String(v); tr.append(td); }
     const td = document.createElement('td'); const b = document.createElement('span'); b.className = 'badge'; b.dataset.state = g.state; b.textContent = g.verdict; td.append(b); tr.append(td);
+    const at = document.createElement('td'); at.className = 'anytime'; at.dataset.decision = g.anytimeState;
+    const ab = document.createElement('span'); ab.className = 'badge'; ab.dataset.state = g.anytimeState === 'undecided' ? 'insufficient' : g.anytimeState; ab.textContent = g.anytime;
+    const ai = document.createElement('div'); ai.className = 'mute'; ai.textContent = g.anytimeInterval; at.append(ab, ai); tr.append(at);
     return tr;
   }));
   drawHist(s.histogram); drawEcdf(s.ecdf);

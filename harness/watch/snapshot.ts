@@ -6,6 +6,7 @@ import { verdictLine } from '../gates/judge.js';
 import { findings } from '../report/findings.js';
 import { ecdfData, histogramData } from '../report/charts/chart-data.js';
 import { fmtGateInterval, fmtGateObserved, fmtGateThreshold, fmtGateVerdict } from '../report/text/gate-format.js';
+import { fmtAnytimeDecision, fmtAnytimeInterval } from '../report/text/anytime-format.js';
 
 /** One gate as it stands. */
 export interface WatchGate {
@@ -18,6 +19,10 @@ export interface WatchGate {
   verdict: string;
   /** pass | fail | insufficient | inconclusive (for the badge's colour). */
   state: string;
+  /** The anytime-valid decision, valid at every look (report/text/anytime-format.ts), its interval, and its state. */
+  anytime: string;
+  anytimeInterval: string;
+  anytimeState: 'pass' | 'fail' | 'undecided';
 }
 
 /** Everything the watch page shows. */
@@ -82,6 +87,9 @@ export function watchSnapshot(runDir: string, analysis: RunAnalysis, j: Judgemen
       n: g.n,
       verdict: fmtGateVerdict(g),
       state: g.verdict,
+      anytime: fmtAnytimeDecision(g),
+      anytimeInterval: fmtAnytimeInterval(g),
+      anytimeState: g.anytime?.decision ?? 'undecided',
     })),
     failures: s.violationSamples,
     histogram: histogramData(analysis.downtimes),

@@ -13,6 +13,7 @@ import { chromiumPresent, launchChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cliPath } from '../helpers/paths.js';
 import { describeResult, soakIn } from '../helpers/cli.js';
+import { resumeRateText } from '../../harness/demo/resume-rate.js';
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'test-artifacts', 'demo');
 const WAIT = 90_000;
@@ -124,6 +125,13 @@ describe.skipIf(!present)('soak demo in headless Chromium', () => {
     await page.locator('#n-ok', { hasText: /^2$/ }).waitFor({ timeout: WAIT });
     await expect(page.locator('#o-cycle').textContent()).resolves.toMatch(/^#2, by the button/);
     expect(cycles(runDir).map((c) => c.outcome)).toEqual(['ok', 'ok']);
+    // the resume rate as it may be watched: its anytime-valid interval, two in two deciding nothing against 95%
+    const rate = page.locator('#rate', { hasText: / over 2 judged;/ });
+    await rate.waitFor({ timeout: WAIT });
+    await expect(rate.textContent()).resolves.toBe(resumeRateText({ resumed: 2, failed: 0 }));
+    expect(resumeRateText({ resumed: 2, failed: 0 })).toMatch(
+      /^resume rate, anytime-valid \(valid at every look\): \[\d+(\.\d)?%, 100%\] over 2 judged; not decided against 95% yet/,
+    );
     await page.screenshot({ path: path.join(ARTIFACTS, 'demo-button.png'), fullPage: true });
   });
 

@@ -69,6 +69,21 @@ describe('planMerge', () => {
     expect(machine).toMatch(/ \(#[0-9a-f]{8}\)$/);
   });
 
+  it('judges the union as stopped when decided when any shard was (its length depended on the data)', () => {
+    const decided = start('b', 8, { index: 1, count: 2 });
+    decided.scenario = { ...decided.scenario, untilDecided: true };
+    const plan = (second: RunStartEvent) =>
+      planMerge(
+        [
+          { start: start('a', 8, { index: 0, count: 2 }), cycleIds: ids(1, 7, 2), source: 'a' },
+          { start: second, cycleIds: ids(2, 8, 2), source: 'b' },
+        ],
+        'merged',
+      );
+    expect(plan(decided).start.scenario.untilDecided).toBe(true);
+    expect(plan(start('b', 8, { index: 1, count: 2 })).start.scenario.untilDecided).toBeUndefined();
+  });
+
   it('a merge of merges keeps every source run, its cycle range shifted', () => {
     const inner = planMerge(
       [

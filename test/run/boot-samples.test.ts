@@ -17,9 +17,9 @@ describe('bootSampleIds', () => {
 });
 
 describe('scenario bootSamples', () => {
-  it('defaults to 0; the default scenario boots 59 (a p95 needs n >= 59)', () => {
+  it('defaults to 0; the default scenario boots 64 (a p95 needs n >= 59; its anytime decision 65 with the session own boot)', () => {
     expect(parseScenario('name: t\n', 't.yaml').bootSamples).toBe(0);
-    expect(loadScenario('default').scenario.bootSamples).toBe(59);
+    expect(loadScenario('default').scenario.bootSamples).toBe(64);
     expect(loadScenario('default', { bootSamples: 0 }).scenario.bootSamples).toBe(0);
   });
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { findings } from '../../harness/report/findings.js';
 import { watchSnapshot } from '../../harness/watch/snapshot.js';
+import { fmtAnytimeDecision } from '../../harness/report/text/anytime-format.js';
 import { makeAnalysis, makeGates } from '../report/fixtures.js';
 import { judgement } from '../../harness/gates/judge.js';
 
@@ -27,6 +28,8 @@ describe('watchSnapshot', () => {
     const s = watchSnapshot('/r', a, j, { planned: 20, elapsedMs: 1 });
     expect(s.findings).toEqual(findings(a));
     expect(s.gates.map((g) => g.id)).toEqual(j.gates.map((g) => g.id));
+    expect(s.gates.map((g) => g.anytimeState)).toEqual(j.gates.map((g) => g.anytime?.decision ?? 'undecided'));
+    expect(s.gates.map((g) => g.anytime)).toEqual(j.gates.map(fmtAnytimeDecision));
     expect(s.histogram.reduce((n, b) => n + b.count, 0)).toBe(a.downtimes.length);
   });
 });

@@ -13,6 +13,12 @@ import { describeResult, soakIn } from '../helpers/cli.js';
 import { escapeMarkdown } from '../../harness/report/escape.js';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
 import { judge, verdictLine } from '../../harness/gates/judge.js';
+import {
+  ANYTIME_LABEL,
+  FIXED_N_LABEL,
+  fmtAnytimeDecision,
+  fmtAnytimeInterval,
+} from '../../harness/report/text/anytime-format.js';
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'test-artifacts', 'watch');
 const RUN = fixturePath('journals', 'process-resumed');
@@ -73,6 +79,24 @@ describe.skipIf(!present)('soak watch in headless Chromium', () => {
     const verdict = (await page.locator('#verdict').textContent()) ?? '';
     const { analysis } = await loadRuns([RUN]);
     expect(verdict).toBe(verdictLine(judge(analysis)));
+    // each gate shows its anytime-valid decision and interval beside the fixed-n verdict, each labelled
+    const heads = await page.locator('#gates').locator('xpath=..').locator('th').allTextContents();
+    expect(heads).toEqual(expect.arrayContaining([FIXED_N_LABEL, ANYTIME_LABEL]));
+    const judged = judge(analysis).gates;
+    const cells = page.locator('#gates td.anytime');
+    expect(await cells.count()).toBe(8);
+    for (const [i, g] of judged.entries()) {
+      const cell = cells.nth(i);
+      expect(await cell.getAttribute('data-decision')).toBe(g.anytime?.decision);
+      expect(await cell.locator('.badge').textContent()).toBe(fmtAnytimeDecision(g));
+      expect(await cell.locator('div').textContent()).toBe(fmtAnytimeInterval(g));
+    }
+    const rate =
+      (await cells
+        .nth(judged.findIndex((g) => g.id === 6))
+        .locator('div')
+        .textContent()) ?? '';
+    expect(rate).toMatch(/^\[\d+(\.\d)?%, \d+(\.\d)?%\] of trials that succeeded \(\d+\/\d+\) vs 95%$/);
     const bars = page.locator('#hist rect');
     let total = 0;
     for (let i = 0; i < (await bars.count()); i++) total += Number(await bars.nth(i).getAttribute('data-count'));

@@ -7,6 +7,7 @@ import { fmtMs, fmtNum, fmtPct, fmtPctInterval } from '../text/format.js';
 import type { ReportModel } from '../model.js';
 import { nextStepsHtml, storyHtml, verdictBanner } from './first-screen.js';
 import { gateRulesHtml, gateTableHtml } from './gate-table.js';
+import { anytimeHtml } from './anytime-list.js';
 import { PAGE_CSS } from './page-style.js';
 import { sinceLastHtml } from './since-last.js';
 import { effectsSection } from '../text/effects.js';
@@ -135,7 +136,7 @@ ${cards(model)}
 ${list(model.findings)}
 ${indeterminateHtml(u)}<h2 id="gates">Gates</h2>
 ${gateTableHtml(model)}
-${gateRulesHtml(model)}
+${anytimeHtml(model.gates)}${gateRulesHtml(model)}
 ${sinceLastHtml(model.sinceLast)}<h2>Charts</h2>
 <div class="charts">
 ${charts.map(chartFigure).join('\n')}

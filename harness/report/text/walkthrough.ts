@@ -11,6 +11,7 @@ import type { DurabilityRow } from '../../analysis/durability.js';
 import { durabilityLines, plainKillRows } from './durability.js';
 import { effectsMarkdown } from './effects.js';
 import { storyMarkdown } from './story.js';
+import { anytimeSection } from './anytime-format.js';
 
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
   return [
@@ -104,6 +105,7 @@ export function renderWalkthrough(
       '### How the gates are judged',
       '',
       ...bullets(model.gateRules),
+      ...(model.gates.some((g) => g.anytime) ? ['', ...anytimeSection(model.gates).slice(0, -1)] : []),
     );
     const described = model.gates.filter((g) => g.description !== '');
     if (described.length > 0)
