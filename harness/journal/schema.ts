@@ -8,7 +8,6 @@ import { FAULT_KINDS, scenarioSchema } from '../scenario/scenario.js';
 import type { EventOf, EventType } from './codec.js';
 import { effectsEventSchema } from './effects-schema.js';
 import { CAUSE_CODES, JOURNAL_SCHEMA_VERSION, type KillPhase, type Outcome } from './events.js';
-
 import {
   COUNT,
   CYCLE_ID,
