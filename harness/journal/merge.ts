@@ -4,6 +4,7 @@
 import { InputError } from '../core/errors.js';
 import { machineLabel } from '../core/environment.js';
 import { plannedCycles } from '../scenario/shard.js';
+import type { EventType } from './codec.js';
 import type { JournalEvent, RunStartEvent, SourceRun } from './events.js';
 import { constituents, overlaps, type MergeInput } from './merge-overlap.js';
 
@@ -49,19 +50,29 @@ export function mergeInput(
   };
 }
 
-const CYCLE_KEYED = new Set([
-  'machine-load',
-  'host-start',
-  'kill-list',
-  'boot',
-  'checkpoint',
-  'cycle-start',
-  'kill',
-  'observation',
-  'restore',
-  'cycle',
-  'target-info',
-]);
+/**
+ * What a merge does with each event type: a cycle's event goes in (its cycle id shifted); the run's own frame
+ * (run-start, run-resume, run-end) is replaced by the merged one. A Record over every type, so a new event type does
+ * not compile until it is placed here (a dropped 'fault' once made merged freeze and power-loss cycles plain kills).
+ */
+const MERGED_AS: Record<EventType, 'cycle' | 'frame'> = {
+  'run-start': 'frame',
+  'run-resume': 'frame',
+  'run-end': 'frame',
+  'machine-load': 'cycle',
+  'host-start': 'cycle',
+  'kill-list': 'cycle',
+  boot: 'cycle',
+  checkpoint: 'cycle',
+  'cycle-start': 'cycle',
+  kill: 'cycle',
+  fault: 'cycle',
+  observation: 'cycle',
+  restore: 'cycle',
+  cycle: 'cycle',
+  'target-info': 'cycle',
+  effects: 'cycle',
+};
 
 /**
  * Shards keep their (disjoint) cycle ids; otherwise ids are offset so no two runs share one: each source is shifted
@@ -148,7 +159,7 @@ function sourceRuns(input: MergeInput, start: RunStartEvent, shift: number): Sou
 
 /** One source event as it goes into the merged journal (its cycle id shifted), or null when it stays out. */
 export function mergeEvent(e: JournalEvent, shift: number): JournalEvent | null {
-  if (!CYCLE_KEYED.has(e.type)) return null;
+  if (MERGED_AS[e.type] !== 'cycle') return null;
   return { ...e, cycle: (e as { cycle: number }).cycle + shift } as JournalEvent;
 }
 
