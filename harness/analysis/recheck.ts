@@ -2,7 +2,7 @@
 // the run journaled (as Jepsen checks the stored history after the run, so a changed checker can re-judge an old run).
 import { checkResume } from '../check/checker.js';
 import type { Violation, ViolationCode } from '../check/heartbeat.js';
-import { EXIT } from '../core/errors.js';
+import { ADAPTER_FAULT_PREFIX, EXIT } from '../core/errors.js';
 import { WorkloadModel } from '../check/workload.js';
 import type { JournalEvent, ObservationEvent, Outcome } from '../journal/events.js';
 import { resumeObservation, type ObservationFields } from '../journal/observation.js';
@@ -31,6 +31,13 @@ export interface RecheckResult {
   journaledFailures: number;
   /** Re-checked cycles in which the checker, run again, finds violations. */
   recheckedFailures: number;
+  /**
+   * Adapter faults (an exec adapter broke the protocol: its fault, not the runtime's): cycles failed with adapter-fault
+   * violations only, and runners that ended on one (a boot). They make the verdict adapter-fault (exit 5), as the run's.
+   */
+  adapterFaults: number;
+  /** Failed cycles with a violation of the system under test (journaled or found again): these make a FAIL. */
+  systemFailures: number;
 }
 
 /** The distinct violation codes of a list, sorted: what a verdict comparison looks at (messages are for people). */
@@ -95,6 +102,8 @@ export class Rechecker {
     indeterminate: [],
     journaledFailures: 0,
     recheckedFailures: 0,
+    adapterFaults: 0,
+    systemFailures: 0,
   };
 
   private sawRunStart = false;
@@ -111,6 +120,8 @@ export class Rechecker {
       this.pending.set(e.cycle, e);
       return;
     }
+    if (e.type === 'run-end' && e.status === 'aborted' && e.reason?.startsWith(ADAPTER_FAULT_PREFIX) === true)
+      this.r.adapterFaults++;
     if (e.type !== 'cycle') return;
     const r = this.r;
     r.cycles++;
@@ -122,15 +133,23 @@ export class Rechecker {
       return;
     }
     if (!obs) {
+      if (e.outcome === 'fail') this.failed(e.violations);
       r.unobserved++;
       return;
     }
     r.rechecked++;
     const v = keepOutsideFindings(recheckObservation(obs, this.model), e.violations);
     if (v.outcome === 'fail') r.recheckedFailures++;
+    if (e.outcome === 'fail' || v.outcome === 'fail') this.failed([...e.violations, ...v.violations]);
     const journaled = { outcome: e.outcome, codes: codesOf(e.violations) };
     if (sameVerdict(journaled, v)) r.agreed++;
     else r.changed.push({ cycle: e.cycle, journaled, rechecked: v });
+  }
+
+  /** Count a cycle with these violations (journaled and found again): the system's failure, or the adapter's only. */
+  private failed(vs: readonly { code: string }[]): void {
+    if (vs.length > 0 && vs.every((v) => v.code === 'adapter-fault')) this.r.adapterFaults++;
+    else this.r.systemFailures++;
   }
 
   /** What was found so far. */
@@ -145,6 +164,8 @@ export class Rechecker {
  */
 export function recheckExitCode(r: RecheckResult): number {
   // Jepsen's order: a violation (journaled or found again) outranks "nothing to re-check", which outranks a pass.
-  if (r.changed.length > 0 || r.journaledFailures > 0 || r.recheckedFailures > 0) return EXIT.fail;
+  // As the run's lattice (gates/verdict.ts verdictLevel): the system's failure, then an adapter fault, then the rest.
+  if (r.changed.length > 0 || r.systemFailures > 0) return EXIT.fail;
+  if (r.adapterFaults > 0) return EXIT.adapterFault;
   return r.rechecked === 0 ? EXIT.insufficient : EXIT.pass;
 }

@@ -42,8 +42,17 @@ function formatRecheck(r: RecheckResult): string {
     );
   }
   if (r.journaledFailures > 0) lines.push(`the run journaled ${r.journaledFailures} failed cycles (violations)`);
+  if (r.adapterFaults > 0)
+    lines.push(
+      `${r.adapterFaults} adapter faults (the exec adapter broke the target protocol: its fault, not the runtime's)`,
+    );
   const code = recheckExitCode(r);
-  lines.push(`verdict: ${code === 0 ? 'PASS' : code === 1 ? 'FAIL' : 'NO OBSERVATIONS'}`);
+  const words: Record<number, string> = {
+    [EXIT.pass]: 'PASS',
+    [EXIT.fail]: 'FAIL',
+    [EXIT.adapterFault]: 'ADAPTER FAULT',
+  };
+  lines.push(`verdict: ${words[code] ?? 'NO OBSERVATIONS'}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -82,6 +82,10 @@ export const OUTPUT_SCHEMAS = {
       indeterminate: z.array(num),
       journaledFailures: num,
       recheckedFailures: num,
+      /** Cycles failed with adapter-fault violations only, and runners ended by one: exit 5 unless a FAIL. */
+      adapterFaults: num,
+      /** Failed cycles with a violation of the system under test: exit 1. */
+      systemFailures: num,
       /** Protocol errors of the journal (journal/protocol.ts), the first 1000 by line; any makes the exit code 3. */
       journalErrors: z.array(z.object({ line: num, code: z.string(), message: z.string() })),
       journalErrorCount: num,

@@ -117,6 +117,38 @@ describe('Rechecker', () => {
     expect(recheckExitCode(r)).toBe(1);
   });
 
+  it("an adapter fault is the adapter's (exit 5, as the run's verdict); a violation of the system outranks it (exit 1)", () => {
+    const adapterFault = { code: 'adapter-fault', message: 'adapter x (pid 9), request restore #3: exited' } as const;
+    const [, ok] = cycleEvents(2, observed(36));
+    const faulted: CycleEvent = {
+      ...ok,
+      outcome: 'fail',
+      downtimeMs: null,
+      restoredSeq: null,
+      violations: [adapterFault],
+    };
+    const r = recheck([...cycleEvents(1, observed(36)), faulted]);
+    expect(r).toMatchObject({ journaledFailures: 1, adapterFaults: 1, systemFailures: 0, unobserved: 1 });
+    expect(recheckExitCode(r)).toBe(5);
+    // a runner ended by an adapter fault at a boot counts too
+    const end = stamp({
+      type: 'run-end',
+      status: 'aborted',
+      cycles: 0,
+      reason: 'adapter fault: request boot #1: garbage',
+    });
+    expect(recheckExitCode(recheck([...cycleEvents(1, observed(36)), end as JournalEvent]))).toBe(5);
+    // negative control: with a failed cycle of the system beside it, FAIL (exit 1)
+    const bad = observed(39);
+    const both = recheck([...cycleEvents(1, { ...bad, heartbeat: { ...bad.heartbeat, nonce: 'other' } }), faulted]);
+    expect(both).toMatchObject({ adapterFaults: 1, systemFailures: 1 });
+    expect(recheckExitCode(both)).toBe(1);
+    // a failed cycle with no violation listed is still the system's failure
+    const bare = recheck([{ ...faulted, violations: [] }]);
+    expect(bare).toMatchObject({ adapterFaults: 0, systemFailures: 1 });
+    expect(recheckExitCode(bare)).toBe(1);
+  });
+
   it('a later observation of the same cycle id (the run was resumed) replaces an earlier one', () => {
     const [stale] = cycleEvents(1, { ...observed(39), killStep: 2 });
     const r = recheck([stale, ...cycleEvents(1, observed(39))]);

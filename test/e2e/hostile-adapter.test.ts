@@ -200,6 +200,12 @@ describe('a hostile exec adapter', () => {
         events.some((e) => e.type === 'kill-list'),
         'no refused list was journaled',
       ).toBe(false);
+      // soak check reaches the run's verdict from the journal: the adapter's fault (exit 5), not a FAIL
+      const args = ['check', String(json?.['runDir']), '--json'];
+      const check = await execaNode(cliPath, args, { reject: false, timeout: 60_000, stdin: 'ignore' });
+      expect(check.exitCode, describeResult(check)).toBe(5);
+      checkCliOutputs(args, process.cwd(), check.stdout);
+      expect(JSON.parse(check.stdout)).toMatchObject({ adapterFaults: plan.length, systemFailures: 0 });
     },
     180_000,
   );
