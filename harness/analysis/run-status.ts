@@ -3,7 +3,7 @@
 import { ADAPTER_FAULT_PREFIX } from '../core/errors.js';
 import type { CauseCode, IndeterminateCause, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 import type { RowOrder } from './columns.js';
-import { plannedCycles } from '../scenario/shard.js';
+import { missingShards, plannedCycles } from '../scenario/shard.js';
 import { summarizeMachineLoad, type LoadColumns } from './machine-load.js';
 import type { Summary } from './summary.js';
 
@@ -35,7 +35,7 @@ export function runFacts(
   start: RunStartEvent,
   loads: LoadColumns,
   ends: readonly (RunEndEvent | null)[],
-): Pick<Summary, 'plannedCycles' | 'sources' | 'runStatus' | 'machineLoad' | 'forcedOverlap'> {
+): Pick<Summary, 'plannedCycles' | 'missingShards' | 'sources' | 'runStatus' | 'machineLoad' | 'forcedOverlap'> {
   const sources = start.sources;
   const machineLoad = summarizeMachineLoad(loads, start.environment.cores);
   const unfinished = sources?.find((s) => s.status !== 'complete');
@@ -44,10 +44,14 @@ export function runFacts(
     ...(start.scenario.untilDecided === true ? { untilDecided: true } : {}),
     ...(decided ? { decided } : {}),
   };
+  // shards of the soak no source stands for: their cycles were planned and never ran (a shard that never reported)
+  const missing = sources ? missingShards(sources.flatMap((s) => (s.shard ? [s.shard] : []))) : [];
   return {
     plannedCycles: sources
-      ? sources.reduce((sum, s) => sum + s.plannedCycles, 0)
+      ? sources.reduce((sum, s) => sum + s.plannedCycles, 0) +
+        missing.reduce((sum, m) => sum + plannedCycles(start.scenario.cycles, m), 0)
       : plannedCycles(start.scenario.cycles, start.shard),
+    ...(missing.length > 0 ? { missingShards: missing } : {}),
     // a merge's journal has no run-end: its sources say how their runners ended (older merges: complete)
     runStatus: {
       ...(sources

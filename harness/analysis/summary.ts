@@ -126,6 +126,8 @@ export interface Summary {
   plannedCycles?: number;
   /** A merged run's source runs: machine, seed, cycle range, status (absent for a single run). */
   sources?: SourceRun[];
+  /** Shards of a merged soak no source stands for (0-based index of count): planned, never run (absent: none). */
+  missingShards?: { index: number; count: number }[];
   /** A merge forced over overlapping sources (`soak merge --force`): why each pair overlaps (absent: not forced). */
   forcedOverlap?: string[];
   /** The machine load sampled through the run, and whether it was saturated (absent: no samples journaled). */

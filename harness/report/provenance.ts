@@ -14,18 +14,27 @@ const STATUS_WORDS: Record<NonNullable<Summary['runStatus']>['status'], string> 
 };
 
 /**
- * "Run complete: 80 of 80 planned cycles." / "Run interrupted after 37 of 80 planned cycles." (+ merged sources, and
- * a merge forced over overlapping sources).
+ * "Run complete: 80 of 80 planned cycles." / "Run interrupted after 37 of 80 planned cycles." (+ merged sources, the
+ * shards no source stands for, and a merge forced over overlapping sources).
  */
 export function provenanceLine(s: Summary): string {
   const status = s.runStatus?.status ?? 'complete';
   const ran = s.cycles.total;
   const planned = s.plannedCycles === undefined ? '' : ` of ${s.plannedCycles} planned`;
+  const missing = s.missingShards ?? [];
   const head =
     status === 'complete'
-      ? `Run complete: ${ran}${planned} cycles`
+      ? `Run ${missing.length > 0 ? 'incomplete' : 'complete'}: ${ran}${planned} cycles`
       : `Run ${STATUS_WORDS[status]} after ${ran}${planned} cycles`;
-  const merged = s.sources ? `, merged from ${s.sources.length} runs on ${machinesText(s)}` : '';
+  const absent = missing.map((m) => `${m.index + 1}/${m.count}`).join(', ');
+  const merged = s.sources
+    ? `, merged from ${s.sources.length} runs on ${machinesText(s)}` +
+      (missing.length > 0
+        ? missing.length === 1
+          ? `; shard ${absent} missing: no run of it was merged, so its cycles never ran`
+          : `; shards ${absent} missing: no run of them was merged, so their cycles never ran`
+        : '')
+    : '';
   const forced = s.forcedOverlap
     ? ` Merged with --force although its sources overlap (${s.forcedOverlap.join('; ')}): the same cycles may be counted twice, so n may overstate what was tested.`
     : '';

@@ -199,6 +199,7 @@ export const summarySchema = z.object({
       }),
     )
     .optional(),
+  missingShards: z.array(z.object({ index: num, count: num })).optional(),
   forcedOverlap: z.array(z.string()).optional(),
   machineLoad: z
     .object({

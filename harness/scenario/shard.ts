@@ -28,6 +28,15 @@ export function plannedCycles(cycles: number, shard?: Shard): number {
   return shard.index < cycles ? Math.floor((cycles - 1 - shard.index) / shard.count) + 1 : 0;
 }
 
+/** The shards of a soak that a set of shard runs lacks: for each shard count n present, the indices 0..n-1 absent. */
+export function missingShards(present: readonly Shard[]): Shard[] {
+  const missing: Shard[] = [];
+  for (const count of [...new Set(present.map((s) => s.count))].sort((a, b) => a - b))
+    for (let index = 0; index < count; index++)
+      if (!present.some((s) => s.count === count && s.index === index)) missing.push({ index, count });
+  return missing;
+}
+
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
 /** Whether shards (i, n) and (j, m) can own one cycle id: c - 1 = i mod n = j mod m has a solution iff i = j mod gcd. */

@@ -2,7 +2,7 @@
 // as many non-frame events as its sources together. A run with host-crash faults and external effects: merge once
 // dropped 'fault' and 'effects' events, so a merged night's host crashes became plain SIGKILLs and its report said
 // "Not measured: this run emitted no external effects" over a run that emitted hundreds. The merged report has gate 9
-// and the effects section, with the shards' effects added.
+// and the effects section, with the shards' effects added. One shard merged alone: the report names the one missing.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,5 +73,18 @@ describe('soak merge of real shards', () => {
     expect(summary.effects, 'the merged summary has the effects').toBeDefined();
     expect(summary.gates.map((g) => g.id)).toContain(9);
     expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).not.toContain('this run emitted no external effects');
+    expect(summary).not.toHaveProperty('missingShards');
+
+    // One shard of two merged alone: the report plans the whole soak and names the shard that never reported
+    const half = path.join(tmp, 'half');
+    const shard0 = sources.find((s) => s.endsWith('shard0of2'))!;
+    expect((await soak('merge', shard0, '--out', half)).exitCode).toBe(0);
+    const rep2 = await soak('report', half, '--out', path.join(tmp, 'reports-half'), '--json');
+    const dir2 = (JSON.parse(rep2.stdout) as { dir: string }).dir;
+    const s2 = JSON.parse(readFileSync(path.join(dir2, 'summary.json'), 'utf8')) as Record<string, unknown>;
+    expect(s2).toMatchObject({ plannedCycles: 6, missingShards: [{ index: 1, count: 2 }], cycles: { total: 3 } });
+    expect(readFileSync(path.join(dir2, 'summary.md'), 'utf8')).toMatch(
+      /Run incomplete: 3 of 6 planned cycles, merged from 1 runs .*; shard 2\/2 missing: no run of it was merged/,
+    );
   });
 });

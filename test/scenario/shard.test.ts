@@ -2,7 +2,14 @@
 // the overlap test and the flag agree with the listed ids on every small case (checked against brute force).
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../harness/core/errors.js';
-import { cycleIds, ownsCycle, parseShard, plannedCycles, shardsMeet } from '../../harness/scenario/shard.js';
+import {
+  cycleIds,
+  missingShards,
+  ownsCycle,
+  parseShard,
+  plannedCycles,
+  shardsMeet,
+} from '../../harness/scenario/shard.js';
 
 describe('the shard rule', () => {
   it('deals 1..cycles out round-robin: every id to exactly one shard', () => {
@@ -44,5 +51,24 @@ describe('the shard rule', () => {
     expect(parseShard(' 2/4 ')).toEqual({ index: 2, count: 4 });
     for (const bad of ['4/4', '1/0', '-1/4', '1', 'a/b', '1/2/3'])
       expect(() => parseShard(bad), bad).toThrow(InputError);
+  });
+});
+
+describe('missingShards', () => {
+  it('names the indices of each shard count that no run stands for', () => {
+    expect(missingShards([{ index: 0, count: 2 }])).toEqual([{ index: 1, count: 2 }]);
+    expect(
+      missingShards([
+        { index: 2, count: 3 },
+        { index: 0, count: 3 },
+      ]),
+    ).toEqual([{ index: 1, count: 3 }]);
+    expect(
+      missingShards([
+        { index: 1, count: 2 },
+        { index: 0, count: 2 },
+      ]),
+    ).toEqual([]);
+    expect(missingShards([])).toEqual([]);
   });
 });
