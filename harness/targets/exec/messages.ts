@@ -151,7 +151,7 @@ export const adapterMessages = {
         .object({
           through: count,
           acked: z.object({ 'step-key': count, 'random-key': count, 'no-key': count }).strict(),
-          incarnation: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+          incarnation: z.string().regex(/^[A-Za-z0-9:_-]{1,128}$/),
         })
         .strict()
         .optional()
