@@ -2,9 +2,11 @@
 // A minimal target adapter (target protocol v1, docs/target-protocol.md) in plain Node, no harness imports: the
 // "sandbox" is this process, running the workload itself; a checkpoint is its memory as state.json plus the workspace.
 // adapterOptions: { restoreBootsFresh: true } makes it deliberately broken (restore ignores the checkpoint), for the
-// conformance kit's negative control.
+// conformance kit's negative control; { noEffects: true } declares no effects capability (the refusal's control).
+// External effects (docs/effects.md, "For adapter authors"): at the seeded steps it calls the run's effect ledger.
 import { createHash, randomBytes } from 'node:crypto';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -13,10 +15,81 @@ const link = (prev, n) => sha(`${prev}:${n}`);
 const send = (msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
 
 let options = {};
-let state = null; // { nonce, step, mem, tool }
+let state = null; // { nonce, step, mem, tool, effects: { through, acked } }
 let workspace = '';
-let timer = null;
+let loop = null; // the running step loop; a checkpoint stops it between two steps
+let stopped = true;
 let stepMs = 5;
+let effects = null; // the effect plan from boot/restore: { ledger, seed, everySteps }; null: effects off
+const incarnation = randomBytes(8).toString('hex'); // this adapter process: a resumed session is a new one
+const DISCIPLINES = ['step-key', 'random-key', 'no-key'];
+
+// The seeded-step rule and the step key (docs/effects.md): the same steps and keys as every other target's agent.
+const isEffectStep = (seed, n, every) =>
+  n >= 1 && createHash('sha256').update(`effects:${seed}:${n}`).digest().readUInt32BE(0) % every === 0;
+const stepKey = (nonce, n) => sha(`effect:${nonce}:${n}:step-key`).slice(0, 32);
+
+// One connection to the ledger, one request at a time, retried until acknowledged (NDJSON over TCP).
+let ledger = null;
+let waiting = null;
+function connectLedger() {
+  const [host, port] = effects.ledger.split(':');
+  return new Promise((resolve, reject) => {
+    const s = connect(Number(port), host);
+    s.once('error', reject);
+    s.once('connect', () => {
+      s.off('error', reject);
+      s.on('error', () => s.destroy());
+      s.on('close', () => {
+        if (ledger === s) ledger = null;
+        waiting?.(null);
+      });
+      createInterface({ input: s }).on('line', (line) => waiting?.(JSON.parse(line)));
+      resolve(s);
+    });
+  });
+}
+async function emit(req) {
+  for (;;) {
+    try {
+      ledger ??= await connectLedger();
+      const token = process.env.SOAK_EFFECT_LEDGER_TOKEN ?? '';
+      const reply = await new Promise((resolve) => {
+        waiting = resolve;
+        ledger.write(`${JSON.stringify({ token, ...req })}\n`);
+      });
+      waiting = null;
+      if (reply?.ok === true) return reply;
+      if (reply?.ok === false) throw new Error(`effect ledger refused ${req.effect}: ${reply.error}`);
+    } catch (err) {
+      if (err.message.startsWith('effect ledger refused')) throw err;
+      ledger?.destroy();
+      ledger = null;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// At an effect step: one call per discipline, each counted in the state (what a checkpoint carries) once acknowledged.
+async function emitEffects(n) {
+  if (!effects || !isEffectStep(effects.seed, n, effects.everySteps)) return;
+  for (const discipline of DISCIPLINES) {
+    const key =
+      discipline === 'step-key'
+        ? stepKey(state.nonce, n)
+        : discipline === 'random-key'
+          ? randomBytes(16).toString('hex')
+          : null;
+    const effect = `${discipline}:${n}`;
+    const r = await emit({ session: state.nonce, incarnation, effect, discipline, key, step: n });
+    state.effects.acked[discipline]++;
+    appendFileSync(
+      path.join(workspace, 'effects.txt'),
+      `${effect} seq ${r.seq} ${r.applied ? 'applied' : 'deduplicated'}\n`,
+    );
+  }
+  state.effects.through = n;
+}
 
 function logFile() {
   return path.join(workspace, 'log.txt');
@@ -33,21 +106,39 @@ function fullHeartbeat() {
     fs: { step: lines, digest: sha(content) },
     mem: { step: state.step, digest: state.mem },
     tool: { step: state.step, digest: state.tool },
+    ...(effects ? { effects: { ...state.effects, incarnation } } : {}),
   });
 }
 
-function step() {
+async function step() {
   const n = state.step + 1;
   state.mem = link(state.mem, n);
   state.tool = link(state.tool, n);
   state.step = n;
   appendFileSync(logFile(), `step ${n} ${state.mem.slice(0, 16)}\n`);
+  await emitEffects(n);
   send({ type: 'hb', step: n, nonce: state.nonce, full: false });
 }
 
+function start() {
+  stopped = false;
+  loop = (async () => {
+    while (!stopped) {
+      await new Promise((r) => setTimeout(r, stepMs));
+      if (!stopped) await step();
+    }
+  })();
+}
+
+async function stop() {
+  stopped = true;
+  await loop; // the step under way (and its effects) finishes first: a checkpoint lies between two steps
+}
+
 function run() {
+  state.effects ??= { through: 0, acked: { 'step-key': 0, 'random-key': 0, 'no-key': 0 } };
   fullHeartbeat(); // the first heartbeat after boot or restore is full: it is what ends the measured downtime
-  timer = setInterval(step, stepMs);
+  start();
 }
 
 function freshState(req) {
@@ -59,7 +150,7 @@ function freshState(req) {
 
 const handlers = {
   describe(req) {
-    const known = ['restoreBootsFresh'];
+    const known = ['restoreBootsFresh', 'noEffects'];
     const unknown = Object.keys(req.options).filter((k) => !known.includes(k));
     if (unknown.length > 0)
       throw new Error(`adapterOptions.${unknown[0]}: unknown option (known: ${known.join(', ')})`);
@@ -73,10 +164,12 @@ const handlers = {
         checkpoint: 'cooperative',
       },
       limitations: options.restoreBootsFresh ? ['deliberately broken: restore boots fresh'] : [],
+      ...(options.noEffects ? {} : { effects: { reach: 'loopback' } }), // it runs on the host: 127.0.0.1 is the host's
     };
   },
   boot(req) {
     stepMs = req.stepMs;
+    effects = req.effects ?? null;
     freshState(req);
     run();
     return {};
@@ -89,19 +182,20 @@ const handlers = {
       await new Promise((r) => setTimeout(r, req.skewMs));
     }
     const t = process.hrtime.bigint();
-    clearInterval(timer); // frozen between steps: nothing runs until setInterval again
+    await stop(); // frozen between steps: nothing runs until start() again
     if (req.skewMs === 0) {
       mkdirSync(path.join(req.dir, 'workspace'));
       copyFileSync(logFile(), path.join(req.dir, 'workspace', 'log.txt'));
     }
     writeFileSync(path.join(req.dir, 'state.json'), JSON.stringify(state));
     const captured = state.step;
-    timer = setInterval(step, stepMs);
+    start();
     const pauseMs = Number(process.hrtime.bigint() - t) / 1e6;
     return { step: captured, pauseMs, parts: ['state.json', 'workspace/log.txt'], meta: { skewAppliedMs: req.skewMs } };
   },
   restore(req) {
     stepMs = req.stepMs;
+    effects = req.effects ?? null;
     if (options.restoreBootsFresh) freshState(req);
     else {
       workspace = path.join(req.sessionDir, 'workspace');
@@ -113,7 +207,7 @@ const handlers = {
     return {};
   },
   destroy() {
-    clearInterval(timer);
+    stopped = true;
     setImmediate(() => process.exit(0));
     return {};
   },

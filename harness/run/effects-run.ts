@@ -11,6 +11,17 @@ import { accountEffects } from '../effects/accounting.js';
 import { EffectLedger, ledgerFile } from '../effects/ledger.js';
 import { LedgerDb } from '../effects/ledger-db.js';
 import { LEDGER_TOKEN_ENV } from '../effects/plan.js';
+import { ConfigError } from '../core/errors.js';
+import type { TargetInfo } from '../targets/target.js';
+import { effectsRefusal } from '../targets/exec/target.js';
+
+/** Before a run folder exists: effects on an exec adapter whose describe declared no way to the ledger are refused. */
+export function refuseUnreachableLedger(scenario: Scenario, target: TargetInfo): void {
+  if (scenario.effects !== undefined && target.kind === 'exec' && target.effectsReach === undefined) {
+    const adapter = scenario.targetOptions.adapter ?? target.adapter;
+    throw new ConfigError(effectsRefusal(typeof adapter === 'string' ? adapter : 'adapter'));
+  }
+}
 
 /** Create the ledger of a new run folder (a run with effects; before any host can emit). */
 export function createLedger(runDir: string, scenario: Scenario): void {

@@ -16,7 +16,7 @@ import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { cycleIds, type Shard } from '../scenario/shard.js';
 import { bootSampleIds } from './boot-samples.js';
 import { rememberOptions, type RememberedOptions } from './run-options.js';
-import { createLedger } from './effects-run.js';
+import { createLedger, refuseUnreachableLedger } from './effects-run.js';
 
 /** A new run: its scenario, where run folders go, and which shard (if any) of the cycles it runs. */
 export interface RunOptions extends RunControl {
@@ -44,7 +44,9 @@ export async function startRunFolder(
   extras: RunStartExtras = {},
   purpose = 'soak run',
 ): Promise<{ id: string; paths: RunPaths; journal: JournalWriter; lock: RunLock }> {
-  const environment = captureEnvironment(await describeScenarioTarget(scenario));
+  const target = await describeScenarioTarget(scenario);
+  refuseUnreachableLedger(scenario, target); // exit 3 before any folder or cycle: the adapter cannot reach the ledger
+  const environment = captureEnvironment(target);
   const { id, paths, lock } = createRunFolder(runsDir, scenario, extras.shard, new Date(), purpose);
   try {
     createLedger(paths.dir, scenario); // before run-start: a journal that enables effects always has its ledger

@@ -213,10 +213,15 @@ export function parseScenario(text: string, file: string, overrides: ScenarioOve
   if (!result.success) {
     throw new ConfigIssuesError(`scenario ${file} is invalid`, scenarioIssues(result.error, fromFlags), file);
   }
-  if (result.data.effects !== undefined && result.data.target !== 'process')
+  if (result.data.effects !== undefined && result.data.target !== 'process' && result.data.target !== 'exec')
     throw new ConfigIssuesError(
       `scenario ${file} is invalid`,
-      [{ path: ['effects'], message: `only target "process" emits effects so far, not "${result.data.target}"` }],
+      [
+        {
+          path: ['effects'],
+          message: `only targets "process" and "exec" emit effects so far, not "${result.data.target}"`,
+        },
+      ],
       file,
     );
   return withAdapter(result.data, file);

@@ -1,5 +1,6 @@
 // The scenario's effects field (issue 34): validated like every other field, and refused on targets that do not emit
-// effects yet, naming the field; a scenario without it is unchanged (the field stays absent).
+// effects yet, naming the field (an exec adapter is checked for its capability when the run starts:
+// test/e2e/effects-exec.test.ts); a scenario without it is unchanged (the field stays absent).
 import { describe, expect, it } from 'vitest';
 import { ConfigIssuesError } from '../../harness/core/config-issues.js';
 import { parseScenario } from '../../harness/scenario/scenario.js';
@@ -16,7 +17,10 @@ describe('scenario effects field', () => {
     for (const [lines, want] of [
       [['effects: { everySteps: 0 }'], /effects\.everySteps/],
       [['effects: { everySteps: 2, often: true }'], /effects/],
-      [['target: microvm', 'effects: { everySteps: 2 }'], /effects: only target "process" emits effects so far/],
+      [
+        ['target: microvm', 'effects: { everySteps: 2 }'],
+        /effects: only targets "process" and "exec" emit effects so far, not "microvm"/,
+      ],
     ] as const) {
       let err: unknown;
       try {

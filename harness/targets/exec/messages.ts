@@ -9,6 +9,21 @@ export const PROTOCOL_VERSION = 1;
 const id = z.number().int().nonnegative().describe('request id; the reply carries the same id');
 const part = z.object({ step: z.number().int().nonnegative(), digest: z.string().regex(/^[0-9a-f]{64}$/) }).strict();
 
+/** The effect plan (docs/effects.md), on boot and restore only when the scenario enables effects and the adapter can. */
+const effectsPlan = z
+  .object({
+    ledger: z
+      .string()
+      .regex(/^127\.0\.0\.1:\d{1,5}$/)
+      .describe("the run's effect ledger, host:port on the host's loopback"),
+    seed: z.number().int().describe("the run's seed: which steps emit effects (docs/effects.md)"),
+    everySteps: z.number().int().positive().describe('about one effect step in this many'),
+  })
+  .strict()
+  .optional()
+  .describe("present only when effects are on: the token is in the adapter's environment, SOAK_EFFECT_LEDGER_TOKEN");
+const count = z.number().int().nonnegative();
+
 /** Host -> adapter: requests (each answered by exactly one `result` or `error` with its id) and one notification. */
 export const hostRequests = {
   describe: z
@@ -27,6 +42,7 @@ export const hostRequests = {
       workDir: z.string().describe('private scratch folder of this host; gone after the host'),
       sessionDir: z.string().describe('folder that survives host restarts within one session'),
       stepMs: z.number().positive().describe('workload step interval'),
+      effects: effectsPlan,
     })
     .strict()
     .describe('Fresh boot: new workspace, new boot nonce. Reply once the agent runs (a full heartbeat follows).'),
@@ -52,6 +68,7 @@ export const hostRequests = {
       workDir: z.string(),
       sessionDir: z.string(),
       stepMs: z.number().positive(),
+      effects: effectsPlan,
     })
     .strict()
     .describe('Rebuild the session from the parts in dir and resume it. Reply once the agent runs.'),
@@ -95,6 +112,13 @@ export const adapterMessages = {
         .array(z.string())
         .optional()
         .describe("describe only: what the runtime's checkpoint does not cover"),
+      effects: z
+        .object({ reach: z.literal('loopback') })
+        .strict()
+        .optional()
+        .describe(
+          "describe only: the sandbox reaches the run's effect ledger on the host's 127.0.0.1 (docs/effects.md)",
+        ),
       step: z
         .number()
         .int()
@@ -123,6 +147,17 @@ export const adapterMessages = {
       fs: part.optional(),
       mem: part.optional(),
       tool: part.optional(),
+      effects: z
+        .object({
+          through: count,
+          acked: z.object({ 'step-key': count, 'random-key': count, 'no-key': count }).strict(),
+          incarnation: z.string().regex(/^[A-Za-z0-9:_-]{1,128}$/),
+        })
+        .strict()
+        .optional()
+        .describe(
+          'full heartbeats with effects on: every effect acknowledged through step `through` (docs/effects.md)',
+        ),
     })
     .strict()
     .describe('Heartbeat (the workload contract, README "Workload"): light after each step, full on request.'),

@@ -5,7 +5,9 @@ import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Heartbeat } from '../../check/heartbeat.js';
 import { type ConfigIssue, type FieldPath, throwIfIssues } from '../../core/config-issues.js';
-import { AdapterError, TargetError } from '../../core/errors.js';
+import { AdapterError, ConfigError, TargetError } from '../../core/errors.js';
+import type { EffectsConfig } from '../../effects/plan.js';
+import { effectsConfig } from '../process/target.js';
 import { quotedExcerpt } from '../../core/visible.js';
 import { type KillEntry, neverKilled } from '../../core/kill-guard.js';
 import type { CheckpointSink, CheckpointSource } from '../../store/types.js';
@@ -19,13 +21,15 @@ import { PROTOCOL_VERSION } from './messages.js';
 export interface ExecOptions {
   adapter: string;
   adapterOptions: Record<string, unknown>;
+  /** Set by the runner when the scenario enables effects (run/effects-run.ts); sent only to an adapter that can. */
+  effects?: EffectsConfig;
 }
 
 /** Check the exec target's options; throws a ConfigIssuesError listing every problem. */
 export function parseExecOptions(options: Record<string, unknown>): ExecOptions {
   const issues: ConfigIssue[] = [];
   const problem = (path: FieldPath, message: string): number => issues.push({ path, message });
-  const unknown = Object.keys(options).filter((k) => k !== 'adapter' && k !== 'adapterOptions');
+  const unknown = Object.keys(options).filter((k) => k !== 'adapter' && k !== 'adapterOptions' && k !== 'effects');
   for (const k of unknown)
     problem(['targetOptions', k], 'unknown option for target "exec" (known: adapter, adapterOptions)');
   const { adapter, adapterOptions = {} } = options;
@@ -35,8 +39,13 @@ export function parseExecOptions(options: Record<string, unknown>): ExecOptions 
   else if (!statSync(adapter).isFile()) problem(['adapter'], `${adapter} is not a regular file (a program to run)`);
   if (typeof adapterOptions !== 'object' || adapterOptions === null || Array.isArray(adapterOptions))
     problem(['adapterOptions'], 'expected a mapping');
+  const effects = options.effects === undefined ? undefined : effectsConfig(options.effects, issues);
   throwIfIssues('exec target options are invalid', issues);
-  return { adapter: adapter as string, adapterOptions: adapterOptions as Record<string, unknown> };
+  return {
+    adapter: adapter as string,
+    adapterOptions: adapterOptions as Record<string, unknown>,
+    ...(effects ? { effects } : {}),
+  };
 }
 
 /** Start the adapter (under the subreaper launcher), agree on the protocol version and learn what it drives. */
@@ -55,8 +64,24 @@ export async function createExecTarget(ctx: TargetContext): Promise<Target> {
     await adapter.kill();
     throw err;
   }
-  const info = { ...reply.info, ...(reply.runtime !== undefined ? { runtimeId: reply.runtime } : {}) };
-  return new ExecTarget(ctx, adapter, info, reply.limitations ?? []);
+  if (opts.effects !== undefined && reply.effects === undefined) {
+    await adapter.kill();
+    throw new ConfigError(effectsRefusal(opts.adapter));
+  }
+  const info = {
+    ...reply.info,
+    ...(reply.runtime !== undefined ? { runtimeId: reply.runtime } : {}),
+    ...(reply.effects !== undefined ? { effectsReach: reply.effects.reach } : {}),
+  };
+  return new ExecTarget(ctx, adapter, info, reply.limitations ?? [], opts.effects);
+}
+
+/** The one line that refuses effects on an adapter whose `describe` did not declare how its sandbox reaches the ledger. */
+export function effectsRefusal(adapter: string): string {
+  return (
+    `effects: adapter ${adapter} cannot reach the effect ledger (its describe answer declares no ` +
+    "`effects: { reach: 'loopback' }` capability, docs/effects.md)"
+  );
 }
 
 /** Part names are relative paths inside the checkpoint folder: nothing absolute, nothing climbing out (null: outside). */
@@ -76,6 +101,7 @@ class ExecTarget implements Target {
     private readonly adapter: AdapterProcess,
     private readonly info: TargetInfo,
     private readonly limitations: string[],
+    private readonly effects?: EffectsConfig,
   ) {
     adapter.onMessageOf((msg) => {
       if (msg.type === 'hb') {
@@ -99,6 +125,7 @@ class ExecTarget implements Target {
       workDir: this.ctx.workDir,
       sessionDir: this.ctx.sessionDir,
       stepMs: this.ctx.stepMs,
+      ...(this.effects ? { effects: this.effects } : {}),
     });
   }
 
@@ -138,6 +165,7 @@ class ExecTarget implements Target {
       workDir: this.ctx.workDir,
       sessionDir: this.ctx.sessionDir,
       stepMs: this.ctx.stepMs,
+      ...(this.effects ? { effects: this.effects } : {}),
     });
   }
 

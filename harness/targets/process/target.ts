@@ -31,7 +31,7 @@ export function parseProcessOptions(options: Record<string, unknown>): { heapKiB
 }
 
 /** The effects config the runner adds to targetOptions when the scenario enables effects (run/effects-run.ts). */
-function effectsConfig(raw: unknown, issues: ConfigIssue[]): EffectsConfig | undefined {
+export function effectsConfig(raw: unknown, issues: ConfigIssue[]): EffectsConfig | undefined {
   const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<Record<keyof EffectsConfig, unknown>>;
   const ok =
     typeof r.ledger === 'string' &&
