@@ -12,6 +12,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuseAvailable } from '../../harness/nemesis/lazyfs.js';
+import { nativePrebuildEnv } from '../helpers/native-prebuilds.js';
 import { describeResult } from '../helpers/cli.js';
 import { expectOnlyTimingFailures, failedGates, type GateRow, type GatesJson } from '../helpers/gates.js';
 import { snapshotOrigin } from '../helpers/gha-player.js';
@@ -51,6 +52,7 @@ beforeAll(async () => {
     cwd: project,
     reject: false,
     timeout: 600_000,
+    env: nativePrebuildEnv(path.join(tmp, 'prebuilds')),
   });
   expect(install.exitCode, describeResult(install)).toBe(0);
 }, 900_000);
@@ -163,6 +165,7 @@ describe('the npm package', () => {
       cwd: clone,
       reject: false,
       timeout: 600_000,
+      env: nativePrebuildEnv(path.join(tmp, 'prebuilds')),
     });
     expect(ci.exitCode, describeResult(ci)).toBe(0);
     expect(existsSync(path.join(clone, 'node_modules', 'typescript'))).toBe(false);

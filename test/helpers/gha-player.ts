@@ -9,6 +9,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { downloadArtifacts, uploadArtifact } from './gha-artifacts.js';
 import { condition, expand, type ExprContext } from './gha-expr.js';
+import { nativePrebuildEnv } from './native-prebuilds.js';
 
 export interface GhaStep {
   name?: string;
@@ -228,7 +229,13 @@ async function runStep(
   const base = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/root', LANG: 'C.UTF-8' };
   const runner = { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: cwd, RUNNER_TEMP: path.join(o.root, 'tmp') };
   // npm ci as on a runner whose npm cache is warm (actions/setup-node's cache: npm): this machine's cache, offline first
-  const npm = { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+  // and this checkout's built native addon offered as a local prebuild (helpers/native-prebuilds.ts): no SQLite compile
+  const npm = {
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    ...nativePrebuildEnv(path.join(o.root, 'prebuilds')),
+  };
   const r = await execa('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], {
     cwd,
     env: { ...base, ...npm, ...runner, ...env },
