@@ -1,7 +1,7 @@
 // The runner's handle on one session-host process: spawn it in its own process group, follow its messages,
 // SIGKILL the whole group, and read its output to EOF so everything it said before dying is counted.
 import { EventEmitter } from 'node:events';
-import { readdirSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execaNode, type ResultPromise } from 'execa';
@@ -65,16 +65,23 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
     readonly answerMs = 10_000,
   ) {
     super();
-    this.child = execaNode(hostScript, [JSON.stringify(cfg)], {
-      detached: true,
-      // a standby waits for its hand-off on stdin (and exits when the runner, holding the other end, is gone)
-      stdin: cfg.mode === 'standby' ? 'pipe' : 'ignore',
-      stdout: 'pipe',
-      stderr: { file: logFile, append: true },
-      buffer: false,
-      reject: false,
-      cleanup: true,
-    });
+    // The host writes its log straight into the file (its own descriptor, O_APPEND): relayed through the runner, as
+    // execa's { file } does, what was still in flight when the runner exited was lost (12 MiB of adapter log: 3 MB kept).
+    const log = openSync(logFile, 'a');
+    try {
+      this.child = execaNode(hostScript, [JSON.stringify(cfg)], {
+        detached: true,
+        // a standby waits for its hand-off on stdin (and exits when the runner, holding the other end, is gone)
+        stdin: cfg.mode === 'standby' ? 'pipe' : 'ignore',
+        stdout: 'pipe',
+        stderr: log as 3, // a descriptor, passed through to the host (execa's types list only 3-9; any is accepted)
+        buffer: false,
+        reject: false,
+        cleanup: true,
+      });
+    } finally {
+      closeSync(log); // the host holds its own copy
+    }
     if (this.child.pid === undefined) throw new Error('session host failed to spawn');
     this.pid = this.child.pid;
     this.startTime = readProcStat(this.pid)?.startTime ?? '';
