@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Heartbeat } from '../check/heartbeat.js';
 import { HostHandle, isEv, isFullHeartbeat } from '../session/host-handle.js';
 import type { HostConfig } from '../session/protocol.js';
+import { Store } from '../store/store.js';
 
 /** What the battery needs of a target: its name, options and pacing (from a scenario or an adapter path). */
 export interface ConformanceTarget {
@@ -24,6 +25,20 @@ export class ConformanceSession {
     private readonly t: ConformanceTarget,
   ) {
     mkdirSync(dir, { recursive: true });
+  }
+
+  /**
+   * The newest complete checkpoint in the store now (null: none), as the soak's resume check reads it (run/latest.ts):
+   * a checkpoint written whole but not yet acknowledged when its host was killed is complete, and a correct restore
+   * brings it back (the last acknowledged one is not the bar: its commit may have been in flight).
+   */
+  newestComplete(): number | null {
+    const store = Store.open(path.join(this.dir, 'store'), { purpose: 'conformance check' });
+    try {
+      return store.newest().manifest?.seq ?? null;
+    } finally {
+      store.close();
+    }
   }
 
   /** Start a host booting a fresh session or restoring the newest checkpoint. */
