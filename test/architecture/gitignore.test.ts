@@ -14,7 +14,11 @@ async function ignored(paths: string[]): Promise<string[]> {
 
 describe('.gitignore', () => {
   it('ignores the default output folders, and no tracked file lives in them', async () => {
-    const outputs = ['reports/2026-12-01-default/summary.json', 'runs/20261201T000000-default-s1/journal.ndjson', 'nightly/nights/x/done'];
+    const outputs = [
+      'reports/2026-12-01-default/summary.json',
+      'runs/20261201T000000-default-s1/journal.ndjson',
+      'nightly/nights/x/done',
+    ];
     expect(await ignored(outputs)).toEqual(outputs);
     const tracked = await execa('git', ['ls-files', 'reports', 'runs', 'nightly'], { cwd: repoRoot });
     expect(tracked.stdout).toBe('');
