@@ -11,13 +11,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync,
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { execaNode, type Result, type ResultPromise } from 'execa';
+import { execaNode, type ResultPromise } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accountEffects } from '../../harness/effects/accounting.js';
 import { LedgerDb, LEDGER_FILE } from '../../harness/effects/ledger-db.js';
-import type { JournalEvent } from '../../harness/journal/events.js';
 import { cliPath } from '../helpers/paths.js';
 import { describeResult } from '../helpers/cli.js';
+import { journalSoFar, untilWhileRunning } from '../helpers/live-soak.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-effects-resume-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -42,29 +42,7 @@ writeFileSync(
 const soak = (...args: string[]): ResultPromise =>
   execaNode(cliPath, args, { cwd: tmp, reject: false, timeout: 300_000, stdin: 'ignore', env: { CI: '1' } });
 
-function eventsOf(dir: string): JournalEvent[] {
-  const file = path.join(dir, 'journal.ndjson');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .flatMap((l) => {
-      try {
-        return [JSON.parse(l) as JournalEvent];
-      } catch {
-        return [];
-      }
-    });
-}
-const accountings = (dir: string) => eventsOf(dir).flatMap((e) => (e.type === 'effects' ? [e] : []));
-
-async function until(probe: () => boolean, child: ResultPromise, what: string): Promise<void> {
-  const state: { ended: Result | null } = { ended: null };
-  void child.then((r) => (state.ended = r));
-  while (!probe()) {
-    if (state.ended) throw new Error(`${what}: the runner ended first\n${describeResult(state.ended)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const accountings = (dir: string) => journalSoFar(dir).flatMap((e) => (e.type === 'effects' ? [e] : []));
 
 /** The ledger's rows, read from the file as it is on disk. */
 function ledgerRowsFull(file: string) {
@@ -100,12 +78,12 @@ describe('the effect ledger across runner SIGKILLs (real soak processes)', () =>
       const d = existsSync(runs) ? readdirSync(runs).find((x) => x !== 'latest') : undefined;
       return d === undefined ? null : path.join(runs, d);
     };
-    await until(() => dirOf() !== null && accountings(dirOf()!).length >= 1, runner, 'a first accounting');
+    await untilWhileRunning(() => dirOf() !== null && accountings(dirOf()!).length >= 1, runner, 'a first accounting');
     const dir = dirOf()!;
     const file = path.join(dir, LEDGER_FILE);
     for (let kill = 1; kill <= 2; kill++) {
       const seen = accountings(dir).length;
-      await until(() => accountings(dir).length > seen, runner, `an accounting before kill ${kill}`);
+      await untilWhileRunning(() => accountings(dir).length > seen, runner, `an accounting before kill ${kill}`);
       runner.kill('SIGKILL');
       await runner;
       const before = ledgerRows(file);
@@ -121,9 +99,11 @@ describe('the effect ledger across runner SIGKILLs (real soak processes)', () =>
         writeFileSync(file, bytes);
       }
       runner = soak('run', '--resume', dir, '--no-report');
-      await until(
+      await untilWhileRunning(
         () =>
-          eventsOf(dir).some((e, i, all) => e.type === 'run-resume' && all.slice(i).some((x) => x.type === 'effects')),
+          journalSoFar(dir).some(
+            (e, i, all) => e.type === 'run-resume' && all.slice(i).some((x) => x.type === 'effects'),
+          ),
         runner,
         'an accounting after the resume',
       );

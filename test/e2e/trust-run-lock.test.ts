@@ -11,10 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { execaNode, type Result, type ResultPromise } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { JournalEvent } from '../../harness/journal/events.js';
 import { RUN_LOCK_FILE } from '../../harness/run/run-lock.js';
 import { cliPath } from '../helpers/paths.js';
 import { describeResult } from '../helpers/cli.js';
+import { journalSoFar, untilWhileRunning } from '../helpers/live-soak.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-trust-run-lock-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -39,31 +39,7 @@ writeFileSync(
 const soak = (...args: string[]): ResultPromise =>
   execaNode(cliPath, args, { cwd: tmp, reject: false, timeout: 300_000, stdin: 'ignore', env: { CI: '1' } });
 
-/** The journal's events so far (a torn last line skipped). */
-function eventsOf(dir: string): JournalEvent[] {
-  const file = path.join(dir, 'journal.ndjson');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .flatMap((l) => {
-      try {
-        return [JSON.parse(l) as JournalEvent];
-      } catch {
-        return [];
-      }
-    });
-}
-const outcomes = (dir: string): number[] => eventsOf(dir).flatMap((e) => (e.type === 'cycle' ? [e.cycle] : []));
-
-/** Poll until `probe` holds; fails if `child` ends first. */
-async function until(probe: () => boolean, child: ResultPromise, what: string): Promise<void> {
-  const state: { ended: Result | null } = { ended: null };
-  void child.then((r) => (state.ended = r));
-  while (!probe()) {
-    if (state.ended) throw new Error(`${what}: the runner ended first\n${describeResult(state.ended)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const outcomes = (dir: string): number[] => journalSoFar(dir).flatMap((e) => (e.type === 'cycle' ? [e.cycle] : []));
 
 /** The one stderr line that refuses the run folder, naming `pid`. */
 function refusal(r: Result, pid: number): string {
@@ -86,13 +62,13 @@ describe.concurrent('one runner per run folder (real soak processes)', () => {
       const d = existsSync(runs) ? readdirSync(runs).find((x) => x !== 'latest') : undefined;
       return d === undefined ? null : path.join(runs, d);
     };
-    await until(() => dirOf() !== null && outcomes(dirOf()!).length >= 1, first, 'a first cycle');
+    await untilWhileRunning(() => dirOf() !== null && outcomes(dirOf()!).length >= 1, first, 'a first cycle');
     const dir = dirOf()!;
 
     // 1. The runner is alive: a resume is refused and appends nothing.
     const beside = await soak('run', '--resume', dir, '--no-report');
     refusal(beside, first.pid!);
-    expect(eventsOf(dir).some((e) => e.type === 'run-resume')).toBe(false);
+    expect(journalSoFar(dir).some((e) => e.type === 'run-resume')).toBe(false);
 
     // 2. SIGKILL the runner: its lock stays behind, stale.
     first.kill('SIGKILL');
@@ -115,17 +91,17 @@ describe.concurrent('one runner per run folder (real soak processes)', () => {
     const winner = racers[1 - loser]!;
     refusal(await racers[loser]!, winner.pid!);
     // the loser may be refused before the winner has journaled its resume: wait for it, then count
-    const resumes = (): number => eventsOf(dir).filter((e) => e.type === 'run-resume').length;
-    await until(() => resumes() >= 1, winner, "the winner's run-resume");
+    const resumes = (): number => journalSoFar(dir).filter((e) => e.type === 'run-resume').length;
+    await untilWhileRunning(() => resumes() >= 1, winner, "the winner's run-resume");
     expect(resumes()).toBe(1);
 
     // 4. Stop the winner as the message says; it ends its cycle and journals run-end 'interrupted'.
     const before = outcomes(dir).length;
-    await until(() => outcomes(dir).length > before, winner, 'a cycle of the winner');
+    await untilWhileRunning(() => outcomes(dir).length > before, winner, 'a cycle of the winner');
     winner.kill('SIGTERM');
     const stopped = await winner;
     expect(stopped.exitCode, describeResult(stopped)).toBe(0);
-    expect(eventsOf(dir).at(-1)).toMatchObject({ type: 'run-end', status: 'interrupted' });
+    expect(journalSoFar(dir).at(-1)).toMatchObject({ type: 'run-end', status: 'interrupted' });
     expect(existsSync(path.join(dir, RUN_LOCK_FILE))).toBe(false);
 
     // 5. A last resume finishes the run: every planned cycle exactly once, and the journal is sound.
@@ -134,7 +110,7 @@ describe.concurrent('one runner per run folder (real soak processes)', () => {
     const ids = outcomes(dir);
     expect(ids).toHaveLength(CYCLES);
     expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: CYCLES }, (_, i) => i + 1));
-    expect(eventsOf(dir).filter((e) => e.type === 'run-resume')).toHaveLength(2);
+    expect(journalSoFar(dir).filter((e) => e.type === 'run-resume')).toHaveLength(2);
     expect(existsSync(path.join(dir, RUN_LOCK_FILE))).toBe(false);
     const check = await soak('check', dir);
     expect(check.exitCode, describeResult(check)).toBe(0);
@@ -144,7 +120,7 @@ describe.concurrent('one runner per run folder (real soak processes)', () => {
     const demo = execaNode(cliPath, ['demo', '--out', 'demo-runs'], { cwd: tmp, reject: false, env: { CI: '1' } });
     let out = '';
     demo.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    await until(() => /^open: \S+$/m.test(out), demo, 'the demo page');
+    await untilWhileRunning(() => /^open: \S+$/m.test(out), demo, 'the demo page');
     const dir = /run folder (\S+)/.exec(out)?.[1] ?? '';
     expect(JSON.parse(readFileSync(path.join(dir, RUN_LOCK_FILE), 'utf8'))).toMatchObject({
       pid: demo.pid,
@@ -154,8 +130,8 @@ describe.concurrent('one runner per run folder (real soak processes)', () => {
     demo.kill('SIGTERM');
     const ended = await demo;
     expect(ended.exitCode, describeResult(ended)).toBe(0);
-    expect(eventsOf(dir).at(-1)).toMatchObject({ type: 'run-end' });
-    expect(eventsOf(dir).some((e) => e.type === 'run-resume')).toBe(false);
+    expect(journalSoFar(dir).at(-1)).toMatchObject({ type: 'run-end' });
+    expect(journalSoFar(dir).some((e) => e.type === 'run-resume')).toBe(false);
     expect(existsSync(path.join(dir, RUN_LOCK_FILE))).toBe(false);
   }, 300_000);
 });

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { evaluateGates, loadGates } from '../../harness/gates/evaluate.js';
 import { applyTiming } from '../../harness/gates/judge.js';
 import type { GateEvidence, GateResult } from '../../harness/gates/types.js';
-import type { MachineLoadSummary } from '../../harness/analysis/machine-load.js';
 import { healthySamples, healthySummary, spread } from './fixtures.js';
+import { saturatedLoad } from '../helpers/gates.js';
 
 const gates = loadGates();
 const clean: GateEvidence = { lostBeyondCheckpoint: 0, samples: healthySamples() };
@@ -79,15 +79,9 @@ describe('anytime-valid gate decisions', () => {
     const slow = { ...clean, samples: { ...healthySamples(), downtimeMs: spread(40, 1200, 1500) } };
     const judged = evaluateGates(gates, healthySummary(), slow);
     expect(byId(judged, 4).anytime?.decision).toBe('fail');
-    const load = {
-      load1: { p50: 9, max: 9 },
-      stealPct: { p50: 0, max: 0 },
-      cores: 2,
-      samples: 5,
-      saturated: true,
-      reason: 'load 9 > 2 cores',
-    } as unknown as MachineLoadSummary;
-    expect(byId(applyTiming(judged, { machineLoad: load, strict: false }), 4).anytime?.decision).toBe('undecided');
-    expect(byId(applyTiming(judged, { machineLoad: load, strict: true }), 4).anytime?.decision).toBe('fail');
+    expect(byId(applyTiming(judged, { machineLoad: saturatedLoad, strict: false }), 4).anytime?.decision).toBe(
+      'undecided',
+    );
+    expect(byId(applyTiming(judged, { machineLoad: saturatedLoad, strict: true }), 4).anytime?.decision).toBe('fail');
   });
 });

@@ -4,10 +4,10 @@ import { evaluateGates, loadGates } from '../../harness/gates/evaluate.js';
 import { judgement } from '../../harness/gates/judge.js';
 import { decidedBy, judgedOnAnytime } from '../../harness/gates/sequential.js';
 import { isSaturatedInconclusive, verdictFacts } from '../../harness/gates/verdict.js';
-import type { MachineLoadSummary } from '../../harness/analysis/machine-load.js';
 import { spread } from './fixtures.js';
 import type { GateResult } from '../../harness/gates/types.js';
 import { healthySamples, healthySummary } from './fixtures.js';
+import { saturatedLoad } from '../helpers/gates.js';
 
 const healthy = (): GateResult[] =>
   evaluateGates(loadGates(), healthySummary(), { lostBeyondCheckpoint: 0, samples: healthySamples() });
@@ -43,19 +43,15 @@ describe('runs stopped when decided', () => {
     summary.downtimeMs = { ...summary.downtimeMs, n: 80, p95: 1485, max: 1500 };
     const gates = evaluateGates(loadGates(), summary, { lostBeyondCheckpoint: 0, samples });
     const { gates: _g, ...run } = verdictFacts(summary, gates);
-    const load = {
-      load1: { p50: 9, max: 9 },
-      stealPct: { p50: 0, max: 0 },
-      cores: 2,
-      samples: 5,
-      saturated: true,
-      reason: 'load 9 > 2 cores',
-    } as unknown as MachineLoadSummary;
-    const g4 = judgement(gates, run, { machineLoad: load, strict: false }, true).gates.find((g) => g.id === 4)!;
+    const g4 = judgement(gates, run, { machineLoad: saturatedLoad, strict: false }, true).gates.find(
+      (g) => g.id === 4,
+    )!;
     expect(g4).toMatchObject({ verdict: 'inconclusive', anytime: { decision: 'undecided' } });
     expect(isSaturatedInconclusive(g4)).toBe(true);
     expect(g4.note).not.toContain('decided fail');
-    const strict = judgement(gates, run, { machineLoad: load, strict: true }, true).gates.find((g) => g.id === 4)!;
+    const strict = judgement(gates, run, { machineLoad: saturatedLoad, strict: true }, true).gates.find(
+      (g) => g.id === 4,
+    )!;
     expect(strict).toMatchObject({ verdict: 'fail', fixedN: 'fail' });
   });
 });

@@ -1,6 +1,7 @@
 // The e2e tests' one allowance for a loaded machine: a gate on measured time may fail (or, on a machine the run's own
 // samples call saturated, be inconclusive (saturated)); no other gate may.
 import { expect } from 'vitest';
+import type { MachineLoadSummary } from '../../harness/analysis/machine-load.js';
 import { isTimeMetric } from '../../harness/gates/metrics.js';
 import type { TimingJudgement } from '../../harness/gates/judge.js';
 import { runSoak } from './cli.js';
@@ -66,3 +67,13 @@ export async function expectOnlyTimingFailures(
   expect(failedGates(j).other, said).toEqual([]);
   expect(exitCode, said).toBe(j.exitCode);
 }
+
+/** A machine the run's own load samples call saturated (load 9 on 2 cores), for the timing rule's unit tests. */
+export const saturatedLoad = {
+  load1: { p50: 9, max: 9 },
+  stealPct: { p50: 0, max: 0 },
+  cores: 2,
+  samples: 5,
+  saturated: true,
+  reason: 'load 9 > 2 cores',
+} as unknown as MachineLoadSummary;
