@@ -2,7 +2,8 @@
 // gVisor (runsc) through the public target protocol v1 (docs/target-protocol.md). Written against the protocol only:
 // no harness imports. The sandbox runs the static C workload agent (vm-images/agent, console "-" = its stdio) in an
 // OCI bundle; checkpoint = `runsc checkpoint` (stops the sandbox) then `runsc restore` as the pause; the kill list is
-// the sandbox's process group and the gofer. adapterOptions: { rootfs: memory | host, runsc: path }.
+// the sandbox's process group and the gofer. adapterOptions: { rootfs: memory | host, runsc: path }. External effects
+// (docs/effects.md): the agent's requests come on its stdio and this adapter relays them (./effect-relay.mjs).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -20,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { boundedLines, EffectRelay } from './effect-relay.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const agentDir = path.resolve(here, '..', '..', 'vm-images', 'agent');
@@ -31,6 +33,8 @@ let s = null; // session: { root, bundle, stepMs, errLog }
 let live = null; // { id, child }
 let lastStep = 0;
 let serial = 0;
+let effects = null; // the effect plan from boot/restore: { ledger, seed, everySteps }; null: effects off
+let relay = null; // this incarnation's EffectRelay (effects on)
 
 /** Global flags, repeated on every call (restore fails at once without --network=none). */
 function flags() {
@@ -46,7 +50,7 @@ function runsc(args, timeoutMs = 60_000) {
 
 /** The static agent, built once per source hash with gcc into the system temp folder. */
 function agentBinary() {
-  const files = ['agent.c', 'tool.c', 'sha256.c', 'sha256.h', 'tool.h'];
+  const files = ['agent.c', 'tool.c', 'sha256.c', 'effects.c', 'sha256.h', 'tool.h', 'effects.h'];
   const h = createHash('sha256');
   for (const f of files) h.update(readFileSync(path.join(agentDir, f)));
   const out = path.join(os.tmpdir(), 'keepstate-soak-gvisor', `agent-${h.digest('hex').slice(0, 16)}`);
@@ -58,7 +62,7 @@ function agentBinary() {
       '-static',
       '-o',
       tmp,
-      ...['agent.c', 'tool.c', 'sha256.c'].map((f) => path.join(agentDir, f)),
+      ...['agent.c', 'tool.c', 'sha256.c', 'effects.c'].map((f) => path.join(agentDir, f)),
     ]);
     execFileSync('mv', [tmp, out]);
   }
@@ -76,6 +80,8 @@ function makeBundle(bundle, stepMs) {
   const spec = JSON.parse(readFileSync(path.join(bundle, 'config.json'), 'utf8'));
   spec.root = { path: 'rootfs', readonly: false };
   spec.process.terminal = false;
+  // effects on: the plan (no token, no address: the agent's requests go on its stdio to this adapter's relay)
+  if (effects) spec.process.env = [...(spec.process.env ?? []), `SOAK_EFFECTS=${effects.seed}:${effects.everySteps}`];
   writeFileSync(path.join(bundle, 'config.json'), JSON.stringify(spec, null, 2));
 }
 
@@ -125,6 +131,11 @@ function killList(id) {
 let holdWaiter = null;
 
 function onLine(line) {
+  if (line.startsWith('EFX ')) {
+    const dropped = relay ? relay.handle(line) : 'effect request while effects are off';
+    if (dropped !== undefined) log(`agent: ${dropped}`);
+    return;
+  }
   const f = line.trim().split(' ');
   if (f[0] === 'HOLD' && f.length === 2) {
     holdWaiter?.(Number(f[1]));
@@ -132,10 +143,18 @@ function onLine(line) {
   } else if (f[0] === 'HB' && f.length === 3) {
     lastStep = Number(f[1]);
     send({ type: 'hb', step: lastStep, nonce: f[2], full: false });
-  } else if (f[0] === 'HBF' && f.length === 9) {
+  } else if (f[0] === 'HBF' && (f.length === 9 || (f.length === 14 && f[9] === 'E' && relay))) {
     lastStep = Number(f[1]);
     const part = (i) => ({ step: Number(f[i]), digest: f[i + 1] });
-    send({ type: 'hb', step: lastStep, nonce: f[2], full: true, fs: part(3), mem: part(5), tool: part(7) });
+    // the claim of an agent with effects: acknowledged through step f[10], counted per discipline; this incarnation's
+    const [through, sk, rk, nk] = f.slice(10).map(Number);
+    const claim = {
+      through,
+      acked: { 'step-key': sk, 'random-key': rk, 'no-key': nk },
+      incarnation: relay?.incarnation,
+    };
+    const fx = f.length === 14 ? { effects: claim } : {};
+    send({ type: 'hb', step: lastStep, nonce: f[2], full: true, fs: part(3), mem: part(5), tool: part(7), ...fx });
   } else if (line.length > 0) log(`agent: ${line}`);
 }
 
@@ -155,7 +174,7 @@ function start(verb, extra) {
   });
   closeSync(errFd);
   child.input = { write: (text) => writeSync(inFd, text), destroy: () => closeSync(inFd) };
-  createInterface({ input: child.stdout }).on('line', onLine);
+  boundedLines(child.stdout, 64 * 1024, onLine); // a line flood from the sandbox cannot grow this process
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`runsc ${verb} exited ${code} (see ${s.errLog})`));
@@ -164,6 +183,13 @@ function start(verb, extra) {
       resolve();
     });
   });
+}
+
+/** A new incarnation of the agent (boot, restore): a new relay when effects are on. */
+function newIncarnation(req) {
+  relay?.close();
+  effects = req.effects ?? null;
+  relay = effects && new EffectRelay(effects.ledger, (text) => live?.child.input.write(text));
 }
 
 function setSession(req) {
@@ -202,10 +228,12 @@ const handlers = {
               "the sandbox's file system is host-backed: it is not in runsc's checkpoint image, so a restore rolls memory back but not files",
             ]
           : ['no network in the sandbox (--network=none)'],
+      effects: { reach: 'relay' }, // the agent's effect requests come on its stdio; this adapter calls the ledger
     };
   },
   async boot(req) {
     setSession(req);
+    newIncarnation(req);
     cleanRoot();
     makeBundle(s.bundle, req.stepMs);
     await start('run', []); // the agent sends a full heartbeat when it starts
@@ -231,6 +259,7 @@ const handlers = {
   },
   async restore(req) {
     setSession(req);
+    newIncarnation(req);
     cleanRoot();
     if (!existsSync(path.join(s.bundle, 'config.json'))) makeBundle(s.bundle, req.stepMs);
     await start('restore', [`--image-path=${req.dir}`]);

@@ -13,6 +13,7 @@ const RETRY_MS = 50;
 export class LedgerClient {
   private socket: Socket | null = null;
   private waiter: ((reply: LedgerReply | null) => void) | null = null;
+  private closed = false;
 
   constructor(
     private readonly address: string,
@@ -43,9 +44,10 @@ export class LedgerClient {
     w?.(reply);
   }
 
-  /** Send `req` until the ledger acknowledges it; a refusal (bad token, bad field) is thrown. */
+  /** Send `req` until the ledger acknowledges it; a refusal (bad token, bad field) or close() is thrown. */
   async emit(req: EffectRequest): Promise<{ seq: number; applied: boolean }> {
     for (;;) {
+      if (this.closed) throw new Error(`effect ledger client closed before ${req.effect} was acknowledged`);
       try {
         this.socket ??= await this.connect();
         const reply = await new Promise<LedgerReply | null>((resolve) => {
@@ -61,5 +63,13 @@ export class LedgerClient {
       }
       await new Promise((r) => setTimeout(r, RETRY_MS));
     }
+  }
+
+  /** Stop: no more attempts (an emit under way throws), the connection closed. */
+  close(): void {
+    this.closed = true;
+    this.socket?.destroy();
+    this.socket = null;
+    this.settle(null);
   }
 }

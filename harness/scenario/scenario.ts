@@ -213,18 +213,22 @@ export function parseScenario(text: string, file: string, overrides: ScenarioOve
   if (!result.success) {
     throw new ConfigIssuesError(`scenario ${file} is invalid`, scenarioIssues(result.error, fromFlags), file);
   }
-  if (result.data.effects !== undefined && result.data.target !== 'process' && result.data.target !== 'exec')
-    throw new ConfigIssuesError(
-      `scenario ${file} is invalid`,
-      [
-        {
-          path: ['effects'],
-          message: `only targets "process" and "exec" emit effects so far, not "${result.data.target}"`,
-        },
-      ],
-      file,
-    );
+  const effectsIssue = effectsTargetIssue(result.data);
+  if (effectsIssue !== undefined) throw new ConfigIssuesError(`scenario ${file} is invalid`, [effectsIssue], file);
   return withAdapter(result.data, file);
+}
+
+/** Effects on a target that cannot emit them: the field and why (the micro-VM's template boots cannot: options.ts). */
+function effectsTargetIssue(s: Scenario): { path: string[]; message: string } | undefined {
+  if (s.effects === undefined) return undefined;
+  if (!['process', 'exec', 'microvm'].includes(s.target))
+    return {
+      path: ['effects'],
+      message: `only targets "process", "microvm" and "exec" emit effects, not "${s.target}"`,
+    };
+  if (s.target === 'microvm' && s.targetOptions.fresh === 'template')
+    return { path: ['effects'], message: 'the microvm target emits effects only with targetOptions.fresh: cold' };
+  return undefined;
 }
 
 /** target: exec: fold `adapter` (resolved to a path) and `adapterOptions` into targetOptions, where the host reads them. */

@@ -1,5 +1,5 @@
-// The scenario's effects field (issue 34): validated like every other field, and refused on targets that do not emit
-// effects yet, naming the field (an exec adapter is checked for its capability when the run starts:
+// The scenario's effects field (issue 34): validated like every other field, and refused where the target cannot emit
+// them (a micro-VM booted from a template), naming the field (an exec adapter is checked for its capability when the run starts:
 // test/e2e/effects-exec.test.ts); a scenario without it is unchanged (the field stays absent).
 import { describe, expect, it } from 'vitest';
 import { ConfigIssuesError } from '../../harness/core/config-issues.js';
@@ -11,6 +11,7 @@ describe('scenario effects field', () => {
   it('takes effects.everySteps on the process target; absent, it stays absent', () => {
     expect(parse(['effects: { everySteps: 4 }'])().effects).toEqual({ everySteps: 4 });
     expect('effects' in parse([])()).toBe(false);
+    expect(parse(['target: microvm', 'effects: { everySteps: 4 }'])().effects).toEqual({ everySteps: 4 });
   });
 
   it('refuses a bad rate, an unknown key, and a target that does not emit effects', () => {
@@ -18,8 +19,8 @@ describe('scenario effects field', () => {
       [['effects: { everySteps: 0 }'], /effects\.everySteps/],
       [['effects: { everySteps: 2, often: true }'], /effects/],
       [
-        ['target: microvm', 'effects: { everySteps: 2 }'],
-        /effects: only targets "process" and "exec" emit effects so far, not "microvm"/,
+        ['target: microvm', 'targetOptions: { fresh: template }', 'effects: { everySteps: 2 }'],
+        /effects: the microvm target emits effects only with targetOptions.fresh: cold/,
       ],
     ] as const) {
       let err: unknown;

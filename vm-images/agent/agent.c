@@ -1,5 +1,6 @@
 /* agent.c: the deterministic guest workload (boot nonce, memory chain, tool process, log.txt) and its heartbeats on the console. */
 #define _GNU_SOURCE
+#include "effects.h"
 #include "sha256.h"
 #include "tool.h"
 #include <errno.h>
@@ -98,7 +99,7 @@ static void fs_state(unsigned long *lines, char digest[65]) {
 }
 
 static void heartbeat(int full) {
-  char out[512], reply[128], fsd[65], toold[65];
+  char out[640], reply[128], fsd[65], toold[65], claim[96];
   int len;
   if (!full) {
     len = snprintf(out, sizeof out, "HB %lu %s\n", step, nonce);
@@ -107,8 +108,9 @@ static void heartbeat(int full) {
     fs_state(&fs_lines, fsd);
     tool_call("Q\n", reply, sizeof reply);
     if (sscanf(reply, "T %lu %64s", &tool_step, toold) != 2) { errno = EPROTO; die("tool query"); }
-    len = snprintf(out, sizeof out, "HBF %lu %s %lu %s %lu %s %lu %s\n", step, nonce, fs_lines, fsd, step, mem,
-                   tool_step, toold);
+    effects_claim(claim, sizeof claim);
+    len = snprintf(out, sizeof out, "HBF %lu %s %lu %s %lu %s %lu %s%s\n", step, nonce, fs_lines, fsd, step, mem,
+                   tool_step, toold, claim);
   }
   con_write(out, (size_t)len);
 }
@@ -142,6 +144,16 @@ static void await_identity(void) {
   }
 }
 
+/* A console command that arrived while the agent waited for an effect's acknowledgement: a full heartbeat is served at
+   once (it claims only effect steps wholly acknowledged: after a restore it ends the downtime); a hold or a release
+   waits until the step's effects are done, so a hold still falls between two steps. */
+static char deferred[16];
+static size_t ndeferred;
+static void during_effect(char c) {
+  if (c == 'F') heartbeat(1);
+  if (ndeferred < sizeof deferred) deferred[ndeferred++] = c;
+}
+
 /* The workspace's step log, created empty and made durable (step 0 has no lines). */
 static void open_log(void) {
   if ((logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644)) < 0) die("open log");
@@ -173,6 +185,8 @@ int main(int argc, char **argv) {
   }
   if (logfd < 0) open_log();
   if (!tool_in) start_tool();
+  effects_init(getenv("SOAK_EFFECTS"), argv[1]);
+  const effects_io eio = {.in = con, .write = con_write, .command = during_effect};
 
   /* Console input, one byte each: 'F' full heartbeat (also ends a hold); 'H' hold: finish no new step until 'R', 'F'
      or HOLD_MS of guest time, acknowledged with "HOLD <step>" (the host then freezes a quiescent guest); 'R' release. */
@@ -187,9 +201,14 @@ int main(int argc, char **argv) {
     int r = poll(&p, 1, until > now ? (int)(until - now) : 0);
     int pending = 0;
     /* Requests go before the next step, even when the step is due. */
-    if ((r > 0 && (p.revents & POLLIN)) || (ioctl(con, FIONREAD, &pending) == 0 && pending > 0)) {
+    if (ndeferred > 0 || (r > 0 && (p.revents & POLLIN)) || (ioctl(con, FIONREAD, &pending) == 0 && pending > 0)) {
       char in[64], ack[64];
-      ssize_t n = read(con, in, sizeof in);
+      ssize_t n;
+      if (ndeferred > 0) { /* commands read during an effect's wait; a full heartbeat among them was served then */
+        n = 0;
+        for (size_t i = 0; i < ndeferred; i++) in[n++] = deferred[i] == 'F' ? 'R' : deferred[i]; /* F: ends a hold */
+        ndeferred = 0;
+      } else n = read(con, in, sizeof in);
       if (n == 0 && con == 0) exit(0); /* stdio console closed: nobody is listening any more */
       int want_full = 0;
       for (ssize_t i = 0; i < n; i++) {
@@ -208,6 +227,7 @@ int main(int argc, char **argv) {
     if (hold_until > now || now < next) continue;
     hold_until = 0;
     do_step();
+    effects_at_step(step, nonce, &eio);
     heartbeat(0);
     next += step_ms;
     now = now_ms();

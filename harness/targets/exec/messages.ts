@@ -113,11 +113,12 @@ export const adapterMessages = {
         .optional()
         .describe("describe only: what the runtime's checkpoint does not cover"),
       effects: z
-        .object({ reach: z.literal('loopback') })
+        .object({ reach: z.enum(['loopback', 'relay']) })
         .strict()
         .optional()
         .describe(
-          "describe only: the sandbox reaches the run's effect ledger on the host's 127.0.0.1 (docs/effects.md)",
+          "describe only: how the workload reaches the run's effect ledger (docs/effects.md): loopback, it opens the " +
+            "host's 127.0.0.1 itself; relay, the adapter calls the ledger for it",
         ),
       step: z
         .number()

@@ -9,7 +9,7 @@ import { vmImagesDir } from './image.js';
 import { loadExeca } from './lazy-execa.js';
 
 /** The agent's C sources, in link order. */
-export const AGENT_SOURCES = ['agent.c', 'tool.c', 'sha256.c'] as const;
+export const AGENT_SOURCES = ['agent.c', 'tool.c', 'sha256.c', 'effects.c'] as const;
 
 /** What was built: the binary, its size and sha256, and the recipe (sha256 of the sources). */
 export interface BuiltAgent {
@@ -24,7 +24,7 @@ export async function buildAgent(outDir: string): Promise<BuiltAgent> {
   const execa = await loadExeca();
   const src = path.join(vmImagesDir(), 'agent');
   const recipe = createHash('sha256');
-  for (const f of [...AGENT_SOURCES, 'sha256.h', 'tool.h']) recipe.update(readFileSync(path.join(src, f)));
+  for (const f of [...AGENT_SOURCES, 'sha256.h', 'tool.h', 'effects.h']) recipe.update(readFileSync(path.join(src, f)));
   mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, 'soak-agent');
   const tmp = tempPathFor(file); // nothing can be planted at the compiler's output path

@@ -1,8 +1,10 @@
 // The guest's serial console wire: split output into lines, parse `HB` / `HBF` heartbeat lines, keep other lines for errors.
 import type { Heartbeat } from '../../check/heartbeat.js';
+import { EFFECT_LINE_PREFIX } from './effect-relay.js';
 
 const LIGHT = /HB (\d+) ([0-9a-f]{16})$/;
-const FULL = /HBF (\d+) ([0-9a-f]{16}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64})$/;
+const FULL =
+  /HBF (\d+) ([0-9a-f]{16}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64})(?: E (\d+) (\d+) (\d+) (\d+))?$/;
 
 /** The byte the host writes to the console to ask the agent for a full heartbeat (it also ends a hold). */
 export const FULL_HEARTBEAT_REQUEST = 'F';
@@ -21,12 +23,17 @@ export function identityLine(nonce: string, entropyHex: string): string {
 /** TEST-ONLY negative control: start the session but keep the template's identity (its nonce). */
 export const KEEP_TEMPLATE_IDENTITY_LINE = 'I\n';
 
-/** Parse one console line; undefined when it is not a heartbeat (kernel noise, init messages). */
+/**
+ * Parse one console line; undefined when it is not a heartbeat (kernel noise, init messages). A full heartbeat of an
+ * agent with effects ends in ` E <through> <step-key> <random-key> <no-key>`: its claim, whose incarnation (the guest
+ * process) only the host knows, so it is left empty here (effect-relay.ts fills it in).
+ */
 export function parseHeartbeatLine(line: string): Heartbeat | undefined {
   const text = line.replace(/\r/g, '').trimEnd();
   const f = FULL.exec(text);
   if (f) {
     const [, step, nonce, fsStep, fsDigest, memStep, memDigest, toolStep, toolDigest] = f as unknown as string[];
+    const [through, sk, rk, nk] = f.slice(9, 13);
     return {
       step: Number(step),
       nonce: nonce!,
@@ -34,6 +41,15 @@ export function parseHeartbeatLine(line: string): Heartbeat | undefined {
       fs: { step: Number(fsStep), digest: fsDigest! },
       mem: { step: Number(memStep), digest: memDigest! },
       tool: { step: Number(toolStep), digest: toolDigest! },
+      ...(through !== undefined
+        ? {
+            effects: {
+              through: Number(through),
+              acked: { 'step-key': Number(sk), 'random-key': Number(rk), 'no-key': Number(nk) },
+              incarnation: '',
+            },
+          }
+        : {}),
     };
   }
   const l = LIGHT.exec(text);
@@ -51,6 +67,8 @@ export class ConsoleReader {
     private readonly keep = 20,
     private readonly onHold: (step: number) => void = () => {},
     private readonly onReady: (nonce: string) => void = () => {},
+    /** An effect request line (effect-relay.ts); returns why it was dropped, if it was (kept for error messages). */
+    private readonly onEffect?: (line: string) => string | undefined,
   ) {}
 
   push(chunk: string): void {
@@ -59,6 +77,11 @@ export class ConsoleReader {
     while ((nl = this.partial.indexOf('\n')) >= 0) {
       const line = this.partial.slice(0, nl);
       this.partial = this.partial.slice(nl + 1);
+      if (this.onEffect !== undefined && line.startsWith(EFFECT_LINE_PREFIX)) {
+        const dropped = this.onEffect(line);
+        if (dropped !== undefined) this.remember(dropped);
+        continue;
+      }
       const hb = parseHeartbeatLine(line);
       const hold = hb ? null : HOLD.exec(line.trimEnd());
       const ready = hb || hold ? null : READY.exec(line.trimEnd());

@@ -27,7 +27,7 @@ export const GUEST_MODULES = [
 ] as const;
 
 const KERNEL_METAPACKAGE = 'linux-image-cloud-amd64';
-const AGENT_SOURCES = ['agent.c', 'tool.c', 'sha256.c', 'sha256.h', 'tool.h'] as const;
+const AGENT_SOURCES = ['agent.c', 'tool.c', 'sha256.c', 'effects.c', 'sha256.h', 'tool.h', 'effects.h'] as const;
 const BUSYBOX = '/bin/busybox';
 const RECIPE_VERSION = '1';
 
@@ -187,7 +187,7 @@ async function buildInitramfs(modulesDir: string, outFile: string, tmp: string):
       '-Wextra',
       '-o',
       path.join(root, 'bin', 'agent'),
-      ...['agent.c', 'tool.c', 'sha256.c'].map((f) => path.join(agentDir, f)),
+      ...['agent.c', 'tool.c', 'sha256.c', 'effects.c'].map((f) => path.join(agentDir, f)),
     ],
     { timeout: 120_000 },
   );

@@ -1,6 +1,8 @@
 // The microvm target's options (scenario `targetOptions`): schema, defaults, validation with every problem reported.
 import { z } from 'zod';
-import { ConfigIssuesError, schemaIssues } from '../../core/config-issues.js';
+import { type ConfigIssue, ConfigIssuesError, schemaIssues } from '../../core/config-issues.js';
+import type { EffectsConfig } from '../../effects/plan.js';
+import { effectsConfig } from '../process/target.js';
 
 export const microvmOptionsSchema = z
   .object({
@@ -73,13 +75,36 @@ export const microvmOptionsSchema = z
   });
 
 export type MicrovmOptions = z.infer<typeof microvmOptionsSchema>;
+/** The effect plan of a microvm session (run/effects-run.ts adds it to targetOptions). */
+export type MicrovmEffects = EffectsConfig;
 
 /** Validate `targetOptions`; a ConfigIssuesError lists every invalid field by its dot-path. */
 export function parseMicrovmOptions(raw: Record<string, unknown>): MicrovmOptions {
-  const result = microvmOptionsSchema.safeParse(raw);
-  if (result.success) return result.data;
-  throw new ConfigIssuesError(
-    'microvm target options are invalid',
-    schemaIssues(result.error.issues, ['targetOptions'], 'unknown option for target "microvm"'),
-  );
+  return parseMicrovmTargetOptions(raw).opts;
+}
+
+/**
+ * The options and, apart from them (they are not the machine's: no record or template depends on them), the effect
+ * plan the runner adds when the scenario enables effects (run/effects-run.ts). A template-mode guest cannot emit: its
+ * kernel command line, which carries the plan to the agent, is the template's.
+ */
+export function parseMicrovmTargetOptions(raw: Record<string, unknown>): {
+  opts: MicrovmOptions;
+  effects?: EffectsConfig;
+} {
+  const { effects: rawEffects, ...rest } = raw;
+  const result = microvmOptionsSchema.safeParse(rest);
+  const issues: ConfigIssue[] = result.success
+    ? []
+    : schemaIssues(result.error.issues, ['targetOptions'], 'unknown option for target "microvm"');
+  const effects = rawEffects === undefined ? undefined : effectsConfig(rawEffects, issues);
+  if (effects !== undefined && !Number.isSafeInteger(effects.seed))
+    issues.push({ path: ['seed'], message: 'effects on the microvm target need an integer seed' });
+  if (effects !== undefined && result.success && result.data.fresh === 'template')
+    issues.push({
+      path: ['targetOptions', 'fresh'],
+      message: 'effects need fresh: cold (a template guest boots before its session knows the effect plan)',
+    });
+  if (!result.success || issues.length > 0) throw new ConfigIssuesError('microvm target options are invalid', issues);
+  return { opts: result.data, ...(effects !== undefined ? { effects } : {}) };
 }

@@ -24,6 +24,8 @@ export interface QemuSpec {
   template?: boolean;
   /** Start paused, waiting for `migrate-incoming` (restore). */
   incoming: boolean;
+  /** External effects on (issue 34): `<seed>:<everySteps>`, the agent's SOAK_EFFECTS (kernel command line, then init). */
+  effects?: string;
   /**
    * Start paused and load at once from this migration URI (e.g. `exec:cat FILE`) instead of waiting for
    * `migrate-incoming` (the bare floor bench: no capabilities to set first, which is what `defer` is for).
@@ -46,6 +48,7 @@ export function qemuArgs(spec: QemuSpec): string[] {
     `soak.step_ms=${Math.max(1, Math.round(spec.stepMs))}`,
     `soak.disk=${spec.disk === undefined ? 0 : 1}`,
     ...(spec.template === true ? ['soak.template=1'] : []),
+    ...(spec.effects !== undefined ? [`soak.effects=${spec.effects}`] : []),
   ].join(' ');
   const args = [
     '-M',
@@ -105,13 +108,14 @@ export class QemuProcess {
     onHeartbeat: (hb: Heartbeat) => void,
     onHold?: (step: number) => void,
     onReady?: (nonce: string) => void,
+    onEffect?: (line: string) => string | undefined,
   ) {
     if (spec.qmpSocket.length > 100) {
       throw new TargetError(
         `QMP socket path ${spec.qmpSocket} is too long for a unix socket (max ~100 chars): use a shorter workDir`,
       );
     }
-    this.console = new ConsoleReader(onHeartbeat, 20, onHold, onReady);
+    this.console = new ConsoleReader(onHeartbeat, 20, onHold, onReady, onEffect);
     // Not detached: QEMU stays in the host's process group, so a SIGKILL of the group kills it with the host.
     for (const p of [spec.kernel, spec.initramfs, spec.disk ?? '', spec.qmpSocket]) {
       if (p.includes(','))

@@ -15,9 +15,10 @@ import { readSessionEnv, sessionGuestEnv } from './env-cache.js';
 import { HeartbeatHub } from '../guest/heartbeats.js';
 import type { GuestImage } from '../guest/image.js';
 import { raiseMigrationBandwidth } from './migrate.js';
-import { type MicrovmOptions, parseMicrovmOptions } from './options.js';
+import { type MicrovmOptions, parseMicrovmOptions, parseMicrovmTargetOptions, type MicrovmEffects } from './options.js';
+import { spawnGuest } from './guest-process.js';
 import type { Accelerator } from '../guest/accel.js';
-import { QemuProcess, type QemuSpec } from './qemu.js';
+import type { QemuProcess, QemuSpec } from './qemu.js';
 import { qemuSpec } from './spec.js';
 import { probeKvmBoot } from './probe.js';
 import { type RamIo, ramIoOf, setupRamCapture } from './ram.js';
@@ -37,7 +38,8 @@ import { commitHotCopy, hotCopyDir, restoreSource, warmHashing } from './hot-cop
 import { runCheckpoint } from './checkpoint-run.js';
 
 export function createMicrovmTarget(ctx: TargetContext): Target {
-  return new MicrovmTarget(ctx, parseMicrovmOptions(ctx.options));
+  const { opts, effects } = parseMicrovmTargetOptions(ctx.options);
+  return new MicrovmTarget(ctx, opts, effects);
 }
 
 /** Build (or find cached) the template snapshot for these target options, without starting a session. */
@@ -65,6 +67,7 @@ class MicrovmTarget implements Target {
   constructor(
     private readonly ctx: TargetContext,
     private readonly opts: MicrovmOptions,
+    private readonly effects?: MicrovmEffects,
   ) {}
 
   private file(name: string): string {
@@ -138,10 +141,7 @@ class MicrovmTarget implements Target {
     return runCheckpoint(guest, qemu, files.prefix, sink, opts, hot, (err) => this.wrap('checkpoint', err));
   }
 
-  /**
-   * Warm standby: resolve the guest environment and start a QEMU waiting in `-incoming defer` for a restore's RAM (or a
-   * template's). With a disk, QEMU opens a placeholder image (same size) overwritten in place (disk-handover.ts).
-   */
+  /** Warm standby: a QEMU waiting in `-incoming defer` for a restore's RAM (or a template's); disk: disk-handover.ts. */
   async warmUp(): Promise<void> {
     await this.prepare();
     const template = this.opts.fresh === 'template' ? await this.template() : undefined;
@@ -262,12 +262,12 @@ class MicrovmTarget implements Target {
   private async start(incoming: boolean, from?: string): Promise<void> {
     if (this.qemu !== undefined)
       throw new TargetError('microvm target already has a running guest: destroy() it first');
-    const qemu = new QemuProcess(
+    const qemu = (this.qemu = spawnGuest(
       { ...this.spec(this.env!.image, this.env!.accel.accel, incoming), incomingFrom: from }, // from: a template's file
+      this.effects,
       (hb) => this.hub.dispatch(hb),
       (step) => this.holds.acked(step),
-    );
-    this.qemu = qemu;
+    ));
     try {
       this.qmp = await QmpClient.connect(this.sock('qmp.sock'), {
         timeoutMs: 15_000,
