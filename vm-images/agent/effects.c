@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define RETRY_MS 3000
+#define RETRY_MS 1000
 
 static const char *const DISC[3] = {"step-key", "random-key", "no-key"};
 static int on;

@@ -22,7 +22,7 @@ export function parseEffectLine(line: string): Omit<EffectRequest, 'incarnation'
   if (m === null) return { error: 'not EFX <session> <discipline>:<step> <discipline> <key|-> <step>' };
   const [, session, effDiscipline, effStep, discipline, key, step] = m as unknown as string[];
   if (!DISCIPLINES.includes(discipline as Discipline)) return { error: `unknown discipline` };
-  if (effDiscipline !== discipline || Number(effStep) !== Number(step) || String(Number(step)) !== step)
+  if (effDiscipline !== discipline || effStep !== step || String(Number(step)) !== step)
     return { error: 'effect id does not name its own discipline and step' };
   if ((discipline === 'no-key') !== (key === '-')) return { error: 'a key for no-key, or none for a keyed discipline' };
   return {

@@ -16,7 +16,7 @@ import { HeartbeatHub } from '../guest/heartbeats.js';
 import type { GuestImage } from '../guest/image.js';
 import { raiseMigrationBandwidth } from './migrate.js';
 import { type MicrovmOptions, parseMicrovmOptions, parseMicrovmTargetOptions, type MicrovmEffects } from './options.js';
-import { spawnGuest } from './guest-process.js';
+import { askFullHeartbeat, spawnGuest } from './guest-process.js';
 import type { Accelerator } from '../guest/accel.js';
 import type { QemuProcess, QemuSpec } from './qemu.js';
 import { qemuSpec } from './spec.js';
@@ -182,10 +182,10 @@ class MicrovmTarget implements Target {
           .then(() => this.ramIo('migrate-in.sock'));
       this.restoredFrom = (await loadRestoreRam({ mode, io, qemu, replace, phases }, source, stored, hot)) ?? used;
       phases.mark('ram');
-      // The guest does not know it was restored: ask for the full heartbeat the checker verifies (waits in the UART).
-      this.running().qemu.writeConsole(FULL_HEARTBEAT_REQUEST);
+      // The guest does not know it was restored: ask for the full heartbeat the checker verifies (guest-process.ts).
+      const running = askFullHeartbeat(this.hub, this.running().qemu, this.opts.bootTimeoutMs);
       await sleep(5);
-      await this.running().qmp.execute('cont'); // the QEMU that loaded verified bytes (a new one after a refusal)
+      running(await this.running().qmp.execute('cont')); // the QEMU that loaded verified bytes (after a refusal, new)
       phases.mark('cont');
     } catch (err) {
       const wrapped = this.wrap('restore', err);
