@@ -185,11 +185,20 @@ function start(verb, extra) {
   });
 }
 
+/** Write to the running agent's stdin; a sandbox gone meanwhile (its input closed) is no error: the agent asks again. */
+function writeAgent(text) {
+  try {
+    live?.child.input.write(text);
+  } catch {
+    // the sandbox is gone or being replaced (checkpoint): the restored agent sends its request again
+  }
+}
+
 /** A new incarnation of the agent (boot, restore): a new relay when effects are on. */
 function newIncarnation(req) {
   relay?.close();
   effects = req.effects ?? null;
-  relay = effects && new EffectRelay(effects.ledger, (text) => live?.child.input.write(text));
+  relay = effects && new EffectRelay(effects.ledger, (text) => writeAgent(text));
 }
 
 function setSession(req) {

@@ -41,7 +41,11 @@ const ASK_AGAIN_MS = 20;
 export function askFullHeartbeat(hub: HeartbeatHub, qemu: QemuProcess, timeoutMs: number): (_: unknown) => void {
   qemu.writeConsole(FULL_HEARTBEAT_REQUEST);
   let again: NodeJS.Timeout | undefined;
-  const stop = () => clearInterval(again);
+  let done = false;
+  const stop = (): void => {
+    done = true;
+    clearInterval(again);
+  };
   hub
     .next(
       (hb) => hb.full,
@@ -52,6 +56,6 @@ export function askFullHeartbeat(hub: HeartbeatHub, qemu: QemuProcess, timeoutMs
     )
     .then(stop, stop);
   return () => {
-    again ??= setInterval(() => qemu.writeConsole(FULL_HEARTBEAT_REQUEST), ASK_AGAIN_MS); // the guest runs now
+    if (!done) again ??= setInterval(() => qemu.writeConsole(FULL_HEARTBEAT_REQUEST), ASK_AGAIN_MS); // it runs now
   };
 }
