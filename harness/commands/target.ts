@@ -25,7 +25,7 @@ interface CheckArgs {
   json: boolean;
   keep: string | undefined;
   matrix: boolean;
-  trials: number;
+  trials: number | undefined;
 }
 
 /** A scenario (name or .yaml) gives target and pacing; any other existing file is an adapter with default pacing. */
@@ -87,9 +87,10 @@ const checkCommand = defineCommand<CheckArgs>({
         default: false,
         describe: 'Measure what guest state survives a resume, class by class (docs/what-survives.md)',
       })
-      .option('trials', { type: 'number', default: 20, describe: 'With --matrix: kill/resume trials' }),
+      .option('trials', { type: 'number', describe: 'With --matrix: kill/resume trials (default 20)' }),
   run: async (argv) => {
-    if (argv.matrix) return matrixCommand(argv);
+    if (argv.matrix) return matrixCommand(argv, argv.trials ?? 20);
+    if (argv.trials !== undefined) throw new InputError('--trials: only with --matrix');
     const results = await runBattery(await resolveTarget(argv.what), argv.keep && path.resolve(argv.keep));
     process.stdout.write(argv.json ? checksJson(results) : visible(formatChecks(results)));
     return checksExitCode(results);
@@ -97,16 +98,16 @@ const checkCommand = defineCommand<CheckArgs>({
 });
 
 /** --matrix: N kill/resume trials with the guest-state probe, the matrix printed as it is measured to the end. */
-async function matrixCommand(argv: CheckArgs): Promise<number> {
-  if (!Number.isInteger(argv.trials) || argv.trials < 1 || argv.trials > 10_000)
-    throw new InputError(`--trials: expected an integer from 1 to 10000, got ${String(argv.trials)}`);
+async function matrixCommand(argv: CheckArgs, n: number): Promise<number> {
+  if (!Number.isInteger(n) || n < 1 || n > 10_000)
+    throw new InputError(`--trials: expected an integer from 1 to 10000, got ${String(n)}`);
   const target = withProbe(await resolveTarget(argv.what), await buildProbe());
   const keep = argv.keep && path.resolve(argv.keep);
   const progress = (t: MatrixTrial): void => {
     if (!argv.json)
-      process.stderr.write(`trial ${t.trial}/${argv.trials}: ${t.report ? 'measured' : visible(t.problem ?? '')}\n`);
+      process.stderr.write(`trial ${t.trial}/${n}: ${t.report ? 'measured' : visible(t.problem ?? '')}\n`);
   };
-  const trials = await runMatrix(target, argv.trials, progress, keep);
+  const trials = await runMatrix(target, n, progress, keep);
   process.stdout.write(argv.json ? matrixJson(argv.what, trials) : visible(formatMatrix(argv.what, trials)));
   return matrixExitCode(trials);
 }

@@ -72,13 +72,20 @@ static void pending_class(const char *cls, int rfd, int wfd, const char *want) {
     obs(cls, "changed", 0, 0, "%zd bytes read back, not the ones written", n);
 }
 
-/* A process of the record: alive with the same start time. */
-static void process_class(const char *cls, pid_t pid, unsigned long long start, int detached) {
-    unsigned long long now = proc_start(pid);
+/* A process of the record: alive with the same start time, under the same parent. One whose parent died is dying
+ * (PR_SET_PDEATHSIG): given WAIT_MS to go, so a quick examination after a kill does not count it as kept. */
+static void process_class(const char *cls, pid_t pid, unsigned long long start, pid_t parent, int detached) {
+    pid_t ppid = 0;
+    unsigned long long now = proc_stat(pid, &ppid);
     if (now == 0) return obs(cls, "lost", 1, pid, "pid %d is gone", (int)pid);
     if (now != start) return obs(cls, "changed", 1, pid, "pid %d is another process (start %llu, was %llu)", (int)pid, now, start);
+    if (ppid != parent) {
+        for (int i = 0; i < WAIT_MS / 10 && proc_start(pid) == start; i++) usleep(10000);
+        if (proc_start(pid) != start) return obs(cls, "lost", 1, pid, "pid %d died with its parent %d", (int)pid, (int)parent);
+        return obs(cls, "changed", 1, pid, "pid %d alive, but its parent %d is gone (now %d)", (int)pid, (int)parent, (int)ppid);
+    }
     if (detached && getsid(pid) != pid) return obs(cls, "changed", 1, pid, "pid %d is no longer detached", (int)pid);
-    obs(cls, "survives", 1, pid, "pid %d alive, same start time", (int)pid);
+    obs(cls, "survives", 1, pid, "pid %d alive, same start time and parent", (int)pid);
 }
 
 /* The child answers with its own pid over the holder's pipes. */
@@ -169,13 +176,13 @@ void probe_examine(const struct probe_rec *r, const struct probe_live *l, int64_
     file_class("workspace-unsynced", r->unsynced, want);
     file_class("tmp-file", r->tmp, want);
     file_class("shm-file", r->shm, want);
-    process_class("grandchild-process", r->grandchild, r->grandchild_start, 1);
+    process_class("grandchild-process", r->grandchild, r->grandchild_start, r->child, 1);
     tcp_class(r, l);
     lock_class(r);
     if (l) holder_only(r, l, want);
     else {
         static const char *const bound[] = {"shared-mapping", "pipe", "unix-socketpair", "timer", "env", "cwd", "umask"};
-        process_class("child-process", r->child, r->child_start, 0);
+        process_class("child-process", r->child, r->child_start, r->holder, 0);
         for (size_t i = 0; i < sizeof bound / sizeof *bound; i++)
             obs(bound[i], "lost", 0, 0, holder_alive ? "examined outside its holder (pid %d still runs)" : "its holder, pid %d, is gone: the session restarted its processes", (int)r->holder);
     }

@@ -40,7 +40,9 @@ int64_t clock_ns(int clk) {
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-unsigned long long proc_start(pid_t pid) {
+unsigned long long proc_start(pid_t pid) { return proc_stat(pid, NULL); }
+
+unsigned long long proc_stat(pid_t pid, pid_t *ppid) {
     char p[64], buf[1024];
     snprintf(p, sizeof p, "/proc/%d/stat", (int)pid);
     int fd = open(p, O_RDONLY);
@@ -53,8 +55,10 @@ unsigned long long proc_start(pid_t pid) {
     if (!s || s[2] == 'Z') return 0; /* a zombie is gone */
     unsigned long long v = 0;
     int field = 2;
-    for (char *t = strtok(s + 1, " "); t; t = strtok(NULL, " "))
-        if (++field == 22) { v = strtoull(t, NULL, 10); break; }
+    for (char *t = strtok(s + 1, " "); t; t = strtok(NULL, " ")) {
+        if (++field == 4 && ppid) *ppid = (pid_t)atoi(t);
+        if (field == 22) { v = strtoull(t, NULL, 10); break; }
+    }
     return v;
 }
 
@@ -198,15 +202,26 @@ static void setup(struct probe_rec *r, struct probe_live *l, const char *workspa
 static volatile sig_atomic_t asked;
 static void on_usr1(int s) { (void)s, asked = 1; }
 
-static void holder_loop(const struct probe_rec *r, const struct probe_live *l) {
+/* SIGUSR1 asks for an examination: blocked but while ppoll waits, so one sent at any moment is seen (none is lost
+ * between a check of `asked` and the wait). Installed before `ready` is printed: a signal then cannot kill it. */
+static sigset_t unblocked;
+static void catch_usr1(void) {
     struct sigaction sa = {.sa_handler = on_usr1};
-    sigaction(SIGUSR1, &sa, NULL); /* no SA_RESTART: poll returns EINTR */
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &usr1, &unblocked);
+    sigdelset(&unblocked, SIGUSR1);
+    sigaction(SIGUSR1, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+}
+
+static void holder_loop(const struct probe_rec *r, const struct probe_live *l) {
     char buf[256];
     size_t have = 0;
     for (;;) {
         struct pollfd in = {.fd = 0, .events = POLLIN};
-        int n = poll(&in, 1, -1);
+        int n = ppoll(&in, 1, NULL, &unblocked);
         if (asked) asked = 0, probe_examine(r, l, -1);
         if (n <= 0) continue;
         ssize_t got = read(0, buf + have, sizeof buf - 1 - have);
@@ -243,6 +258,7 @@ int main(int argc, char **argv) {
         snprintf(r.dir, sizeof r.dir, "%s", dir);
         if (mkdir(dir, 0755) && errno != EEXIST) die(dir);
         setup(&r, &l, argc >= 5 && !strcmp(argv[3], "--workspace") ? argv[4] : dir);
+        catch_usr1();
         printf("{\"probe\":1,\"event\":\"ready\",\"holder\":%d,\"token\":\"%s\"}\n", (int)r.holder, r.token);
         holder_loop(&r, &l);
     }

@@ -33,6 +33,7 @@ struct probe_live {
 int rec_write(const struct probe_rec *r);
 int rec_read(const char *dir, struct probe_rec *r);
 unsigned long long proc_start(pid_t pid);
+unsigned long long proc_stat(pid_t pid, pid_t *ppid); /* start time (0: gone or a zombie) and parent */
 int64_t clock_ns(int clk);
 void json_str(const char *s); /* one JSON string to stdout, escaped */
 

@@ -14,6 +14,8 @@ import {
   STATE_CLASS_IDS,
   type StateClass,
 } from '../../../harness/check/survival.js';
+import { sleep } from '../../../harness/core/clock.js';
+import { pidAlive } from '../../../harness/core/proc.js';
 import { buildProbe } from '../../../harness/targets/guest/probe-build.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-probe-test-'));
@@ -67,7 +69,9 @@ describe('probe', () => {
     unlinkSync(path.join(h.dir, `soak-probe-${token}`));
     writeFileSync(path.join(h.dir, 'shm', `soak-probe-${token}`), 'something else\n');
     const rec = spawnSync('cat', [path.join(h.dir, 'probe', 'probe.rec')], { encoding: 'utf8' }).stdout.split(' ');
-    process.kill(Number(rec[5]), 'SIGKILL'); // the grandchild's pid (probe.rec: token holder start child start gc ...)
+    const grandchild = Number(rec[5]); // probe.rec: token holder start child start grandchild ...
+    process.kill(grandchild, 'SIGKILL');
+    while (pidAlive(grandchild)) await sleep(10); // a signal is delivered when the process next runs: wait for it
     h.proc.stdin!.write(`examine ${Date.now() - 5000}\n`);
     const after = statuses(await h.next());
     const flipped = STATE_CLASS_IDS.filter((c) => after[c] !== 'survives');
@@ -99,6 +103,16 @@ describe('probe', () => {
     expect(s['child-process']).toBe('lost');
     expect(s['grandchild-process']).toBe('lost');
     spawnSync(bin, ['cleanup', dir]);
+  }, 60_000);
+
+  it('SIGUSR1 asks its holder too (no host reading: the wall clock is not applicable)', async () => {
+    const h = holder('signal');
+    expect((await h.next()).event).toBe('ready');
+    h.proc.kill('SIGUSR1');
+    const s = statuses(await h.next());
+    expect(s['clock-wall']).toBe('not-applicable');
+    expect(STATE_CLASS_IDS.filter((c) => s[c] !== 'survives')).toEqual(['clock-wall']);
+    h.proc.stdin!.end();
   }, 60_000);
 
   it('refuses bad input with one JSON error line and exit 1 (no record), 3 (usage)', () => {
