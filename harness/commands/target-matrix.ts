@@ -7,7 +7,7 @@ import { EXIT, InputError } from '../core/errors.js';
 import { escapedJson } from '../core/visible.js';
 import { fmtPctInterval } from '../report/text/format.js';
 
-/** The targets whose sessions can run the probe (targetOptions.probe); others are refused, saying so. */
+/** The targets whose sessions can run the probe (targetOptions.probe: exec adapters through their capability). */
 const PROBED_TARGETS = ['process', 'exec'];
 
 /** The target with the probe binary in its options, or InputError (exit 3) for a target that cannot run it yet. */
