@@ -3,7 +3,7 @@
 // adapter emptying its /tmp on restore shows tmp-file lost in every trial, and no other class moves. An adapter without
 // the probe capability measures nothing: every class not-applicable, with the reason. 3 trials each (the 20
 // are the documented run, not the suite's).
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -103,10 +103,27 @@ describe.concurrent('soak target check --matrix', () => {
     ).toBe(true);
   });
 
+  it('a trial the probe cannot set up is listed with its reason, not measured: exit 2 (insufficient)', async () => {
+    const long = path.join(tmp, 'k'.repeat(200), 'l'.repeat(200)); // the probe refuses folders of 400+ characters
+    mkdirSync(long, { recursive: true });
+    const r = await soak('target', 'check', 'default', '--matrix', '--trials', '1', '--json', '--keep', long);
+    expect(r.exitCode, describeResult(r)).toBe(2);
+    const m = JSON.parse(r.stdout) as MatrixDoc;
+    expect(m).toMatchObject({
+      trials: 1,
+      measured: 0,
+      problems: [{ trial: 1, problem: expect.stringMatching(/too long/) as string }],
+    });
+    expect(m.classes.every((c) => c.n === 0 && c.interval === null)).toBe(true);
+  });
+
   it('refuses a bad --trials and a target that cannot run the probe yet, in one line, exit 3', async () => {
     const bad = await soak('target', 'check', 'default', '--matrix', '--trials', '0');
     expect(bad.exitCode).toBe(3);
     expect(bad.stderr).toMatch(/--trials: expected an integer from 1 to 10000, got 0/);
+    const alone = await soak('target', 'check', 'default', '--trials', '5');
+    expect(alone.exitCode).toBe(3);
+    expect(alone.stderr).toMatch(/--trials: only with --matrix/);
     const vm = path.join(tmp, 'vm.yaml');
     writeFileSync(vm, 'name: vm\ntarget: microvm\n');
     const r = await soak('target', 'check', vm, '--matrix', '--trials', '1');
