@@ -80,6 +80,7 @@ export async function createExecTarget(ctx: TargetContext): Promise<Target> {
     ...reply.info,
     ...(reply.runtime !== undefined ? { runtimeId: reply.runtime } : {}),
     ...(reply.effects !== undefined ? { effectsReach: reply.effects.reach } : {}),
+    ...(reply.promises !== undefined ? { promises: reply.promises.join(',') } : {}),
   };
   const probe: ProbePlan =
     opts.probe === undefined
