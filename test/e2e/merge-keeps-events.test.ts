@@ -77,7 +77,7 @@ describe('soak merge of real shards', () => {
     expect(summary.gates.map((g) => g.id)).toContain(9);
     const g = summary.guestState!;
     expect(g.promised).toEqual(['workspace-unsynced']);
-    expect(g.examined + g.unexamined, 'the shards\' guest-state events, added').toBe(want['guest-state']);
+    expect(g.examined + g.unexamined, "the shards' guest-state events, added").toBe(want['guest-state']);
     expect(summary.gates.map((x) => x.id)).toContain(10);
     expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).not.toContain('this run emitted no external effects');
     expect(summary).not.toHaveProperty('missingShards');

@@ -147,6 +147,8 @@ ${quantileTable(model)}
 <table class="env"><tbody>${model.environment.map(([k, v]) => `<tr><td>${h(k)}</td><td class="wrap">${h(v)}</td></tr>`).join('')}</tbody></table>
 ${sourcesHtml(model.sources)}<h2>Durability limits</h2>
 ${list(model.durability)}
+<h3 id="guest-state">Guest state</h3>
+${list(model.guestState)}
 ${effectsHtml(model.summary.effects)}<h2>Scope and limitations</h2>
 ${list(model.limitations)}
 <footer>Files: <a href="summary.md">summary.md</a> · <a href="summary.json">summary.json</a> · <a href="cycles.csv">cycles.csv</a> · <a href="../index.html">all reports</a>. Kill-and-resume success ${h(fmtPct(s.killResume.trials > 0 ? s.killResume.successes / s.killResume.trials : null))} measured once; see scope and limitations.</footer>`;
