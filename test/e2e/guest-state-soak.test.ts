@@ -3,7 +3,16 @@
 // the classes measured lost, and the verdict opens with what it covers. Negative control: the example adapter that
 // empties /tmp on restore fails gate 10 (exit 1) when it promises tmp-file, and the same adapter without the wipe
 // passes it (exit 0). A promise naming no class is refused before any run folder (exit 3, one line).
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,7 +26,10 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const gatesDir = path.join(tmp, 'gates');
 mkdirSync(gatesDir);
-copyFileSync(path.join(repoRoot, 'gates', '10-documented-guest-state.yaml'), path.join(gatesDir, '10-documented-guest-state.yaml'));
+copyFileSync(
+  path.join(repoRoot, 'gates', '10-documented-guest-state.yaml'),
+  path.join(gatesDir, '10-documented-guest-state.yaml'),
+);
 const example = path.join(repoRoot, 'adapters', 'example', 'adapter.mjs');
 
 function scenario(name: string, target: string[], promises: string, cycles: number): string {
@@ -114,6 +126,43 @@ describe('guest state in a soak', () => {
     expect(g.classes.find((c) => c.class === 'workspace-unsynced')).toMatchObject({ survives: g.examined });
     expect(g.classes.find((c) => c.class === 'tcp-listener')).toMatchObject({ lost: g.examined });
     expect(r.md).toMatch(/tcp-listener \(.*\): lost in \d+\/\d+ resumes/);
+  }, 300_000);
+
+  it("an adapter's describe promises are judged when the scenario probes; a malformed one is an adapter fault", async () => {
+    const source = readFileSync(example, 'utf8');
+    expect(source).toContain("probe: { runs: 'binary' },");
+    const promising = (list: string): string => {
+      const file = path.join(tmp, `adapter-${list.replace(/\W/g, '')}.mjs`);
+      writeFileSync(
+        file,
+        source.replace("probe: { runs: 'binary' },", `probe: { runs: 'binary' }, promises: ${list},`),
+      );
+      return file;
+    };
+    const wiped = [
+      'target: exec',
+      `adapter: ${promising("['tmp-file']")}`,
+      'adapterOptions: { wipeTmpOnRestore: true }',
+    ];
+    const file = writeScenario(tmp, 'adapter-promise', [
+      ...wiped,
+      'probe: true',
+      'cycles: 4',
+      'seed: 1',
+      'stepMs: 5',
+      'checkpoint: { everyMs: 100 }',
+      'kill: { phases: { work: 1 }, workDelayMs: [300, 500] }',
+    ]);
+    const r = await soak(file);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.summary.guestState?.promised).toEqual(['tmp-file']);
+    expect(r.summary.gates.find((x) => x.id === 10)?.verdict).toBe('fail');
+
+    const bad = scenario('adapter-bad-promise', ['target: exec', `adapter: ${promising("['tmpfile']")}`], '[]', 2);
+    const out = path.join(tmp, 'adapter-bad-promise');
+    const b = await runSoak(['run', '--scenario', bad, '--out', out], { timeoutMs: 120_000 });
+    expect(b.exitCode, describeResult(b)).toBe(5);
+    expect(b.stderr).toContain('promises');
   }, 300_000);
 
   it('refuses a promise that names no class, before any run folder (exit 3, one line)', async () => {
