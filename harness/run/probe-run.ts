@@ -13,6 +13,15 @@ export function probes(scenario: Scenario): boolean {
   return scenario.probe ?? (scenario.promises?.length ?? 0) > 0;
 }
 
+/**
+ * The scenario a run journals and runs: an adapter that lists promises in its describe answer (target fact
+ * `promises`) turns the probe on unless the scenario says `probe` itself, so its promises are judged, not left unchecked.
+ */
+export function withAdapterPromises(scenario: Scenario, target: Record<string, unknown>): Scenario {
+  const listed = typeof target.promises === 'string' && target.promises !== '';
+  return listed && scenario.probe === undefined ? { ...scenario, probe: true } : scenario;
+}
+
 /** The runner's side of the probe of a run whose scenario probes. */
 export class RunProbes {
   /** Resumed sessions whose examination is not journaled yet, with the cycle of their restore. */

@@ -128,7 +128,7 @@ describe('guest state in a soak', () => {
     expect(r.md).toMatch(/tcp-listener \(.*\): lost in \d+\/\d+ resumes/);
   }, 300_000);
 
-  it("an adapter's describe promises are judged when the scenario probes; a malformed one is an adapter fault", async () => {
+  it("an adapter's describe promises turn the probe on and are judged; a malformed one is an adapter fault", async () => {
     const source = readFileSync(example, 'utf8');
     expect(source).toContain("probe: { runs: 'binary' },");
     const promising = (list: string): string => {
@@ -145,8 +145,7 @@ describe('guest state in a soak', () => {
       'adapterOptions: { wipeTmpOnRestore: true }',
     ];
     const file = writeScenario(tmp, 'adapter-promise', [
-      ...wiped,
-      'probe: true',
+      ...wiped, // no probe, no promises in the scenario: the adapter's promise turns the probe on
       'cycles: 4',
       'seed: 1',
       'stepMs: 5',
@@ -156,6 +155,8 @@ describe('guest state in a soak', () => {
     const r = await soak(file);
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.summary.guestState?.promised).toEqual(['tmp-file']);
+    const start = r.events.find((e) => e.type === 'run-start');
+    expect(start?.type === 'run-start' && start.scenario.probe, 'journaled as run: a --resume probes alike').toBe(true);
     expect(r.summary.gates.find((x) => x.id === 10)?.verdict).toBe('fail');
 
     const bad = scenario('adapter-bad-promise', ['target: exec', `adapter: ${promising("['tmpfile']")}`], '[]', 2);
