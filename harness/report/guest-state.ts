@@ -66,3 +66,19 @@ export function guestStateLimits(g: GuestStateSummary | undefined): string[] {
     lines.push(`${plural(g.unexamined, 'resume')} left unexamined (not counted): ${g.problems.join('; ')}.`);
   return lines;
 }
+
+/** The survival matrix of the run's examined resumes: one row per class (empty when none was examined). */
+export function guestStateMatrix(g: GuestStateSummary | undefined): { header: string[]; rows: string[][] } {
+  const header = ['Class', 'Survives', 'Lost', 'Changed', 'Not applicable', 'Survives (Wilson 95%)', 'Promised'];
+  if (g === undefined || g.examined === 0) return { header, rows: [] };
+  const rows = g.classes.map((c) => [
+    c.class,
+    `${c.survives}/${c.n}`,
+    String(c.lost),
+    String(c.changed),
+    String(c.notApplicable),
+    fmtPctInterval(c.survives95),
+    g.promised.includes(c.class) ? 'yes' : '',
+  ]);
+  return { header, rows };
+}

@@ -126,6 +126,8 @@ describe('guest state in a soak', () => {
     expect(g.classes.find((c) => c.class === 'workspace-unsynced')).toMatchObject({ survives: g.examined });
     expect(g.classes.find((c) => c.class === 'tcp-listener')).toMatchObject({ lost: g.examined });
     expect(r.md).toMatch(/tcp-listener \(.*\): lost in \d+\/\d+ resumes/);
+    expect(r.md).toMatch(/\| tcp-listener \| 0\/\d+ \| \d+ \| 0 \| 0 \|/); // the matrix, in every report that probed
+    expect(r.md).toMatch(/\| workspace-unsynced \| (\d+)\/\1 \| 0 \| 0 \| 0 \| .* \| yes \|/);
   }, 300_000);
 
   it("an adapter's describe promises turn the probe on and are judged; a malformed one is an adapter fault", async () => {

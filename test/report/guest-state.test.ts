@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GuestStateSummary } from '../../harness/analysis/guest-state-tally.js';
 import { STATE_CLASS_IDS } from '../../harness/check/survival.js';
-import { guestStateLimits, verdictScope } from '../../harness/report/guest-state.js';
+import { guestStateLimits, guestStateMatrix, verdictScope } from '../../harness/report/guest-state.js';
 
 const g = (promised: GuestStateSummary['promised'], examined: number): GuestStateSummary => ({
   examined,
@@ -44,5 +44,14 @@ describe('guest state in the report', () => {
     expect(lines.some((l) => l.startsWith('env'))).toBe(false);
     expect(lines).toContain('1 resume left unexamined (not counted): the session ended before the probe examined it.');
     expect(guestStateLimits(undefined)[0]).toMatch(/not probed in this run/);
+  });
+
+  it('draws the matrix of the examined resumes, one row per class, the promised ones marked', () => {
+    const m = guestStateMatrix(g(['tmp-file'], 20));
+    expect(m.rows).toHaveLength(STATE_CLASS_IDS.length);
+    expect(m.rows.find((r) => r[0] === 'tmp-file')).toEqual(['tmp-file', '0/20', '20', '0', '0', 'n/a', 'yes']);
+    expect(m.rows.find((r) => r[0] === 'env')?.[1]).toBe('20/20');
+    expect(guestStateMatrix(g(['tmp-file'], 0)).rows).toEqual([]);
+    expect(guestStateMatrix(undefined).rows).toEqual([]);
   });
 });
