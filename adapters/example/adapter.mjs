@@ -4,8 +4,11 @@
 // adapterOptions: { restoreBootsFresh: true } makes it deliberately broken (restore ignores the checkpoint), for the
 // conformance kit's negative control; { noEffects: true } declares no effects capability (the refusal's control).
 // External effects (docs/effects.md, "For adapter authors"): at the seeded steps it calls the run's effect ledger.
+// The guest-state probe (docs/what-survives.md): it runs the binary it is given beside its workload, its /tmp being
+// <sessionDir>/tmp; { wipeTmpOnRestore: true } empties that /tmp on restore (the negative control of class tmp-file).
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -91,6 +94,58 @@ async function emitEffects(n) {
   state.effects.through = n;
 }
 
+// The probe: its holder is a child of this process (a SIGKILL of the session kills it); after a restore a new process
+// examines its record, as this "sandbox" restarts its processes. Each line it prints goes to the host as it is.
+let probe = null; // { binary } from boot/restore; null: no probe asked for
+let holder = null;
+let probeBusy = Promise.resolve(); // a setup or examination under way: destroy waits for it
+let destroying = false;
+let sessionDir = '';
+const probeDir = () => path.join(sessionDir, 'probe');
+const sandboxTmp = () => path.join(sessionDir, 'tmp');
+const probeEnv = () => ({ ...process.env, TMPDIR: sandboxTmp() });
+function relayProbe(line) {
+  try {
+    send({ type: 'probe', line: JSON.parse(line) });
+  } catch {
+    send({ type: 'log', message: `probe printed a line that is not JSON: ${line.slice(0, 200)}` });
+  }
+}
+function probeSetup() {
+  if (destroying) return Promise.resolve();
+  mkdirSync(sandboxTmp(), { recursive: true });
+  holder = spawn(probe.binary, ['setup', probeDir(), '--workspace', workspace], {
+    env: probeEnv(),
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const h = holder;
+  return new Promise((resolve) => {
+    h.once('exit', resolve);
+    createInterface({ input: h.stdout }).on('line', (line) => {
+      relayProbe(line);
+      resolve();
+    });
+  });
+}
+function probeCleanup() {
+  try {
+    execFileSync(probe.binary, ['cleanup', probeDir()], { env: probeEnv(), stdio: 'ignore', timeout: 60_000 });
+  } catch {
+    // no record yet: nothing to remove
+  }
+}
+async function probeResume() {
+  const args = ['examine', probeDir(), '--host-ms', String(Date.now())];
+  const out = await new Promise((resolve) =>
+    execFile(probe.binary, args, { env: probeEnv(), timeout: 60_000 }, (err, stdout) =>
+      resolve(stdout.split('\n')[0] || JSON.stringify({ probe: 1, event: 'error', message: String(err) })),
+    ),
+  );
+  relayProbe(out);
+  probeCleanup();
+  await probeSetup();
+}
+
 function logFile() {
   return path.join(workspace, 'log.txt');
 }
@@ -150,7 +205,7 @@ function freshState(req) {
 
 const handlers = {
   describe(req) {
-    const known = ['restoreBootsFresh', 'noEffects'];
+    const known = ['restoreBootsFresh', 'noEffects', 'wipeTmpOnRestore'];
     const unknown = Object.keys(req.options).filter((k) => !known.includes(k));
     if (unknown.length > 0)
       throw new Error(`adapterOptions.${unknown[0]}: unknown option (known: ${known.join(', ')})`);
@@ -165,6 +220,7 @@ const handlers = {
       },
       limitations: options.restoreBootsFresh ? ['deliberately broken: restore boots fresh'] : [],
       ...(options.noEffects ? {} : { effects: { reach: 'loopback' } }), // it runs on the host: 127.0.0.1 is the host's
+      probe: { runs: 'binary' },
     };
   },
   boot(req) {
@@ -172,6 +228,9 @@ const handlers = {
     effects = req.effects ?? null;
     freshState(req);
     run();
+    sessionDir = req.sessionDir;
+    probe = req.probe ?? null;
+    if (probe) probeBusy = probeSetup();
     return {};
   },
   async checkpoint(req) {
@@ -203,11 +262,19 @@ const handlers = {
       copyFileSync(path.join(req.dir, 'workspace', 'log.txt'), logFile());
       state = JSON.parse(readFileSync(path.join(req.dir, 'state.json'), 'utf8'));
     }
+    sessionDir = req.sessionDir;
+    probe = req.probe ?? null;
+    if (options.wipeTmpOnRestore) rmSync(sandboxTmp(), { recursive: true, force: true }); // negative control
     run();
+    if (probe) probeBusy = probeResume();
     return {};
   },
-  destroy() {
+  async destroy() {
     stopped = true;
+    destroying = true;
+    await probeBusy;
+    holder?.kill('SIGKILL');
+    if (probe) probeCleanup();
     setImmediate(() => process.exit(0));
     return {};
   },

@@ -4,6 +4,9 @@
 // OCI bundle; checkpoint = `runsc checkpoint` (stops the sandbox) then `runsc restore` as the pause; the kill list is
 // the sandbox's process group and the gofer. adapterOptions: { rootfs: memory | host, runsc: path }. External effects
 // (docs/effects.md): the agent's requests come on its stdio and this adapter relays them (./effect-relay.mjs).
+// The guest-state probe (docs/what-survives.md): with `probe` on boot, the container's process is a busybox shell that
+// starts `probe setup` (stdin: a FIFO in the sandbox, opened read-write) and then execs the agent; after a restore
+// `runsc exec` writes `examine <host ms>` into that FIFO: the same holder, restored with the sandbox, is asked.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -69,14 +72,27 @@ function agentBinary() {
   return out;
 }
 
-/** A fresh OCI bundle: busybox + the agent in rootfs, the agent as the container's process, its workspace /work. */
-function makeBundle(bundle, stepMs) {
+/**
+ * A fresh OCI bundle: busybox + the agent in rootfs, the agent as the container's process, its workspace /work; with a
+ * probe binary, a shell starts the probe's holder first, then execs the agent (still the container's process).
+ */
+function makeBundle(bundle, stepMs, probe) {
   rmSync(bundle, { recursive: true, force: true });
   mkdirSync(path.join(bundle, 'rootfs', 'bin'), { recursive: true });
   mkdirSync(path.join(bundle, 'rootfs', 'work'));
   execFileSync('cp', [agentBinary(), path.join(bundle, 'rootfs', 'bin', 'agent')]);
   if (existsSync('/bin/busybox')) execFileSync('cp', ['/bin/busybox', path.join(bundle, 'rootfs', 'bin', 'busybox')]);
-  execFileSync(opts.runsc, ['spec', '--bundle', bundle, '--', '/bin/agent', '/work', String(stepMs), '-']);
+  let argv = ['/bin/agent', '/work', String(stepMs), '-'];
+  if (probe) {
+    if (!existsSync('/bin/busybox'))
+      throw new Error('the probe needs /bin/busybox (Debian busybox-static) for its shell');
+    execFileSync('cp', [probe.binary, path.join(bundle, 'rootfs', 'bin', 'probe')]);
+    mkdirSync(path.join(bundle, 'rootfs', 'tmp'), { mode: 0o1777 });
+    mkdirSync(path.join(bundle, 'rootfs', 'probe'));
+    const sh = 'mkfifo /probe/in && /bin/probe setup /probe --workspace /work 0<>/probe/in & exec ' + argv.join(' ');
+    argv = ['/bin/busybox', 'sh', '-c', sh];
+  }
+  execFileSync(opts.runsc, ['spec', '--bundle', bundle, '--', ...argv]);
   const spec = JSON.parse(readFileSync(path.join(bundle, 'config.json'), 'utf8'));
   spec.root = { path: 'rootfs', readonly: false };
   spec.process.terminal = false;
@@ -135,6 +151,13 @@ function onLine(line) {
     const dropped = relay ? relay.handle(line) : 'effect request while effects are off';
     if (dropped !== undefined) log(`agent: ${dropped}`);
     return;
+  }
+  if (line.startsWith('{"probe"')) {
+    try {
+      return send({ type: 'probe', line: JSON.parse(line) });
+    } catch {
+      return log(`probe: a line that is not JSON: ${line.slice(0, 200)}`);
+    }
   }
   const f = line.trim().split(' ');
   if (f[0] === 'HOLD' && f.length === 2) {
@@ -231,6 +254,7 @@ const handlers = {
         rootfs: opts.rootfs === 'memory' ? 'overlay in sandbox memory (--overlay2=root:memory)' : 'host-backed (gofer)',
         checkpoint: 'runsc checkpoint (stops the sandbox) + runsc restore as the pause',
       },
+      probe: { runs: 'binary' },
       limitations:
         opts.rootfs === 'host'
           ? [
@@ -244,7 +268,7 @@ const handlers = {
     setSession(req);
     newIncarnation(req);
     cleanRoot();
-    makeBundle(s.bundle, req.stepMs);
+    makeBundle(s.bundle, req.stepMs, req.probe);
     await start('run', []); // the agent sends a full heartbeat when it starts
     return {};
   },
@@ -270,9 +294,13 @@ const handlers = {
     setSession(req);
     newIncarnation(req);
     cleanRoot();
-    if (!existsSync(path.join(s.bundle, 'config.json'))) makeBundle(s.bundle, req.stepMs);
+    if (!existsSync(path.join(s.bundle, 'config.json'))) makeBundle(s.bundle, req.stepMs, req.probe);
     await start('restore', [`--image-path=${req.dir}`]);
     live.child.input.write('F'); // ends the hold the image was taken in; the restored agent cannot know it was restored: ask for the full heartbeat
+    if (req.probe) {
+      const ask = `echo examine ${Date.now()} > /probe/in`; // the restored holder answers on the sandbox's stdout
+      runsc(['exec', live.id, '/bin/busybox', 'sh', '-c', ask]);
+    }
     return {};
   },
   destroy() {

@@ -1,7 +1,7 @@
 // Analysis: pure folds of journal events into the run's numbers. Never talks to a target. Events are folded one at a
 // time and not kept, and per-cycle numbers go into typed columns, so a journal of any length is analysed streaming,
 // in memory proportional to its cycles (tens of bytes each).
-import { EffectsTally } from './effects-tally.js';
+import { SideTallies } from './side-tallies.js';
 import { CheckpointTableBuilder, CycleTableBuilder } from './tables.js';
 import { byRow, countMissing, Float64Column, gather, lastWinsOrder, sortedDistinct } from './columns.js';
 import { tallyCycles } from './tally.js';
@@ -50,7 +50,7 @@ export class RunAccumulator {
   /** Restores by where the target read the checkpoint (restore events that say so). */
   private readonly restoreSources = new Map<string, number>();
   private readonly loads = new LoadSamples();
-  private readonly effects = new EffectsTally();
+  private readonly side = new SideTallies(); // effects and guest-state events
   /** The latest run-end or machine-load time of any run (ms since that run started): summary.elapsedMs. */
   private lastT = 0;
 
@@ -113,7 +113,7 @@ export class RunAccumulator {
       default:
         if (e.type === 'machine-load') this.loads.add(e);
         else if (e.type === 'fault' && e.kind === 'freeze') this.freezes.froze(this.key(e.cycle));
-        else if (e.type === 'effects') this.effects.add(e);
+        else this.side.add(e);
         break;
     }
   }
@@ -175,7 +175,7 @@ export class RunAccumulator {
       rejudge: this.rejudge.partial(),
       loads: this.loads.columns(),
       freezes: this.freezes.partial(this.key(0)),
-      effects: this.effects.partial(),
+      ...this.side.partial(),
       lastT: this.lastT,
     };
   }
@@ -202,7 +202,7 @@ export class RunAccumulator {
       this.restoreSources.set(k, (this.restoreSources.get(k) ?? 0) + n);
     this.loads.append(p.loads);
     this.freezes.append(p.freezes, this.key(0));
-    this.effects.append(p.effects);
+    this.side.append(p);
     this.lastT = Math.max(this.lastT, p.lastT);
   }
 
@@ -266,7 +266,7 @@ export class RunAccumulator {
         environment: { ...start.environment, target: { ...start.environment.target, ...this.liveTarget } },
         ...runFacts(start, this.loads.columns(), this.ends),
         ...(this.lastT > 0 ? { elapsedMs: this.lastT } : {}),
-        ...this.effects.summary(),
+        ...this.side.summary(start, { ...start.environment.target, ...this.liveTarget }),
       },
       cycles,
       checkpoints,

@@ -5,6 +5,7 @@ import type { RejudgeFold } from './rejudge.js';
 import type { LoadColumns } from './machine-load.js';
 import type { FreezeCycles } from './freeze-cycles.js';
 import type { EffectsFold } from './effects-tally.js';
+import type { GuestStateFold } from './guest-state-tally.js';
 import type { IndeterminateCause, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 
 /**
@@ -36,6 +37,8 @@ export interface PartialFold {
   freezes: ReturnType<FreezeCycles['partial']>;
   /** Its effects events summed (absent: folds from before issue 34). */
   effects?: EffectsFold;
+  /** Its guest-state events counted (absent: folds from before issue 33). */
+  guestState?: GuestStateFold;
   /** The latest run-end or machine-load time in this part (0: none). */
   lastT: number;
 }

@@ -1,5 +1,6 @@
 // The shape of an analysed run (summary.json and what reports and gates read). Produced only by accumulator.ts.
 import type { EffectsSummary } from './effects-tally.js';
+import type { GuestStateSummary } from './guest-state-tally.js';
 import type { Environment } from '../core/environment.js';
 import type { CauseCode, CycleEvent, RunEndEvent, RunStatus, SourceRun } from '../journal/events.js';
 import type { MachineLoadSummary } from './machine-load.js';
@@ -139,6 +140,8 @@ export interface Summary {
   elapsedMs?: number;
   /** The run's external effects per key discipline (analysis/effects-tally.ts); absent when it emitted none. */
   effects?: EffectsSummary;
+  /** What the run's resumes kept of the guest state, per class (analysis/guest-state-tally.ts); absent: not probed. */
+  guestState?: GuestStateSummary;
 }
 
 /** Analysis output: the summary plus the per-cycle and per-checkpoint rows reports draw from (not in summary.json). */

@@ -1,4 +1,5 @@
-// `soak target check <scenario-or-adapter>`: the conformance kit, a pass/fail table with evidence; and
+// `soak target check <scenario-or-adapter>`: the conformance kit, a pass/fail table with evidence (--matrix: what
+// guest state survives a resume, commands/target-matrix.ts); and
 // `soak target schemas [--out dir]`: write the target protocol's JSON Schemas (schemas/target-protocol/).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -6,7 +7,10 @@ import type { Argv } from 'yargs';
 import { NOT_CHECKED, runBattery, type CheckResult } from '../conformance/battery.js';
 import type { ConformanceTarget } from '../conformance/session.js';
 import { mkdirDurable, writeFileAtomic } from '../core/durable.js';
-import { EXIT } from '../core/errors.js';
+import { EXIT, InputError } from '../core/errors.js';
+import { type MatrixTrial, runMatrix } from '../conformance/matrix.js';
+import { buildProbe } from '../targets/guest/probe-build.js';
+import { formatMatrix, matrixExitCode, matrixJson, withProbe } from './target-matrix.js';
 import { escapedJson, visible } from '../core/visible.js';
 import { prettyJson } from '../core/json-text.js';
 import { repoRoot } from '../core/repo-root.js';
@@ -20,6 +24,8 @@ interface CheckArgs {
   what: string;
   json: boolean;
   keep: string | undefined;
+  matrix: boolean;
+  trials: number | undefined;
 }
 
 /** A scenario (name or .yaml) gives target and pacing; any other existing file is an adapter with default pacing. */
@@ -75,13 +81,36 @@ const checkCommand = defineCommand<CheckArgs>({
     y
       .positional('what', { type: 'string', demandOption: true, describe: 'Scenario name or file, or adapter path' })
       .option('json', { type: 'boolean', default: false, describe: 'JSON output' })
-      .option('keep', { type: 'string', describe: 'Keep stores and host logs in this folder' }),
+      .option('keep', { type: 'string', describe: 'Keep stores and host logs in this folder' })
+      .option('matrix', {
+        type: 'boolean',
+        default: false,
+        describe: 'Measure what guest state survives a resume, class by class (docs/what-survives.md)',
+      })
+      .option('trials', { type: 'number', describe: 'With --matrix: kill/resume trials (default 20)' }),
   run: async (argv) => {
+    if (argv.matrix) return matrixCommand(argv, argv.trials ?? 20);
+    if (argv.trials !== undefined) throw new InputError('--trials: only with --matrix');
     const results = await runBattery(await resolveTarget(argv.what), argv.keep && path.resolve(argv.keep));
     process.stdout.write(argv.json ? checksJson(results) : visible(formatChecks(results)));
     return checksExitCode(results);
   },
 });
+
+/** --matrix: N kill/resume trials with the guest-state probe, the matrix printed as it is measured to the end. */
+async function matrixCommand(argv: CheckArgs, n: number): Promise<number> {
+  if (!Number.isInteger(n) || n < 1 || n > 10_000)
+    throw new InputError(`--trials: expected an integer from 1 to 10000, got ${String(n)}`);
+  const target = withProbe(await resolveTarget(argv.what), await buildProbe());
+  const keep = argv.keep && path.resolve(argv.keep);
+  const progress = (t: MatrixTrial): void => {
+    if (!argv.json)
+      process.stderr.write(`trial ${t.trial}/${n}: ${t.report ? 'measured' : visible(t.problem ?? '')}\n`);
+  };
+  const trials = await runMatrix(target, n, progress, keep);
+  process.stdout.write(argv.json ? matrixJson(argv.what, trials) : visible(formatMatrix(argv.what, trials)));
+  return matrixExitCode(trials);
+}
 
 const schemasCommand = defineCommand<{ out: string }>({
   command: 'schemas',

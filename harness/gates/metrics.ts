@@ -6,6 +6,7 @@ import { countLostBeyond } from '../stats/lost-work.js';
 import { wilson, zeroFailureTrialsNeeded } from '../stats/wilson.js';
 import type { Distribution, Summary } from '../analysis/summary.js';
 import { exactlyOnceTrials } from '../analysis/effects-tally.js';
+import { promisedKeptTrials, promises } from '../analysis/guest-state-tally.js';
 
 export type { MetricKind } from './types.js';
 
@@ -131,6 +132,7 @@ export const METRICS: Record<string, MetricDef> = {
   },
   lossBeyondCheckpoint: { kind: 'count', unit: 'cycles', read: lossBeyondCheckpoint },
   effectsExactlyOnce: { ...rate('step-key effects', (s) => exactlyOnceTrials(s.effects)), applies: (s) => !!s.effects },
+  promisedStateKept: { ...rate('promised observations', (s) => promisedKeptTrials(s.guestState)), applies: promises },
   dedup: {
     kind: 'ratio',
     unit: 'x',

@@ -3,6 +3,7 @@ import type { PartState, Violation } from '../check/heartbeat.js';
 import type { Environment } from '../core/environment.js';
 import type { LoadSample } from '../core/machine-load.js';
 import type { EffectsEvent } from './effects-event.js';
+import type { GuestStateEvent } from './guest-state-event.js';
 
 export type { Violation, ViolationCode } from '../check/heartbeat.js';
 import type { FaultKind, Scenario } from '../scenario/scenario.js';
@@ -21,7 +22,6 @@ export type Outcome = 'ok' | 'fail' | 'indeterminate';
 
 /** Why a cycle is indeterminate: a closed set, so reports and gates can count them. */
 export const CAUSE_CODES = ['host-hung', 'host-exited', 'enospc', 'eio', 'lock-conflict'] as const;
-/** One of CAUSE_CODES. */
 export type CauseCode = (typeof CAUSE_CODES)[number];
 
 /** The cause of an indeterminate cycle: its code and what was seen (one line). */
@@ -289,7 +289,8 @@ export type JournalEvent =
   | CycleEvent
   | RunEndEvent
   | MachineLoadEvent
-  | EffectsEvent;
+  | EffectsEvent
+  | GuestStateEvent;
 
 /** Distributive Omit over the union, so each variant keeps its own fields. */
 export type EventInput = JournalEvent extends infer E

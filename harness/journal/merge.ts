@@ -72,6 +72,7 @@ const MERGED_AS: Record<EventType, 'cycle' | 'frame'> = {
   cycle: 'cycle',
   'target-info': 'cycle',
   effects: 'cycle',
+  'guest-state': 'cycle',
 };
 
 /**

@@ -7,6 +7,7 @@ import type { Environment } from '../core/environment.js';
 import { FAULT_KINDS, scenarioSchema } from '../scenario/scenario.js';
 import type { EventOf, EventType } from './codec.js';
 import { effectsEventSchema } from './effects-schema.js';
+import { guestStateEventSchema } from './guest-state-schema.js';
 import { CAUSE_CODES, JOURNAL_SCHEMA_VERSION, type KillPhase, type Outcome } from './events.js';
 import {
   COUNT,
@@ -63,8 +64,7 @@ const oneOf = <const T extends readonly string[]>(values: T) =>
   });
 const text = z.string({ error: (iss) => `expected a string, got ${show(iss.input)}` });
 const flag = z.boolean({ error: (iss) => `expected true or false, got ${show(iss.input)}` });
-/** A finite number (zod's own number check rejects Infinity). */
-const finite = z.number();
+const finite = z.number(); // finite: zod's own number check rejects Infinity
 const facts = z.record(z.string(), z.union([z.string(), finite, z.boolean()]));
 
 const base = { schemaVersion: z.literal(JOURNAL_SCHEMA_VERSION), t: number(DURATION_MS) };
@@ -84,8 +84,6 @@ const environment = z.object({
   gitCommit: text,
   target: facts,
 });
-
-/** The processes of an exec adapter's kill list (kill-list events). */
 const storeTally = z.object({ checkpoints: number(COUNT), logicalBytes: number(COUNT), storedBytes: number(COUNT) });
 const procs = z.array(z.object({ pid: number(COUNT), group: z.boolean(), startTime: text }));
 /** Each event type's schema. Unknown fields are tolerated (and stripped from what zod returns, not from the event). */
@@ -257,6 +255,7 @@ export const EVENT_SCHEMAS = {
     otherCpuPct: number(PERCENT),
   }),
   effects: effectsEventSchema(base, number(COUNT), numberOrNull(COUNT)),
+  'guest-state': guestStateEventSchema(base, oneOf, number(COUNT), text, finite),
 } as const;
 
 /** True when A and B are assignable both ways: same fields, same optionality, same value types. */
@@ -281,6 +280,7 @@ export const SCHEMAS_MATCH_EVENTS: { [T in EventType]: Same<z.infer<(typeof EVEN
   'run-end': true,
   'machine-load': true,
   effects: true,
+  'guest-state': true,
   environment: true,
 };
 

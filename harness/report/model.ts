@@ -14,6 +14,7 @@ import { sinceLast, type SinceLast } from './baseline/since-last.js';
 import { machineLoadRows, provenanceLine, saturationBanner, sourceRows } from './provenance.js';
 import { nextSteps, type NextStep } from './next-steps.js';
 import { timingJudgement, type TimingJudgement } from '../gates/judge.js';
+import { guestStateLimits, verdictScope } from './guest-state.js';
 
 /** The report's content as plain data (strings unescaped: each renderer escapes for its format). */
 export interface ReportModel {
@@ -21,10 +22,14 @@ export interface ReportModel {
   summary: Summary;
   gates: GateResult[];
   verdict: ReportVerdict;
+  /** The sentence that opens the verdict: what it covers and what it does not (guest-state.ts). */
+  scope: string;
   findings: string[];
   quantiles: QuantileEstimate[];
   environment: Array<[string, string]>;
   durability: string[];
+  /** The measured guest-state limits ("tmp-file ...: lost in 20/20 resumes"), in "Durability limits". */
+  guestState: string[];
   limitations: string[];
   /** How the gates are judged (the rule for intervals and minimum n). */
   gateRules: readonly string[];
@@ -63,6 +68,7 @@ export function buildModel(
     summary,
     gates: sortedGates,
     verdict,
+    scope: verdictScope(summary),
     findings: findings(clean),
     quantiles: downtimeQuantiles(clean),
     environment: [
@@ -72,6 +78,7 @@ export function buildModel(
       ...machineLoadRows(summary),
     ],
     durability: durabilityLimits(clean),
+    guestState: guestStateLimits(summary.guestState),
     limitations: scopeLimitations(clean, sortedGates),
     gateRules: GATE_RULES,
     indeterminate: indeterminateText(summary),

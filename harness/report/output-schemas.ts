@@ -2,6 +2,7 @@
 // (schemas/<name>.schema.json, checked in; test/report/output-schemas.test.ts keeps the files equal to these and
 // validates real outputs against them). Each output carries `schemaVersion` = OUTPUT_SCHEMA_VERSION.
 import { z } from 'zod';
+import { STATE_CLASS_IDS, type StateClass } from '../check/survival.js';
 import { strictJsonSchema } from '../core/json-schema.js';
 import { gateResultSchema, summaryFileSchema, summarySchema, timingSchema, verdictSchema } from './summary-schema.js';
 
@@ -155,6 +156,34 @@ export const OUTPUT_SCHEMAS = {
         }),
       ),
       notChecked: z.array(z.string()),
+    }),
+  },
+  'target-matrix': {
+    produces: 'soak target check --matrix --json',
+    schema: z.object({
+      schemaVersion: version,
+      /** The scenario or adapter as given. */
+      target: z.string(),
+      trials: num,
+      /** Trials whose resume the probe examined (the others are in `problems`). */
+      measured: num,
+      /** How the measured resumes were examined: holder (the same process continued), restarted, unprobed. */
+      modes: z.record(z.string(), num),
+      classes: z.array(
+        z.object({
+          class: z.enum(STATE_CLASS_IDS as [StateClass, ...StateClass[]]),
+          title: z.string(),
+          survives: num,
+          lost: num,
+          changed: num,
+          notApplicable: num,
+          /** Resumes where the class applied (all but not-applicable); `interval`: Wilson 95% of survives/n. */
+          n: num,
+          interval: z.tuple([num, num]).nullable(),
+          examples: z.array(z.string()),
+        }),
+      ),
+      problems: z.array(z.object({ trial: num, problem: z.string() })),
     }),
   },
   'image-build': {

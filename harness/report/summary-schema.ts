@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Summary } from '../analysis/summary.js';
 import { CAUSE_CODES } from '../journal/events.js';
+import { STATE_CLASS_IDS, type StateClass } from '../check/survival.js';
 import type { GateResult } from '../gates/types.js';
 import type { ReportVerdict } from '../gates/verdict.js';
 import type { TimingJudgement } from '../gates/judge.js';
@@ -34,6 +35,17 @@ const effectsSchema = z.object({
   accountings: num,
   resumes: num,
   disciplines: z.object({ 'step-key': discipline, 'random-key': discipline, 'no-key': discipline }),
+});
+/** The guest state the resumes kept, per class (analysis/guest-state-tally.ts). */
+const stateClass = z.enum(STATE_CLASS_IDS as [StateClass, ...StateClass[]]);
+const classCounts = { survives: num, lost: num, changed: num, notApplicable: num, n: num };
+const guestStateSchema = z.object({
+  ...{ examined: num, unprobed: num, unexamined: num, problems: z.array(z.string()) },
+  classes: z.array(
+    z.object({ class: stateClass, ...classCounts, survives95: interval.nullable(), example: z.string().optional() }),
+  ),
+  promised: z.array(stateClass),
+  promisedKept: z.object({ successes: num, trials: num, wilson95: interval.nullable() }),
 });
 
 /** The tested environment (redacted in every report). */
@@ -215,6 +227,7 @@ export const summarySchema = z.object({
   /** The run's span, ms (its run-end; a merge: its longest source's last load sample); absent when not journaled. */
   elapsedMs: num.optional(),
   effects: effectsSchema.optional(),
+  guestState: guestStateSchema.optional(),
 });
 
 /** The report's verdict banner. */

@@ -33,6 +33,7 @@ import { FreshNonces } from './fresh-nonce.js';
 import { storeTally } from './store-tally.js';
 import { WarmStandby } from './standby.js';
 import { RunEffects } from './effects-run.js';
+import { RunProbes } from './probe-run.js';
 import { adapterFaulted, orAdapterError } from './adapter-fault.js';
 
 /** How the caller follows and stops a run. */
@@ -79,7 +80,9 @@ export async function runCycles(
   const live: RunPaths = lazy ? { ...paths, store: lazy.mountpoint } : paths;
   const timeouts = hostTimeouts(scenario);
   const effects = await RunEffects.start(paths.dir, scenario); // the ledger serves before any host could emit
-  const hosted = effects ? { ...scenario, targetOptions: effects.targetOptions(scenario) } : scenario;
+  const probes = await RunProbes.start(scenario); // the probe binary built before any host needs it
+  const withEffects = effects ? { ...scenario, targetOptions: effects.targetOptions(scenario) } : scenario;
+  const hosted = probes ? probes.hosted(withEffects) : withEffects;
   const spawnHost = journaledHosts(journal, hostConfig(hosted, live), paths.hostLog, timeouts);
   const lease = (): Store => Store.open(live.store, { purpose: 'run lease' }); // held for the whole run: gc refuses
   const ctx: CycleContext = {
@@ -146,6 +149,7 @@ export async function runCycles(
       ctx.standby?.replenish(cycle); // off the measured path: the session is up, no resume is being timed
       result ??= await runCycle(ctx, cycle, host!);
       const counted = effects?.account(journal, cycle, result.host);
+      probes?.account(journal, cycle, result.host);
       await journal.durable(); // the cycle's events are on disk before the next cycle acts
       counted?.();
       lazy?.clearFailWrite(); // an injected write error the cycle did not reach is not carried into the next
@@ -178,6 +182,7 @@ export async function runCycles(
     await ctx.standby?.discard(timeouts.hostMs);
     try {
       effects?.account(journal, cycles[Math.max(0, done - 1)] ?? 0, null)(); // the last session's, without a claim
+      probes?.finish(journal);
       await effects?.close();
       await loads.stop();
       const store = storeTally(ctx.store); // after the last host is gone: nothing commits any more

@@ -17,6 +17,7 @@ import { cycleIds, type Shard } from '../scenario/shard.js';
 import { bootSampleIds } from './boot-samples.js';
 import { rememberOptions, type RememberedOptions } from './run-options.js';
 import { createLedger, refuseUnreachableLedger } from './effects-run.js';
+import { withAdapterPromises } from './probe-run.js';
 
 /** A new run: its scenario, where run folders go, and which shard (if any) of the cycles it runs. */
 export interface RunOptions extends RunControl {
@@ -40,11 +41,12 @@ export type RunStartExtras = Pick<RunStartEvent, 'shard' | 'seedKey' | 'manualKi
  */
 export async function startRunFolder(
   runsDir: string,
-  scenario: Scenario,
+  asked: Scenario,
   extras: RunStartExtras = {},
   purpose = 'soak run',
-): Promise<{ id: string; paths: RunPaths; journal: JournalWriter; lock: RunLock }> {
-  const target = await describeScenarioTarget(scenario);
+): Promise<{ id: string; paths: RunPaths; journal: JournalWriter; lock: RunLock; scenario: Scenario }> {
+  const target = await describeScenarioTarget(asked);
+  const scenario = withAdapterPromises(asked, target); // journaled as run: a --resume probes alike
   refuseUnreachableLedger(scenario, target); // exit 3 before any folder or cycle: the adapter cannot reach the ledger
   const environment = captureEnvironment(target);
   const { id, paths, lock } = createRunFolder(runsDir, scenario, extras.shard, new Date(), purpose);
@@ -61,7 +63,7 @@ export async function startRunFolder(
       ...extras,
     });
     resetScratch(paths);
-    return { id, paths, journal, lock };
+    return { id, paths, journal, lock, scenario };
   } catch (err) {
     lock.release();
     throw err;
@@ -70,8 +72,8 @@ export async function startRunFolder(
 
 /** Start a new run folder and run every cycle this run (or shard) owns. */
 export async function runSoak(opts: RunOptions): Promise<RunResult> {
-  const { scenario, shard } = opts;
-  const { paths, journal, lock } = await startRunFolder(opts.runsDir, scenario, {
+  const { shard } = opts;
+  const { paths, journal, lock, scenario } = await startRunFolder(opts.runsDir, opts.scenario, {
     ...(shard ? { shard } : {}),
     ...(opts.seedKey !== undefined ? { seedKey: opts.seedKey } : {}),
   });

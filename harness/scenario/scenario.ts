@@ -5,6 +5,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { readBoundedText } from '../core/bounded-read.js';
 import { type ConfigIssue, ConfigIssuesError, schemaIssues } from '../core/config-issues.js';
+import { parsePromises } from '../check/promises.js';
 import { ConfigError } from '../core/errors.js';
 import { repoRoot } from '../core/repo-root.js';
 import { durationMs, durationS, HOUR_MS, msRange } from './durations.js';
@@ -141,6 +142,10 @@ export const scenarioSchema = z
       .object({ everySteps: z.number().int().min(1).max(1_000_000) })
       .strict()
       .optional(),
+    /** Run the guest-state probe and journal what it sees after each resume (docs/what-survives.md); on with promises. */
+    probe: z.boolean().optional(),
+    /** The classes of guest state the runtime documents as kept across a resume (check/promises.ts): gate 10. */
+    promises: z.array(z.unknown()).optional(),
     /** Options passed to the target as they are; the target validates them. */
     targetOptions: z.record(z.string(), z.unknown()).default({}),
     /** target: exec: the adapter program (docs/target-protocol.md), relative to the scenario's folder or the repo root. */
@@ -215,6 +220,13 @@ export function parseScenario(text: string, file: string, overrides: ScenarioOve
   }
   const effectsIssue = effectsTargetIssue(result.data);
   if (effectsIssue !== undefined) throw new ConfigIssuesError(`scenario ${file} is invalid`, [effectsIssue], file);
+  const promises = result.data.promises === undefined ? [] : parsePromises(result.data.promises);
+  if (typeof promises === 'string') throw new ConfigError(`scenario ${file}: ${promises}`);
+  const probed = result.data.probe ?? promises.length > 0;
+  if (probed && result.data.target !== 'process' && result.data.target !== 'exec')
+    throw new ConfigError(
+      `scenario ${file}: probe/promises: target "${result.data.target}" cannot run the guest-state probe yet (process, exec)`,
+    );
   return withAdapter(result.data, file);
 }
 

@@ -12,6 +12,7 @@ import { readProcStat } from '../core/proc.js';
 import type { HostConfig, HostMessage } from './protocol.js';
 import { readMessages } from '../journal/ndjson.js';
 import type { EffectsClaim, Heartbeat } from '../check/heartbeat.js';
+import type { ProbeLine } from '../check/survival.js';
 import { HAND_OFF_LINE, type HandOff } from './standby.js';
 import { nextAnswer, timedOutError } from './liveness.js';
 
@@ -29,6 +30,8 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
   nonce: string | null = null;
   /** What the session's first full heartbeat said of its external effects (sessions that emit them: issue 34). */
   effectsClaim: EffectsClaim | null = null;
+  /** The guest-state probe's first word other than ready (an examination, unprobed, an error), when it runs one. */
+  probeWord: Exclude<ProbeLine, { event: 'ready' }> | null = null;
   lastCommitted: { seq: number; step: number } | null = null;
   /** The checkpoint this host restored (committed and acknowledged before it started), once its restore ended. */
   restoredFrom: { seq: number; step: number } | null = null;
@@ -119,6 +122,9 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
         break;
       case 'kill-list':
         this.killList = msg.procs;
+        break;
+      case 'probe':
+        if (this.probeWord === null && msg.line.event !== 'ready') this.probeWord = msg.line;
         break;
       case 'error':
         this.errorMessage = msg.message;

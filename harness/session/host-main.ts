@@ -113,6 +113,7 @@ async function main(): Promise<void> {
   timeline.mark('targetCreated');
   send({ ev: 'target', info: target.describe(), live: false });
   target.onKillList?.((procs) => send({ ev: 'kill-list', procs }));
+  target.onProbe?.((line) => send({ ev: 'probe', line }));
   target.onFault?.(fail); // an adapter's protocol fault between calls: this host dies of it (exit 5)
   let firstFull: () => void = () => {};
   const alive = new Promise<void>((resolve) => (firstFull = resolve));

@@ -1,6 +1,7 @@
 // Messages between the runner and a session host: the host's config (argv, validated) and the NDJSON lines it writes
 // to stdout.
 import type { Heartbeat } from '../check/heartbeat.js';
+import type { ProbeLine } from '../check/survival.js';
 import type { CheckpointFacts } from '../journal/events.js';
 import type { KillEntry } from '../core/kill-guard.js';
 import { TIMER_MAX_MS } from '../core/clock.js';
@@ -110,6 +111,8 @@ export type HostMessage =
    * proven the target's own by the host and identified by its start time, so the runner can check it again.
    */
   | { ev: 'kill-list'; procs: KillEntry[] }
+  /** A line of the target's guest-state probe (check/survival.ts), relayed as the target reported it. */
+  | { ev: 'probe'; line: ProbeLine }
   /** The host failed: its message, the errno code when there is one (ENOSPC...), the exit code it exits with. */
   | { ev: 'error'; message: string; code?: string; exitCode?: number }
   /**

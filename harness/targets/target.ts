@@ -1,5 +1,6 @@
 // The one interface every system under test implements: boot, checkpoint, restore, heartbeat, destroy.
 import type { Heartbeat } from '../check/heartbeat.js';
+import type { ProbeLine } from '../check/survival.js';
 import type { KillEntry } from '../core/kill-guard.js';
 import type { CheckpointSink, CheckpointSource } from '../store/types.js';
 import type { PhaseMarks } from './phase-marks.js';
@@ -36,6 +37,11 @@ export interface Target {
    * each proven the target's own and identified by its start time; the list replaces the previous one.
    */
   onKillList?(listener: (procs: KillEntry[]) => void): void;
+  /**
+   * Optional: be told each line of the guest-state probe (check/survival.ts) when the target runs one (targetOptions
+   * `probe`): `ready` after its setup, `examined` once after each restore, `error` when it could not.
+   */
+  onProbe?(listener: (line: ProbeLine) => void): void;
   /** Optional: be told when the target breaks down outside any call (an exec adapter's protocol fault): fatal. */
   onFault?(listener: (err: Error) => void): void;
   /**

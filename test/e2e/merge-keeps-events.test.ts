@@ -2,7 +2,7 @@
 // as many non-frame events as its sources together. A run with host-crash faults and external effects: merge once
 // dropped 'fault' and 'effects' events, so a merged night's host crashes became plain SIGKILLs and its report said
 // "Not measured: this run emitted no external effects" over a run that emitted hundreds. The merged report has gate 9
-// and the effects section, with the shards' effects added. One shard merged alone: the report names the one missing.
+// and the effects section, with the shards' effects added, and gate 10 with the shards' guest-state events (issue 33). One shard merged alone: the report names the one missing.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +43,7 @@ describe('soak merge of real shards', () => {
       '  - { kind: sigkill, weight: 1 }',
       '  - { kind: host-crash, weight: 1 }',
       'effects: { everySteps: 2 }',
+      'promises: [workspace-unsynced]', // the guest-state probe runs: a guest-state event per resume (issue 33)
     ]);
     const runs = path.join(tmp, 'runs');
     for (const shard of ['0/2', '1/2']) {
@@ -57,6 +58,7 @@ describe('soak merge of real shards', () => {
     for (const s of sources) for (const [t, n] of Object.entries(byType(events(s)))) want[t] = (want[t] ?? 0) + n;
     expect(want['fault'], 'the seed plans a host crash in these 6 cycles').toBeGreaterThan(0);
     expect(want['effects'], 'each resume journals its effects').toBeGreaterThan(0);
+    expect(want['guest-state'], "each resume journals the probe's examination").toBeGreaterThan(0);
 
     const merged = path.join(tmp, 'merged');
     const m = await soak('merge', ...sources, '--out', merged);
@@ -69,9 +71,14 @@ describe('soak merge of real shards', () => {
     const summary = JSON.parse(readFileSync(path.join(dir, 'summary.json'), 'utf8')) as {
       gates: { id: number }[];
       effects?: unknown;
+      guestState?: { examined: number; unexamined: number; promised: string[] };
     };
     expect(summary.effects, 'the merged summary has the effects').toBeDefined();
     expect(summary.gates.map((g) => g.id)).toContain(9);
+    const g = summary.guestState!;
+    expect(g.promised).toEqual(['workspace-unsynced']);
+    expect(g.examined + g.unexamined, "the shards' guest-state events, added").toBe(want['guest-state']);
+    expect(summary.gates.map((x) => x.id)).toContain(10);
     expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).not.toContain('this run emitted no external effects');
     expect(summary).not.toHaveProperty('missingShards');
 

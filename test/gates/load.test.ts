@@ -26,9 +26,9 @@ function loadError(dir: string): ConfigError {
 const good = 'id: 1\ntitle: Boot\nmetric: bootMs\nthreshold: p95 < 1000\nminN: 1\n';
 
 describe('loadGates', () => {
-  it('loads the 9 shipped gates in order, thresholds parsed', () => {
+  it('loads the 10 shipped gates in order, thresholds parsed', () => {
     const gates = loadGates();
-    expect(gates.map((g) => g.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(gates.map((g) => g.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(gates.map((g) => `${g.metric}: ${g.threshold.source}`)).toEqual([
       'bootMs: p95 < 1000',
       'violations: count == 0',
@@ -39,6 +39,7 @@ describe('loadGates', () => {
       'lossBeyondCheckpoint: count == 0',
       'tornCheckpointUnsafe: count == 0',
       'effectsExactlyOnce: wilson95.lo >= 0.99',
+      'promisedStateKept: failures == 0',
     ]);
     expect(gates[5]?.threshold).toEqual({
       source: 'wilson95.lo >= 0.95',

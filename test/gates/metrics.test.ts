@@ -61,6 +61,10 @@ const FIX: Fixture = {
     lostSteps: { n: 10, max: 19, mean: 9.5 },
     dedup: { checkpoints: 35, logicalBytes: 700, storedBytes: 40, ratio: 17.5 },
     effects: { accountings: 3, resumes: 2, disciplines: { 'step-key': ef(0), 'random-key': ef(5), 'no-key': ef(5) } },
+    guestState: {
+      ...{ examined: 10, unprobed: 0, unexamined: 0, problems: [], classes: [], promised: ['tmp-file', 'shm-file'] },
+      promisedKept: { successes: 20, trials: 20, wilson95: null },
+    },
   },
   evidence: { samples: Object.fromEntries(DIST_FACTORS.map(([m, f]) => [m, oneTo(100, f)])), lostBeyondCheckpoint: 2 },
 };
@@ -107,6 +111,7 @@ const RATES = [
   ['noncePreserved', '20/20', 20, 20, 'trials'],
   ['tornCheckpoint', '0/5', 0, 5, 'torn-write kills'],
   ['effectsExactlyOnce', '20/20', 20, 20, 'step-key effects'],
+  ['promisedStateKept', '20/20', 20, 20, 'promised observations'],
 ] as const;
 
 const summaryWith = (s: Partial<Summary>, evidence: GateEvidence = {}): Fixture => ({

@@ -32,7 +32,12 @@ export function jsonOutputOf(args: readonly string[]): OutputName | null {
   if (args.includes('--capabilities')) return 'capabilities';
   const words = args.filter((a) => !a.startsWith('-'));
   const [verb, sub] = words;
-  const name = verb === 'store' || verb === 'target' || verb === 'image' ? `${verb}-${sub ?? ''}` : (verb ?? '');
+  const name =
+    verb === 'target' && args.includes('--matrix')
+      ? 'target-matrix'
+      : verb === 'store' || verb === 'target' || verb === 'image'
+        ? `${verb}-${sub ?? ''}`
+        : (verb ?? '');
   if (!Object.hasOwn(OUTPUT_SCHEMAS, name))
     throw new Error(`soak ${args.join(' ')}: a --json output with no published schema (schemas/${name}.schema.json)`);
   return name as OutputName;

@@ -20,10 +20,15 @@ describe('journal schema', () => {
     for (const e of parsedLines(name)) expect(eventProblems(e), JSON.stringify(e).slice(0, 100)).toBeNull();
   });
 
-  it('the fixtures hold every event type but the kill list, the fault and effects, which tests cover by hand', () => {
-    // effects: test/journal/effects-event.test.ts
+  it('the fixtures hold every event type but the kill list, the fault, effects and guest state (tested by hand)', () => {
+    // effects: test/journal/effects-event.test.ts; guest-state: test/journal/guest-state-event.test.ts
     const seen = new Set(fixtureNames.flatMap((n) => parsedLines(n).map((e) => e.type)));
-    expect(Object.keys(EVENT_SCHEMAS).filter((t) => !seen.has(t))).toEqual(['kill-list', 'fault', 'effects']);
+    expect(Object.keys(EVENT_SCHEMAS).filter((t) => !seen.has(t))).toEqual([
+      'kill-list',
+      'fault',
+      'effects',
+      'guest-state',
+    ]);
   });
 
   it("an exec adapter's kill list as the runner journals it is valid; a negative PID is not", () => {

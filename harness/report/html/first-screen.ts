@@ -15,7 +15,7 @@ import {
 /** The verdict banner (the lattice's headline and detail, gates/verdict.ts). */
 export function verdictBanner(model: ReportModel): string {
   const v = model.verdict;
-  return `<section class="banner ${h(v.level)}" id="verdict"><strong>${h(v.headline)}</strong><p>${h(v.detail)}</p></section>`;
+  return `<section class="banner ${h(v.level)}" id="verdict"><strong>${h(v.headline)}</strong><p><span class="scope">${h(model.scope)}</span> ${h(v.detail)}</p></section>`;
 }
 
 function figure(label: string, field: string, value: string): string {

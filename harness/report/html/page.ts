@@ -11,6 +11,7 @@ import { anytimeHtml } from './anytime-list.js';
 import { PAGE_CSS } from './page-style.js';
 import { sinceLastHtml } from './since-last.js';
 import { effectsSection } from '../text/effects.js';
+import { guestStateMatrix } from '../guest-state.js';
 
 /** Content-Security-Policy for report pages: no scripts, no network; inline styles only. */
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -96,6 +97,15 @@ function sourcesHtml(sources: ReportModel['sources']): string {
 `;
 }
 
+/** The guest-state matrix of the run's examined resumes (nothing when none was). */
+function guestMatrixHtml(model: ReportModel): string {
+  const m = guestStateMatrix(model.summary.guestState);
+  if (m.rows.length === 0) return '';
+  const head = m.header.map((c) => `<th>${h(c)}</th>`).join('');
+  const rows = m.rows.map((r) => `<tr>${r.map((c) => `<td>${h(c)}</td>`).join('')}</tr>`).join('');
+  return `<div class="table-scroll"><table class="guest-state"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>\n`;
+}
+
 /** The "External effects" section (report/text/effects.ts draws it). */
 function effectsHtml(e: ReportModel['summary']['effects']): string {
   const s = effectsSection(e);
@@ -147,7 +157,9 @@ ${quantileTable(model)}
 <table class="env"><tbody>${model.environment.map(([k, v]) => `<tr><td>${h(k)}</td><td class="wrap">${h(v)}</td></tr>`).join('')}</tbody></table>
 ${sourcesHtml(model.sources)}<h2>Durability limits</h2>
 ${list(model.durability)}
-${effectsHtml(model.summary.effects)}<h2>Scope and limitations</h2>
+<h3 id="guest-state">Guest state</h3>
+${list(model.guestState)}
+${guestMatrixHtml(model)}${effectsHtml(model.summary.effects)}<h2>Scope and limitations</h2>
 ${list(model.limitations)}
 <footer>Files: <a href="summary.md">summary.md</a> · <a href="summary.json">summary.json</a> · <a href="cycles.csv">cycles.csv</a> · <a href="../index.html">all reports</a>. Kill-and-resume success ${h(fmtPct(s.killResume.trials > 0 ? s.killResume.successes / s.killResume.trials : null))} measured once; see scope and limitations.</footer>`;
   return htmlDocument(`Soak report: ${s.scenario}, ${s.date}`, body);

@@ -10,8 +10,23 @@ import { sinceLastMarkdown } from './since-last.js';
 import type { DurabilityRow } from '../../analysis/durability.js';
 import { durabilityLines, plainKillRows } from './durability.js';
 import { effectsMarkdown } from './effects.js';
+import { guestStateMatrix } from '../guest-state.js';
 import { storyMarkdown } from './story.js';
 import { anytimeSection } from './anytime-format.js';
+
+/** The guest-state matrix as a table (nothing when no resume was examined). */
+function guestMatrixMarkdown(model: ReportModel): string[] {
+  const m = guestStateMatrix(model.summary.guestState);
+  return m.rows.length === 0
+    ? []
+    : [
+        ...table(
+          m.header,
+          m.rows.map((r) => r.map(md)),
+        ),
+        '',
+      ];
+}
 
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
   return [
@@ -70,7 +85,7 @@ export function renderWalkthrough(
     ...(u.notice ? [`**${md(u.notice)}**`, ''] : []),
     `# Soak report: ${md(s.scenario)}, ${md(s.date)}`,
     '',
-    `**${md(model.verdict.headline)}.** ${md(model.verdict.detail)}`,
+    `**${md(model.verdict.headline)}.** ${md(model.scope)} ${md(model.verdict.detail)}`,
     '',
     ...storyMarkdown(model),
     ...table(
@@ -150,6 +165,11 @@ export function renderWalkthrough(
     '',
     ...bullets(model.durability),
     '',
+    '### Guest state',
+    '',
+    ...bullets(model.guestState),
+    '',
+    ...guestMatrixMarkdown(model),
     ...durabilityLines(durability.length > 0 ? durability : plainKillRows(s.cycles)),
     ...effectsMarkdown(s.effects, md),
     '## Scope and limitations',

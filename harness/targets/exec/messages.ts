@@ -1,6 +1,7 @@
 // The public target protocol, version 1: every NDJSON message between the session host and an adapter, as zod schemas
 // (the one home of the wire format; schemas/target-protocol/*.json are generated from these by `soak target schemas`).
 import { z } from 'zod';
+import { STATE_CLASS_IDS } from '../../check/survival.js';
 import { strictJsonSchema } from '../../core/json-schema.js';
 
 /** The protocol version this host speaks; an adapter answering `describe` with another is refused. */
@@ -24,6 +25,13 @@ const effectsPlan = z
   .describe("present only when effects are on: the token is in the adapter's environment, SOAK_EFFECT_LEDGER_TOKEN");
 const count = z.number().int().nonnegative();
 
+/** The guest-state probe (docs/what-survives.md), on boot and restore only when asked for and the adapter can. */
+const probePlan = z
+  .object({ binary: z.string().describe('absolute path of the static probe binary to run inside the sandbox') })
+  .strict()
+  .optional()
+  .describe('present only with `soak target check --matrix`: run `probe setup` after boot, examine after restore');
+
 /** Host -> adapter: requests (each answered by exactly one `result` or `error` with its id) and one notification. */
 export const hostRequests = {
   describe: z
@@ -43,6 +51,7 @@ export const hostRequests = {
       sessionDir: z.string().describe('folder that survives host restarts within one session'),
       stepMs: z.number().positive().describe('workload step interval'),
       effects: effectsPlan,
+      probe: probePlan,
     })
     .strict()
     .describe('Fresh boot: new workspace, new boot nonce. Reply once the agent runs (a full heartbeat follows).'),
@@ -69,6 +78,7 @@ export const hostRequests = {
       sessionDir: z.string(),
       stepMs: z.number().positive(),
       effects: effectsPlan,
+      probe: probePlan,
     })
     .strict()
     .describe('Rebuild the session from the parts in dir and resume it. Reply once the agent runs.'),
@@ -120,6 +130,17 @@ export const adapterMessages = {
           "describe only: how the workload reaches the run's effect ledger (docs/effects.md): loopback, it opens the " +
             "host's 127.0.0.1 itself; relay, the adapter calls the ledger for it",
         ),
+      probe: z
+        .object({ runs: z.literal('binary') })
+        .strict()
+        .optional()
+        .describe(
+          'describe only: the adapter runs the probe binary it is given inside its sandbox (docs/what-survives.md)',
+        ),
+      promises: z
+        .array(z.enum(STATE_CLASS_IDS as [string, ...string[]]))
+        .optional()
+        .describe('describe only: the classes of guest state the runtime documents as kept across a resume (gate 10)'),
       step: z
         .number()
         .int()
@@ -179,6 +200,12 @@ export const adapterMessages = {
     })
     .strict()
     .describe('What a SIGKILL of the session must hit besides the host process group; replaces any earlier list.'),
+  probe: z
+    .object({ type: z.literal('probe'), line: z.record(z.string(), z.unknown()) })
+    .strict()
+    .describe(
+      'A line the guest-state probe printed (ready, examined, error), relayed as it is (docs/what-survives.md).',
+    ),
   log: z
     .object({ type: z.literal('log'), message: z.string() })
     .strict()

@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Heartbeat } from '../../check/heartbeat.js';
+import { parseProbeLine, type ProbeLine } from '../../check/survival.js';
 import { type ConfigIssue, type FieldPath, throwIfIssues } from '../../core/config-issues.js';
 import { AdapterError, ConfigError, TargetError } from '../../core/errors.js';
 import type { EffectsConfig } from '../../effects/plan.js';
@@ -23,13 +24,16 @@ export interface ExecOptions {
   adapterOptions: Record<string, unknown>;
   /** Set by the runner when the scenario enables effects (run/effects-run.ts); sent only to an adapter that can. */
   effects?: EffectsConfig;
+  /** Set by `soak target check --matrix`: the probe binary, sent only to an adapter that runs it. */
+  probe?: string;
 }
 
 /** Check the exec target's options; throws a ConfigIssuesError listing every problem. */
 export function parseExecOptions(options: Record<string, unknown>): ExecOptions {
   const issues: ConfigIssue[] = [];
   const problem = (path: FieldPath, message: string): number => issues.push({ path, message });
-  const unknown = Object.keys(options).filter((k) => k !== 'adapter' && k !== 'adapterOptions' && k !== 'effects');
+  const known = ['adapter', 'adapterOptions', 'effects', 'probe'];
+  const unknown = Object.keys(options).filter((k) => !known.includes(k));
   for (const k of unknown)
     problem(['targetOptions', k], 'unknown option for target "exec" (known: adapter, adapterOptions)');
   const { adapter, adapterOptions = {} } = options;
@@ -40,11 +44,15 @@ export function parseExecOptions(options: Record<string, unknown>): ExecOptions 
   if (typeof adapterOptions !== 'object' || adapterOptions === null || Array.isArray(adapterOptions))
     problem(['adapterOptions'], 'expected a mapping');
   const effects = options.effects === undefined ? undefined : effectsConfig(options.effects, issues);
+  const probe = options.probe;
+  if (probe !== undefined && (typeof probe !== 'string' || !path.isAbsolute(probe)))
+    problem(['targetOptions', 'probe'], 'set by `soak target check --matrix`: an absolute path');
   throwIfIssues('exec target options are invalid', issues);
   return {
     adapter: adapter as string,
     adapterOptions: adapterOptions as Record<string, unknown>,
     ...(effects ? { effects } : {}),
+    ...(typeof probe === 'string' ? { probe } : {}),
   };
 }
 
@@ -72,8 +80,15 @@ export async function createExecTarget(ctx: TargetContext): Promise<Target> {
     ...reply.info,
     ...(reply.runtime !== undefined ? { runtimeId: reply.runtime } : {}),
     ...(reply.effects !== undefined ? { effectsReach: reply.effects.reach } : {}),
+    ...(reply.promises !== undefined ? { promises: reply.promises.join(',') } : {}),
   };
-  return new ExecTarget(ctx, adapter, info, reply.limitations ?? [], opts.effects);
+  const probe: ProbePlan =
+    opts.probe === undefined
+      ? null
+      : reply.probe !== undefined
+        ? { binary: opts.probe }
+        : `adapter ${path.basename(opts.adapter)} declares no probe capability (docs/target-protocol.md)`;
+  return new ExecTarget(ctx, adapter, info, reply.limitations ?? [], opts.effects, probe);
 }
 
 /** The one line that refuses effects on an adapter whose `describe` did not declare how its sandbox reaches the ledger. */
@@ -90,9 +105,13 @@ function safePart(name: string): string | null {
   return path.isAbsolute(norm) || norm.startsWith('..') || norm === '.' ? null : norm;
 }
 
+/** The probe: sent to the adapter (its binary), not run (why: the adapter cannot), or not asked for (null). */
+type ProbePlan = { binary: string } | string | null;
+
 class ExecTarget implements Target {
   readonly kind = 'exec';
   private readonly listeners: ((hb: Heartbeat) => void)[] = [];
+  private readonly probeListeners: ((line: ProbeLine) => void)[] = [];
   private readonly killListeners: ((procs: KillEntry[]) => void)[] = [];
   private seq = 0;
 
@@ -101,9 +120,15 @@ class ExecTarget implements Target {
     private readonly adapter: AdapterProcess,
     private readonly info: TargetInfo,
     private readonly limitations: string[],
-    private readonly effects?: EffectsConfig,
+    private readonly effects: EffectsConfig | undefined,
+    private readonly probe: ProbePlan,
   ) {
     adapter.onMessageOf((msg) => {
+      if (msg.type === 'probe') {
+        const line = parseProbeLine(msg.line);
+        if (typeof line === 'string') return void adapter.fault(`a probe line the host refuses: ${line}`);
+        for (const l of this.probeListeners) l(line);
+      }
       if (msg.type === 'hb') {
         const { type: _t, ...hb } = msg;
         for (const l of this.listeners) l(hb);
@@ -126,7 +151,24 @@ class ExecTarget implements Target {
       sessionDir: this.ctx.sessionDir,
       stepMs: this.ctx.stepMs,
       ...(this.effects ? { effects: this.effects } : {}),
+      ...this.probeField(),
     });
+    this.unprobed();
+  }
+
+  /** The request's `probe` field: only for an adapter that runs the probe. */
+  private probeField(): { probe?: { binary: string } } {
+    return typeof this.probe === 'object' && this.probe !== null ? { probe: this.probe } : {};
+  }
+
+  /** Asked for a probe the adapter cannot run: say so once per boot or restore, every class not applicable. */
+  private unprobed(): void {
+    if (typeof this.probe === 'string')
+      for (const l of this.probeListeners) l({ event: 'unprobed', reason: this.probe });
+  }
+
+  onProbe(listener: (line: ProbeLine) => void): void {
+    this.probeListeners.push(listener);
   }
 
   async checkpoint(sink: CheckpointSink, opts: CheckpointOptions): Promise<CheckpointResult> {
@@ -166,7 +208,9 @@ class ExecTarget implements Target {
       sessionDir: this.ctx.sessionDir,
       stepMs: this.ctx.stepMs,
       ...(this.effects ? { effects: this.effects } : {}),
+      ...this.probeField(),
     });
+    this.unprobed();
   }
 
   onHeartbeat(listener: (hb: Heartbeat) => void): void {

@@ -11,11 +11,17 @@ import { readMessages } from '../../journal/ndjson.js';
 import type { CheckpointSink, CheckpointSource } from '../../store/types.js';
 import type { Heartbeat } from '../../check/heartbeat.js';
 import type { EffectsConfig } from '../../effects/plan.js';
+import type { ProbeLine } from '../../check/survival.js';
 import type { CheckpointOptions, CheckpointResult, Target, TargetContext } from '../target.js';
+import { ProcessProbe } from './probe.js';
 
 /** targetOptions of the process target, checked by hand: zod's import is slow at every host start, counted as downtime. */
-export function parseProcessOptions(options: Record<string, unknown>): { heapKiB: number; effects?: EffectsConfig } {
-  const unknown = Object.keys(options).filter((k) => k !== 'heapKiB' && k !== 'effects');
+export function parseProcessOptions(options: Record<string, unknown>): {
+  heapKiB: number;
+  effects?: EffectsConfig;
+  probe?: string;
+} {
+  const unknown = Object.keys(options).filter((k) => k !== 'heapKiB' && k !== 'effects' && k !== 'probe');
   const heapKiB = options.heapKiB ?? 1024;
   const issues: ConfigIssue[] = unknown.map((k) => ({
     path: ['targetOptions', k],
@@ -26,8 +32,15 @@ export function parseProcessOptions(options: Record<string, unknown>): { heapKiB
     issues.push({ path: ['targetOptions', 'heapKiB'], message });
   }
   const effects = options.effects === undefined ? undefined : effectsConfig(options.effects, issues);
+  const probe = options.probe;
+  if (probe !== undefined && (typeof probe !== 'string' || !path.isAbsolute(probe)))
+    issues.push({ path: ['targetOptions', 'probe'], message: 'set by `soak target check --matrix`: an absolute path' });
   throwIfIssues('process target options are invalid', issues);
-  return { heapKiB: heapKiB as number, ...(effects ? { effects } : {}) };
+  return {
+    heapKiB: heapKiB as number,
+    ...(effects ? { effects } : {}),
+    ...(typeof probe === 'string' ? { probe } : {}),
+  };
 }
 
 /** The effects config the runner adds to targetOptions when the scenario enables effects (run/effects-run.ts). */
@@ -61,7 +74,7 @@ interface Paused {
 /** Create a process target. */
 export function createProcessTarget(ctx: TargetContext): Target {
   const opts = parseProcessOptions(ctx.options);
-  return new ProcessTarget(ctx, opts.heapKiB * 1024, opts.effects);
+  return new ProcessTarget(ctx, opts.heapKiB * 1024, opts.effects, opts.probe);
 }
 
 class ProcessTarget implements Target {
@@ -70,6 +83,8 @@ class ProcessTarget implements Target {
   private agentExit: Promise<void> | null = null;
   private tool: ChildProcess | null = null;
   private readonly listeners: ((hb: Heartbeat) => void)[] = [];
+  private readonly probeListeners: ((line: ProbeLine) => void)[] = [];
+  private readonly probe: ProcessProbe | null;
   private pausedWaiter: ((p: Paused) => void) | null = null;
   private startedWaiter: (() => void) | null = null;
   private standingByWaiter: (() => void) | null = null;
@@ -82,16 +97,25 @@ class ProcessTarget implements Target {
     private readonly ctx: TargetContext,
     private readonly heapBytes: number,
     private readonly effects?: EffectsConfig,
+    probeBinary?: string,
   ) {
     this.workspace = path.join(ctx.sessionDir, 'workspace');
     this.handoff = path.join(ctx.workDir, 'handoff');
     mkdirSync(this.handoff, { recursive: true, mode: 0o700 });
+    const emit = (line: ProbeLine): void => this.probeListeners.forEach((l) => l(line));
+    const probeDir = path.join(ctx.sessionDir, 'probe');
+    this.probe = probeBinary === undefined ? null : new ProcessProbe(probeBinary, probeDir, this.workspace, emit);
   }
 
   async boot(): Promise<void> {
     rmSync(this.workspace, { recursive: true, force: true });
     mkdirSync(this.workspace, { recursive: true });
     await this.start(null);
+    this.probe?.start(); // in the background: it is not part of the boot; the runner waits for its ready line
+  }
+
+  onProbe(listener: (line: ProbeLine) => void): void {
+    this.probeListeners.push(listener);
   }
 
   async restore(source: CheckpointSource): Promise<void> {
@@ -108,6 +132,7 @@ class ProcessTarget implements Target {
     await source.writeFile('memory', memFile);
     const tool = JSON.parse((await source.get('tool')).toString()) as { step: number; digest: string };
     await this.start({ memFile, tool });
+    this.probe?.resumed(); // examined after the resume, off the measured restore path
   }
 
   /** Warm standby: start the agent and its tool now, idle, so a restore only hands them the state (no process start). */
@@ -230,6 +255,7 @@ class ProcessTarget implements Target {
   }
 
   async destroy(): Promise<void> {
+    await this.probe?.stop();
     if (this.agent) {
       this.agent.stdin?.end();
       this.agent.kill('SIGKILL');

@@ -1,0 +1,80 @@
+// `soak target check --matrix`: N kill/resume trials, each a fresh session with the guest-state probe: boot, the
+// probe's setup, a checkpoint begun after it and committed, a real SIGKILL of the host group, a restore, and the
+// probe's examination of every class (check/survival.ts). What became of each trial is kept, measured or not.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type ProbeReport, unprobed } from '../check/survival.js';
+import type { HostHandle } from '../session/host-handle.js';
+import type { HostMessage } from '../session/protocol.js';
+import { type ConformanceTarget, ConformanceSession } from './session.js';
+
+/** One trial: the examination after its resume, or why there is none (`problem`). */
+export interface MatrixTrial {
+  trial: number;
+  report: ProbeReport | null;
+  problem?: string;
+  /** The problem is an adapter fault: the adapter broke the target protocol. */
+  adapterFault?: true;
+}
+
+type ProbeMsg = Extract<HostMessage, { ev: 'probe' }>;
+const isProbe =
+  (...events: string[]) =>
+  (m: HostMessage): m is ProbeMsg =>
+    m.ev === 'probe' && events.includes(m.line.event);
+
+/** The probe's word after a wait: an examination, a report that the target runs none, or a problem. */
+function reportOf(msg: ProbeMsg): ProbeReport | string {
+  const l = msg.line;
+  if (l.event === 'examined') return { mode: l.mode, observations: l.observations };
+  if (l.event === 'unprobed') return unprobed(l.reason);
+  return l.event === 'error' ? `probe: ${l.message}` : `probe: unexpected ${l.event}`;
+}
+
+async function trial(s: ConformanceSession, t: ConformanceTarget): Promise<ProbeReport | string> {
+  const h: HostHandle = s.start('boot');
+  const ready = await h.waitFor(isProbe('ready', 'unprobed', 'error'), t.timeoutMs, 'probe ready');
+  if (ready.msg.line.event === 'error') return reportOf(ready.msg);
+  await h.waitFor((m) => m.ev === 'ckpt-begin', t.timeoutMs, 'a checkpoint begun after the probe setup');
+  await h.waitFor((m) => m.ev === 'ckpt-commit', t.timeoutMs, 'its commit');
+  await s.kill(h);
+  const r = s.start('restore');
+  const examined = await r.waitFor(isProbe('examined', 'unprobed', 'error'), t.timeoutMs, 'probe examination');
+  return reportOf(examined.msg);
+}
+
+/** Run `trials` trials one after another, each in its own session folder under `keepDir` (default: a temp folder). */
+export async function runMatrix(
+  t: ConformanceTarget,
+  trials: number,
+  onTrial: (done: MatrixTrial) => void = () => {},
+  keepDir?: string,
+): Promise<MatrixTrial[]> {
+  const dir = keepDir ?? mkdtempSync(path.join(os.tmpdir(), 'soak-target-matrix-'));
+  const out: MatrixTrial[] = [];
+  try {
+    for (let i = 1; i <= trials; i++) {
+      const s = new ConformanceSession(path.join(dir, `trial-${i}`), t);
+      let r: ProbeReport | string;
+      let fault: string | null = null;
+      try {
+        r = await trial(s, t);
+      } catch (err) {
+        fault = s.adapterFault();
+        r = fault ?? (err as Error).message.split('\n')[0]!;
+      } finally {
+        await s.close();
+      }
+      const done: MatrixTrial =
+        typeof r !== 'string'
+          ? { trial: i, report: r }
+          : { trial: i, report: null, problem: r, ...(fault !== null ? { adapterFault: true as const } : {}) };
+      out.push(done);
+      onTrial(done);
+    }
+  } finally {
+    if (keepDir === undefined) rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}

@@ -1,0 +1,97 @@
+// The guest-state probe on the process target: its holder runs beside the agent, in the host's process group (a
+// SIGKILL of the session kills it, its child and, through PR_SET_PDEATHSIG, its detached grandchild). The process
+// target cannot checkpoint a process, so after a restore a new process examines the record (mode `restarted`).
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseProbeLine, type ProbeLine } from '../../check/survival.js';
+import { readMessages } from '../../journal/ndjson.js';
+
+/** How long a probe's setup or examination may take (it waits at most 2 s per class that can hang). */
+const PROBE_TIMEOUT_MS = 60_000;
+
+/** One session's probe: `dir` holds its record (kept across host restarts), `workspace` its unsynced file. */
+export class ProcessProbe {
+  private holder: ChildProcess | null = null;
+  /** The setup or examination under way: stop() waits for it, so nothing it makes outlives the session. */
+  private busy: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly binary: string,
+    private readonly dir: string,
+    private readonly workspace: string,
+    private readonly emit: (line: ProbeLine) => void,
+  ) {}
+
+  /** Start a holder (`probe setup`) in the background; its ready (or error) line is emitted. */
+  start(): void {
+    this.busy = this.setup();
+  }
+
+  /** After a restore, in the background: examine the previous holder's record, remove its files, set up anew. */
+  resumed(): void {
+    this.busy = this.resume();
+  }
+
+  private async setup(): Promise<void> {
+    if (this.stopped) return;
+    const holder = spawn(this.binary, ['setup', this.dir, '--workspace', this.workspace], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    this.holder = holder;
+    holder.on('error', (err) => this.emit({ event: 'error', message: `probe: ${err.message}` }));
+    await new Promise<void>((resolve) => {
+      const done = (): void => resolve();
+      holder.once('exit', done);
+      void readMessages(holder.stdout, (msg) => {
+        const line = this.parsed(msg);
+        this.emit(line);
+        if (line.event !== 'examined') done();
+      });
+    });
+  }
+
+  private async resume(): Promise<void> {
+    if (!existsSync(path.join(this.dir, 'probe.rec'))) {
+      this.emit({ event: 'error', message: `probe: no record in ${this.dir} (no setup before the checkpoint)` });
+    } else {
+      const args = ['examine', this.dir, '--host-ms', String(Date.now())];
+      const out = await new Promise<string>((resolve) =>
+        execFile(this.binary, args, { timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL' }, (err, stdout) =>
+          resolve(stdout || (err?.message ?? '')),
+        ),
+      );
+      const first = out.split('\n')[0] ?? '';
+      let msg: unknown;
+      try {
+        msg = JSON.parse(first);
+      } catch {
+        msg = null;
+      }
+      this.emit(msg === null ? { event: 'error', message: `probe examine: ${first}` } : this.parsed(msg));
+      this.cleanup();
+    }
+    await this.setup();
+  }
+
+  /** Once the work under way is done: stop the holder, remove the files it made outside its folder (/tmp, /dev/shm). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.busy;
+    this.holder?.stdin?.end();
+    this.holder?.kill('SIGKILL');
+    this.holder = null;
+    this.cleanup();
+  }
+
+  private cleanup(): void {
+    if (existsSync(path.join(this.dir, 'probe.rec')))
+      spawnSync(this.binary, ['cleanup', this.dir], { timeout: PROBE_TIMEOUT_MS, stdio: 'ignore' });
+  }
+
+  private parsed(msg: unknown): ProbeLine {
+    const line = parseProbeLine(msg);
+    return typeof line === 'string' ? { event: 'error', message: `probe: ${line}` } : line;
+  }
+}

@@ -1,0 +1,127 @@
+// The guest-state probe (vm-images/agent/probe.c), a real static binary on real processes, sockets and files: its
+// holder sees every class survive; each class flips when its state is tampered with (so "survives" is measured, not
+// assumed); examined from a new process after the holder's SIGKILL, the process-bound classes are lost.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ObservationStatus,
+  parseProbeLine,
+  type ProbeLine,
+  STATE_CLASS_IDS,
+  type StateClass,
+} from '../../../harness/check/survival.js';
+import { sleep } from '../../../harness/core/clock.js';
+import { pidAlive } from '../../../harness/core/proc.js';
+import { buildProbe } from '../../../harness/targets/guest/probe-build.js';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-probe-test-'));
+let bin = '';
+beforeAll(async () => {
+  bin = await buildProbe();
+}, 180_000);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A running holder: its lines, one at a time, and a way to ask for an examination. */
+function holder(name: string): { proc: ChildProcess; dir: string; next: () => Promise<ProbeLine> } {
+  const dir = path.join(tmp, name);
+  mkdirSync(path.join(dir, 'ws'), { recursive: true });
+  const shm = path.join(dir, 'shm');
+  mkdirSync(shm);
+  const proc = spawn(bin, ['setup', path.join(dir, 'probe'), '--workspace', path.join(dir, 'ws')], {
+    env: { ...process.env, TMPDIR: path.join(dir), SOAK_PROBE_SHM: shm },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines: ProbeLine[] = [];
+  const waiters: ((l: ProbeLine) => void)[] = [];
+  createInterface({ input: proc.stdout }).on('line', (l) => {
+    const parsed = parseProbeLine(JSON.parse(l));
+    if (typeof parsed === 'string') throw new Error(parsed);
+    const w = waiters.shift();
+    if (w) w(parsed);
+    else lines.push(parsed);
+  });
+  const next = (): Promise<ProbeLine> =>
+    lines.length > 0 ? Promise.resolve(lines.shift()!) : new Promise((resolve) => waiters.push(resolve));
+  return { proc, dir, next };
+}
+
+function statuses(line: ProbeLine): Record<StateClass, ObservationStatus> {
+  if (line.event !== 'examined') throw new Error(`expected an examination, got ${JSON.stringify(line)}`);
+  return Object.fromEntries(line.observations.map((o) => [o.class, o.status])) as Record<StateClass, ObservationStatus>;
+}
+
+describe('probe', () => {
+  it('its holder finds every class as set up; each tampered class flips, and only it', async () => {
+    const h = holder('tamper');
+    const ready = await h.next();
+    expect(ready.event).toBe('ready');
+    h.proc.stdin!.write(`examine ${Date.now()}\n`);
+    const before = statuses(await h.next());
+    expect(Object.keys(before).sort()).toEqual([...STATE_CLASS_IDS].sort());
+    expect(Object.values(before).every((s) => s === 'survives')).toBe(true);
+
+    // tamper: /tmp file gone, /dev/shm file rewritten, the grandchild killed, the wall clock said to be 5 s off
+    const token = ready.event === 'ready' ? ready.token : '';
+    unlinkSync(path.join(h.dir, `soak-probe-${token}`));
+    writeFileSync(path.join(h.dir, 'shm', `soak-probe-${token}`), 'something else\n');
+    const rec = spawnSync('cat', [path.join(h.dir, 'probe', 'probe.rec')], { encoding: 'utf8' }).stdout.split(' ');
+    const grandchild = Number(rec[5]); // probe.rec: token holder start child start grandchild ...
+    process.kill(grandchild, 'SIGKILL');
+    while (pidAlive(grandchild)) await sleep(10); // a signal is delivered when the process next runs: wait for it
+    h.proc.stdin!.write(`examine ${Date.now() - 5000}\n`);
+    const after = statuses(await h.next());
+    const flipped = STATE_CLASS_IDS.filter((c) => after[c] !== 'survives');
+    expect(flipped.sort()).toEqual(['clock-wall', 'grandchild-process', 'shm-file', 'tmp-file']);
+    expect(after['tmp-file']).toBe('lost');
+    expect(after['shm-file']).toBe('changed');
+    expect(after['grandchild-process']).toBe('lost');
+    expect(after['clock-wall']).toBe('changed');
+    h.proc.stdin!.end();
+  }, 60_000);
+
+  it('examined by a new process after its holder is SIGKILLed: files kept, process-bound classes lost', async () => {
+    const h = holder('restart');
+    expect((await h.next()).event).toBe('ready');
+    const gone = new Promise((resolve) => h.proc.once('exit', resolve));
+    h.proc.kill('SIGKILL');
+    await gone;
+    const dir = path.join(h.dir, 'probe');
+    const r = spawnSync(bin, ['examine', dir, '--host-ms', String(Date.now())], { encoding: 'utf8', timeout: 30_000 });
+    const line = parseProbeLine(JSON.parse(r.stdout));
+    if (typeof line === 'string') throw new Error(line);
+    expect(line.event === 'examined' && line.mode).toBe('restarted');
+    const s = statuses(line);
+    for (const c of ['workspace-unsynced', 'tmp-file', 'shm-file', 'clock-monotonic', 'clock-wall'] as const)
+      expect(s[c], c).toBe('survives');
+    for (const c of ['tcp-listener', 'flock', 'pipe', 'unix-socketpair', 'timer', 'env', 'cwd', 'umask'] as const)
+      expect(s[c], c).toBe('lost');
+    // the child dies with the holder (PR_SET_PDEATHSIG), the detached grandchild with the child: nothing leaks
+    expect(s['child-process']).toBe('lost');
+    expect(s['grandchild-process']).toBe('lost');
+    spawnSync(bin, ['cleanup', dir]);
+  }, 60_000);
+
+  it('SIGUSR1 asks its holder too (no host reading: the wall clock is not applicable)', async () => {
+    const h = holder('signal');
+    expect((await h.next()).event).toBe('ready');
+    h.proc.kill('SIGUSR1');
+    const s = statuses(await h.next());
+    expect(s['clock-wall']).toBe('not-applicable');
+    expect(STATE_CLASS_IDS.filter((c) => s[c] !== 'survives')).toEqual(['clock-wall']);
+    h.proc.stdin!.end();
+  }, 60_000);
+
+  it('refuses bad input with one JSON error line and exit 1 (no record), 3 (usage)', () => {
+    const none = spawnSync(bin, ['examine', path.join(tmp, 'nowhere')], { encoding: 'utf8' });
+    expect(none.status).toBe(1);
+    expect(parseProbeLine(JSON.parse(none.stdout))).toEqual({
+      event: 'error',
+      message: expect.stringMatching(/no probe record/) as string,
+    });
+    expect(spawnSync(bin, ['setup'], { encoding: 'utf8' }).status).toBe(3);
+  });
+});
