@@ -29,6 +29,10 @@ const loadFigure = z.object({ p50: num, max: num });
 const discipline = z.object({
   ...{ emitted: num, first: num, reEmitted: num, duplicates: num, deduplicated: num, worldAhead: num, lost: num },
   ...{ duplicates95: interval.nullable(), worldAhead95: interval.nullable(), lost95: interval.nullable() },
+  reEmittedPerResume: z
+    .object({ n: num, p50: num, p95: num, max: num })
+    .nullable()
+    .describe('re-emitted effects per resume: n resumes whose session was counted, p50/p95 (type 7) and max'),
 });
 const effectsSchema = z.object({
   accountings: num,

@@ -38,10 +38,22 @@ export function effectsSection(e: EffectsSummary | undefined): EffectsSection {
     withInterval(d.worldAhead, d.worldAhead95),
     withInterval(d.lost, d.lost95),
     e.resumes > 0 ? fmtNum(d.reEmitted / e.resumes) : 'n/a',
+    d.reEmittedPerResume
+      ? `${fmtNum(d.reEmittedPerResume.p50)} / ${fmtNum(d.reEmittedPerResume.p95)} / ${d.reEmittedPerResume.max}`
+      : 'n/a',
   ];
+  const n = e.disciplines['step-key'].reEmittedPerResume?.n ?? 0;
   return {
-    lead: `The agent called the run's effect ledger at seeded steps under three key disciplines; after each of ${e.resumes} resumes the ledger (what the world applied) was held against the restored state (what the session believed acknowledged). Intervals: Wilson 95% over each discipline's logical effects (n).`,
-    header: ['discipline', 'effects (n)', 'duplicates', 'world ahead', 'lost', 're-emitted per resume'],
+    lead: `The agent called the run's effect ledger at seeded steps under three key disciplines; after each of ${e.resumes} resumes the ledger (what the world applied) was held against the restored state (what the session believed acknowledged). Intervals: Wilson 95% over each discipline's logical effects (n). Re-emitted per resume: the mean over all resumes, and p50 / p95 / max over the ${n} resumes whose session's requests were counted (the ledger counts a session at the next accounting, so a run's last resume may have none).`,
+    header: [
+      'discipline',
+      'effects (n)',
+      'duplicates',
+      'world ahead',
+      'lost',
+      're-emitted per resume (mean)',
+      're-emitted per resume (p50 / p95 / max)',
+    ],
     rows: (Object.keys(NAMES) as (keyof typeof NAMES)[]).map((d) => row(NAMES[d], e.disciplines[d])),
     advice: adviceOf(e),
   };
