@@ -23,6 +23,15 @@ export interface DisciplineSummary extends EffectCounts {
   reEmittedPerResume: PerResume | null;
 }
 
+/** A discipline's counts over the run's clones: the clone's requests, and the applications it caused beyond the first. */
+export interface CloneDiscipline {
+  emitted: number;
+  first: number;
+  duplicates: number;
+  deduplicated: number;
+  duplicates95: [number, number] | null;
+}
+
 /** What summary.json says of a run's effects (absent: the run emitted none). */
 export interface EffectsSummary {
   /** Effects events journaled: one per judged resume and one at each runner's end. */
@@ -30,6 +39,8 @@ export interface EffectsSummary {
   /** Accountings that judged a restored state's claim (resumes). */
   resumes: number;
   disciplines: Record<(typeof EFFECT_DISCIPLINES)[number], DisciplineSummary>;
+  /** Clones (scenario effects.clones): two sessions from one checkpoint; absent when the run had none. */
+  clones?: { n: number; disciplines: Record<D, CloneDiscipline> };
 }
 
 /** The plain fold a thread hands on (analysis/parallel.ts). */
@@ -41,6 +52,8 @@ export interface EffectsFold {
   perResume: Record<D, Record<number, number>>;
   /** A range's first event's re-emissions: a sample only if the range before ended on a resume. */
   head: Record<D, number> | null;
+  /** Clone accountings (effects events with clone: true) and their sums. */
+  clones: { n: number; sums: Record<D, EffectCounts> };
   /** Whether the last event seen was a resume (its session is counted by the next event); null: none seen yet. */
   pending: boolean | null;
 }
@@ -58,10 +71,9 @@ export class EffectsTally {
   private fold: EffectsFold = {
     accountings: 0,
     resumes: 0,
-    sums: Object.fromEntries(
-      EFFECT_DISCIPLINES.map((d) => [d, Object.fromEntries(KEYS.map((k) => [k, 0])) as unknown as EffectCounts]),
-    ) as EffectsFold['sums'],
+    sums: zeroSums(),
     perResume: Object.fromEntries(EFFECT_DISCIPLINES.map((d) => [d, {}])) as EffectsFold['perResume'],
+    clones: { n: 0, sums: zeroSums() },
     head: null,
     pending: null,
   };
@@ -76,6 +88,12 @@ export class EffectsTally {
   }
 
   add(e: EffectsEventFields): void {
+    if (e.clone === true) {
+      // a clone's accounting: apart from the session's, and no resume's re-emissions
+      this.fold.clones.n++;
+      for (const d of EFFECT_DISCIPLINES) for (const k of KEYS) this.fold.clones.sums[d][k] += e.disciplines[d][k];
+      return;
+    }
     this.fold.accountings++;
     if (e.restoredThrough !== null) this.fold.resumes++;
     if (this.fold.pending === true) this.sample(reEmitted(e));
@@ -98,6 +116,8 @@ export class EffectsTally {
       for (const [k, n] of Object.entries(p.perResume[d]))
         this.fold.perResume[d][Number(k)] = (this.fold.perResume[d][Number(k)] ?? 0) + n;
     if (p.pending !== null) this.fold.pending = p.pending;
+    this.fold.clones.n += p.clones.n;
+    for (const d of EFFECT_DISCIPLINES) for (const k of KEYS) this.fold.clones.sums[d][k] += p.clones.sums[d][k];
     this.fold.accountings += p.accountings;
     this.fold.resumes += p.resumes;
     for (const d of EFFECT_DISCIPLINES) for (const k of KEYS) this.fold.sums[d][k] += p.sums[d][k];
@@ -105,7 +125,7 @@ export class EffectsTally {
 
   /** `{ effects }` for the summary, or nothing when no effects event was journaled. */
   summary(): { effects?: EffectsSummary } {
-    if (this.fold.accountings === 0) return {};
+    if (this.fold.accountings === 0 && this.fold.clones.n === 0) return {};
     const at = (d: (typeof EFFECT_DISCIPLINES)[number]): DisciplineSummary => {
       const c = this.fold.sums[d];
       const of = (x: number): [number, number] | null => wilson(Math.min(x, c.first), c.first);
@@ -113,8 +133,28 @@ export class EffectsTally {
       return { ...c, duplicates95: of(c.duplicates), worldAhead95: of(c.worldAhead), lost95: of(c.lost), ...dist };
     };
     const disciplines = Object.fromEntries(EFFECT_DISCIPLINES.map((d) => [d, at(d)])) as EffectsSummary['disciplines'];
-    return { effects: { accountings: this.fold.accountings, resumes: this.fold.resumes, disciplines } };
+    const effects: EffectsSummary = { accountings: this.fold.accountings, resumes: this.fold.resumes, disciplines };
+    if (this.fold.clones.n > 0) effects.clones = clonesSummary(this.fold.clones);
+    return { effects };
   }
+}
+
+function zeroSums(): Record<D, EffectCounts> {
+  return Object.fromEntries(
+    EFFECT_DISCIPLINES.map((d) => [d, Object.fromEntries(KEYS.map((k) => [k, 0])) as unknown as EffectCounts]),
+  ) as Record<D, EffectCounts>;
+}
+
+/** The clones' counts per discipline, with the duplicates' Wilson interval over the clones' logical effects. */
+function clonesSummary(c: EffectsFold['clones']): NonNullable<EffectsSummary['clones']> {
+  const at = (d: D): CloneDiscipline => {
+    const { emitted, first, duplicates, deduplicated } = c.sums[d];
+    return { emitted, first, duplicates, deduplicated, duplicates95: wilson(Math.min(duplicates, first), first) };
+  };
+  return {
+    n: c.n,
+    disciplines: Object.fromEntries(EFFECT_DISCIPLINES.map((d) => [d, at(d)])) as Record<D, CloneDiscipline>,
+  };
 }
 
 /** p50 / p95 (type 7) / max of a histogram of small counts. */

@@ -78,7 +78,7 @@ export const FIELD_ORDER = {
   ],
   'run-end': ['status', 'cycles', 'reason', 'store', 'decided'],
   'machine-load': ['cycle', 'windowMs', 'load1', 'stealPct', 'busyPct', 'harnessPct', 'otherCpuPct'],
-  effects: ['cycle', 'restoredThrough', 'incarnations', 'disciplines'],
+  effects: ['cycle', 'restoredThrough', 'incarnations', 'disciplines', 'clone'],
 } as const satisfies { [T in EventType]: readonly FieldOf<T>[] };
 
 /** The fields an event type declares but FIELD_ORDER leaves out (never, or this file does not compile). */

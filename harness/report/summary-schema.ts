@@ -34,10 +34,20 @@ const discipline = z.object({
     .nullable()
     .describe('re-emitted effects per resume: n resumes whose session was counted, p50/p95 (type 7) and max'),
 });
+const cloneDiscipline = z.object({
+  ...{ emitted: num, first: num, duplicates: num, deduplicated: num, duplicates95: interval.nullable() },
+});
 const effectsSchema = z.object({
   accountings: num,
   resumes: num,
   disciplines: z.object({ 'step-key': discipline, 'random-key': discipline, 'no-key': discipline }),
+  clones: z
+    .object({
+      n: num,
+      disciplines: z.object({ 'step-key': cloneDiscipline, 'random-key': cloneDiscipline, 'no-key': cloneDiscipline }),
+    })
+    .optional()
+    .describe('two sessions restored from one checkpoint (scenario effects.clones): what the clones caused'),
 });
 
 /** The tested environment (redacted in every report). */

@@ -55,7 +55,7 @@ export function checkLedgerOfRun(runDir: string): void {
 /** The runner's side of the effects of a run whose scenario enables them. */
 export class RunEffects {
   private constructor(
-    private readonly ledger: EffectLedger,
+    readonly ledger: EffectLedger,
     private readonly plan: { seed: number; everySteps: number },
   ) {}
 
@@ -80,7 +80,7 @@ export class RunEffects {
     const claim = host?.effectsClaim ?? null;
     const session = host?.nonce ?? null;
     const resumed = claim !== null && session !== null ? { session, claim } : null;
-    const { fields, seqs } = accountEffects(this.ledger.rows(), resumed, this.plan);
+    const { fields, seqs } = accountEffects(this.ledger.rows(), resumed, this.plan, this.ledger.clones());
     if (seqs.length === 0 && resumed === null) return () => {};
     journal.append({ type: 'effects', cycle, ...fields });
     return () => this.ledger.markAccounted(seqs);

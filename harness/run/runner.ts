@@ -33,6 +33,7 @@ import { FreshNonces } from './fresh-nonce.js';
 import { storeTally } from './store-tally.js';
 import { WarmStandby } from './standby.js';
 import { RunEffects } from './effects-run.js';
+import { maybeClone } from './effects-clone.js';
 import { adapterFaulted, orAdapterError } from './adapter-fault.js';
 
 /** How the caller follows and stops a run. */
@@ -80,7 +81,8 @@ export async function runCycles(
   const timeouts = hostTimeouts(scenario);
   const effects = await RunEffects.start(paths.dir, scenario); // the ledger serves before any host could emit
   const hosted = effects ? { ...scenario, targetOptions: effects.targetOptions(scenario) } : scenario;
-  const spawnHost = journaledHosts(journal, hostConfig(hosted, live), paths.hostLog, timeouts);
+  const hostCfg = hostConfig(hosted, live);
+  const spawnHost = journaledHosts(journal, hostCfg, paths.hostLog, timeouts);
   const lease = (): Store => Store.open(live.store, { purpose: 'run lease' }); // held for the whole run: gc refuses
   const ctx: CycleContext = {
     scenario,
@@ -148,6 +150,10 @@ export async function runCycles(
       const counted = effects?.account(journal, cycle, result.host);
       await journal.durable(); // the cycle's events are on disk before the next cycle acts
       counted?.();
+      if (effects) {
+        const cloning = { scenario, journal, ledger: effects.ledger, config: hostCfg, runDir: paths.dir, log };
+        await maybeClone({ ...cloning, hostLog: paths.hostLog, timeoutMs: timeouts.hostMs }, cycle, result.host);
+      }
       lazy?.clearFailWrite(); // an injected write error the cycle did not reach is not carried into the next
       host = result.host;
       nextStart = result.restartWith;

@@ -71,6 +71,37 @@ describe('effects tally', () => {
     expect(two.summary().effects!.disciplines['no-key'].reEmittedPerResume).toBeNull();
   });
 
+  it("clones: summed apart, neither a resume nor a resume's re-emissions; their rows in the report", () => {
+    const clone = (cycle: number): EffectsEventFields => ({ ...ev(cycle, 0, 6), clone: true });
+    const t = new EffectsTally();
+    const [a, b] = [new EffectsTally(), new EffectsTally()];
+    const events = [ev(1, 0, 1), clone(1), ev(2, 0, 2), clone(2), { ...ev(2, 0, 3), restoredThrough: null }];
+    events.forEach((e, i) => {
+      t.add(e);
+      (i < 2 ? a : b).add(e);
+    });
+    a.append(b.partial());
+    const s = t.summary().effects!;
+    expect(a.summary().effects).toEqual(s);
+    expect(s).toMatchObject({ accountings: 3, resumes: 2 });
+    expect(s.disciplines['random-key']).toMatchObject({ first: 300, duplicates: 6 }); // 1 + 2 + 3: no clone's
+    expect(s.disciplines['random-key'].reEmittedPerResume).toMatchObject({ n: 2, p50: 2.5, max: 3 });
+    expect(s.clones).toMatchObject({ n: 2, disciplines: { 'random-key': { first: 200, duplicates: 12 } } });
+    const rows = effectsSection(s).rows;
+    expect(rows.map((r) => r[0])).toEqual([
+      'key from session + step',
+      'random key at emit time',
+      'no key',
+      'clones: key from session + step',
+      'clones: random key at emit time',
+      'clones: no key',
+    ]);
+    expect(rows[4]!.slice(1, 3)).toEqual(['200', '12 (3.4%–10.2%)']);
+    expect(effectsSection(s).advice).toMatch(
+      /Two sessions from one checkpoint \(2 clones\): with step-derived keys 0 duplicates in 200 effects; with random keys 12 in 200/,
+    );
+  });
+
   it('the report section: the numbers, the advice they back, or "not measured"', () => {
     const t = new EffectsTally();
     t.add(ev(1, 0, 7));
