@@ -9,8 +9,9 @@ import { accountClone } from '../effects/clone-accounting.js';
 import { effectStepsThrough, isCloneCycle, isEffectStep } from '../effects/plan.js';
 import type { JournalWriter } from '../journal/writer.js';
 import type { Scenario } from '../scenario/scenario.js';
-import { HostHandle, isFullHeartbeat } from '../session/host-handle.js';
+import { type HostHandle, isFullHeartbeat } from '../session/host-handle.js';
 import type { HostConfig } from '../session/protocol.js';
+import { journaledHosts } from './host-journal.js';
 import type { EffectLedger } from '../effects/ledger.js';
 
 /** What a clone needs of the run. */
@@ -40,13 +41,9 @@ export async function maybeClone(ctx: CloneContext, cycle: number, host: HostHan
   if (!isCloneCycle(ctx.scenario.seed, cycle, plan.clones.every)) return false;
   const dir = path.join(ctx.runDir, 'clones', `c${cycle}`);
   // its own session folder and scratch; the session's store, read only: a clone host never checkpoints
-  const cfg: HostConfig = {
-    ...ctx.config,
-    mode: 'clone',
-    sessionDir: path.join(dir, 'session'),
-    scratchDir: path.join(dir, 'scratch'),
-  };
-  const clone = new HostHandle(cfg, ctx.hostLog);
+  const cfg = { ...ctx.config, sessionDir: path.join(dir, 'session'), scratchDir: path.join(dir, 'scratch') };
+  // journaled like every host (host-start, kill lists), so a runner that dies meanwhile leaves it to --resume's sweep
+  const clone = journaledHosts(ctx.journal, cfg, ctx.hostLog, { hostMs: ctx.timeoutMs })('clone', cycle);
   try {
     return await cloneAndCount(ctx, cycle, host, clone, { ...plan, clones: plan.clones });
   } catch (err) {

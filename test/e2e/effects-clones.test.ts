@@ -55,6 +55,9 @@ describe('effects: clones on the process target', () => {
     const clones = effects.filter((e) => e.clone === true);
     const session = effects.filter((e) => e.clone !== true);
     expect(clones.map((e) => e.cycle)).toEqual(Array.from({ length: CYCLES }, (_, i) => i + 1));
+    // each clone host journaled as every host is (what --resume's orphan sweep reads)
+    const starts = journalSoFar(dir).filter((e) => e.type === 'host-start' && e.mode === 'clone');
+    expect(starts).toHaveLength(CYCLES);
     const sum = (
       events: EffectsEvent[],
       d: 'step-key' | 'random-key' | 'no-key',
