@@ -116,6 +116,17 @@ export class LedgerDb {
     })();
   }
 
+  /** Requests recorded so far, per discipline. */
+  countsByDiscipline(): Record<Discipline, number> {
+    const rows = this.db.prepare('SELECT discipline, COUNT(*) AS n FROM requests GROUP BY discipline').all() as {
+      discipline: string;
+      n: number;
+    }[];
+    const out = Object.fromEntries(DISCIPLINES.map((d) => [d, 0])) as Record<Discipline, number>;
+    for (const r of rows) if (r.discipline in out) out[r.discipline as Discipline] = r.n;
+    return out;
+  }
+
   /** Mark `incarnation` a clone's (run/effects-clone.ts): its rows are accounted apart from the session's. */
   markClone(incarnation: string): void {
     this.db.exec('CREATE TABLE IF NOT EXISTS clones (incarnation TEXT PRIMARY KEY)');

@@ -77,6 +77,11 @@ export class EffectLedger {
     return this.db.rows(session);
   }
 
+  /** Requests recorded so far, per discipline (what the world has been sent, live). */
+  countsByDiscipline(): ReturnType<LedgerDb['countsByDiscipline']> {
+    return this.db.countsByDiscipline();
+  }
+
   /** Mark `incarnation` a clone's: its rows are accounted apart (effects/clone-accounting.ts). */
   markClone(incarnation: string): void {
     this.db.markClone(incarnation);

@@ -121,10 +121,7 @@ export interface HostStartEvent extends Base {
   type: 'host-start';
   cycle: number;
   pid: number;
-  /**
-   * standby: a warm standby host (scenario `standby: true`), started ahead of the kill it will restore after; clone: a
-   * second session from the session's checkpoint (scenario effects.clones, run/effects-clone.ts).
-   */
+  /** standby: a warm standby host, started ahead of the kill it restores after; clone: run/effects-clone.ts. */
   mode: 'boot' | 'restore' | 'standby' | 'clone';
 }
 
