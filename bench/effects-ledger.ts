@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { benchArgs } from './args.js';
 import { median, msSince } from './measure.js';
+import { timelineSummary } from './restore-timeline.js';
 
 const { values } = benchArgs(
   'effects-ledger',
@@ -69,7 +70,8 @@ interface Soak {
 function soak(arm: Arm, i: number): Soak {
   const reports = path.join(tmp, `reports-${i}`);
   mkdirSync(reports);
-  const args = [cli, 'run', '--scenario', scenarios[arm], '--cycles', String(cycles), '--out', path.join(tmp, 'runs')];
+  const out = path.join(tmp, `runs-${arm}`);
+  const args = [cli, 'run', '--scenario', scenarios[arm], '--cycles', String(cycles), '--out', out];
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, [...args, '--report-dir', reports], { encoding: 'utf8', timeout: 20 * 60_000 });
   if (r.status === null || r.status > 2) {
@@ -111,6 +113,24 @@ const paired = Array.from({ length: rounds }, (_, i) => {
   return pair.find((r) => r.arm === 'on')!.p50 / pair.find((r) => r.arm === 'off')!.p50;
 });
 const ratio = median(paired);
+/** Every judged cycle's downtime of one arm's soaks (their journals), pooled. */
+const pooled = (arm: Arm): number[] => {
+  const out = path.join(tmp, `runs-${arm}`);
+  return readdirSync(out)
+    .filter((d) => d !== 'latest')
+    .flatMap((d) => readFileSync(path.join(out, d, 'journal.ndjson'), 'utf8').split('\n'))
+    .filter((l) => l.includes('"type":"cycle"'))
+    .map((l) => (JSON.parse(l) as { downtimeMs: number | null }).downtimeMs)
+    .filter((v): v is number => v !== null);
+};
+// where the downtime goes, per arm: the runner's kill path and each step of the hosts' restores
+for (const arm of ['off', 'on'] as const) {
+  const all = pooled(arm);
+  process.stdout.write(
+    `effects ${arm}: every cycle pooled (n ${all.length}) downtime median ${median(all).toFixed(1)} ms; ` +
+      `${timelineSummary(path.join(tmp, `runs-${arm}`))}\n`,
+  );
+}
 process.stdout.write(
   `median of downtime p50: without effects ${off.toFixed(1)} ms, with ${on.toFixed(1)} ms (ratio ${(on / off).toFixed(3)}); ` +
     `paired ratio on / off per round: median ${ratio.toFixed(3)}, range ${Math.min(...paired).toFixed(2)}-${Math.max(...paired).toFixed(2)} ` +
