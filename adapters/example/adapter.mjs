@@ -2,7 +2,8 @@
 // A minimal target adapter (target protocol v1, docs/target-protocol.md) in plain Node, no harness imports: the
 // "sandbox" is this process, running the workload itself; a checkpoint is its memory as state.json plus the workspace.
 // adapterOptions: { restoreBootsFresh: true } makes it deliberately broken (restore ignores the checkpoint), for the
-// conformance kit's negative control; { noEffects: true } declares no effects capability (the refusal's control).
+// conformance kit's negative control; { noEffects: true } declares no effects capability (the refusal's control);
+// { effectsNeverSent: true } declares it but never calls the ledger (the conformance kit's effects check's control).
 // External effects (docs/effects.md, "For adapter authors"): at the seeded steps it calls the run's effect ledger.
 // The guest-state probe (docs/what-survives.md): it runs the binary it is given beside its workload, its /tmp being
 // <sessionDir>/tmp; { wipeTmpOnRestore: true } empties that /tmp on restore (the negative control of class tmp-file).
@@ -76,6 +77,7 @@ async function emit(req) {
 // At an effect step: one call per discipline, each counted in the state (what a checkpoint carries) once acknowledged.
 async function emitEffects(n) {
   if (!effects || !isEffectStep(effects.seed, n, effects.everySteps)) return;
+  if (options.effectsNeverSent) return; // deliberately broken: a declared capability it does not have
   for (const discipline of DISCIPLINES) {
     const key =
       discipline === 'step-key'
@@ -205,7 +207,7 @@ function freshState(req) {
 
 const handlers = {
   describe(req) {
-    const known = ['restoreBootsFresh', 'noEffects', 'wipeTmpOnRestore'];
+    const known = ['restoreBootsFresh', 'noEffects', 'effectsNeverSent', 'wipeTmpOnRestore'];
     const unknown = Object.keys(req.options).filter((k) => !known.includes(k));
     if (unknown.length > 0)
       throw new Error(`adapterOptions.${unknown[0]}: unknown option (known: ${known.join(', ')})`);
@@ -218,7 +220,10 @@ const handlers = {
         runtimeVersion: process.version,
         checkpoint: 'cooperative',
       },
-      limitations: options.restoreBootsFresh ? ['deliberately broken: restore boots fresh'] : [],
+      limitations: [
+        ...(options.restoreBootsFresh ? ['deliberately broken: restore boots fresh'] : []),
+        ...(options.effectsNeverSent ? ['deliberately broken: declares effects, never sends one'] : []),
+      ],
       ...(options.noEffects ? {} : { effects: { reach: 'loopback' } }), // it runs on the host: 127.0.0.1 is the host's
       probe: { runs: 'binary' },
     };

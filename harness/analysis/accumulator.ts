@@ -59,6 +59,7 @@ export class RunAccumulator {
     this.requireStart(source);
     this.run++;
     this.rejudge.nextRun();
+    this.side.nextRun();
     this.sawStart = false;
     this.ends.push(null);
   }

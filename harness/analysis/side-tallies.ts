@@ -11,6 +11,11 @@ export class SideTallies {
   private readonly effects = new EffectsTally();
   private readonly guest = new GuestStateTally();
 
+  /** Before the next run's events (a resumed or merged run: the effects tally pairs resumes within one run). */
+  nextRun(): void {
+    this.effects.nextRun();
+  }
+
   /** True when `e` was one of theirs. */
   add(e: JournalEvent): boolean {
     if (e.type === 'effects') this.effects.add(e);

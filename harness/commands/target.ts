@@ -1,10 +1,12 @@
 // `soak target check <scenario-or-adapter>`: the conformance kit, a pass/fail table with evidence (--matrix: what
 // guest state survives a resume, commands/target-matrix.ts); and
 // `soak target schemas [--out dir]`: write the target protocol's JSON Schemas (schemas/target-protocol/).
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { NOT_CHECKED, runBattery, type CheckResult } from '../conformance/battery.js';
+import { checkEffects, type EffectsCheckResult } from '../conformance/effects-check.js';
 import type { ConformanceTarget } from '../conformance/session.js';
 import { mkdirDurable, writeFileAtomic } from '../core/durable.js';
 import { EXIT, InputError } from '../core/errors.js';
@@ -48,18 +50,34 @@ async function resolveTarget(what: string): Promise<ConformanceTarget> {
 }
 
 /** --json: every check with its verdict and evidence, and the classes of guest state the battery did not check. */
-export function checksJson(results: CheckResult[]): string {
-  return `${escapedJson({ schemaVersion: 1, checks: results, notChecked: NOT_CHECKED }, 2)}\n`;
+export function checksJson(results: CheckResult[], effects: EffectsCheckResult): string {
+  return `${escapedJson({ schemaVersion: 1, checks: results, effects, notChecked: NOT_CHECKED }, 2)}\n`;
 }
 
-const WORD: Record<CheckResult['verdict'], string> = { pass: 'PASS', fail: 'FAIL', 'adapter-fault': 'ADAPTER FAULT' };
+const WORD: Record<EffectsCheckResult['verdict'], string> = {
+  pass: 'PASS',
+  fail: 'FAIL',
+  'adapter-fault': 'ADAPTER FAULT',
+  'not-declared': 'not declared',
+};
 
-/** The table: one line per check, its verdict and evidence; then what was not checked, and the verdict. */
-export function formatChecks(results: CheckResult[]): string {
+/** The battery's checks and the effects check (id `effects`) as one list, for the verdict. */
+const withEffects = (results: CheckResult[], effects: EffectsCheckResult): { id: string; verdict: string }[] => [
+  ...results,
+  { id: 'effects', verdict: effects.verdict },
+];
+
+/**
+ * The table: one line per check, its verdict and evidence; the effects line ("effects: not declared" is no failure);
+ * then what was not checked, and the verdict.
+ */
+export function formatChecks(results: CheckResult[], effects: EffectsCheckResult): string {
   const w = Math.max(...results.map((r) => r.id.length));
   const lines = results.map((r) => `${r.id.padEnd(w)}  ${WORD[r.verdict]}  ${r.evidence}`);
-  const failed = results.filter((r) => r.verdict === 'fail').map((r) => r.id);
-  const faulted = results.filter((r) => r.verdict === 'adapter-fault').map((r) => r.id);
+  lines.push(`effects: ${WORD[effects.verdict]}  ${effects.evidence}`);
+  const all = withEffects(results, effects);
+  const failed = all.filter((r) => r.verdict === 'fail').map((r) => r.id);
+  const faulted = all.filter((r) => r.verdict === 'adapter-fault').map((r) => r.id);
   lines.push('not checked (a PASS says nothing about these):', ...NOT_CHECKED.map((c) => `  - ${c}`));
   if (failed.length > 0) lines.push(`verdict: FAIL (${failed.join(', ')})`);
   else if (faulted.length > 0)
@@ -69,9 +87,20 @@ export function formatChecks(results: CheckResult[]): string {
 }
 
 /** Exit code of a battery: 1 when a check failed, else 5 when the adapter broke the protocol, else 0. */
-export function checksExitCode(results: CheckResult[]): number {
-  if (results.some((r) => r.verdict === 'fail')) return EXIT.fail;
-  return results.some((r) => r.verdict === 'adapter-fault') ? EXIT.adapterFault : EXIT.pass;
+export function checksExitCode(results: CheckResult[], effects: EffectsCheckResult): number {
+  const all = withEffects(results, effects);
+  if (all.some((r) => r.verdict === 'fail')) return EXIT.fail;
+  return all.some((r) => r.verdict === 'adapter-fault') ? EXIT.adapterFault : EXIT.pass;
+}
+
+/** The effects check in `keep`/effects, or in a temporary folder removed after. */
+async function checkEffectsIn(t: ConformanceTarget, keep: string | undefined): Promise<EffectsCheckResult> {
+  const dir = keep ? path.join(keep, 'effects') : mkdtempSync(path.join(os.tmpdir(), 'soak-effects-check-'));
+  try {
+    return await checkEffects(t, dir);
+  } finally {
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const checkCommand = defineCommand<CheckArgs>({
@@ -91,9 +120,12 @@ const checkCommand = defineCommand<CheckArgs>({
   run: async (argv) => {
     if (argv.matrix) return matrixCommand(argv, argv.trials ?? 20);
     if (argv.trials !== undefined) throw new InputError('--trials: only with --matrix');
-    const results = await runBattery(await resolveTarget(argv.what), argv.keep && path.resolve(argv.keep));
-    process.stdout.write(argv.json ? checksJson(results) : visible(formatChecks(results)));
-    return checksExitCode(results);
+    const target = await resolveTarget(argv.what);
+    const keep = argv.keep && path.resolve(argv.keep);
+    const results = await runBattery(target, keep);
+    const effects = await checkEffectsIn(target, keep);
+    process.stdout.write(argv.json ? checksJson(results, effects) : visible(formatChecks(results, effects)));
+    return checksExitCode(results, effects);
   },
 });
 

@@ -48,7 +48,7 @@ export const NOT_CHECKED = [
   'pending signals, timers and file locks',
   'power loss and disk faults (every kill here is a SIGKILL)',
   'repeated cycles and timing (each check runs once; downtime and pause are measured by soak run)',
-  "external effects a resume repeats or loses (soak run with `effects` counts them, docs/effects.md; an exec adapter whose describe declares no `effects: { reach: 'loopback' }` cannot reach the effect ledger)",
+  "external effects a resume repeats or loses: the effects line checks only that a sandbox that declares effects reaches the effect ledger (soak run with `effects` counts repeats and losses, docs/effects.md; an exec adapter whose describe declares no `effects: { reach: 'loopback' }` cannot reach the effect ledger)",
 ] as const;
 
 type Resumed = { seq: number; step: number; hb: Heartbeat };

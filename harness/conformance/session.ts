@@ -43,8 +43,14 @@ export class ConformanceSession {
 
   /** Start a host booting a fresh session or restoring the newest checkpoint. */
   start(mode: 'boot' | 'restore'): HostHandle {
-    const cfg: HostConfig = {
-      mode,
+    const host = new HostHandle({ ...this.config(), mode }, path.join(this.dir, 'hosts.log'));
+    this.hosts.push(host);
+    return host;
+  }
+
+  /** A host's configuration on this session folder, but its mode. */
+  config(): Omit<HostConfig, 'mode'> {
+    return {
       target: this.t.target,
       targetOptions: this.t.targetOptions,
       storeDir: path.join(this.dir, 'store'),
@@ -55,9 +61,6 @@ export class ConformanceSession {
       skewMs: 0,
       injectRestoreDelayMs: 0,
     };
-    const host = new HostHandle(cfg, path.join(this.dir, 'hosts.log'));
-    this.hosts.push(host);
-    return host;
   }
 
   /** The first full heartbeat of a host. */

@@ -50,6 +50,17 @@ checkpoint survives it; the agent redoes them.</p>
 <p>So far: <b id="n-int">0</b> interruptions, <b id="n-ok">0</b> resumed, <b id="n-fail">0</b> failed.</p>
 <p id="rate" class="mute">–</p>
 </section>
+<section id="effects" hidden><h2>External effects</h2>
+<table><thead><tr><th>discipline</th><th>emitted</th><th>duplicates</th><th>lost</th></tr></thead><tbody>
+<tr><th>key from session + step</th><td id="fx-step-key-emitted">–</td><td id="fx-step-key-duplicates">–</td><td id="fx-step-key-lost">–</td></tr>
+<tr><th>random key</th><td id="fx-random-key-emitted">–</td><td id="fx-random-key-duplicates">–</td><td id="fx-random-key-lost">–</td></tr>
+<tr><th>no key</th><td id="fx-no-key-emitted">–</td><td id="fx-no-key-duplicates">–</td><td id="fx-no-key-lost">–</td></tr>
+</tbody></table>
+<p class="mute">Emitted: the requests the world (the run's effect ledger) has been sent so far, live. Duplicates and
+lost: what the accounting after each resume found (docs/effects.md). A resume redoes the steps after its checkpoint:
+with a key from the session and the step the world recognises the re-emission; with a random key or none it applies it
+again. Lost must stay 0.</p>
+</section>
 <section><h2>Workspace (last lines of log.txt)</h2><pre id="workspace">–</pre></section>
 <section><h2>Timeline</h2><ol id="timeline" reversed></ol></section>
 </div>
@@ -81,6 +92,8 @@ function render(s) {
     text('o-checker', o.violations.length === 0 ? (o.verdict === 'ok' ? 'verified: consistent, not behind the checkpoint, not ahead of the kill' : o.verdict) : o.violations.join('; '));
   }
   text('n-int', s.counts.interruptions); text('n-ok', s.counts.resumed); text('n-fail', s.counts.failed); text('rate', s.resumeRate);
+  const fx = s.effects; $('effects').hidden = !fx;
+  if (fx) for (const d of ['step-key', 'random-key', 'no-key']) for (const k of ['emitted', 'duplicates', 'lost']) text('fx-' + d + '-' + k, fx[d][k]);
   text('workspace', s.workspace.length ? s.workspace.join('\\n') : '(empty)');
   const tl = s.timeline.length + ':' + (s.timeline[0] ? s.timeline[0].atMs + s.timeline[0].text : '');
   if (tl !== lastTimeline) { lastTimeline = tl; listInto('timeline', s.timeline.map((t) => (t.atMs / 1000).toFixed(3) + ' s  ' + t.text)); }

@@ -25,6 +25,8 @@ import { DemoState, type KilledBy } from './state.js';
 import { interruptionView } from './outcome-view.js';
 import { tailLines } from '../live/tail.js';
 import { groupReader } from './group.js';
+import { RunEffects } from '../run/effects-run.js';
+import { effectsView } from './effects-view.js';
 
 /** How the demo is started. */
 export interface DemoOptions {
@@ -54,12 +56,15 @@ export class DemoSession {
     private readonly store: Store,
     private readonly lock: RunLock,
     logLevel: DemoOptions['logLevel'],
+    private readonly effects: RunEffects | null,
   ) {
     this.log = createLogger(paths.runLog, logLevel).child({ run: path.basename(paths.dir), demo: true });
-    this.spawnHost = journaledHosts(journal, hostConfig(scenario, paths), paths.hostLog);
+    const hosted = effects ? { ...scenario, targetOptions: effects.targetOptions(scenario) } : scenario;
+    this.spawnHost = journaledHosts(journal, hostConfig(hosted, paths), paths.hostLog);
     this.timeouts = hostTimeouts(scenario);
     const log = path.join(paths.session, 'workspace', 'log.txt');
     this.state = new DemoState(scenario.target, paths.dir, new WorkloadModel(), () => tailLines(log, 8), groupReader());
+    if (effects) this.state.effects = () => effectsView(effects);
   }
 
   /** Create the run folder (run-start marks its kills as typed by a person) and boot the session. */
@@ -67,14 +72,16 @@ export class DemoSession {
     const { scenario } = opts;
     const { paths, journal, lock } = await startRunFolder(opts.runsDir, scenario, { manualKills: true }, 'soak demo');
     let store: Store;
+    let effects: RunEffects | null;
     try {
+      effects = await RunEffects.start(paths.dir, scenario); // the ledger serves before the session could emit
       store = Store.open(paths.store, { purpose: 'demo lease' });
     } catch (err) {
       journal.close();
       lock.release();
       throw err;
     }
-    const demo = new DemoSession(scenario, paths, journal, store, lock, opts.logLevel);
+    const demo = new DemoSession(scenario, paths, journal, store, lock, opts.logLevel, effects);
     demo.work = demo.boot();
     return demo;
   }
@@ -103,6 +110,8 @@ export class DemoSession {
     await this.host?.stop(this.timeouts.hostMs);
     this.state.set('stopped');
     const done = this.state.counts.interruptions;
+    this.effects?.account(this.journal, done, null)(); // the last session's requests, without a claim to judge
+    await this.effects?.close();
     // The demo's plan is "until the person stops it": Ctrl-C or SIGTERM is how it completes.
     this.journal.append({ type: 'run-end', status: 'complete', cycles: done });
     this.journal.close();
@@ -193,6 +202,9 @@ export class DemoSession {
     };
     const interrupted = { cycle, phase, observedPhase: phase, killStep: h.maxStep, nonce, lastCommitted, tKill };
     const { event, host } = await interruption(ctx, interrupted);
+    const counted = this.effects?.account(this.journal, cycle, host);
+    await this.journal.durable(); // the effects event on disk before its rows are marked counted
+    counted?.();
     const view = interruptionView(event, by, by === 'button' ? tNoticed - tKill : null);
     s.last = view;
     if (event.outcome === 'ok') s.counts.resumed++;

@@ -45,6 +45,12 @@ export interface Digests {
   tool: string;
 }
 
+/** Per key discipline: requests the world has been sent (live), and what the accountings so far found. */
+export type EffectsView = Record<
+  'step-key' | 'random-key' | 'no-key',
+  { emitted: number; duplicates: number; lost: number }
+>;
+
 /** Everything the page shows, pushed several times a second. */
 export interface DemoSnapshot {
   state: SessionState;
@@ -66,6 +72,8 @@ export interface DemoSnapshot {
   resumeRate: string;
   /** Wall-clock time (epoch ms, sub-ms) the last death was noticed, for measuring notice latency from outside. */
   noticedAtEpochMs: number | null;
+  /** The run's external effects (null: its scenario emits none). */
+  effects: EffectsView | null;
   timeline: TimelineEntry[];
 }
 
@@ -85,6 +93,8 @@ export class DemoState {
   last: InterruptionView | null = null;
   counts = { interruptions: 0, resumed: 0, failed: 0 };
   noticedAtEpochMs: number | null = null;
+  /** Reads the run's effects now (null: none). */
+  effects: (() => EffectsView) | null = null;
   private verifiedAt = 0;
   private readonly timeline: TimelineEntry[] = [];
   private readonly started = nowMs();
@@ -143,6 +153,7 @@ export class DemoState {
       counts: { ...this.counts },
       resumeRate: resumeRateText(this.counts),
       noticedAtEpochMs: this.noticedAtEpochMs,
+      effects: this.effects?.() ?? null,
       timeline: this.timeline.slice().reverse(),
     };
   }

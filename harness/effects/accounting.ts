@@ -41,15 +41,21 @@ export function accountEffects(
   rows: readonly LedgerRow[],
   resumed: ResumeClaim | null,
   plan: { seed: number; everySteps: number },
+  clones: ReadonlySet<string> = new Set(),
 ): EffectsAccount {
   const counts = Object.fromEntries(DISCIPLINES.map((d) => [d, zero()])) as Record<Discipline, EffectCounts>;
   const mine = resumed?.claim.incarnation;
   const sent = new Set<string>();
   const applied = new Set<string>();
+  const appliedByClone = new Set<string>(); // a clone's applications: the world saw them, the session did not send them
   const window = new Set<string>();
   const seqs: number[] = [];
   for (const r of rows) {
     const id = `${r.session} ${r.effect}`;
+    if (clones.has(r.incarnation)) {
+      if (r.applied) appliedByClone.add(id); // counted by the clone's own accounting (clone-accounting.ts)
+      continue;
+    }
     if (!r.accounted && r.incarnation !== mine) {
       const c = counts[r.discipline];
       c.emitted++;
@@ -67,13 +73,16 @@ export function accountEffects(
     const { session, claim } = resumed;
     const steps = effectStepsThrough(plan.seed, claim.through, plan.everySteps);
     for (const d of DISCIPLINES) {
-      counts[d].lost = steps.filter((s) => !applied.has(`${session} ${effectId(d, s)}`)).length;
+      const seen = (s: number): boolean =>
+        applied.has(`${session} ${effectId(d, s)}`) || appliedByClone.has(`${session} ${effectId(d, s)}`);
+      counts[d].lost = steps.filter((s) => !seen(s)).length;
       // a claim that counts more acknowledgements than its steps hold says the world saw effects it cannot name
       counts[d].lost += Math.max(0, (claim.acked[d] ?? 0) - steps.length);
     }
     const ahead = new Set<string>();
     for (const r of rows)
-      if (r.session === session && r.applied && r.incarnation !== mine && r.step > claim.through) ahead.add(r.effect);
+      if (r.session === session && r.applied && r.incarnation !== mine && !clones.has(r.incarnation))
+        if (r.step > claim.through) ahead.add(r.effect);
     for (const e of ahead) counts[e.slice(0, e.indexOf(':')) as Discipline].worldAhead++;
   }
   return {

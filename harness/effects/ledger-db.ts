@@ -116,6 +116,31 @@ export class LedgerDb {
     })();
   }
 
+  /** Requests recorded so far, per discipline. */
+  countsByDiscipline(): Record<Discipline, number> {
+    const rows = this.db.prepare('SELECT discipline, COUNT(*) AS n FROM requests GROUP BY discipline').all() as {
+      discipline: string;
+      n: number;
+    }[];
+    const out = Object.fromEntries(DISCIPLINES.map((d) => [d, 0])) as Record<Discipline, number>;
+    for (const r of rows) if (r.discipline in out) out[r.discipline as Discipline] = r.n;
+    return out;
+  }
+
+  /** Mark `incarnation` a clone's (run/effects-clone.ts): its rows are accounted apart from the session's. */
+  markClone(incarnation: string): void {
+    this.db.exec('CREATE TABLE IF NOT EXISTS clones (incarnation TEXT PRIMARY KEY)');
+    this.db.prepare('INSERT OR IGNORE INTO clones (incarnation) VALUES (?)').run(incarnation);
+  }
+
+  /** The incarnations marked as clones (none in a ledger that never had one). */
+  clones(): Set<string> {
+    const has = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'clones'").get();
+    if (has === undefined) return new Set();
+    const rows = this.db.prepare('SELECT incarnation FROM clones').all() as { incarnation: string }[];
+    return new Set(rows.map((r) => r.incarnation));
+  }
+
   /** Every row of `session`, in arrival order (all sessions when absent). */
   rows(session?: string): LedgerRow[] {
     const sql = 'SELECT * FROM requests' + (session === undefined ? '' : ' WHERE session = ?') + ' ORDER BY seq';

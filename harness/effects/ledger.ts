@@ -77,6 +77,21 @@ export class EffectLedger {
     return this.db.rows(session);
   }
 
+  /** Requests recorded so far, per discipline (what the world has been sent, live). */
+  countsByDiscipline(): ReturnType<LedgerDb['countsByDiscipline']> {
+    return this.db.countsByDiscipline();
+  }
+
+  /** Mark `incarnation` a clone's: its rows are accounted apart (effects/clone-accounting.ts). */
+  markClone(incarnation: string): void {
+    this.db.markClone(incarnation);
+  }
+
+  /** The incarnations marked as clones. */
+  clones(): Set<string> {
+    return this.db.clones();
+  }
+
   /** Mark rows counted by a journaled accounting. */
   markAccounted(seqs: readonly number[]): void {
     this.db.markAccounted(seqs);

@@ -33,6 +33,11 @@ export function isEffectStep(seed: number, step: number, everySteps: number): bo
   return h.readUInt32BE(0) % everySteps === 0;
 }
 
+/** True when the resume of `cycle` is cloned (scenario effects.clones): a pure function of (seed, cycle), 1 in `every`. */
+export function isCloneCycle(seed: number, cycle: number, every: number): boolean {
+  return createHash('sha256').update(`clone:${seed}:${cycle}`).digest().readUInt32BE(0) % every === 0;
+}
+
 /** The effect steps in [1, through], in order. */
 export function effectStepsThrough(seed: number, through: number, everySteps: number): number[] {
   const out: number[] = [];

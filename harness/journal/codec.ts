@@ -78,7 +78,7 @@ export const FIELD_ORDER = {
   ],
   'run-end': ['status', 'cycles', 'reason', 'store', 'decided'],
   'machine-load': ['cycle', 'windowMs', 'load1', 'stealPct', 'busyPct', 'harnessPct', 'otherCpuPct'],
-  effects: ['cycle', 'restoredThrough', 'incarnations', 'disciplines'],
+  effects: ['cycle', 'restoredThrough', 'incarnations', 'disciplines', 'clone'],
   'guest-state': ['cycle', 'mode', 'observations', 'problem'],
 } as const satisfies { [T in EventType]: readonly FieldOf<T>[] };
 

@@ -23,6 +23,11 @@ export interface EffectsEventFields {
   /** Agent processes whose requests this accounting counted. */
   incarnations: number;
   disciplines: Record<(typeof EFFECT_DISCIPLINES)[number], EffectCounts>;
+  /**
+   * A clone's accounting (run/effects-clone.ts): a second session restored from the session's checkpoint while it ran
+   * on; restoredThrough is the step the clone restored, `duplicates` the applications the clone caused.
+   */
+  clone?: true;
 }
 
 /** One accounting of the run's external effects after a resume (the head as events.ts's Base: schema version 1). */

@@ -26,5 +26,6 @@ export function effectsEventSchema<B extends z.ZodRawShape>(
     restoredThrough: countOrNull,
     incarnations: count,
     disciplines: z.object({ [a]: counts, [b]: counts, [c]: counts }),
+    clone: z.literal(true).optional(),
   });
 }

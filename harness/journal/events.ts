@@ -121,8 +121,8 @@ export interface HostStartEvent extends Base {
   type: 'host-start';
   cycle: number;
   pid: number;
-  /** standby: a warm standby host (scenario `standby: true`), started ahead of the kill it will restore after. */
-  mode: 'boot' | 'restore' | 'standby';
+  /** standby: a warm standby host, started ahead of the kill it restores after; clone: run/effects-clone.ts. */
+  mode: 'boot' | 'restore' | 'standby' | 'clone';
 }
 
 /** A freshly booted session reached its first full heartbeat. */

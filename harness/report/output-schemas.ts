@@ -155,6 +155,9 @@ export const OUTPUT_SCHEMAS = {
           evidence: z.string(),
         }),
       ),
+      effects: z
+        .object({ verdict: z.enum(['pass', 'fail', 'not-declared', 'adapter-fault']), evidence: z.string() })
+        .describe('whether a target that declares external effects reaches the effect ledger from its sandbox'),
       notChecked: z.array(z.string()),
     }),
   },

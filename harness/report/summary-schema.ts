@@ -30,11 +30,25 @@ const loadFigure = z.object({ p50: num, max: num });
 const discipline = z.object({
   ...{ emitted: num, first: num, reEmitted: num, duplicates: num, deduplicated: num, worldAhead: num, lost: num },
   ...{ duplicates95: interval.nullable(), worldAhead95: interval.nullable(), lost95: interval.nullable() },
+  reEmittedPerResume: z
+    .object({ n: num, p50: num, p95: num, max: num })
+    .nullable()
+    .describe('re-emitted effects per resume: n resumes whose session was counted, p50/p95 (type 7) and max'),
+});
+const cloneDiscipline = z.object({
+  ...{ emitted: num, first: num, duplicates: num, deduplicated: num, duplicates95: interval.nullable() },
 });
 const effectsSchema = z.object({
   accountings: num,
   resumes: num,
   disciplines: z.object({ 'step-key': discipline, 'random-key': discipline, 'no-key': discipline }),
+  clones: z
+    .object({
+      n: num,
+      disciplines: z.object({ 'step-key': cloneDiscipline, 'random-key': cloneDiscipline, 'no-key': cloneDiscipline }),
+    })
+    .optional()
+    .describe('two sessions restored from one checkpoint (scenario effects.clones): what the clones caused'),
 });
 /** The guest state the resumes kept, per class (analysis/guest-state-tally.ts). */
 const stateClass = z.enum(STATE_CLASS_IDS as [StateClass, ...StateClass[]]);

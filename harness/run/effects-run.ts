@@ -10,7 +10,7 @@ import type { HostHandle } from '../session/host-handle.js';
 import { accountEffects } from '../effects/accounting.js';
 import { EffectLedger, ledgerFile } from '../effects/ledger.js';
 import { LedgerDb } from '../effects/ledger-db.js';
-import { LEDGER_TOKEN_ENV } from '../effects/plan.js';
+import { DISCIPLINES, LEDGER_TOKEN_ENV, type Discipline } from '../effects/plan.js';
 import { ConfigError } from '../core/errors.js';
 import type { TargetInfo } from '../targets/target.js';
 import { effectsRefusal } from '../targets/exec/target.js';
@@ -52,10 +52,18 @@ export function checkLedgerOfRun(runDir: string): void {
     checkLedger(runDir);
 }
 
+/** Per discipline: the duplicates and lost effects the accountings so far found. */
+export type JudgedTotals = Record<Discipline, { duplicates: number; lost: number }>;
+
 /** The runner's side of the effects of a run whose scenario enables them. */
 export class RunEffects {
+  /** What this runner's accountings found so far (the demo shows it live). */
+  readonly judged: JudgedTotals = Object.fromEntries(
+    DISCIPLINES.map((d) => [d, { duplicates: 0, lost: 0 }]),
+  ) as JudgedTotals;
+
   private constructor(
-    private readonly ledger: EffectLedger,
+    readonly ledger: EffectLedger,
     private readonly plan: { seed: number; everySteps: number },
   ) {}
 
@@ -80,9 +88,13 @@ export class RunEffects {
     const claim = host?.effectsClaim ?? null;
     const session = host?.nonce ?? null;
     const resumed = claim !== null && session !== null ? { session, claim } : null;
-    const { fields, seqs } = accountEffects(this.ledger.rows(), resumed, this.plan);
+    const { fields, seqs } = accountEffects(this.ledger.rows(), resumed, this.plan, this.ledger.clones());
     if (seqs.length === 0 && resumed === null) return () => {};
     journal.append({ type: 'effects', cycle, ...fields });
+    for (const d of DISCIPLINES) {
+      this.judged[d].duplicates += fields.disciplines[d].duplicates;
+      this.judged[d].lost += fields.disciplines[d].lost;
+    }
     return () => this.ledger.markAccounted(seqs);
   }
 

@@ -44,7 +44,7 @@ export function journaledHosts(
   config: Omit<HostConfig, 'mode'>,
   hostLog: string,
   bounds?: { hostMs: number; checkpointMs?: number },
-): SpawnHost {
+): (mode: 'boot' | 'restore' | 'standby' | 'clone', cycle: number) => HostHandle {
   let targetInfoJournaled = false;
   return (mode, spawnedIn) => {
     const h = new HostHandle({ ...config, mode }, hostLog, bounds?.hostMs);

@@ -34,6 +34,7 @@ import { storeTally } from './store-tally.js';
 import { WarmStandby } from './standby.js';
 import { RunEffects } from './effects-run.js';
 import { RunProbes } from './probe-run.js';
+import { maybeClone } from './effects-clone.js';
 import { adapterFaulted, orAdapterError } from './adapter-fault.js';
 
 /** How the caller follows and stops a run. */
@@ -83,7 +84,8 @@ export async function runCycles(
   const probes = await RunProbes.start(scenario); // the probe binary built before any host needs it
   const withEffects = effects ? { ...scenario, targetOptions: effects.targetOptions(scenario) } : scenario;
   const hosted = probes ? probes.hosted(withEffects) : withEffects;
-  const spawnHost = journaledHosts(journal, hostConfig(hosted, live), paths.hostLog, timeouts);
+  const hostCfg = hostConfig(hosted, live);
+  const spawnHost = journaledHosts(journal, hostCfg, paths.hostLog, timeouts);
   const lease = (): Store => Store.open(live.store, { purpose: 'run lease' }); // held for the whole run: gc refuses
   const ctx: CycleContext = {
     scenario,
@@ -152,6 +154,10 @@ export async function runCycles(
       probes?.account(journal, cycle, result.host);
       await journal.durable(); // the cycle's events are on disk before the next cycle acts
       counted?.();
+      if (effects) {
+        const cloning = { scenario, journal, ledger: effects.ledger, config: hostCfg, runDir: paths.dir, log };
+        await maybeClone({ ...cloning, hostLog: paths.hostLog, timeoutMs: timeouts.hostMs }, cycle, result.host);
+      }
       lazy?.clearFailWrite(); // an injected write error the cycle did not reach is not carried into the next
       host = result.host;
       nextStart = result.restartWith;

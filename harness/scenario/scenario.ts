@@ -137,9 +137,20 @@ export const scenarioSchema = z
      * External effects (issue 34, docs/effects.md): at seeded steps (about one in everySteps) the agent calls the run's
      * effect ledger once per key discipline (step-derived key, random key, no key); the runner counts after each
      * resume what the world saw twice, saw ahead of the restored state, or never saw. Process target only so far.
+     * clones: after about one resume in `every` (seeded), a second session restores the session's newest checkpoint
+     * while it runs on; both emit for `effectSteps` effect steps, then the clone is stopped and its duplicates counted.
      */
     effects: z
-      .object({ everySteps: z.number().int().min(1).max(1_000_000) })
+      .object({
+        everySteps: z.number().int().min(1).max(1_000_000),
+        clones: z
+          .object({
+            every: z.number().int().min(1).max(1_000_000),
+            effectSteps: z.number().int().min(1).max(1000).default(5),
+          })
+          .strict()
+          .optional(),
+      })
       .strict()
       .optional(),
     /** Run the guest-state probe and journal what it sees after each resume (docs/what-survives.md); on with promises. */

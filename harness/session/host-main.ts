@@ -160,6 +160,7 @@ async function main(): Promise<void> {
   // Checkpoint only a session that has proven it is alive (and keep the first pause out of the resume path).
   await alive;
   if (restored !== undefined) logRestoreTimeline(target);
+  if (cfg.mode === 'clone') return; // it runs on, never writing the session's store, until the runner stops it
   // Delta bases for the first checkpoint, read before it pauses the guest; after the first full heartbeat, so this
   // synchronous work does not delay it (it ends the measured resume). A restored checkpoint is the newest.
   store.warmPageKeys(restored);

@@ -40,9 +40,10 @@ const ms = (positive: boolean): Field<number> => ({
 const HOST_CONFIG = {
   /**
    * Boot a new session, restore the newest checkpoint, or only report the target's facts (no boot) and exit;
-   * standby: load everything, open the store, prepare the target, then wait for the runner's hand-off to restore.
+   * standby: load everything, open the store, prepare the target, then wait for the runner's hand-off to restore;
+   * clone: restore the newest checkpoint and never checkpoint (a second session from one checkpoint, run/effects-clone.ts).
    */
-  mode: oneOf('boot', 'restore', 'describe', 'standby'),
+  mode: oneOf('boot', 'restore', 'describe', 'standby', 'clone'),
   target: text,
   targetOptions: options,
   storeDir: text,

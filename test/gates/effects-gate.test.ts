@@ -18,6 +18,7 @@ const d = (first: number, duplicates: number, lost = 0): DisciplineSummary => ({
   duplicates95: null,
   worldAhead95: null,
   lost95: null,
+  reEmittedPerResume: null,
 });
 const effects = (step: DisciplineSummary): EffectsSummary => ({
   accountings: 40,

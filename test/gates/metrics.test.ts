@@ -44,7 +44,7 @@ const oneTo = (n: number, f: number): number[] => Array.from({ length: n }, (_, 
 /** One discipline's effects: 20 logical effects, 5 re-emitted, `dup` of them applied again. */
 function ef(dup: number) {
   const c = { emitted: 25, first: 20, reEmitted: 5, duplicates: dup, deduplicated: 5 - dup, worldAhead: 5, lost: 0 };
-  return { ...c, duplicates95: null, worldAhead95: null, lost95: null };
+  return { ...c, duplicates95: null, worldAhead95: null, lost95: null, reEmittedPerResume: null };
 }
 
 /**

@@ -38,12 +38,43 @@ export function effectsSection(e: EffectsSummary | undefined): EffectsSection {
     withInterval(d.worldAhead, d.worldAhead95),
     withInterval(d.lost, d.lost95),
     e.resumes > 0 ? fmtNum(d.reEmitted / e.resumes) : 'n/a',
+    d.reEmittedPerResume
+      ? `${fmtNum(d.reEmittedPerResume.p50)} / ${fmtNum(d.reEmittedPerResume.p95)} / ${d.reEmittedPerResume.max}`
+      : 'n/a',
   ];
+  const n = e.disciplines['step-key'].reEmittedPerResume?.n ?? 0;
+  const ds = Object.keys(NAMES) as (keyof typeof NAMES)[];
+  const clones = e.clones;
+  const cloneRows = clones
+    ? ds.map((d) => {
+        const c = clones.disciplines[d];
+        return [
+          `clones: ${NAMES[d]}`,
+          String(c.first),
+          withInterval(c.duplicates, c.duplicates95),
+          'n/a',
+          'n/a',
+          'n/a',
+          'n/a',
+        ];
+      })
+    : [];
+  const cloneLead = clones
+    ? ` Clones: ${clones.n} times a second session restored the session's newest checkpoint while it ran on, both emitted, and the clone was stopped; a clones row counts the clone's logical effects (n) and the applications the world made only because there were two sessions (duplicates).`
+    : '';
   return {
-    lead: `The agent called the run's effect ledger at seeded steps under three key disciplines; after each of ${e.resumes} resumes the ledger (what the world applied) was held against the restored state (what the session believed acknowledged). Intervals: Wilson 95% over each discipline's logical effects (n).`,
-    header: ['discipline', 'effects (n)', 'duplicates', 'world ahead', 'lost', 're-emitted per resume'],
-    rows: (Object.keys(NAMES) as (keyof typeof NAMES)[]).map((d) => row(NAMES[d], e.disciplines[d])),
-    advice: adviceOf(e),
+    lead: `The agent called the run's effect ledger at seeded steps under three key disciplines; after each of ${e.resumes} resumes the ledger (what the world applied) was held against the restored state (what the session believed acknowledged). Intervals: Wilson 95% over each discipline's logical effects (n). Re-emitted per resume: the mean over all resumes, and p50 / p95 / max over the ${n} resumes whose session's requests were counted (the ledger counts a session at the next accounting, so a run's last resume may have none).${cloneLead}`,
+    header: [
+      'discipline',
+      'effects (n)',
+      'duplicates',
+      'world ahead',
+      'lost',
+      're-emitted per resume (mean)',
+      're-emitted per resume (p50 / p95 / max)',
+    ],
+    rows: [...ds.map((d) => row(NAMES[d], e.disciplines[d])), ...cloneRows],
+    advice: adviceOf(e) + cloneAdvice(e),
   };
 }
 
@@ -56,6 +87,13 @@ function adviceOf(e: EffectsSummary): string {
     return `With step-derived keys: 0 duplicates and 0 lost in ${step.first} effects${bound}; ${others}: derive each effect's idempotency key from the session and the step, never from fresh randomness.`;
   }
   return `Step-derived keys still gave ${step.duplicates} duplicates and ${step.lost} lost in ${step.first} effects (${others}): the world or the resume does not keep the exactly-once promise the keys should buy.`;
+}
+
+/** The clones' half-sentence of advice (empty without clones). */
+function cloneAdvice(e: EffectsSummary): string {
+  if (!e.clones) return '';
+  const { 'step-key': s, 'random-key': r, 'no-key': n } = e.clones.disciplines;
+  return ` Two sessions from one checkpoint (${e.clones.n} clones): with step-derived keys ${s.duplicates} duplicates in ${s.first} effects; with random keys ${r.duplicates} in ${r.first}; without keys ${n.duplicates} in ${n.first}.`;
 }
 
 /** The section in summary.md. */

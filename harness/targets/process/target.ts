@@ -14,6 +14,7 @@ import type { EffectsConfig } from '../../effects/plan.js';
 import type { ProbeLine } from '../../check/survival.js';
 import type { CheckpointOptions, CheckpointResult, Target, TargetContext } from '../target.js';
 import { ProcessProbe } from './probe.js';
+import { PhaseRecorder, type PhaseMarks } from '../phase-marks.js';
 
 /** targetOptions of the process target, checked by hand: zod's import is slow at every host start, counted as downtime. */
 export function parseProcessOptions(options: Record<string, unknown>): {
@@ -92,6 +93,8 @@ class ProcessTarget implements Target {
   private prepared = false;
   private readonly workspace: string;
   private readonly handoff: string;
+  /** When each step of the last restore ended (the host's restore timeline shows them). */
+  private readonly phases = new PhaseRecorder();
 
   constructor(
     private readonly ctx: TargetContext,
@@ -126,13 +129,21 @@ class ProcessTarget implements Target {
       if (name.startsWith('workspace/'))
         await source.writeFile(name, path.join(fresh, name.slice('workspace/'.length)));
     }
+    this.phases.mark('workspaceWritten');
     rmSync(this.workspace, { recursive: true, force: true });
     renameSync(fresh, this.workspace);
+    this.phases.mark('workspaceSwapped');
     const memFile = path.join(this.handoff, 'restore-mem.bin');
     await source.writeFile('memory', memFile);
     const tool = JSON.parse((await source.get('tool')).toString()) as { step: number; digest: string };
+    this.phases.mark('memoryWritten');
     await this.start({ memFile, tool });
+    this.phases.mark('agentStarted');
     this.probe?.resumed(); // examined after the resume, off the measured restore path
+  }
+
+  restoreMarks(): PhaseMarks {
+    return this.phases.marks;
   }
 
   /** Warm standby: start the agent and its tool now, idle, so a restore only hands them the state (no process start). */
