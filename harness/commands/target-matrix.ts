@@ -8,13 +8,17 @@ import { escapedJson } from '../core/visible.js';
 import { fmtPctInterval } from '../report/text/format.js';
 
 /** The targets whose sessions can run the probe (targetOptions.probe: exec adapters through their capability). */
-const PROBED_TARGETS = ['process', 'exec'];
+const PROBED_TARGETS = ['process', 'microvm', 'exec'];
 
 /** The target with the probe binary in its options, or InputError (exit 3) for a target that cannot run it yet. */
 export function withProbe(t: ConformanceTarget, binary: string): ConformanceTarget {
   if (!PROBED_TARGETS.includes(t.target))
     throw new InputError(
       `--matrix: target "${t.target}" cannot run the guest-state probe yet (it runs on: ${PROBED_TARGETS.join(', ')}; docs/what-survives.md)`,
+    );
+  if (t.target === 'microvm' && t.targetOptions.fresh === 'template')
+    throw new InputError(
+      '--matrix: the microvm target probes only with targetOptions.fresh: cold (a template boots first)',
     );
   return { ...t, targetOptions: { ...t.targetOptions, probe: binary } };
 }

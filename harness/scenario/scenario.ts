@@ -234,9 +234,13 @@ export function parseScenario(text: string, file: string, overrides: ScenarioOve
   const promises = result.data.promises === undefined ? [] : parsePromises(result.data.promises);
   if (typeof promises === 'string') throw new ConfigError(`scenario ${file}: ${promises}`);
   const probed = result.data.probe ?? promises.length > 0;
-  if (probed && result.data.target !== 'process' && result.data.target !== 'exec')
+  if (probed && !['process', 'exec', 'microvm'].includes(result.data.target))
     throw new ConfigError(
-      `scenario ${file}: probe/promises: target "${result.data.target}" cannot run the guest-state probe yet (process, exec)`,
+      `scenario ${file}: probe/promises: target "${result.data.target}" cannot run the guest-state probe yet (process, exec, microvm)`,
+    );
+  if (probed && result.data.target === 'microvm' && result.data.targetOptions.fresh === 'template')
+    throw new ConfigError(
+      `scenario ${file}: probe/promises: the microvm target probes only with targetOptions.fresh: cold`,
     );
   return withAdapter(result.data, file);
 }

@@ -117,7 +117,7 @@ describe.concurrent('soak target check --matrix', () => {
     expect(m.classes.every((c) => c.n === 0 && c.interval === null)).toBe(true);
   });
 
-  it('refuses a bad --trials and a target that cannot run the probe yet, in one line, exit 3', async () => {
+  it('refuses a bad --trials and a microvm that cannot run the probe (template boots), in one line, exit 3', async () => {
     const bad = await soak('target', 'check', 'default', '--matrix', '--trials', '0');
     expect(bad.exitCode).toBe(3);
     expect(bad.stderr).toMatch(/--trials: expected an integer from 1 to 10000, got 0/);
@@ -125,9 +125,9 @@ describe.concurrent('soak target check --matrix', () => {
     expect(alone.exitCode).toBe(3);
     expect(alone.stderr).toMatch(/--trials: only with --matrix/);
     const vm = path.join(tmp, 'vm.yaml');
-    writeFileSync(vm, 'name: vm\ntarget: microvm\n');
+    writeFileSync(vm, 'name: vm\ntarget: microvm\ntargetOptions: { fresh: template }\n');
     const r = await soak('target', 'check', vm, '--matrix', '--trials', '1');
     expect(r.exitCode, describeResult(r)).toBe(3);
-    expect(r.stderr).toMatch(/target "microvm" cannot run the guest-state probe yet/);
+    expect(r.stderr).toMatch(/the microvm target probes only with targetOptions.fresh: cold/);
   });
 });

@@ -1,4 +1,5 @@
-// Guest image build: Debian cloud kernel + busybox initramfs with init and the static C agent, cached by recipe hash.
+// Guest image build: Debian cloud kernel + busybox initramfs with init, the static C agent and the guest-state probe,
+// cached by recipe hash.
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
@@ -17,6 +18,7 @@ import { TargetError } from '../../core/errors.js';
 import { repoRoot } from '../../core/repo-root.js';
 import { sha256File } from './files.js';
 import { loadExeca } from './lazy-execa.js';
+import { PROBE_SOURCES } from './probe-build.js';
 
 /** Kernel modules the init loads, in this order, for the virtio-blk disk (ext4 is built into the cloud kernel). */
 export const GUEST_MODULES = [
@@ -63,7 +65,7 @@ export function recipeHash(): string {
   const h = createHash('sha256').update(
     `recipe:${RECIPE_VERSION}\n${KERNEL_METAPACKAGE}\n${GUEST_MODULES.join('\n')}\n`,
   );
-  for (const f of ['init', ...AGENT_SOURCES.map((s) => `agent/${s}`)]) {
+  for (const f of ['init', ...[...AGENT_SOURCES, ...PROBE_SOURCES].map((s) => `agent/${s}`)]) {
     h.update(`${f}\n`).update(readFileSync(path.join(dir, f)));
   }
   if (existsSync(BUSYBOX)) h.update(readFileSync(BUSYBOX));
@@ -191,6 +193,9 @@ async function buildInitramfs(modulesDir: string, outFile: string, tmp: string):
     ],
     { timeout: 120_000 },
   );
+  const probe = PROBE_SOURCES.filter((f) => f.endsWith('.c')).map((f) => path.join(agentDir, f));
+  const probeBin = path.join(root, 'bin', 'probe'); // started by init with soak.probe=1 (docs/what-survives.md)
+  await execa('gcc', ['-O2', '-static', '-Wall', '-Wextra', '-o', probeBin, ...probe], { timeout: 120_000 });
   for (const m of GUEST_MODULES) {
     const src = path.join(modulesDir, m);
     if (!existsSync(src)) throw new TargetError(`kernel module ${m} not found under ${modulesDir}`);

@@ -1,4 +1,5 @@
 // The microvm target's options (scenario `targetOptions`): schema, defaults, validation with every problem reported.
+import path from 'node:path';
 import { z } from 'zod';
 import { type ConfigIssue, ConfigIssuesError, schemaIssues } from '../../core/config-issues.js';
 import type { EffectsConfig } from '../../effects/plan.js';
@@ -91,8 +92,10 @@ export function parseMicrovmOptions(raw: Record<string, unknown>): MicrovmOption
 export function parseMicrovmTargetOptions(raw: Record<string, unknown>): {
   opts: MicrovmOptions;
   effects?: EffectsConfig;
+  /** The guest-state probe on (set by `--matrix` or a probing scenario: the host's binary, the guest runs its own). */
+  probe?: true;
 } {
-  const { effects: rawEffects, ...rest } = raw;
+  const { effects: rawEffects, probe, ...rest } = raw;
   const result = microvmOptionsSchema.safeParse(rest);
   const issues: ConfigIssue[] = result.success
     ? []
@@ -105,6 +108,17 @@ export function parseMicrovmTargetOptions(raw: Record<string, unknown>): {
       path: ['targetOptions', 'fresh'],
       message: 'effects need fresh: cold (a template guest boots before its session knows the effect plan)',
     });
+  if (probe !== undefined && (typeof probe !== 'string' || !path.isAbsolute(probe)))
+    issues.push({ path: ['targetOptions', 'probe'], message: 'set by `soak target check --matrix`: an absolute path' });
+  if (probe !== undefined && result.success && result.data.fresh === 'template')
+    issues.push({
+      path: ['targetOptions', 'fresh'],
+      message: 'the probe needs fresh: cold (a template guest boots before its session asks for the probe)',
+    });
   if (!result.success || issues.length > 0) throw new ConfigIssuesError('microvm target options are invalid', issues);
-  return { opts: result.data, ...(effects !== undefined ? { effects } : {}) };
+  return {
+    opts: result.data,
+    ...(effects !== undefined ? { effects } : {}),
+    ...(probe !== undefined ? { probe: true } : {}),
+  };
 }

@@ -26,6 +26,8 @@ export interface QemuSpec {
   incoming: boolean;
   /** External effects on (issue 34): `<seed>:<everySteps>`, the agent's SOAK_EFFECTS (kernel command line, then init). */
   effects?: string;
+  /** The guest-state probe on (soak.probe=1): its holder talks on the guest's ttyS1, this unix socket on the host. */
+  probeSocket?: string;
   /**
    * Start paused and load at once from this migration URI (e.g. `exec:cat FILE`) instead of waiting for
    * `migrate-incoming` (the bare floor bench: no capabilities to set first, which is what `defer` is for).
@@ -49,6 +51,7 @@ export function qemuArgs(spec: QemuSpec): string[] {
     `soak.disk=${spec.disk === undefined ? 0 : 1}`,
     ...(spec.template === true ? ['soak.template=1'] : []),
     ...(spec.effects !== undefined ? [`soak.effects=${spec.effects}`] : []),
+    ...(spec.probeSocket !== undefined ? ['soak.probe=1'] : []),
   ].join(' ');
   const args = [
     '-M',
@@ -78,6 +81,11 @@ export function qemuArgs(spec: QemuSpec): string[] {
     '-qmp',
     `unix:${spec.qmpSocket},server=on,wait=off`,
   ];
+  if (spec.probeSocket !== undefined) {
+    // microvm makes one ISA serial port from -serial: the second (ttyS1: 0x2f8, IRQ 3) is added as a device.
+    args.push('-chardev', `socket,id=ser1,path=${spec.probeSocket},server=on,wait=off`);
+    args.push('-device', 'isa-serial,chardev=ser1,index=1');
+  }
   if (spec.disk !== undefined) {
     args.push('-drive', `id=disk0,file=${spec.disk},format=qcow2,if=none,cache=writeback`);
     args.push('-device', 'virtio-blk-device,drive=disk0');
@@ -117,7 +125,7 @@ export class QemuProcess {
     }
     this.console = new ConsoleReader(onHeartbeat, 20, onHold, onReady, onEffect);
     // Not detached: QEMU stays in the host's process group, so a SIGKILL of the group kills it with the host.
-    for (const p of [spec.kernel, spec.initramfs, spec.disk ?? '', spec.qmpSocket]) {
+    for (const p of [spec.kernel, spec.initramfs, spec.disk ?? '', spec.qmpSocket, spec.probeSocket ?? '']) {
       if (p.includes(','))
         throw new TargetError(`path ${p} contains a comma, which QEMU option syntax cannot carry: use another workDir`);
     }

@@ -15,6 +15,8 @@ export interface GuestPlace {
   disk: string | undefined;
   qmpSocket: string;
   incoming: boolean;
+  /** The guest-state probe's port (ttyS1), when the probe is on. */
+  probeSocket?: string;
 }
 
 /** The spec QemuProcess starts (a guest that runs at most a week: QEMU's own watchdog). */
@@ -32,6 +34,7 @@ export function qemuSpec(opts: MicrovmOptions, g: GuestPlace): QemuSpec {
     template: opts.fresh === 'template',
     qmpSocket: g.qmpSocket,
     incoming: g.incoming,
+    ...(g.probeSocket !== undefined ? { probeSocket: g.probeSocket } : {}),
     maxLifetimeMs: LIFETIME_MS,
   };
 }
