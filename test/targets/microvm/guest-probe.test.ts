@@ -1,0 +1,111 @@
+// The guest-state probe on the micro-VM: the holder init starts on ttyS1 is the one a restore's examination reaches
+// (real QEMU, TCG); the matrix through the CLI; the host side asks again until the guest's tty echoes the request.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ProbeLine, STATE_CLASS_IDS } from '../../../harness/check/survival.js';
+import { GuestProbe } from '../../../harness/targets/microvm/guest-probe.js';
+import type { Target } from '../../../harness/targets/target.js';
+import { describeResult, soakIn } from '../../helpers/cli.js';
+import { DirCheckpoint, microvmTargets, waitFor } from '../../helpers/microvm.js';
+import { hasQemu } from '../../helpers/qemu.js';
+
+const qemuPresent = hasQemu();
+if (!qemuPresent)
+  console.warn('skipping microvm probe tests: qemu-system-x86_64 not found (apt-get install qemu-system-x86)');
+
+let root = '';
+const soak = soakIn(() => root, 300_000);
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'mvp-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const PROBE = { probe: '/unused/on/this/target' }; // the host's binary: the guest runs its own
+const makeTarget = microvmTargets(() => root, { accel: 'tcg', exactStep: true, disk: false });
+const lines = (t: Target): ProbeLine[] => {
+  const got: ProbeLine[] = [];
+  t.onProbe?.((l) => got.push(l));
+  return got;
+};
+const examined = (ls: ProbeLine[]) => ls.find((l) => l.event === 'examined' || l.event === 'error');
+
+describe.skipIf(!qemuPresent)('the guest-state probe on the micro-VM (real QEMU, TCG)', () => {
+  const live: Target[] = [];
+  afterAll(async () => {
+    for (const t of live) await t.destroy().catch(() => {});
+  });
+
+  it('a restore asks the restored holder itself: same pid and token, process-bound classes kept', async () => {
+    const a = await makeTarget(PROBE);
+    live.push(a.target);
+    const got = lines(a.target);
+    await a.target.boot();
+    const ready = await waitFor(() => got.find((l) => l.event === 'ready' || l.event === 'error'), 60_000, 'ready');
+    expect(ready.event, JSON.stringify(ready)).toBe('ready');
+    const ckpt = new DirCheckpoint(path.join(root, 'ckpt'), 1);
+    ckpt.step = (await a.target.checkpoint(ckpt, { skewMs: 0 })).step;
+    await a.target.destroy(); // SIGKILLs its QEMU
+
+    const b = await makeTarget(PROBE);
+    live.push(b.target);
+    const after = lines(b.target);
+    await b.target.restore(ckpt);
+    const word = await waitFor(() => examined(after), 60_000, 'the examination');
+    expect(word.event, JSON.stringify(word)).toBe('examined');
+    if (word.event !== 'examined' || ready.event !== 'ready') return;
+    expect(word).toMatchObject({ mode: 'holder', holder: ready.holder, token: ready.token });
+    const status = Object.fromEntries(word.observations.map((o) => [o.class, o.status]));
+    for (const c of ['child-process', 'pipe', 'unix-socketpair', 'tcp-listener', 'flock', 'tmp-file', 'env'])
+      expect(status[c], c).toBe('survives');
+    expect(after.filter((l) => l.event === 'examined')).toHaveLength(1); // one line per restore
+  }, 180_000);
+
+  it('soak target check --matrix measures the micro-VM', async () => {
+    const r = await soak('target', 'check', 'ram-only', '--matrix', '--trials', '2', '--json');
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    const m = JSON.parse(r.stdout) as { measured: number; modes: Record<string, number> };
+    expect(m).toMatchObject({ measured: 2, modes: { holder: 2 } });
+  }, 300_000);
+});
+
+describe('GuestProbe: the host side of the probe port (a unix socket standing in for QEMU chardev)', () => {
+  it('asks again until the tty echoes a request; an examination before that echo is not this restore’s', async () => {
+    const sock = path.join(root, 'port.sock');
+    const asks: string[] = [];
+    let guest: Socket | undefined;
+    const server = createServer((s) => {
+      guest = s;
+      s.setEncoding('utf8');
+      s.on('data', (d: string) => asks.push(...d.split('\n').filter((x) => x !== '')));
+    });
+    await new Promise<void>((r) => server.listen(sock, r));
+    const probe = new GuestProbe();
+    const got: ProbeLine[] = [];
+    probe.listeners.push((l) => got.push(l));
+    try {
+      await probe.attach(sock);
+      probe.examine(30_000);
+      await waitFor(() => (asks.length >= 3 ? true : undefined), 10_000, 'three asks (none echoed)');
+      const observations = STATE_CLASS_IDS.map((c) => ({ class: c, status: 'survives', detail: '' }));
+      const line = (holder: number) =>
+        `${JSON.stringify({ probe: 1, event: 'examined', mode: 'holder', holder, token: 't', observations })}\r\n`;
+      guest!.write(line(1)); // a stale examination, before any echo: dropped
+      guest!.write(`${asks[0]}\r\n`); // the echo: asking stops
+      guest!.write(line(2));
+      const word = await waitFor(() => examined(got), 10_000, 'the examination');
+      expect(word).toMatchObject({ event: 'examined', holder: 2 });
+      expect(got).toHaveLength(1);
+      const n = asks.length; // the echo was read before the examination: no ask is sent after it
+      await new Promise((r) => setTimeout(r, 300)); // three ask periods: no timing asserted, only the absence
+      expect(asks.length).toBe(n);
+    } finally {
+      probe.detach();
+      server.close();
+    }
+  });
+});
