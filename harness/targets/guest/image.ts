@@ -29,7 +29,16 @@ export const GUEST_MODULES = [
 ] as const;
 
 const KERNEL_METAPACKAGE = 'linux-image-cloud-amd64';
-const AGENT_SOURCES = ['agent.c', 'tool.c', 'sha256.c', 'effects.c', 'sha256.h', 'tool.h', 'effects.h'] as const;
+const AGENT_SOURCES = [
+  'agent.c',
+  'tool.c',
+  'sha256.c',
+  'effects.c',
+  'sha256.h',
+  'tool.h',
+  'effects.h',
+  'clock-sync.c',
+] as const;
 const BUSYBOX = '/bin/busybox';
 const RECIPE_VERSION = '1';
 
@@ -196,6 +205,8 @@ async function buildInitramfs(modulesDir: string, outFile: string, tmp: string):
   const probe = PROBE_SOURCES.filter((f) => f.endsWith('.c')).map((f) => path.join(agentDir, f));
   const probeBin = path.join(root, 'bin', 'probe'); // started by init with soak.probe=1 (docs/what-survives.md)
   await execa('gcc', ['-O2', '-static', '-Wall', '-Wextra', '-o', probeBin, ...probe], { timeout: 120_000 });
+  const clockSync = [path.join(root, 'bin', 'clock-sync'), path.join(agentDir, 'clock-sync.c')]; // soak.clock=1
+  await execa('gcc', ['-O2', '-static', '-Wall', '-Wextra', '-o', ...clockSync], { timeout: 120_000 });
   for (const m of GUEST_MODULES) {
     const src = path.join(modulesDir, m);
     if (!existsSync(src)) throw new TargetError(`kernel module ${m} not found under ${modulesDir}`);

@@ -17,5 +17,6 @@ export function describeMicrovm(env: Partial<GuestEnv>, opts: MicrovmOptions): T
     diskFastCommit: opts.disk && opts.diskFastCommit,
     ramCapture: opts.ramCapture,
     freshStart: opts.fresh,
+    wallClock: opts.wallClock,
   };
 }

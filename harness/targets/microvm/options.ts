@@ -64,11 +64,21 @@ export const microvmOptionsSchema = z
      * `regressed` then has that much slack). The skew negative control always holds.
      */
     exactStep: z.boolean().default(false),
+    /**
+     * The guest's wall clock after a restore: `free` leaves it to the guest (it continues from the checkpoint's instant:
+     * behind the host's by the downtime); `resync` sets it to the host's time as the restored guest runs (a third
+     * serial port, clock-resync.ts). Cold boots only (a template's guest booted without the port).
+     */
+    wallClock: z.enum(['free', 'resync']).default('free'),
   })
   .strict()
   .refine((o) => !o.hotCopy || o.ramIngest === 'file', {
     error: 'hotCopy needs ramIngest: file (inline ingest keeps no local copy of the stream)',
     path: ['hotCopy'],
+  })
+  .refine((o) => o.fresh === 'cold' || o.wallClock === 'free', {
+    error: 'wallClock: resync needs fresh: cold (a template guest boots without the resync port)',
+    path: ['wallClock'],
   })
   .refine((o) => o.fresh === 'cold' || o.ramCapture === 'stream', {
     error: 'fresh: template needs ramCapture: stream',

@@ -28,6 +28,8 @@ export interface QemuSpec {
   effects?: string;
   /** The guest-state probe on (soak.probe=1): its holder talks on the guest's ttyS1, this unix socket on the host. */
   probeSocket?: string;
+  /** Wall-clock resync on (soak.clock=1): the guest's clock-sync reads the host's epoch ms on ttyS2, this socket. */
+  clockSocket?: string;
   /**
    * Start paused and load at once from this migration URI (e.g. `exec:cat FILE`) instead of waiting for
    * `migrate-incoming` (the bare floor bench: no capabilities to set first, which is what `defer` is for).
@@ -52,6 +54,7 @@ export function qemuArgs(spec: QemuSpec): string[] {
     ...(spec.template === true ? ['soak.template=1'] : []),
     ...(spec.effects !== undefined ? [`soak.effects=${spec.effects}`] : []),
     ...(spec.probeSocket !== undefined ? ['soak.probe=1'] : []),
+    ...(spec.clockSocket !== undefined ? ['soak.clock=1'] : []),
   ].join(' ');
   const args = [
     '-M',
@@ -85,6 +88,10 @@ export function qemuArgs(spec: QemuSpec): string[] {
     // microvm makes one ISA serial port from -serial: the second (ttyS1: 0x2f8, IRQ 3) is added as a device.
     args.push('-chardev', `socket,id=ser1,path=${spec.probeSocket},server=on,wait=off`);
     args.push('-device', 'isa-serial,chardev=ser1,index=1');
+  }
+  if (spec.clockSocket !== undefined) {
+    args.push('-chardev', `socket,id=ser2,path=${spec.clockSocket},server=on,wait=off`);
+    args.push('-device', 'isa-serial,chardev=ser2,index=2'); // ttyS2: 0x3e8, IRQ 4
   }
   if (spec.disk !== undefined) {
     args.push('-drive', `id=disk0,file=${spec.disk},format=qcow2,if=none,cache=writeback`);
@@ -125,7 +132,14 @@ export class QemuProcess {
     }
     this.console = new ConsoleReader(onHeartbeat, 20, onHold, onReady, onEffect);
     // Not detached: QEMU stays in the host's process group, so a SIGKILL of the group kills it with the host.
-    for (const p of [spec.kernel, spec.initramfs, spec.disk ?? '', spec.qmpSocket, spec.probeSocket ?? '']) {
+    for (const p of [
+      spec.kernel,
+      spec.initramfs,
+      spec.disk ?? '',
+      spec.qmpSocket,
+      spec.probeSocket ?? '',
+      spec.clockSocket ?? '',
+    ]) {
       if (p.includes(','))
         throw new TargetError(`path ${p} contains a comma, which QEMU option syntax cannot carry: use another workDir`);
     }

@@ -17,6 +17,8 @@ export interface GuestPlace {
   incoming: boolean;
   /** The guest-state probe's port (ttyS1), when the probe is on. */
   probeSocket?: string;
+  /** The wall-clock resync's port (ttyS2), when targetOptions.wallClock is `resync`. */
+  clockSocket?: string;
 }
 
 /** The spec QemuProcess starts (a guest that runs at most a week: QEMU's own watchdog). */
@@ -35,6 +37,7 @@ export function qemuSpec(opts: MicrovmOptions, g: GuestPlace): QemuSpec {
     qmpSocket: g.qmpSocket,
     incoming: g.incoming,
     ...(g.probeSocket !== undefined ? { probeSocket: g.probeSocket } : {}),
+    ...(g.clockSocket !== undefined ? { clockSocket: g.clockSocket } : {}),
     maxLifetimeMs: LIFETIME_MS,
   };
 }

@@ -31,7 +31,7 @@ import type { TemplateSnapshot } from './template.js';
 import { describeMicrovm } from './describe.js';
 import type { Heartbeat } from '../../check/heartbeat.js';
 import type { ProbeLine } from '../../check/survival.js';
-import { GuestProbe } from './guest-probe.js';
+import { GuestPorts } from './guest-ports.js';
 import type { CheckpointOptions, CheckpointResult, Target, TargetContext, TargetInfo } from '../target.js';
 import { type PhaseMarks, PhaseRecorder } from '../phase-marks.js';
 import { writeDisk } from './disk-handover.js';
@@ -41,7 +41,7 @@ import { runCheckpoint } from './checkpoint-run.js';
 
 export function createMicrovmTarget(ctx: TargetContext): Target {
   const { opts, effects, probe } = parseMicrovmTargetOptions(ctx.options);
-  return new MicrovmTarget(ctx, opts, effects, probe ? new GuestProbe() : null);
+  return new MicrovmTarget(ctx, opts, effects, new GuestPorts({ probe, resync: opts.wallClock === 'resync' }));
 }
 
 /** Build (or find cached) the template snapshot for these target options, without starting a session. */
@@ -70,8 +70,8 @@ class MicrovmTarget implements Target {
     private readonly ctx: TargetContext,
     private readonly opts: MicrovmOptions,
     private readonly effects?: MicrovmEffects,
-    /** The guest-state probe (targetOptions `probe`): its holder in the guest, on ttyS1. */
-    private readonly probe: GuestProbe | null = null,
+    /** The guest-state probe (targetOptions `probe`, ttyS1) and the wall-clock resync (`wallClock`, ttyS2). */
+    private readonly ports = new GuestPorts({}),
   ) {}
 
   private readonly file = (name: string): string => path.join(this.ctx.workDir, name);
@@ -189,7 +189,7 @@ class MicrovmTarget implements Target {
       await sleep(5);
       running(await this.running().qmp.execute('cont')); // the QEMU that loaded verified bytes (after a refusal, new)
       phases.mark('cont');
-      this.probe?.examine(this.opts.bootTimeoutMs); // the restored holder, asked once the guest runs
+      this.ports.resumed(this.opts.bootTimeoutMs); // clock resync, then the probe's examination, once the guest runs
     } catch (err) {
       const wrapped = this.wrap('restore', err);
       await this.stopGuest();
@@ -201,13 +201,13 @@ class MicrovmTarget implements Target {
   readonly restoreSource = (): string | undefined => this.restoredFrom;
   readonly onHeartbeat = (listener: (hb: Heartbeat) => void): void => this.hub.on(listener);
   /** The probe's lines (guest-probe.ts): `ready` at boot, `examined` once after each restore, `error`. */
-  readonly onProbe = (listener: (line: ProbeLine) => void): void => void this.probe?.listeners.push(listener);
+  readonly onProbe = (listener: (line: ProbeLine) => void): void => this.ports.onProbe(listener);
   readonly requestFullHeartbeat = (): void => this.qemu?.writeConsole(FULL_HEARTBEAT_REQUEST);
 
   async destroy(): Promise<void> {
     await this.stopGuest();
     await rm(this.file('disk.qcow2'), { force: true });
-    for (const f of ['qmp.sock', 'migrate-out.sock', 'migrate-in.sock', 'probe.sock'])
+    for (const f of ['qmp.sock', 'migrate-out.sock', 'migrate-in.sock', 'probe.sock', 'clock.sock'])
       await rm(this.sock(f), { force: true });
     if (this.socketDir !== undefined) await rm(this.socketDir, { recursive: true, force: true });
     this.socketDir = undefined;
@@ -237,7 +237,7 @@ class MicrovmTarget implements Target {
   /** SIGKILL QEMU (if any) and forget it; destroy() and failed boots/restores use this. */
   private async stopGuest(): Promise<void> {
     this.incomingReady = false;
-    this.probe?.detach();
+    this.ports.detach();
     this.qmp?.close();
     await this.qemu?.kill();
     this.qmp = undefined;
@@ -252,8 +252,8 @@ class MicrovmTarget implements Target {
 
   private spec(image: GuestImage, accel: Accelerator, incoming: boolean): QemuSpec {
     const [stepMs, tscKhz, disk, qmpSocket] = [this.ctx.stepMs, this.env?.tscKhz, this.diskPath, this.sock('qmp.sock')];
-    const probeSocket = this.probe ? this.sock('probe.sock') : undefined;
-    return qemuSpec(this.opts, { image, accel, stepMs, tscKhz, disk, qmpSocket, incoming, probeSocket });
+    const ports = this.ports.sockets((name) => this.sock(name));
+    return qemuSpec(this.opts, { image, accel, stepMs, tscKhz, disk, qmpSocket, incoming, ...ports });
   }
 
   private async start(incoming: boolean, from?: string): Promise<void> {
@@ -272,7 +272,7 @@ class MicrovmTarget implements Target {
       });
       await raiseMigrationBandwidth(this.qmp);
       await setupRamCapture(this.opts.ramCapture, this.qmp);
-      await this.probe?.attach(this.sock('probe.sock'));
+      await this.ports.attach((name) => this.sock(name));
     } catch (err) {
       throw this.wrap('starting QEMU', err);
     }

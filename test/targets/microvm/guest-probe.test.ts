@@ -40,21 +40,32 @@ describe.skipIf(!qemuPresent)('the guest-state probe on the micro-VM (real QEMU,
     for (const t of live) await t.destroy().catch(() => {});
   });
 
-  it('a restore asks the restored holder itself: same pid and token, process-bound classes kept', async () => {
-    const a = await makeTarget(PROBE);
+  /** Boot with `options`, wait for the probe's setup, checkpoint, let the guest run 2 s more (400 steps), kill, restore. */
+  async function roundTrip(options: Record<string, unknown>): Promise<{ ready: ProbeLine; after: ProbeLine[] }> {
+    const a = await makeTarget(options);
     live.push(a.target);
     const got = lines(a.target);
     await a.target.boot();
     const ready = await waitFor(() => got.find((l) => l.event === 'ready' || l.event === 'error'), 60_000, 'ready');
     expect(ready.event, JSON.stringify(ready)).toBe('ready');
-    const ckpt = new DirCheckpoint(path.join(root, 'ckpt'), 1);
+    const ckpt = new DirCheckpoint(path.join(root, `ckpt-${live.length}`), 1);
     ckpt.step = (await a.target.checkpoint(ckpt, { skewMs: 0 })).step;
+    // the wall clock of the checkpoint's instant is then at least 2 s behind (observed guest progress, not a sleep)
+    await waitFor(() => ((a.hbs.at(-1)?.step ?? 0) >= ckpt.step + 400 ? true : undefined), 120_000, '400 more steps');
     await a.target.destroy(); // SIGKILLs its QEMU
 
-    const b = await makeTarget(PROBE);
+    const b = await makeTarget(options);
     live.push(b.target);
     const after = lines(b.target);
     await b.target.restore(ckpt);
+    return { ready, after };
+  }
+
+  const clockWall = (word: ProbeLine) =>
+    word.event === 'examined' ? word.observations.find((o) => o.class === 'clock-wall') : undefined;
+
+  it('a restore asks the restored holder itself: same pid and token, process-bound classes kept', async () => {
+    const { ready, after } = await roundTrip(PROBE);
     const word = await waitFor(() => examined(after), 60_000, 'the examination');
     expect(word.event, JSON.stringify(word)).toBe('examined');
     if (word.event !== 'examined' || ready.event !== 'ready') return;
@@ -63,10 +74,19 @@ describe.skipIf(!qemuPresent)('the guest-state probe on the micro-VM (real QEMU,
     for (const c of ['child-process', 'pipe', 'unix-socketpair', 'tcp-listener', 'flock', 'tmp-file', 'env'])
       expect(status[c], c).toBe('survives');
     expect(after.filter((l) => l.event === 'examined')).toHaveLength(1); // one line per restore
-  }, 180_000);
+    // wallClock free (the default): the guest's clock continues from the checkpoint's instant, 2 s or more behind
+    expect(clockWall(word)).toMatchObject({ status: 'changed' });
+    expect(clockWall(word)?.value).toBeLessThanOrEqual(-2);
+  }, 240_000);
+
+  it('wallClock: resync sets the restored guest clock to the host time before the examination', async () => {
+    const { after } = await roundTrip({ ...PROBE, wallClock: 'resync' });
+    const word = await waitFor(() => examined(after), 60_000, 'the examination');
+    expect(clockWall(word), JSON.stringify(word)).toMatchObject({ status: 'survives' });
+  }, 240_000);
 
   it('soak target check --matrix measures the micro-VM', async () => {
-    const r = await soak('target', 'check', 'ram-only', '--matrix', '--trials', '2', '--json');
+    const r = await soak('target', 'check', 'fresh-cycles', '--matrix', '--trials', '2', '--json');
     expect(r.exitCode, describeResult(r)).toBe(0);
     const m = JSON.parse(r.stdout) as { measured: number; modes: Record<string, number> };
     expect(m).toMatchObject({ measured: 2, modes: { holder: 2 } });

@@ -1,7 +1,7 @@
 // Unit tests for the microvm target's options and QEMU command line (no QEMU needed).
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../harness/core/errors.js';
-import { parseMicrovmOptions } from '../../../harness/targets/microvm/options.js';
+import { parseMicrovmOptions, parseMicrovmTargetOptions } from '../../../harness/targets/microvm/options.js';
 import { qemuArgs, type QemuSpec } from '../../../harness/targets/microvm/qemu.js';
 
 const spec: QemuSpec = {
@@ -28,6 +28,17 @@ describe('parseMicrovmOptions', () => {
     expect(parseMicrovmOptions({ ramSave: 'background' }).ramSave).toBe('background');
     expect(parseMicrovmOptions({ ramSave: 'live' }).ramSave).toBe('live');
     expect(() => parseMicrovmOptions({ ramSave: 'postcopy' })).toThrow(/targetOptions\.ramSave/);
+  });
+
+  it('the probe and wallClock: resync only on cold boots (a template guest boots without their ports)', () => {
+    expect(parseMicrovmOptions({}).wallClock).toBe('free');
+    expect(parseMicrovmTargetOptions({ probe: '/p', wallClock: 'resync' })).toMatchObject({
+      probe: true,
+      opts: { wallClock: 'resync' },
+    });
+    expect(() => parseMicrovmOptions({ fresh: 'template', wallClock: 'resync' })).toThrow(/targetOptions\.wallClock/);
+    expect(() => parseMicrovmTargetOptions({ fresh: 'template', probe: '/p' })).toThrow(/targetOptions\.fresh/);
+    expect(() => parseMicrovmTargetOptions({ probe: 'relative' })).toThrow(/targetOptions\.probe/);
   });
 
   it('reports every invalid field by its dot-path', () => {
@@ -58,6 +69,21 @@ describe('qemuArgs', () => {
     expect(append).toContain('soak.disk=1');
     expect(append).toContain('tsc_early_khz=2445000');
     expect(a).not.toContain('-incoming');
+    expect(append).not.toMatch(/soak\.(probe|clock)/);
+    expect(a.join(' ')).not.toContain('isa-serial');
+  });
+
+  it('the probe on ttyS1 and the clock resync on ttyS2: their own ISA serial ports, the console untouched', () => {
+    const a = qemuArgs({ ...spec, probeSocket: '/w/probe.sock', clockSocket: '/w/clock.sock' });
+    const append = a[a.indexOf('-append') + 1]!;
+    expect(append).toContain('soak.probe=1');
+    expect(append).toContain('soak.clock=1');
+    const args = a.join(' ');
+    expect(args).toContain('-chardev socket,id=ser1,path=/w/probe.sock,server=on,wait=off');
+    expect(args).toContain('-device isa-serial,chardev=ser1,index=1');
+    expect(args).toContain('-chardev socket,id=ser2,path=/w/clock.sock,server=on,wait=off');
+    expect(args).toContain('-device isa-serial,chardev=ser2,index=2');
+    expect(args).toContain('-serial chardev:ser0');
   });
 
   it('restores into the same machine, paused, waiting for the incoming stream', () => {

@@ -1,0 +1,53 @@
+// The guest's serial ports beside its console, each on when its option asks: the guest-state probe (ttyS1,
+// guest-probe.ts) and the wall-clock resync (ttyS2, clock-resync.ts); the same on every QEMU of the session.
+import type { ProbeLine } from '../../check/survival.js';
+import { ClockResync } from './clock-resync.js';
+import { GuestProbe } from './guest-probe.js';
+
+/** The ports of one session: attached to each new QEMU, told when a restored guest runs. */
+export class GuestPorts {
+  private readonly probe: GuestProbe | null;
+  private readonly clock: ClockResync | null;
+
+  constructor(on: { probe?: boolean; resync?: boolean }) {
+    this.probe = on.probe === true ? new GuestProbe() : null;
+    this.clock = on.resync === true ? new ClockResync() : null;
+  }
+
+  /** The socket of each port that is on, for QEMU's command line (spec.ts), named by `sock`. */
+  sockets(sock: (name: string) => string): { probeSocket?: string; clockSocket?: string } {
+    return {
+      ...(this.probe ? { probeSocket: sock('probe.sock') } : {}),
+      ...(this.clock ? { clockSocket: sock('clock.sock') } : {}),
+    };
+  }
+
+  onProbe(listener: (line: ProbeLine) => void): void {
+    this.probe?.listeners.push(listener);
+  }
+
+  /** A new QEMU was started: connect to its ports. */
+  async attach(sock: (name: string) => string): Promise<void> {
+    await this.clock?.attach(sock('clock.sock'));
+    await this.probe?.attach(sock('probe.sock'));
+  }
+
+  /**
+   * A restored guest runs (after `cont`): set its wall clock (in the background), then ask the probe's holder to
+   * examine, so the examination sees the guest as a resumed session would be handed over.
+   */
+  resumed(timeoutMs: number): void {
+    const clocked = this.clock?.resync(timeoutMs) ?? Promise.resolve();
+    void clocked.then(() => this.probe?.examine(timeoutMs));
+  }
+
+  /** What the resync port said last (`set <ms>`), for diagnostics; undefined when the resync is off. */
+  clockAnswer(): string | undefined {
+    return this.clock?.last;
+  }
+
+  detach(): void {
+    this.probe?.detach();
+    this.clock?.detach();
+  }
+}
