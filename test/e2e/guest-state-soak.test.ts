@@ -178,4 +178,15 @@ describe('guest state in a soak', () => {
     expect(lines[0]).toContain('promises[1]: "tmpfile" is not a class of guest state');
     expect(existsSync(out)).toBe(false);
   }, 120_000);
+
+  it('refuses the probe on a micro-VM that boots from a template (exit 3, one line, no run folder)', async () => {
+    const file = path.join(tmp, 'vm-template.yaml');
+    writeFileSync(file, 'name: vm-template\ntarget: microvm\nprobe: true\ntargetOptions: { fresh: template }\n');
+    const out = path.join(tmp, 'vm-template');
+    const r = await runSoak(['run', '--scenario', file, '--out', out], { timeoutMs: 60_000 });
+    expect(r.exitCode, describeResult(r)).toBe(3);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('the microvm target probes only with targetOptions.fresh: cold');
+    expect(existsSync(out)).toBe(false);
+  }, 120_000);
 });
