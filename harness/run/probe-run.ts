@@ -1,12 +1,16 @@
 // The guest-state probe in a soak (issue 33): hand every host the probe binary (targetOptions.probe) when the scenario
 // probes (field probe, on by default with promises), and after each cycle journal one guest-state event per resumed
 // session: the probe's examination of it, `unprobed` when the target cannot run it, or `unexamined` with the reason.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { JournalWriter } from '../journal/writer.js';
 import type { GuestStateEventFields } from '../journal/guest-state-event.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { HostHandle } from '../session/host-handle.js';
 import { buildProbe } from '../targets/guest/probe-build.js';
 import { unprobed } from '../check/survival.js';
+
+/** How long a fresh session's resumed host may wait for its probe's word before it is stopped (a hung class: 2 s). */
+const SETTLE_MS = 60_000;
 
 /** Whether a scenario's sessions run the probe: its field probe, else on when it lists promises. */
 export function probes(scenario: Scenario): boolean {
@@ -47,6 +51,16 @@ export class RunProbes {
       this.pending.set(host, cycle);
     }
     this.flush(journal, false);
+  }
+
+  /**
+   * Before a fresh session's resumed host is stopped: let its probe say what it examined (a guest's answer comes a
+   * moment after the resume: the micro-VM asks its restored holder once the guest runs), at most SETTLE_MS.
+   */
+  async settle(host: HostHandle | null): Promise<void> {
+    if (host === null || host.restoredFrom === null) return;
+    const deadline = Date.now() + SETTLE_MS;
+    while (host.probeWord === null && host.exited === null && Date.now() < deadline) await sleep(20);
   }
 
   /** At the run's end, every host gone: what is still not examined is journaled as such. */

@@ -150,6 +150,7 @@ export async function runCycles(
       }
       ctx.standby?.replenish(cycle); // off the measured path: the session is up, no resume is being timed
       result ??= await runCycle(ctx, cycle, host!);
+      if (scenario.session === 'fresh') await probes?.settle(result.host); // stopped below: its probe's word first
       const counted = effects?.account(journal, cycle, result.host);
       probes?.account(journal, cycle, result.host);
       await journal.durable(); // the cycle's events are on disk before the next cycle acts
