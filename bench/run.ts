@@ -9,7 +9,7 @@ const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
   process.stdout.write(
     `usage: npm run bench [-- name...]\n\nRuns each named bench (default: ${cheap.join(', ')}); the others are ` +
-      'analysis-1m, lz4-decode, store-read, microvm-phases, microvm-dedup, store-vs-peers, lazyfs-overhead, effects-ledger. `node dist/bench/<name>.js --help` lists its options.\n',
+      'analysis-1m, lz4-decode, store-read, microvm-phases, microvm-dedup, store-vs-peers, lazyfs-overhead, effects-ledger, probe-cost. `node dist/bench/<name>.js --help` lists its options.\n',
   );
   process.exit(0);
 }

@@ -1,11 +1,12 @@
 // The guest-state probe on the process target: its holder runs beside the agent, in the host's process group (a
 // SIGKILL of the session kills it, its child and, through PR_SET_PDEATHSIG, its detached grandchild). The process
 // target cannot checkpoint a process, so after a restore a new process examines the record (mode `restarted`).
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseProbeLine, type ProbeLine } from '../../check/survival.js';
 import { readMessages } from '../../journal/ndjson.js';
+import { sleep } from '../../core/clock.js';
 
 /** How long a probe's setup or examination may take (it waits at most 2 s per class that can hang). */
 const PROBE_TIMEOUT_MS = 60_000;
@@ -16,13 +17,23 @@ export class ProcessProbe {
   /** The setup or examination under way: stop() waits for it, so nothing it makes outlives the session. */
   private busy: Promise<void> = Promise.resolve();
   private stopped = false;
+  private stop$: () => void = () => {};
+  private readonly stopping = new Promise<void>((resolve) => (this.stop$ = resolve));
 
   constructor(
     private readonly binary: string,
     private readonly dir: string,
     private readonly workspace: string,
     private readonly emit: (line: ProbeLine) => void,
+    /** Whether the session is in a checkpoint pause: a spawn blocks the host's loop, so none starts in one. */
+    private readonly pausing: () => boolean = () => false,
   ) {}
+
+  /** Whether to go on with the next process: false once stopped; waits out a checkpoint pause first. */
+  private async clear(): Promise<boolean> {
+    while (!this.stopped && this.pausing()) await Promise.race([sleep(1), this.stopping]);
+    return !this.stopped;
+  }
 
   /** Start a holder (`probe setup`) in the background; its ready (or error) line is emitted. */
   start(): void {
@@ -35,7 +46,7 @@ export class ProcessProbe {
   }
 
   private async setup(): Promise<void> {
-    if (this.stopped) return;
+    if (!(await this.clear())) return;
     const holder = spawn(this.binary, ['setup', this.dir, '--workspace', this.workspace], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
@@ -55,7 +66,7 @@ export class ProcessProbe {
   private async resume(): Promise<void> {
     if (!existsSync(path.join(this.dir, 'probe.rec'))) {
       this.emit({ event: 'error', message: `probe: no record in ${this.dir} (no setup before the checkpoint)` });
-    } else {
+    } else if (await this.clear()) {
       const args = ['examine', this.dir, '--host-ms', String(Date.now())];
       const out = await new Promise<string>((resolve) =>
         execFile(this.binary, args, { timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL' }, (err, stdout) =>
@@ -70,7 +81,7 @@ export class ProcessProbe {
         msg = null;
       }
       this.emit(msg === null ? { event: 'error', message: `probe examine: ${first}` } : this.parsed(msg));
-      this.cleanup();
+      if (await this.clear()) await this.cleanup();
     }
     await this.setup();
   }
@@ -78,16 +89,22 @@ export class ProcessProbe {
   /** Once the work under way is done: stop the holder, remove the files it made outside its folder (/tmp, /dev/shm). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stop$();
     await this.busy;
     this.holder?.stdin?.end();
     this.holder?.kill('SIGKILL');
     this.holder = null;
-    this.cleanup();
+    await this.cleanup();
   }
 
-  private cleanup(): void {
-    if (existsSync(path.join(this.dir, 'probe.rec')))
-      spawnSync(this.binary, ['cleanup', this.dir], { timeout: PROBE_TIMEOUT_MS, stdio: 'ignore' });
+  /** Remove the record's files outside its folder; not spawnSync: that would block the host's loop, pauses included. */
+  private async cleanup(): Promise<void> {
+    if (!existsSync(path.join(this.dir, 'probe.rec'))) return;
+    await new Promise<void>((resolve) =>
+      execFile(this.binary, ['cleanup', this.dir], { timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL' }, () =>
+        resolve(),
+      ),
+    );
   }
 
   private parsed(msg: unknown): ProbeLine {

@@ -86,6 +86,8 @@ class ProcessTarget implements Target {
   private readonly listeners: ((hb: Heartbeat) => void)[] = [];
   private readonly probeListeners: ((line: ProbeLine) => void)[] = [];
   private readonly probe: ProcessProbe | null;
+  /** In a checkpoint pause: the probe starts no process then (a spawn blocks this loop, which would stretch it). */
+  private pausing = false;
   private pausedWaiter: ((p: Paused) => void) | null = null;
   private startedWaiter: (() => void) | null = null;
   private standingByWaiter: (() => void) | null = null;
@@ -106,8 +108,8 @@ class ProcessTarget implements Target {
     this.handoff = path.join(ctx.workDir, 'handoff');
     mkdirSync(this.handoff, { recursive: true, mode: 0o700 });
     const emit = (line: ProbeLine): void => this.probeListeners.forEach((l) => l(line));
-    const probeDir = path.join(ctx.sessionDir, 'probe');
-    this.probe = probeBinary === undefined ? null : new ProcessProbe(probeBinary, probeDir, this.workspace, emit);
+    const [dir, pausing] = [path.join(ctx.sessionDir, 'probe'), (): boolean => this.pausing];
+    this.probe = probeBinary === undefined ? null : new ProcessProbe(probeBinary, dir, this.workspace, emit, pausing);
   }
 
   async boot(): Promise<void> {
@@ -137,9 +139,14 @@ class ProcessTarget implements Target {
     await source.writeFile('memory', memFile);
     const tool = JSON.parse((await source.get('tool')).toString()) as { step: number; digest: string };
     this.phases.mark('memoryWritten');
-    await this.start({ memFile, tool });
+    // The probe examines in the background while a cold agent boots (this loop only waits then): its process starts
+    // block the loop 10-20 ms each, which after `started` would delay the restore's end (bench/probe-cost).
+    const cold = !this.prepared;
+    const started = this.start({ memFile, tool });
+    if (cold) this.probe?.resumed();
+    await started;
     this.phases.mark('agentStarted');
-    this.probe?.resumed(); // examined after the resume, off the measured restore path
+    if (!cold) this.probe?.resumed();
   }
 
   restoreMarks(): PhaseMarks {
@@ -245,11 +252,13 @@ class ProcessTarget implements Target {
     const paused = new Promise<Paused>((resolve) => (this.pausedWaiter = resolve));
     const frozen = stopwatch();
     this.send({ cmd: 'pause' });
+    this.pausing = true;
     const p = await paused;
     const memory = readFileSync(p.memFile);
     files ??= this.readWorkspace();
     this.send({ cmd: 'resume' });
     const pauseMs = frozen();
+    this.pausing = false;
     await sink.put('memory', memory);
     await sink.put('tool', Buffer.from(JSON.stringify(p.tool)));
     for (const [name, data] of files) await sink.put(name, data);
