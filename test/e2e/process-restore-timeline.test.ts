@@ -18,14 +18,16 @@ describe('process target restore timeline', () => {
     const file = writeScenario(tmp, 'timeline', [
       'target: process',
       'seed: 3',
-      'cycles: 2',
+      'cycles: 3',
       'bootSamples: 0',
       'checkpoint: { everyMs: 100 }',
       'kill: { phases: { work: 1, checkpoint: 0, restore: 0 }, workDelayMs: [150, 250] }',
     ]);
     const out = await soakRunJson<unknown>(file, path.join(tmp, 'runs'), 300_000);
     const timelines = readTimelines(path.join(tmp, 'runs'));
-    expect(timelines.length, describeResult(out.r)).toBe(2);
+    // a host writes its timeline after its first full heartbeat; the runner may stop the last one before it has
+    expect(timelines.length, describeResult(out.r)).toBeGreaterThanOrEqual(2);
+    expect(timelines.length, describeResult(out.r)).toBeLessThanOrEqual(3);
     const order = [
       'restoreBegin',
       'workspaceWritten',
