@@ -29,8 +29,14 @@ export class ChunkFetcher {
    * when done with it. A view into a slot is valid until the caller hands that slot to another fetch.
    */
   readonly views: Array<Buffer | undefined>;
-  /** Which batch last wanted each chunk (2 * batch: asked for; 2 * batch + 1: only as a delta's base). */
+  /** The batch (2 * its number) whose own list held each chunk: set once, as each chunk is first used in one window. */
   private readonly mark: Int32Array;
+  /**
+   * The batch that last fetched each chunk only as a delta's base. Kept apart from `mark`: a batch started ahead while
+   * an earlier one is in flight must not take over that one's chunk (it then never reached `views`: a restore failed
+   * with "chunk ... was not fetched").
+   */
+  private readonly baseMark: Int32Array;
   private batch = 0;
 
   constructor(
@@ -40,6 +46,7 @@ export class ChunkFetcher {
   ) {
     this.views = new Array<Buffer | undefined>(plan.hashes.length);
     this.mark = new Int32Array(plan.hashes.length).fill(-1);
+    this.baseMark = new Int32Array(plan.hashes.length).fill(-1);
   }
 
   /**
@@ -63,8 +70,9 @@ export class ChunkFetcher {
       if (b < 0) continue;
       deltas.push(d);
       // its base comes in the same batch unless this read holds it already (a chunk kept for a later use)
-      if (this.mark[b]! < asked && this.views[b] === undefined) {
-        this.mark[b] = asked + 1;
+      // (its own mark is never overwritten: an earlier batch still in flight may be fetching it for its own list)
+      if (this.mark[b]! !== asked && this.baseMark[b]! !== asked && this.views[b] === undefined) {
+        this.baseMark[b] = asked;
         list.push(b);
       }
     }
