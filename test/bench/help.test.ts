@@ -6,7 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/paths.js';
 
 /** Bench entry points: every bench/*.ts except its shared modules. */
-const SHARED = ['args.ts', 'bare-floor.ts', 'measure.ts', 'ram-like.ts', 'restore-timeline.ts', 'synthetic-journal.ts'];
+const SHARED = [
+  'ab-soaks.ts',
+  'args.ts',
+  'bare-floor.ts',
+  'measure.ts',
+  'ram-like.ts',
+  'restore-timeline.ts',
+  'synthetic-journal.ts',
+];
 const benches = readdirSync(path.join(repoRoot, 'bench'))
   .filter((f) => f.endsWith('.ts') && !SHARED.includes(f))
   .map((f) => f.replace(/\.ts$/, ''));
