@@ -1,9 +1,10 @@
 // Numbered release gates: judge each gate on a run summary. A rate is judged on its Wilson bound, a count on the count,
 // a distribution statistic (p95, ...) on its point estimate, confirmed by its distribution-free one-sided 95% bounds: a
 // point whose bounds straddle the bar is inconclusive. Combining verdicts and exit codes live in verdict.ts, the one lattice.
+import path from 'node:path';
 import { anytimeDecision } from './anytime.js';
 import { minNForQuantileBound } from './distribution-interval.js';
-import { measure, METRICS, type Measurement } from './metrics.js';
+import { isTimeMetric, measure, METRICS, type Measurement } from './metrics.js';
 import { holds, statName, violationIsFinal } from './threshold.js';
 import type { Gate, GateEvidence, GateResult, Statistic, Threshold, Verdict } from './types.js';
 import { belowMinNFailNote, verdictBelowMinN } from './verdict.js';
@@ -94,6 +95,17 @@ export function byTargetKey(base: Gate, summary: Partial<Summary>): string | und
 }
 
 /**
+ * Why a timing bar may not be this runtime's: an exec adapter's run judged on the gate file's default bar (the process
+ * target's budget) because the file has no byTarget entry for its runtime. Null when the bar was set for it.
+ */
+export function defaultBarNote(base: Gate, key: string | undefined, summary: Partial<Summary>): string | null {
+  if (key !== undefined || summary.target !== 'exec' || !isTimeMetric(base.metric)) return null;
+  const runtime = summary.environment?.target.runtimeId;
+  const name = typeof runtime === 'string' ? runtime : 'exec';
+  return `bar not set for runtime ${name}: judged on the default (the process target's budget); set its own with byTarget.${name} in ${path.basename(base.file)}`;
+}
+
+/**
  * Judge one gate: n < minN is never a pass; it is a fail when the 95% interval is wholly beyond the bar (verdict.ts,
  * verdictBelowMinN) or a count is already over a "<", "<=" or "==" bar (counts only grow), else insufficient.
  */
@@ -104,7 +116,7 @@ export function evaluateGate(base: Gate, summary: Partial<Summary>, evidence: Ga
   const m = measure(gate.metric, gate.threshold, summary, evidence);
   const { op, bound } = gate.threshold;
   const minN = Math.max(gate.minN, (m.kind === 'distribution' ? quantileMinN(gate.threshold) : null) ?? 0);
-  const notes = [m.note];
+  const notes = [m.note, defaultBarNote(base, key, summary) ?? ''];
   let verdict: Verdict;
   let solid = false;
   if (m.value === null) {

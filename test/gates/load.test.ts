@@ -147,6 +147,24 @@ describe('per-target overrides (byTarget)', () => {
     expect(evaluateGate(g!, otherRun, { samples: { bootMs: samples } }).verdict).toBe('fail');
   });
 
+  it('says when an exec runtime is judged on the default timing bar, and only then', async () => {
+    const { evaluateGate } = await import('../../harness/gates/evaluate.js');
+    const [g] = loadGates(dirWith({ '01-boot.yaml': `${good}byTarget:\n  gvisor: { threshold: "p95 < 9000" }\n` }));
+    const dist = { n: 60, min: 400, p50: 450, p90: 490, p95: 495, p99: 500, max: 500, mean: 450 };
+    const run = (target: string, runtimeId?: string): Partial<Summary> => ({
+      target,
+      bootMs: dist,
+      environment: { target: { kind: target, runtimeId } } as unknown as Summary['environment'],
+    });
+    const note = (s: Partial<Summary>): string => evaluateGate(g!, s, {}).note;
+    expect(note(run('exec', 'firecrackerish'))).toMatch(
+      /bar not set for runtime firecrackerish: judged on the default .*byTarget\.firecrackerish in 01-boot\.yaml/,
+    );
+    expect(note(run('exec'))).toMatch(/bar not set for runtime exec/);
+    expect(note(run('exec', 'gvisor'))).not.toMatch(/bar not set/);
+    expect(note(run('process'))).not.toMatch(/bar not set/);
+  });
+
   it('reports a bad override threshold with its dot-path', () => {
     const err = loadError(dirWith({ '01-boot.yaml': `${good}byTarget:\n  microvm: { threshold: "p95 <" }\n` }));
     expect(err.message).toMatch(/01-boot\.yaml: byTarget\.microvm\.threshold: /);
