@@ -2,7 +2,7 @@
 // holder sees every class survive; each class flips when its state is tampered with (so "survives" is measured, not
 // assumed); examined from a new process after the holder's SIGKILL, the process-bound classes are lost.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -30,7 +30,7 @@ function holder(name: string): { proc: ChildProcess; dir: string; next: () => Pr
   const dir = path.join(tmp, name);
   mkdirSync(path.join(dir, 'ws'), { recursive: true });
   const shm = path.join(dir, 'shm');
-  mkdirSync(shm);
+  mkdirSync(shm, { recursive: true });
   const proc = spawn(bin, ['setup', path.join(dir, 'probe'), '--workspace', path.join(dir, 'ws')], {
     env: { ...process.env, TMPDIR: path.join(dir), SOAK_PROBE_SHM: shm },
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -103,6 +103,36 @@ describe('probe', () => {
     expect(s['child-process']).toBe('lost');
     expect(s['grandchild-process']).toBe('lost');
     spawnSync(bin, ['cleanup', dir]);
+  }, 60_000);
+
+  it("a setup again in the same folder keeps the session's token: a workspace from before it is not 'changed'", async () => {
+    const first = holder('again');
+    const ready = await first.next();
+    const gone = new Promise((resolve) => first.proc.once('exit', resolve));
+    const unsynced = path.join(first.dir, 'ws', 'probe-unsynced.txt');
+    const checkpointed = readFileSync(unsynced); // what a checkpoint taken now holds
+    first.proc.kill('SIGKILL');
+    await gone;
+    // the restarted session sets up again (process target, example adapter), then is killed before its next checkpoint
+    const second = holder('again');
+    const again = await second.next();
+    expect(again.event === 'ready' && ready.event === 'ready' && again.token === ready.token).toBe(true);
+    const gone2 = new Promise((resolve) => second.proc.once('exit', resolve));
+    second.proc.kill('SIGKILL');
+    await gone2;
+    writeFileSync(unsynced, checkpointed); // the restore brings back the checkpoint's workspace
+    const dir = path.join(first.dir, 'probe');
+    const r = spawnSync(bin, ['examine', dir, '--host-ms', String(Date.now())], { encoding: 'utf8', timeout: 30_000 });
+    const line = parseProbeLine(JSON.parse(r.stdout));
+    if (typeof line === 'string') throw new Error(line);
+    expect(statuses(line)['workspace-unsynced']).toBe('survives');
+    spawnSync(bin, ['cleanup', dir]);
+    // another session (another folder) gets a token of its own
+    const other = holder('other');
+    const its = await other.next();
+    expect(its.event === 'ready' && ready.event === 'ready' && its.token !== ready.token).toBe(true);
+    other.proc.kill('SIGKILL');
+    spawnSync(bin, ['cleanup', path.join(other.dir, 'probe')]);
   }, 60_000);
 
   it('SIGUSR1 asks its holder too (no host reading: the wall clock is not applicable)', async () => {
