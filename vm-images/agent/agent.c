@@ -225,6 +225,10 @@ int main(int argc, char **argv) {
     }
     now = now_ms();
     if (hold_until > now || now < next) continue;
+    /* A hold that ran out unreleased: the guest may have been frozen and restored elsewhere (a micro-VM or a sandbox
+       restored from a checkpoint taken in this hold) whose host's 'F' has not reached us yet. The restored state's
+       full heartbeat goes before any new step, so the first one the host reads describes the state it restored. */
+    if (hold_until != 0) heartbeat(1);
     hold_until = 0;
     do_step();
     effects_at_step(step, nonce, &eio);
