@@ -70,10 +70,13 @@ describe('soak run --boot-samples 3', () => {
     const gate1 = (await gatesJson([runDir])).gates.find((g) => g.id === 1) as unknown as {
       n: number;
       verdict: string;
+      saturated?: { measured: string };
     };
     expect(gate1.n).toBe(4);
     // 4 samples can never pass (too few); on a loaded machine boots can be slow enough to fail solidly (the whole 95%
-    // interval past the bar), which is a timing verdict, not a count: anything but pass is right here
-    expect(['insufficient', 'fail'], JSON.stringify(gate1)).toContain(gate1.verdict);
+    // interval past the bar), which is a timing verdict, not a count: anything but pass is right here (a solid fail
+    // measured on a saturated machine is reported inconclusive (saturated))
+    const allowed = gate1.saturated?.measured === 'fail' ? ['inconclusive'] : ['insufficient', 'fail'];
+    expect(allowed, JSON.stringify(gate1)).toContain(gate1.verdict);
   });
 });

@@ -134,9 +134,14 @@ describe('soak run on a disk that fills up', () => {
     if (!mounted || runDir === '') ctx.skip();
     const reports = path.join(disk, 'reports');
     mkdirSync(reports);
+    // fill to the last block, twice: space a late cleanup of the run frees in between is taken too
     fill('filler-2', 0);
+    fill('filler-3', 0);
+    const avail = (): string =>
+      execFileSync('df', ['-k', '--output=avail', disk], { encoding: 'utf8' }).split('\n')[1]!;
+    const before = avail();
     const r = await execaNode(cliPath, ['report', runDir, '--out', reports], { reject: false, timeout: 120_000 });
-    expect(r.exitCode).toBe(4);
+    expect(r.exitCode, `free KiB before the report: ${before}, after: ${avail()}; ${r.stderr}`).toBe(4);
     const lines = r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('soak: note: '));
     expect(lines).toEqual([
       `soak: no space left on device (ENOSPC) writing ${reports}: free some space or pass another --out`,
