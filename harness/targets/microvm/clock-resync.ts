@@ -1,16 +1,21 @@
 // Wall-clock resync of a restored micro-VM guest (targetOptions wallClock: resync): the guest's clock stops with the
 // guest and continues from the checkpoint's instant, so after a restore the host writes its epoch ms to the guest's
-// ttyS2 and the guest's clock-sync (vm-images/agent/clock-sync.c) sets CLOCK_REALTIME to it.
+// ttyS2 and the guest's clock-sync (vm-images/agent/clock-sync.c) sets CLOCK_REALTIME to it. The same port carries a
+// fresh RNG seed (targetOptions entropy: fresh): the kernel RNG state is in the RAM snapshot, the same in every clone.
+import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { connectPort } from './serial-port.js';
 
 /** How often the time is written again until the guest answers `set` (bytes around a restore may be lost). */
 const AGAIN_MS = 100;
 
+const NIBBLES = 'abcdefghijklmnop';
+
 /** The resync port of one session, across its QEMU processes. */
 export class ClockResync {
   private conn: Socket | null = null;
   private answered: (() => void) | null = null;
+  private seeded: (() => void) | null = null;
   /** What the guest said last (`set <ms>`, `error <reason>`), for the target's facts and diagnostics. */
   last = '';
 
@@ -20,6 +25,7 @@ export class ClockResync {
     const conn = await connectPort(socketPath, (line) => {
       this.last = line.slice(0, 200);
       if (/^(set \d+|error .*)$/.test(line)) this.answered?.();
+      if (/^(seeded \d+|seed-error .*)$/.test(line)) this.seeded?.();
     });
     if (conn instanceof Error) throw conn;
     this.conn = conn;
@@ -41,8 +47,29 @@ export class ClockResync {
     });
   }
 
+  /**
+   * Write a new 32-byte seed from the host's RNG (`seed <64 letters a-p>`: no digit, so a cut line is never a time) now
+   * and every AGAIN_MS until the guest answers `seeded`; resolves then, or after `timeoutMs`.
+   */
+  reseed(timeoutMs: number): Promise<void> {
+    const seed = [...randomBytes(32)].map((b) => NIBBLES[b >> 4]! + NIBBLES[b & 15]!).join('');
+    const write = (): void => void this.conn?.write(`seed ${seed}\n`);
+    return new Promise<void>((resolve) => {
+      const timer = setInterval(write, AGAIN_MS);
+      const deadline = setTimeout(() => this.seeded?.(), timeoutMs);
+      this.seeded = () => {
+        clearInterval(timer);
+        clearTimeout(deadline);
+        this.seeded = null;
+        resolve();
+      };
+      write();
+    });
+  }
+
   detach(): void {
     this.answered?.();
+    this.seeded?.();
     this.conn?.destroy();
     this.conn = null;
   }
