@@ -1,6 +1,7 @@
 // `soak target check --matrix`: N kill/resume trials, each a fresh session with the guest-state probe: boot, the
 // probe's setup, a checkpoint begun after it and committed, a real SIGKILL of the host group, a restore, and the
-// probe's examination of every class (check/survival.ts). What became of each trial is kept, measured or not.
+// probe's examination of every class (check/survival.ts); then a clone restored from the same checkpoint beside it,
+// examined too, for clone-entropy. What became of each trial is kept, measured or not.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
