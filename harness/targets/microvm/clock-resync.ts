@@ -15,7 +15,8 @@ const NIBBLES = 'abcdefghijklmnop';
 export class ClockResync {
   private conn: Socket | null = null;
   private answered: (() => void) | null = null;
-  private seeded: (() => void) | null = null;
+  /** Told each answer to a seed: `seeded <its first 8 letters>` or `seed-error <reason>`. */
+  private seeded: ((answer: string) => void) | null = null;
   /** What the guest said last (`set <ms>`, `error <reason>`), for the target's facts and diagnostics. */
   last = '';
 
@@ -25,7 +26,7 @@ export class ClockResync {
     const conn = await connectPort(socketPath, (line) => {
       this.last = line.slice(0, 200);
       if (/^(set \d+|error .*)$/.test(line)) this.answered?.();
-      if (/^(seeded \d+|seed-error .*)$/.test(line)) this.seeded?.();
+      if (/^(seeded [a-p]{8}|seed-error .*)$/.test(line)) this.seeded?.(line);
     });
     if (conn instanceof Error) throw conn;
     this.conn = conn;
@@ -49,15 +50,17 @@ export class ClockResync {
 
   /**
    * Write a new 32-byte seed from the host's RNG (`seed <64 letters a-p>`: no digit, so a cut line is never a time) now
-   * and every AGAIN_MS until the guest answers `seeded`; resolves then, or after `timeoutMs`.
+   * and every AGAIN_MS until the guest answers `seeded` with its first 8 letters; resolves then, or after `timeoutMs`.
    */
   reseed(timeoutMs: number): Promise<void> {
     const seed = [...randomBytes(32)].map((b) => NIBBLES[b >> 4]! + NIBBLES[b & 15]!).join('');
     const write = (): void => void this.conn?.write(`seed ${seed}\n`);
     return new Promise<void>((resolve) => {
       const timer = setInterval(write, AGAIN_MS);
-      const deadline = setTimeout(() => this.seeded?.(), timeoutMs);
-      this.seeded = () => {
+      const deadline = setTimeout(() => this.seeded?.(''), timeoutMs);
+      this.seeded = (answer) => {
+        // a seed line left in the guest's serial buffer by a checkpoint is answered too: not this restore's seed
+        if (answer !== '' && !answer.startsWith('seed-error') && answer !== `seeded ${seed.slice(0, 8)}`) return;
         clearInterval(timer);
         clearTimeout(deadline);
         this.seeded = null;
@@ -69,7 +72,7 @@ export class ClockResync {
 
   detach(): void {
     this.answered?.();
-    this.seeded?.();
+    this.seeded?.('');
     this.conn?.destroy();
     this.conn = null;
   }
