@@ -173,7 +173,7 @@ static unsigned long long fnv64(const unsigned char *b, size_t n) {
     return h;
 }
 
-/* clone-entropy: 32 bytes of /dev/urandom, 32 of getrandom and a UUIDv4 of the kernel read now, as fingerprints. One
+/* clone-entropy: 32 bytes of /dev/urandom, 32 of getrandom and a UUIDv4 of the kernel's, read now, as fingerprints. One
  * session cannot judge it: the harness compares two sessions restored from one checkpoint (check/clone-entropy.ts). */
 static void entropy_class(void) {
     unsigned char u[32], g[32], id[64] = {0};
@@ -184,10 +184,18 @@ static void entropy_class(void) {
     fd = open("/proc/sys/kernel/random/uuid", O_RDONLY);
     ssize_t ni = fd < 0 ? -1 : read(fd, id, sizeof id - 1);
     if (fd >= 0) close(fd);
-    if (nu != sizeof u || ng != sizeof g || ni < 36)
-        return obs("clone-entropy", "not-applicable", 0, 0, "cannot read %s", nu != sizeof u ? "/dev/urandom" : ng != sizeof g ? "getrandom" : "/proc/sys/kernel/random/uuid");
-    obs("clone-entropy", "not-applicable", 0, 0, "urandom %016llx getrandom %016llx uuid %016llx: one session, compared with a clone by the harness",
-        fnv64(u, sizeof u), fnv64(g, sizeof g), fnv64(id, 36));
+    const char *made = "the kernel's";
+    if (ni < 36) { /* no such file (gVisor): a UUIDv4 made as a library would, from 16 getrandom bytes */
+        unsigned char b[16];
+        if (getrandom(b, sizeof b, GRND_NONBLOCK) != sizeof b) ng = -1;
+        b[6] = (unsigned char)((b[6] & 0x0f) | 0x40), b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+        for (int i = 0, o = 0; i < 16; i++) o += sprintf((char *)id + o, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", b[i]);
+        made = "made from getrandom (no /proc/sys/kernel/random/uuid)";
+    }
+    if (nu != sizeof u || ng != sizeof g)
+        return obs("clone-entropy", "not-applicable", 0, 0, "cannot read %s", nu != sizeof u ? "/dev/urandom" : "getrandom");
+    obs("clone-entropy", "not-applicable", 0, 0, "urandom %016llx getrandom %016llx uuid %016llx: one session (uuid: %s), compared with a clone by the harness",
+        fnv64(u, sizeof u), fnv64(g, sizeof g), fnv64(id, 36), made);
 }
 
 void probe_examine(const struct probe_rec *r, const struct probe_live *l, int64_t host_ms) {
