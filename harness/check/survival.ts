@@ -20,6 +20,7 @@ export const STATE_CLASSES = [
   ['umask', 'the umask set at setup'],
   ['clock-monotonic', 'CLOCK_MONOTONIC not behind its reading at setup (value: seconds since)'],
   ['clock-wall', "the wall clock within 1 s of the host's right after the resume (value: seconds ahead)"],
+  ['clone-entropy', 'two sessions restored from one checkpoint read different /dev/urandom, getrandom and UUIDv4s'],
 ] as const;
 
 export type StateClass = (typeof STATE_CLASSES)[number][0];

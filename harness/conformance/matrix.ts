@@ -1,10 +1,12 @@
 // `soak target check --matrix`: N kill/resume trials, each a fresh session with the guest-state probe: boot, the
 // probe's setup, a checkpoint begun after it and committed, a real SIGKILL of the host group, a restore, and the
-// probe's examination of every class (check/survival.ts). What became of each trial is kept, measured or not.
+// probe's examination of every class (check/survival.ts); then a clone restored from the same checkpoint beside it,
+// examined too, for clone-entropy. What became of each trial is kept, measured or not.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type ProbeReport, unprobed } from '../check/survival.js';
+import { compareCloneEntropy, withCloneEntropy } from '../check/clone-entropy.js';
+import { type Observation, type ProbeReport, unprobed } from '../check/survival.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { HostMessage } from '../session/protocol.js';
 import { type ConformanceTarget, ConformanceSession } from './session.js';
@@ -39,9 +41,29 @@ async function trial(s: ConformanceSession, t: ConformanceTarget): Promise<Probe
   await h.waitFor((m) => m.ev === 'ckpt-begin', t.timeoutMs, 'a checkpoint begun after the probe setup');
   await h.waitFor((m) => m.ev === 'ckpt-commit', t.timeoutMs, 'its commit');
   await s.kill(h);
-  const r = s.start('restore');
+  s.keepProbeRecord();
+  // mode clone: it never checkpoints, so the clone below restores the same checkpoint
+  const r = s.start('clone');
   const examined = await r.waitFor(isProbe('examined', 'unprobed', 'error'), t.timeoutMs, 'probe examination');
-  return reportOf(examined.msg);
+  const report = reportOf(examined.msg);
+  if (typeof report === 'string' || report.mode === 'unprobed') return report;
+  return withCloneEntropy(report, await cloneEntropy(s, t, report));
+}
+
+/** A clone restored from the same checkpoint while the session runs, examined, compared with it (clone-entropy). */
+async function cloneEntropy(s: ConformanceSession, t: ConformanceTarget, session: ProbeReport): Promise<Observation> {
+  const c = s.startClone();
+  try {
+    const examined = await c.waitFor(isProbe('examined', 'unprobed', 'error'), t.timeoutMs, "the clone's examination");
+    const clone = reportOf(examined.msg);
+    if (typeof clone !== 'string') return compareCloneEntropy(session, clone);
+    return { class: 'clone-entropy', status: 'not-applicable', detail: `no clone examined: ${clone}` };
+  } catch (err) {
+    const why = (err as Error).message.split('\n')[0]!;
+    return { class: 'clone-entropy', status: 'not-applicable', detail: `no clone examined: ${why}` };
+  } finally {
+    await s.kill(c);
+  }
 }
 
 /** Run `trials` trials one after another, each in its own session folder under `keepDir` (default: a temp folder). */

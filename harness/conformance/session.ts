@@ -1,6 +1,6 @@
 // The conformance kit's driver: real session hosts on one target, in one throwaway session folder, each step waiting
 // on what the host reports (never on a sleep), and a kill that hits the host group and the target's kill list.
-import { mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Heartbeat } from '../check/heartbeat.js';
 import { HostHandle, isEv, isFullHeartbeat } from '../session/host-handle.js';
@@ -41,9 +41,27 @@ export class ConformanceSession {
     }
   }
 
-  /** Start a host booting a fresh session or restoring the newest checkpoint. */
-  start(mode: 'boot' | 'restore'): HostHandle {
+  /** Start a host booting a fresh session or restoring the newest checkpoint (`clone`: and never checkpointing). */
+  start(mode: 'boot' | 'restore' | 'clone'): HostHandle {
     const host = new HostHandle({ ...this.config(), mode }, path.join(this.dir, 'hosts.log'));
+    this.hosts.push(host);
+    return host;
+  }
+
+  /**
+   * Keep a copy of the session folder's probe record for a clone (the process target keeps it beside the session,
+   * outside its checkpoint: targets/process/probe.ts); call before a restore replaces it.
+   */
+  keepProbeRecord(): void {
+    const rec = path.join(this.dir, 'session', 'probe');
+    if (existsSync(rec)) cpSync(rec, path.join(this.dir, 'clone', 'session', 'probe'), { recursive: true });
+  }
+
+  /** A second session restoring the newest checkpoint into a folder of its own (host mode `clone`: run/effects-clone.ts). */
+  startClone(): HostHandle {
+    const dir = path.join(this.dir, 'clone');
+    const cfg = { ...this.config(), sessionDir: path.join(dir, 'session'), scratchDir: path.join(dir, 'scratch') };
+    const host = new HostHandle({ ...cfg, mode: 'clone' }, path.join(this.dir, 'hosts.log'));
     this.hosts.push(host);
     return host;
   }

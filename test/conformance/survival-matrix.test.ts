@@ -52,6 +52,8 @@ describe.concurrent('soak target check --matrix', () => {
     const c = counts(m);
     for (const k of ['workspace-unsynced', 'tmp-file', 'shm-file', 'clock-monotonic', 'clock-wall'])
       expect(c[k], k).toBe('3/0/0/0');
+    // each trial's clone (a second session from the same checkpoint) reads other RNG bytes: fresh processes
+    expect(c['clone-entropy']).toBe('3/0/0/0');
     for (const k of ['child-process', 'grandchild-process', 'tcp-listener', 'flock', 'pipe', 'timer', 'env', 'umask'])
       expect(c[k], k).toBe('0/3/0/0');
     const tmpRow = m.classes.find((r) => r.class === 'tmp-file')!;

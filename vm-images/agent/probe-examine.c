@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -165,6 +166,38 @@ static void holder_only(const struct probe_rec *r, const struct probe_live *l, c
     else obs("umask", "changed", 1, m, "%03o, was %03o", (unsigned)m, PROBE_UMASK);
 }
 
+/* 64-bit FNV-1a: a fingerprint of what was read, so the line carries no RNG output (equality is all that is compared). */
+static unsigned long long fnv64(const unsigned char *b, size_t n) {
+    unsigned long long h = 14695981039346656037ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* clone-entropy: 32 bytes of /dev/urandom, 32 of getrandom and a UUIDv4 of the kernel's, read now, as fingerprints. One
+ * session cannot judge it: the harness compares two sessions restored from one checkpoint (check/clone-entropy.ts). */
+static void entropy_class(void) {
+    unsigned char u[32], g[32], id[64] = {0};
+    int fd = open("/dev/urandom", O_RDONLY);
+    ssize_t nu = fd < 0 ? -1 : read(fd, u, sizeof u);
+    if (fd >= 0) close(fd);
+    ssize_t ng = getrandom(g, sizeof g, GRND_NONBLOCK);
+    fd = open("/proc/sys/kernel/random/uuid", O_RDONLY);
+    ssize_t ni = fd < 0 ? -1 : read(fd, id, sizeof id - 1);
+    if (fd >= 0) close(fd);
+    const char *made = "the kernel's";
+    if (ni < 36) { /* no such file (gVisor): a UUIDv4 made as a library would, from 16 getrandom bytes */
+        unsigned char b[16];
+        if (getrandom(b, sizeof b, GRND_NONBLOCK) != sizeof b) ng = -1;
+        b[6] = (unsigned char)((b[6] & 0x0f) | 0x40), b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+        for (int i = 0, o = 0; i < 16; i++) o += sprintf((char *)id + o, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", b[i]);
+        made = "made from getrandom (no /proc/sys/kernel/random/uuid)";
+    }
+    if (nu != sizeof u || ng != sizeof g)
+        return obs("clone-entropy", "not-applicable", 0, 0, "cannot read %s", nu != sizeof u ? "/dev/urandom" : "getrandom");
+    obs("clone-entropy", "not-applicable", 0, 0, "urandom %016llx getrandom %016llx uuid %016llx: one session (uuid: %s), compared with a clone by the harness",
+        fnv64(u, sizeof u), fnv64(g, sizeof g), fnv64(id, 36), made);
+}
+
 void probe_examine(const struct probe_rec *r, const struct probe_live *l, int64_t host_ms) {
     char want[64];
     snprintf(want, sizeof want, "probe:%s\n", r->token);
@@ -193,6 +226,7 @@ void probe_examine(const struct probe_rec *r, const struct probe_live *l, int64_
         double off = (double)(wall / 1000000 - host_ms) / 1e3;
         obs("clock-wall", off > -1 && off < 1 ? "survives" : "changed", 1, off, "%+.3f s from the host's clock", off);
     }
+    entropy_class();
     printf("]}\n");
     fflush(stdout);
 }

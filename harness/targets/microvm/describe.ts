@@ -1,6 +1,6 @@
 // What the microvm target reports of itself for the report's tested-environment section (target-info).
 import type { GuestEnv } from './env.js';
-import type { MicrovmOptions } from './options.js';
+import { freshEntropy, type MicrovmOptions } from './options.js';
 import type { TargetInfo } from '../target.js';
 
 /** The target facts of a microvm guest: accelerator, QEMU, image, machine shape, RAM capture, how fresh sessions start. */
@@ -18,5 +18,6 @@ export function describeMicrovm(env: Partial<GuestEnv>, opts: MicrovmOptions): T
     ramCapture: opts.ramCapture,
     freshStart: opts.fresh,
     wallClock: opts.wallClock,
+    entropy: freshEntropy(opts) ? 'fresh' : 'as-snapshot',
   };
 }

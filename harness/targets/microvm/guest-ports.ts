@@ -1,17 +1,23 @@
 // The guest's serial ports beside its console, each on when its option asks: the guest-state probe (ttyS1,
-// guest-probe.ts) and the wall-clock resync (ttyS2, clock-resync.ts); the same on every QEMU of the session.
+// guest-probe.ts) and the wall-clock resync and RNG seed (ttyS2, clock-resync.ts); the same on every QEMU of a session.
 import type { ProbeLine } from '../../check/survival.js';
 import { ClockResync } from './clock-resync.js';
 import { GuestProbe } from './guest-probe.js';
+import { freshEntropy, type MicrovmOptions } from './options.js';
 
 /** The ports of one session: attached to each new QEMU, told when a restored guest runs. */
 export class GuestPorts {
   private readonly probe: GuestProbe | null;
   private readonly clock: ClockResync | null;
 
-  constructor(on: { probe?: boolean; resync?: boolean }) {
+  constructor(private readonly on: { probe?: boolean; resync?: boolean; seed?: boolean }) {
     this.probe = on.probe === true ? new GuestProbe() : null;
-    this.clock = on.resync === true ? new ClockResync() : null;
+    this.clock = on.resync === true || on.seed === true ? new ClockResync() : null;
+  }
+
+  /** The ports a session's options ask for: the probe, `wallClock: resync`, `entropy: fresh` (default on cold boots). */
+  static of(opts: MicrovmOptions, probe: boolean): GuestPorts {
+    return new GuestPorts({ probe, resync: opts.wallClock === 'resync', seed: freshEntropy(opts) });
   }
 
   /** The socket of each port that is on, for QEMU's command line (spec.ts), named by `sock`. */
@@ -33,12 +39,13 @@ export class GuestPorts {
   }
 
   /**
-   * A restored guest runs (after `cont`): set its wall clock (in the background), then ask the probe's holder to
-   * examine, so the examination sees the guest as a resumed session would be handed over.
+   * A restored guest runs (after `cont`): set its wall clock and reseed its RNG (in the background, at once), then ask
+   * the probe's holder to examine, so the examination sees the guest as a resumed session would be handed over.
    */
   resumed(timeoutMs: number): void {
-    const clocked = this.clock?.resync(timeoutMs) ?? Promise.resolve();
-    void clocked.then(() => this.probe?.examine(timeoutMs));
+    const clocked = this.on.resync === true ? this.clock?.resync(timeoutMs) : undefined;
+    const seeded = this.on.seed === true ? this.clock?.reseed(timeoutMs) : undefined;
+    void Promise.all([clocked, seeded]).then(() => this.probe?.examine(timeoutMs));
   }
 
   /** What the resync port said last (`set <ms>`), for diagnostics; undefined when the resync is off. */

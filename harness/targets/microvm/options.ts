@@ -70,6 +70,13 @@ export const microvmOptionsSchema = z
      * serial port, clock-resync.ts). Cold boots only (a template's guest booted without the port).
      */
     wallClock: z.enum(['free', 'resync']).default('free'),
+    /**
+     * The guest's kernel RNG after a restore: `fresh` writes a new seed from the host's RNG to the restored guest (ttyS2,
+     * the resync's port), which mixes it in and reseeds its CRNG, so sessions restored from one checkpoint diverge;
+     * `as-snapshot` leaves the RNG state the RAM snapshot holds (every such session reads the same bytes). Default:
+     * `fresh` on cold boots, `as-snapshot` for templates (their guest boots without the port; its agent gets entropy).
+     */
+    entropy: z.enum(['fresh', 'as-snapshot']).optional(),
   })
   .strict()
   .refine((o) => !o.hotCopy || o.ramIngest === 'file', {
@@ -80,12 +87,21 @@ export const microvmOptionsSchema = z
     error: 'wallClock: resync needs fresh: cold (a template guest boots without the resync port)',
     path: ['wallClock'],
   })
+  .refine((o) => o.fresh === 'cold' || o.entropy !== 'fresh', {
+    error: 'entropy: fresh needs fresh: cold (a template guest boots without the seed port)',
+    path: ['entropy'],
+  })
   .refine((o) => o.fresh === 'cold' || o.ramCapture === 'stream', {
     error: 'fresh: template needs ramCapture: stream',
     path: ['fresh'],
   });
 
 export type MicrovmOptions = z.infer<typeof microvmOptionsSchema>;
+
+/** Whether a restored guest gets a fresh seed (targetOptions.entropy, default by `fresh`). */
+export function freshEntropy(opts: MicrovmOptions): boolean {
+  return (opts.entropy ?? (opts.fresh === 'cold' ? 'fresh' : 'as-snapshot')) === 'fresh';
+}
 /** The effect plan of a microvm session (run/effects-run.ts adds it to targetOptions). */
 export type MicrovmEffects = EffectsConfig;
 

@@ -28,7 +28,7 @@ export interface QemuSpec {
   effects?: string;
   /** The guest-state probe on (soak.probe=1): its holder talks on the guest's ttyS1, this unix socket on the host. */
   probeSocket?: string;
-  /** Wall-clock resync on (soak.clock=1): the guest's clock-sync reads the host's epoch ms on ttyS2, this socket. */
+  /** Wall-clock resync or RNG seed on (soak.clock=1): the guest's clock-sync reads the host's lines on ttyS2, this socket. */
   clockSocket?: string;
   /**
    * Start paused and load at once from this migration URI (e.g. `exec:cat FILE`) instead of waiting for

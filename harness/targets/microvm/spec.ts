@@ -17,7 +17,7 @@ export interface GuestPlace {
   incoming: boolean;
   /** The guest-state probe's port (ttyS1), when the probe is on. */
   probeSocket?: string;
-  /** The wall-clock resync's port (ttyS2), when targetOptions.wallClock is `resync`. */
+  /** The wall-clock resync's and RNG seed's port (ttyS2): targetOptions.wallClock `resync` or entropy `fresh`. */
   clockSocket?: string;
 }
 

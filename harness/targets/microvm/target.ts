@@ -41,7 +41,7 @@ import { runCheckpoint } from './checkpoint-run.js';
 
 export function createMicrovmTarget(ctx: TargetContext): Target {
   const { opts, effects, probe } = parseMicrovmTargetOptions(ctx.options);
-  return new MicrovmTarget(ctx, opts, effects, new GuestPorts({ probe, resync: opts.wallClock === 'resync' }));
+  return new MicrovmTarget(ctx, opts, effects, GuestPorts.of(opts, probe === true));
 }
 
 /** Build (or find cached) the template snapshot for these target options, without starting a session. */
@@ -70,7 +70,7 @@ class MicrovmTarget implements Target {
     private readonly ctx: TargetContext,
     private readonly opts: MicrovmOptions,
     private readonly effects?: MicrovmEffects,
-    /** The guest-state probe (targetOptions `probe`, ttyS1) and the wall-clock resync (`wallClock`, ttyS2). */
+    /** The guest-state probe (targetOptions `probe`, ttyS1), the wall-clock resync and RNG seed (ttyS2). */
     private readonly ports = new GuestPorts({}),
   ) {}
 

@@ -62,7 +62,8 @@ describe('probe', () => {
     h.proc.stdin!.write(`examine ${Date.now()}\n`);
     const before = statuses(await h.next());
     expect(Object.keys(before).sort()).toEqual([...STATE_CLASS_IDS].sort());
-    expect(Object.values(before).every((s) => s === 'survives')).toBe(true);
+    // clone-entropy: one session cannot judge it (the harness compares two: check/clone-entropy.ts)
+    expect(STATE_CLASS_IDS.filter((c) => before[c] !== 'survives')).toEqual(['clone-entropy']);
 
     // tamper: /tmp file gone, /dev/shm file rewritten, the grandchild killed, the wall clock said to be 5 s off
     const token = ready.event === 'ready' ? ready.token : '';
@@ -74,7 +75,7 @@ describe('probe', () => {
     while (pidAlive(grandchild)) await sleep(10); // a signal is delivered when the process next runs: wait for it
     h.proc.stdin!.write(`examine ${Date.now() - 5000}\n`);
     const after = statuses(await h.next());
-    const flipped = STATE_CLASS_IDS.filter((c) => after[c] !== 'survives');
+    const flipped = STATE_CLASS_IDS.filter((c) => after[c] !== 'survives' && c !== 'clone-entropy');
     expect(flipped.sort()).toEqual(['clock-wall', 'grandchild-process', 'shm-file', 'tmp-file']);
     expect(after['tmp-file']).toBe('lost');
     expect(after['shm-file']).toBe('changed');
@@ -141,7 +142,26 @@ describe('probe', () => {
     h.proc.kill('SIGUSR1');
     const s = statuses(await h.next());
     expect(s['clock-wall']).toBe('not-applicable');
-    expect(STATE_CLASS_IDS.filter((c) => s[c] !== 'survives')).toEqual(['clock-wall']);
+    expect(STATE_CLASS_IDS.filter((c) => s[c] !== 'survives')).toEqual(['clock-wall', 'clone-entropy']);
+    h.proc.stdin!.end();
+  }, 60_000);
+
+  it('clone-entropy: each examination reports fingerprints of fresh kernel RNG reads (not the bytes), left to compare', async () => {
+    const h = holder('entropy');
+    expect((await h.next()).event).toBe('ready');
+    const details: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      h.proc.stdin!.write(`examine ${Date.now()}\n`);
+      const line = await h.next();
+      const o = line.event === 'examined' ? line.observations.find((x) => x.class === 'clone-entropy') : undefined;
+      expect(o?.status, JSON.stringify(line)).toBe('not-applicable');
+      details.push(o!.detail);
+    }
+    const re = /^urandom ([0-9a-f]{16}) getrandom ([0-9a-f]{16}) uuid ([0-9a-f]{16}): one session/;
+    const [a, b] = details.map((d) => re.exec(d)?.slice(1));
+    expect(a, details[0]).toBeDefined();
+    // two reads of a running kernel's RNG never repeat, source by source
+    for (let i = 0; i < 3; i++) expect(a![i]).not.toBe(b![i]);
     h.proc.stdin!.end();
   }, 60_000);
 

@@ -1,7 +1,12 @@
 // Unit tests for the microvm target's options and QEMU command line (no QEMU needed).
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../harness/core/errors.js';
-import { parseMicrovmOptions, parseMicrovmTargetOptions } from '../../../harness/targets/microvm/options.js';
+import { GuestPorts } from '../../../harness/targets/microvm/guest-ports.js';
+import {
+  freshEntropy,
+  parseMicrovmOptions,
+  parseMicrovmTargetOptions,
+} from '../../../harness/targets/microvm/options.js';
 import { qemuArgs, type QemuSpec } from '../../../harness/targets/microvm/qemu.js';
 
 const spec: QemuSpec = {
@@ -39,6 +44,17 @@ describe('parseMicrovmOptions', () => {
     expect(() => parseMicrovmOptions({ fresh: 'template', wallClock: 'resync' })).toThrow(/targetOptions\.wallClock/);
     expect(() => parseMicrovmTargetOptions({ fresh: 'template', probe: '/p' })).toThrow(/targetOptions\.fresh/);
     expect(() => parseMicrovmTargetOptions({ probe: 'relative' })).toThrow(/targetOptions\.probe/);
+  });
+
+  it('entropy: fresh by default on cold boots (the seed port, ttyS2, is on), as-snapshot for templates', () => {
+    expect(freshEntropy(parseMicrovmOptions({}))).toBe(true);
+    expect(freshEntropy(parseMicrovmOptions({ entropy: 'as-snapshot' }))).toBe(false);
+    expect(freshEntropy(parseMicrovmOptions({ fresh: 'template' }))).toBe(false);
+    expect(() => parseMicrovmOptions({ fresh: 'template', entropy: 'fresh' })).toThrow(/targetOptions\.entropy/);
+    expect(() => parseMicrovmOptions({ entropy: 'reseed' })).toThrow(/targetOptions\.entropy/);
+    const sock = (name: string): string => `/w/${name}`;
+    expect(GuestPorts.of(parseMicrovmOptions({}), false).sockets(sock)).toEqual({ clockSocket: '/w/clock.sock' });
+    expect(GuestPorts.of(parseMicrovmOptions({ entropy: 'as-snapshot' }), false).sockets(sock)).toEqual({});
   });
 
   it('reports every invalid field by its dot-path', () => {
