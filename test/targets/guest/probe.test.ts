@@ -91,6 +91,10 @@ describe('probe', () => {
     h.proc.kill('SIGKILL');
     await gone;
     const dir = path.join(h.dir, 'probe');
+    // the child and grandchild die of their parent's death (PR_SET_PDEATHSIG) when they next run: on a loaded machine
+    // that can be after the holder is reaped, so wait for it (a session's examination comes much later than this)
+    const rec = readFileSync(path.join(dir, 'probe.rec'), 'utf8').split(' ');
+    for (const pid of [Number(rec[3]), Number(rec[5])]) while (pidAlive(pid)) await sleep(10);
     const r = spawnSync(bin, ['examine', dir, '--host-ms', String(Date.now())], { encoding: 'utf8', timeout: 30_000 });
     const line = parseProbeLine(JSON.parse(r.stdout));
     if (typeof line === 'string') throw new Error(line);
