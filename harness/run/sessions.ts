@@ -18,6 +18,7 @@ import type { RunPaths } from './run-folder.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { sessionJournal, type SessionEnd } from './session-journal.js';
 import { storeTally } from './store-tally.js';
+import { injectedSessionSkew } from './test-faults.js';
 
 /** Session `index`'s folders inside run folder `run` (its journal and run folder are the run's). */
 export function sessionPaths(run: RunPaths, index: number): RunPaths {
@@ -130,7 +131,7 @@ export async function runSessions(
         { ...opts, progress, decide: undefined },
         paths,
         sessionJournal(journal, i, (e) => (ends[i] = e)),
-        sessionScenario(scenario, i),
+        injectedSessionSkew(sessionScenario(scenario, i), i),
         cycles,
         'boot',
       ),
