@@ -86,6 +86,17 @@ describe('soak run --sessions 3 (process target)', () => {
     expect(good.markdown).toMatch(/\| 2 \| \d+ \| 3 \| 3 \| 0 \| 0 \|/);
   });
 
+  it('soak check re-judges every session (clean: exit 0; session 1 skewed: exit 1); soak merge refuses them (exit 3)', async () => {
+    const clean = await soak('check', good.runDir);
+    expect(clean.exitCode, describeResult(clean)).toBe(0);
+    expect(clean.stdout).toMatch(/\b9\b/); // 9 cycles re-checked, none taken for another session's
+    const skewed = await soak('check', bad.runDir);
+    expect(skewed.exitCode, describeResult(skewed)).toBe(1);
+    const merged = await soak('merge', good.runDir, bad.runDir, '--out', path.join(tmp, 'merged'));
+    expect(merged.exitCode, describeResult(merged)).toBe(3);
+    expect(merged.stderr).toMatch(/ran 3 sessions at once: merging such runs is not supported yet/);
+  });
+
   it('--resume of a run of several sessions is refused in one line (exit 3), its journal untouched', async () => {
     const journal = path.join(good.runDir, 'journal.ndjson');
     const before = readFileSync(journal);
