@@ -5,6 +5,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
 import { judge } from '../../harness/gates/judge.js';
@@ -14,6 +15,7 @@ import { sessionJournal } from '../../harness/run/session-journal.js';
 import { parseScenario, type Scenario } from '../../harness/scenario/scenario.js';
 import { sessionScenario, sessionSeed } from '../../harness/scenario/sessions.js';
 import { testEnvironment } from '../helpers/journal-events.js';
+import { repoRoot } from '../helpers/paths.js';
 
 let tmp: string;
 beforeAll(() => {
@@ -85,6 +87,17 @@ describe('a journal of several sessions', () => {
       [2, 4, 1],
     ]);
     expect(s.sessions?.rows.map((r) => r.seed)).toEqual([0, 1, 2].map((i) => sessionSeed(s.seed, i)));
+  });
+
+  it('is folded the same when long enough for threads (built harness; read on one: their parts key cycles without sessions)', async () => {
+    const dir = sessionRun('threads', 3, 4, (s, c) => s === 1 && c === 2);
+    const one = (await loadRuns([dir])).analysis.summary;
+    // worker threads run only from dist/ (as test/analysis/parallel.test.ts): the built harness folds it
+    const built = pathToFileURL(path.join(repoRoot, 'dist', 'harness', 'analysis', 'load-runs.js')).href;
+    const { loadRuns: loadBuilt } = (await import(built)) as typeof import('../../harness/analysis/load-runs.js');
+    const split = (await loadBuilt([dir], { parallelFromBytes: 1, threads: 2 })).analysis.summary;
+    expect(split.cycles).toEqual({ total: 12, resumed: 11, failed: 1, indeterminate: 0 });
+    expect(split.sessions).toEqual(one.sessions);
   });
 
   it('a repeated outcome of one session is still a protocol error, named with its session', async () => {
