@@ -1,7 +1,6 @@
 // Many sessions on one host (issue 36): the scenario field's bounds, what it may be combined with, and each session's
 // seed (a pure function of the scenario's seed and the session index: session 0 keeps the seed, so its plan is today's).
 import { createHash } from 'node:crypto';
-import type { Scenario } from './scenario.js';
 
 /** The most sessions one runner starts at once. */
 export const MAX_SESSIONS = 64;
@@ -9,8 +8,20 @@ export const MAX_SESSIONS = 64;
 /** Targets that run many sessions at once (the others are refused with sessions > 1). */
 const MULTI_SESSION_TARGETS: readonly string[] = ['process'];
 
+/** The scenario fields (scenario.ts, which imports this file) that decide whether sessions can run at once. */
+interface SessionsFields {
+  sessions: number;
+  target: string;
+  faults: readonly { kind: string }[];
+  standby: boolean;
+  untilDecided?: boolean | undefined;
+  effects?: unknown;
+  probe?: boolean | undefined;
+  promises?: readonly unknown[] | undefined;
+}
+
 /** Why `s` cannot run its sessions at once (one line), or undefined when it can. */
-export function sessionsIssue(s: Scenario): string | undefined {
+export function sessionsIssue(s: SessionsFields): string | undefined {
   if (s.sessions === 1) return undefined;
   const n = `sessions: ${s.sessions}`;
   if (!MULTI_SESSION_TARGETS.includes(s.target))
@@ -32,6 +43,6 @@ export function sessionSeed(seed: number, index: number): number {
 }
 
 /** The scenario session `index` runs: the run's, with that session's seed. */
-export function sessionScenario(s: Scenario, index: number): Scenario {
+export function sessionScenario<S extends { seed: number }>(s: S, index: number): S {
   return index === 0 ? s : { ...s, seed: sessionSeed(s.seed, index) };
 }
