@@ -18,7 +18,7 @@ import type { RunPaths } from './run-folder.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { sessionJournal, type SessionEnd } from './session-journal.js';
 import { storeTally } from './store-tally.js';
-import { injectedSessionSkew } from './test-faults.js';
+import { ABORT_SESSION, injectedSessionAbort, injectedSessionSkew } from './test-faults.js';
 
 /** Session `index`'s folders inside run folder `run` (its journal and run folder are the run's). */
 export function sessionPaths(run: RunPaths, index: number): RunPaths {
@@ -125,18 +125,22 @@ export async function runSessions(
     throw sampled[0].reason;
   }
   mkdirSync(all[0]!.scratch, { recursive: true, mode: 0o700 }); // a runner loop removes its scratch when it ends
-  const settled = await Promise.allSettled(
-    all.map((paths, i) =>
-      runCycles(
-        { ...opts, progress, decide: undefined },
-        paths,
-        sessionJournal(journal, i, (e) => (ends[i] = e)),
-        injectedSessionSkew(sessionScenario(scenario, i), i),
-        cycles,
-        'boot',
-      ),
-    ),
-  );
+  const session = async (paths: RunPaths, i: number): Promise<RunResult> => {
+    const abortAfter = injectedSessionAbort(cycles, i); // test-only: this session's loop dies after its first cycle
+    const journaled = sessionJournal(journal, i, (e) => (ends[i] = e));
+    const ran = await runCycles(
+      { ...opts, progress, decide: undefined },
+      paths,
+      journaled,
+      injectedSessionSkew(sessionScenario(scenario, i), i),
+      abortAfter ?? cycles,
+      'boot',
+    );
+    if (abortAfter === null) return ran;
+    ends[i] = { status: 'aborted', cycles: ran.cycles, reason: `injected abort (${ABORT_SESSION}, test-only)` };
+    throw new Error(ends[i].reason);
+  };
+  const settled = await Promise.allSettled(all.map(session));
   const done = ends.reduce((s, e) => s + (e?.cycles ?? 0), 0);
   const { status, reason } = runStatus(ends);
   const store = pooledTally(all);

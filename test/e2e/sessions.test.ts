@@ -120,6 +120,26 @@ describe('soak run --sessions 3 (process target)', () => {
   });
 });
 
+describe('one session aborting', () => {
+  it('stops no other: they run every cycle, the run ends aborted naming the session (exit 4)', async () => {
+    const out = path.join(tmp, 'abort');
+    const args = ['run', '--sessions', '3', '--cycles', '2', '--boot-samples', '0', '--out', out, '--no-report'];
+    const r = await runSoak(args, { cwd: tmp, timeoutMs: 600_000, env: { SOAK_TEST_ABORT_SESSION: '1' } });
+    expect(r.exitCode, describeResult(r)).toBe(4);
+    const runDir = path.join(out, readlinkSync(path.join(out, 'latest')));
+    const events = readFileSync(path.join(runDir, 'journal.ndjson'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as JournalEvent);
+    const done = events.filter((e): e is CycleEvent => e.type === 'cycle').map((e) => `${e.session ?? 0}:${e.cycle}`);
+    expect(done.sort(), describeResult(r)).toEqual(['0:1', '0:2', '1:1', '2:1', '2:2']);
+    const ends = events.filter((e) => e.type === 'run-end');
+    expect(ends).toHaveLength(1);
+    expect(ends[0]).toMatchObject({ status: 'aborted', cycles: 5 });
+    expect((ends[0] as { reason?: string }).reason).toMatch(/^session 1: injected abort/);
+  });
+});
+
 describe('bad input', () => {
   // the field's bounds as every scenario field's (the file, then the field named by its flag), two lines
   it.each([
