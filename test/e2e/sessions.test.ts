@@ -20,6 +20,7 @@ interface SessionRun {
   events: JournalEvent[];
   summary: Summary;
   markdown: string;
+  html: string;
 }
 
 /** `soak run --sessions 3 --cycles 3` into its own folders under tmp, `env` added; its run folder read back. */
@@ -39,7 +40,8 @@ async function runThree(name: string, env: Record<string, string> = {}): Promise
   const reportLine = outputLines(result.stdout).find((l) => l.startsWith('report: '));
   const reportDir = path.dirname(reportLine!.slice('report: '.length));
   const summary = JSON.parse(readFileSync(path.join(reportDir, 'summary.json'), 'utf8')) as Summary;
-  return { result, runDir, events, summary, markdown: readFileSync(path.join(reportDir, 'summary.md'), 'utf8') };
+  const read = (f: string): string => readFileSync(path.join(reportDir, f), 'utf8');
+  return { result, runDir, events, summary, markdown: read('summary.md'), html: read('index.html') };
 }
 
 beforeAll(() => {
@@ -84,6 +86,8 @@ describe('soak run --sessions 3 (process target)', () => {
     expect(s.sessions?.dedup.meanSessionRatio).toBeGreaterThan(1);
     expect(good.markdown).toContain('## Sessions');
     expect(good.markdown).toMatch(/\| 2 \| \d+ \| 3 \| 3 \| 0 \| 0 \|/);
+    expect(good.html).toContain('<h2 id="sessions">Sessions</h2>');
+    expect(good.html).toMatch(/<tr><td>2<\/td><td>\d+<\/td><td>3<\/td><td>3<\/td><td>0<\/td>/);
   });
 
   it('soak check re-judges every session (clean: exit 0; session 1 skewed: exit 1); soak merge refuses them (exit 3)', async () => {
