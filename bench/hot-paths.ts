@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Bench } from 'tinybench';
-import { analyze } from '../harness/analysis/accumulator.js';
+import { analyze } from '../harness/analysis/analyze.js';
 import { JournalWriter, parseJournal } from '../harness/journal/writer.js';
 import { loadRuns } from '../harness/analysis/load-runs.js';
 import { CdcCutter } from '../harness/store/chunking/ingest.js';

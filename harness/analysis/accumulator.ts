@@ -18,6 +18,8 @@ import { mean, summarize } from '../stats/distribution.js';
 import { wilson } from '../stats/wilson.js';
 import { SUMMARY_SCHEMA_VERSION, type CheckpointRow, type CycleRow, type RunAnalysis } from './summary.js';
 import { reportDate } from './report-date.js';
+import { SessionFolds, sessionsSummary } from './session-folds.js';
+import { sessionCycleKey } from '../journal/session-key.js';
 
 export type { PartialFold } from './partial-fold.js';
 
@@ -53,10 +55,13 @@ export class RunAccumulator {
   private readonly side = new SideTallies(); // effects and guest-state events
   /** The latest run-end or machine-load time of any run (ms since that run started): summary.elapsedMs. */
   private lastT = 0;
+  private session = 0; // of the event being added (issue 36); its folds apart:
+  private readonly perSession = new SessionFolds(() => new RunAccumulator());
 
   /** Call before feeding the next run's events; `source` names the previous one in errors. */
   nextRun(source: string): void {
     this.requireStart(source);
+    if (this.perSession.active) throw new InputError(`${source}: a run of several sessions is analysed alone`);
     this.run++;
     this.rejudge.nextRun();
     this.side.nextRun();
@@ -70,11 +75,13 @@ export class RunAccumulator {
   }
 
   private key(cycle: number): number {
-    return this.run * 2 ** 32 + cycle;
+    return this.run * 2 ** 38 + sessionCycleKey(this.session, cycle);
   }
 
   add(e: JournalEvent): void {
     if ((e.type === 'run-end' || e.type === 'machine-load') && e.t > this.lastT) this.lastT = e.t; // no fast-path type
+    this.session = e.session ?? 0; // a session's lines never take the fast path, which leaves it 0
+    this.perSession.add(e);
     switch (e.type) {
       case 'run-start':
         this.start ??= e;
@@ -119,13 +126,18 @@ export class RunAccumulator {
     }
   }
 
+  /** A run of several sessions: its lines are read by add() (the fast path declines them). */
+  get severalSessions(): boolean {
+    return this.perSession.active;
+  }
+
   cycleStarted(cycle: number): void {
     this.startedKeys.push(this.key(cycle));
   }
 
   /** A cycle's outcome; the last one journaled for a cycle id wins, so a cycle is never counted twice. The row is copied. */
   cycleEnded(row: CycleRow, violations: readonly Violation[], cause: IndeterminateCause | null = null): void {
-    this.rejudge.outcome(row.cycle, this.outcomes.length);
+    this.rejudge.outcome(sessionCycleKey(this.session, row.cycle), this.outcomes.length);
     if (violations.length > 0) this.violationsAt.set(this.outcomes.length, violations);
     if (cause !== null) this.causesAt.set(this.outcomes.length, cause);
     this.outcomes.push(row);
@@ -154,7 +166,7 @@ export class RunAccumulator {
 
   /** What a cycle's checker looked at (its outcome follows): judged again when the analysis finishes. */
   observed(o: ObservationFields): void {
-    this.rejudge.observed(o);
+    this.rejudge.observed(o, sessionCycleKey(this.session, o.cycle));
   }
 
   /** Everything fed so far, as a part to append to another accumulator (one run only: keys are cycle ids). */
@@ -183,6 +195,7 @@ export class RunAccumulator {
 
   /** Append the fold of the next part of the current run's journal, as if its events had been added here. */
   append(p: PartialFold): void {
+    if (this.perSession.active) throw new InputError('a journal of several sessions is analysed on one thread only');
     if (p.start !== null) {
       this.start ??= p.start;
       this.sawStart = true;
@@ -224,6 +237,8 @@ export class RunAccumulator {
     const { successes, trials } = tally.killResume;
     const found = [...violations.values()].flat();
     const allViolations = found.filter((v) => v.code !== 'adapter-fault'); // the checker's (and the runner's) findings
+    const dedup = dedupOf(checkpoints, storeRecords(start, this.ends));
+    const each = this.perSession.finish(source);
     return {
       summary: {
         schemaVersion: SUMMARY_SCHEMA_VERSION,
@@ -255,7 +270,7 @@ export class RunAccumulator {
         },
         tornCheckpoint: tally.tornCheckpoint,
         noncePreserved: tally.noncePreserved,
-        dedup: dedupOf(checkpoints, storeRecords(start, this.ends)),
+        dedup,
         violations: allViolations.length,
         recheck,
         violationSamples: allViolations.slice(0, 10).map((v) => v.message),
@@ -268,30 +283,14 @@ export class RunAccumulator {
         ...runFacts(start, this.loads.columns(), this.ends),
         ...(this.lastT > 0 ? { elapsedMs: this.lastT } : {}),
         ...this.side.summary(start, { ...start.environment.target, ...this.liveTarget }),
+        ...(each.length > 0 ? { sessions: sessionsSummary(each, dedup.ratio) } : {}),
       },
       cycles,
       checkpoints,
       downtimes: tally.downtimes,
       samples: { bootMs: this.boots.view(), restoreMs: this.restores.view() },
       cadence: { stepMs: start.scenario.stepMs, checkpoint: { everyMs: start.scenario.checkpoint.everyMs } },
+      ...(each.length > 0 ? { perSession: each } : {}),
     };
   }
-}
-
-/**
- * Analyse one run's events, or several runs (shards, nights) as one sample: cycles are keyed per run, so
- * merged statistics equal those of a single run over the union. Scenario, date and environment come from the first run.
- */
-export function analyze(
-  firstEvents: JournalEvent[],
-  source = 'journal',
-  more: { events: JournalEvent[]; source: string }[] = [],
-): RunAnalysis {
-  const acc = new RunAccumulator();
-  const runs = [{ events: firstEvents, source }, ...more];
-  runs.forEach((r, i) => {
-    if (i > 0) acc.nextRun(runs[i - 1]!.source);
-    for (const e of r.events) acc.add(e);
-  });
-  return acc.finish(runs.at(-1)!.source);
 }

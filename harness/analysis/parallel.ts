@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AnalysisLineReader } from './fastpath/line-reader.js';
+import { ranSeveralSessions } from './journal-head.js';
 import type { PartialFold, RunAccumulator } from './accumulator.js';
 import { JournalLineError } from '../core/errors.js';
 import { JournalProtocol, type ProtocolPart } from '../journal/protocol.js';
@@ -59,7 +60,7 @@ export async function foldJournal(
 ): Promise<string | null> {
   const { fastPath } = options;
   const protocol = new JournalProtocol(file);
-  const long = options.threads > 1 && statSync(file).size >= options.parallelFromBytes;
+  const long = options.threads > 1 && statSync(file).size >= options.parallelFromBytes && !ranSeveralSessions(file);
   const ranges = long ? splitAtNewlines(file, options.threads) : [];
   if (ranges.length < 2) {
     const { tornTail } = foldRange(acc, { file, fastPath }, protocol);

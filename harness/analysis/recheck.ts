@@ -5,6 +5,7 @@ import type { Violation, ViolationCode } from '../check/heartbeat.js';
 import { ADAPTER_FAULT_PREFIX, EXIT } from '../core/errors.js';
 import { WorkloadModel } from '../check/workload.js';
 import type { JournalEvent, ObservationEvent, Outcome } from '../journal/events.js';
+import { sessionCycleKey } from '../journal/session-key.js';
 import { resumeObservation, type ObservationFields } from '../journal/observation.js';
 
 /** One cycle whose re-checked verdict (outcome or violation codes) differs from the journaled one. */
@@ -117,7 +118,7 @@ export class Rechecker {
   add(e: JournalEvent): void {
     if (e.type === 'run-start') this.sawRunStart = true;
     if (e.type === 'observation') {
-      this.pending.set(e.cycle, e);
+      this.pending.set(sessionCycleKey(e.session, e.cycle), e); // cycle ids repeat across sessions
       return;
     }
     if (e.type === 'run-end' && e.status === 'aborted' && e.reason?.startsWith(ADAPTER_FAULT_PREFIX) === true)
@@ -126,8 +127,8 @@ export class Rechecker {
     const r = this.r;
     r.cycles++;
     if (e.outcome === 'fail') r.journaledFailures++;
-    const obs = this.pending.get(e.cycle);
-    this.pending.delete(e.cycle);
+    const obs = this.pending.get(sessionCycleKey(e.session, e.cycle));
+    this.pending.delete(sessionCycleKey(e.session, e.cycle));
     if (!rejudges(e.outcome)) {
       r.indeterminate.push(e.cycle);
       return;

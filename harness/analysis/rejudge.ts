@@ -28,10 +28,10 @@ export class Rejudge {
   private readonly pending = new Map<number, RecheckedVerdict>();
   private readonly bound = new Map<number, RecheckedVerdict>();
 
-  /** A cycle's observation: re-checked now, kept for the cycle's next outcome. */
-  observed(obs: ObservationFields): void {
+  /** A cycle's observation: re-checked now, kept for the next outcome of its key (its cycle, or session-key.ts's). */
+  observed(obs: ObservationFields, key = obs.cycle): void {
     this.model ??= new WorkloadModel();
-    this.pending.set(obs.cycle, recheckObservation(obs, this.model));
+    this.pending.set(key, recheckObservation(obs, this.model));
   }
 
   /** Outcome number `appended` (its append index) of cycle `cycle` arrived. */

@@ -15,7 +15,7 @@ export type Distribution = DistributionSummary;
  * One row of cycles.csv: a cycle outcome as journaled, with the violation codes joined by spaces and the code of an
  * indeterminate outcome's cause ('' when it has none).
  */
-export type CycleRow = Omit<CycleEvent, 'schemaVersion' | 't' | 'type' | 'violations' | 'cause'> & {
+export type CycleRow = Omit<CycleEvent, 'schemaVersion' | 't' | 'type' | 'session' | 'violations' | 'cause'> & {
   violations: string;
   /** Absent or '' when the outcome has no cause. */
   cause?: CauseCode | '';
@@ -142,6 +142,26 @@ export interface Summary {
   effects?: EffectsSummary;
   /** What the run's resumes kept of the guest state, per class (analysis/guest-state-tally.ts); absent: not probed. */
   guestState?: GuestStateSummary;
+  /** A run of several sessions at once (scenario sessions > 1): each session's tallies (absent: one session). */
+  sessions?: SessionsSummary;
+}
+
+/** Each session's cycles, kill-and-resume rate and dedup, and the store's pooled dedup beside the sessions' mean. */
+export interface SessionsSummary {
+  count: number;
+  rows: {
+    session: number;
+    /** The session's own seed (scenario/sessions.ts sessionSeed): its kill plan. */
+    seed: number;
+    cycles: Summary['cycles'];
+    killResume: Summary['killResume'];
+    violations: number;
+    violationSamples: string[];
+    /** Its checkpoints' logical and stored bytes as journaled (stored: what it added to the shared store). */
+    dedup: { logicalBytes: number; storedBytes: number; ratio: number | null };
+  }[];
+  /** pooledRatio: the run's store (every session's logical bytes over the bytes stored); meanSessionRatio: rows' mean. */
+  dedup: { pooledRatio: number | null; meanSessionRatio: number | null };
 }
 
 /** Analysis output: the summary plus the per-cycle and per-checkpoint rows reports draw from (not in summary.json). */
@@ -155,4 +175,6 @@ export interface RunAnalysis {
   samples?: { bootMs: ArrayLike<number>; restoreMs: ArrayLike<number> };
   /** The scenario's workload and checkpoint cadence (how much work one checkpoint interval may lose). */
   cadence?: { stepMs: number; checkpoint: { everyMs: number } };
+  /** Each session's own analysis, for a run of several sessions at once (gates are judged in each too). */
+  perSession?: RunAnalysis[];
 }

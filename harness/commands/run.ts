@@ -42,6 +42,7 @@ interface RunArgs extends UntilDecidedArgs {
   injectRestoreDelayMs?: number;
   budgetS?: number;
   bootSamples?: number;
+  sessions?: number;
   json: boolean;
   verbose: boolean;
   resume?: string;
@@ -97,6 +98,11 @@ export const runCommand = defineCommand<RunArgs>({
         .option('boot-samples', {
           type: 'number',
           describe: 'Boot this many throwaway sessions before the cycles, one boot time each for gate 1 (0: none)',
+        })
+        .option('sessions', {
+          type: 'number',
+          describe:
+            'Run this many sessions at once on this host (1-64, process target), each its own kill plan, one store',
         })
         .option('resume', {
           type: 'string',
@@ -155,6 +161,7 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
         'injectRestoreDelayMs',
         'budgetS',
         'bootSamples',
+        'sessions',
         'untilDecided',
         'maxCycles',
         'maxDuration',
@@ -180,6 +187,7 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
       skewMs: argv.skewMs,
       injectRestoreDelayMs: argv.injectRestoreDelayMs,
       bootSamples: argv.bootSamples,
+      sessions: argv.sessions,
       ...untilDecidedOverrides(argv),
     });
     if (argv.target !== undefined) assertTargetName(argv.target, '--target');
@@ -189,7 +197,7 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
       const keyText = argv.seedFrom !== undefined ? ` (from key ${JSON.stringify(argv.seedFrom)})` : '';
       process.stderr.write(
         visible(
-          `soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.untilDecided ? `until decided, at most ${scenario.cycles}` : scenario.cycles} cycles${shardText}${scenario.bootSamples > 0 ? ` after ${scenario.bootSamples} boot samples` : ''}, seed ${scenario.seed}${keyText}\n`,
+          `soak: scenario ${scenario.name} (${file}), target ${scenario.target}, ${scenario.untilDecided ? `until decided, at most ${scenario.cycles}` : scenario.cycles} cycles${shardText}${scenario.bootSamples > 0 ? ` after ${scenario.bootSamples} boot samples` : ''}${scenario.sessions > 1 ? `, ${scenario.sessions} sessions at once` : ''}, seed ${scenario.seed}${keyText}\n`,
         ),
       );
     }

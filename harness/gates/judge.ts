@@ -6,6 +6,7 @@ import { evaluateGates, gateEvidenceFromAnalysis, loadGates } from './evaluate.j
 import { isTimeMetric } from './metrics.js';
 import { judgedOnAnytime } from './sequential.js';
 import type { GateResult } from './types.js';
+import { judgedInEverySession } from './session-gates.js';
 import {
   SATURATED_WORD,
   VERDICT_WORD,
@@ -65,11 +66,10 @@ const QUIET: TimingFacts = { machineLoad: undefined, strict: false };
 /** Judge the gates; a negative-control run passes only if the checker found violations (the gates are shown as measured). */
 export function judge(analysis: RunAnalysis, opts: JudgeOptions = {}): Judgement {
   const s = analysis.summary;
-  const evaluated = evaluateGates(
-    loadGates(opts.gatesDir),
-    s,
-    gateEvidenceFromAnalysis(analysis, analysis.cadence, s.seed),
-  );
+  const gates = loadGates(opts.gatesDir);
+  const judgeOne = (a: RunAnalysis) =>
+    evaluateGates(gates, a.summary, gateEvidenceFromAnalysis(a, a.cadence, a.summary.seed));
+  const evaluated = judgedInEverySession(judgeOne(analysis), (analysis.perSession ?? []).map(judgeOne));
   const { gates: _judged, ...run } = verdictFacts(s, evaluated);
   const timing = { machineLoad: s.machineLoad, strict: opts.strictTiming === true };
   return judgement(evaluated, run, timing, s.runStatus?.untilDecided === true);

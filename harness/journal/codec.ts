@@ -15,6 +15,7 @@ export type FieldOf<T extends EventType> = Exclude<keyof EventOf<T>, 'schemaVers
 /** Each event type's fields, in the order they are written after `{"schemaVersion":..,"t":..,"type":..`. */
 export const FIELD_ORDER = {
   'run-start': [
+    'session',
     'runId',
     'startedAt',
     'scenario',
@@ -26,12 +27,13 @@ export const FIELD_ORDER = {
     'manualKills',
     'forcedOverlap',
   ],
-  'run-resume': ['killedGroups', 'remaining', 'killedDeclared'],
-  'target-info': ['cycle', 'info'],
-  'host-start': ['cycle', 'pid', 'mode'],
-  'kill-list': ['cycle', 'host', 'hostStartTime', 'procs'],
-  boot: ['cycle', 'bootMs', 'nonce', 'sample'],
+  'run-resume': ['session', 'killedGroups', 'remaining', 'killedDeclared'],
+  'target-info': ['session', 'cycle', 'info'],
+  'host-start': ['session', 'cycle', 'pid', 'mode'],
+  'kill-list': ['session', 'cycle', 'host', 'hostStartTime', 'procs'],
+  boot: ['session', 'cycle', 'bootMs', 'nonce', 'sample'],
   checkpoint: [
+    'session',
     'cycle',
     'seq',
     'step',
@@ -43,11 +45,22 @@ export const FIELD_ORDER = {
     'newChunks',
     'meta',
   ],
-  'cycle-start': ['cycle', 'phase'],
-  kill: ['cycle', 'phase', 'observedPhase', 'atStep', 'nonce', 'lastCommittedSeq', 'lastCommittedStep', 'inFlightSeq'],
-  fault: ['cycle', 'kind', 'acknowledgedSeq', 'acknowledgedStep', 'durationMs'],
-  restore: ['cycle', 'seq', 'step', 'restoreMs', 'source'],
+  'cycle-start': ['session', 'cycle', 'phase'],
+  kill: [
+    'session',
+    'cycle',
+    'phase',
+    'observedPhase',
+    'atStep',
+    'nonce',
+    'lastCommittedSeq',
+    'lastCommittedStep',
+    'inFlightSeq',
+  ],
+  fault: ['session', 'cycle', 'kind', 'acknowledgedSeq', 'acknowledgedStep', 'durationMs'],
+  restore: ['session', 'cycle', 'seq', 'step', 'restoreMs', 'source'],
   observation: [
+    'session',
     'cycle',
     'restoredSeq',
     'restoredStep',
@@ -63,6 +76,7 @@ export const FIELD_ORDER = {
     'acknowledgedSeq',
   ],
   cycle: [
+    'session',
     'cycle',
     'phase',
     'observedPhase',
@@ -76,10 +90,10 @@ export const FIELD_ORDER = {
     'violations',
     'cause',
   ],
-  'run-end': ['status', 'cycles', 'reason', 'store', 'decided'],
-  'machine-load': ['cycle', 'windowMs', 'load1', 'stealPct', 'busyPct', 'harnessPct', 'otherCpuPct'],
-  effects: ['cycle', 'restoredThrough', 'incarnations', 'disciplines', 'clone'],
-  'guest-state': ['cycle', 'mode', 'observations', 'problem'],
+  'run-end': ['session', 'status', 'cycles', 'reason', 'store', 'decided'],
+  'machine-load': ['session', 'cycle', 'windowMs', 'load1', 'stealPct', 'busyPct', 'harnessPct', 'otherCpuPct'],
+  effects: ['session', 'cycle', 'restoredThrough', 'incarnations', 'disciplines', 'clone'],
+  'guest-state': ['session', 'cycle', 'mode', 'observations', 'problem'],
 } as const satisfies { [T in EventType]: readonly FieldOf<T>[] };
 
 /** The fields an event type declares but FIELD_ORDER leaves out (never, or this file does not compile). */

@@ -35,4 +35,5 @@ export interface EffectsEvent extends EffectsEventFields {
   schemaVersion: 1;
   t: number;
   type: 'effects';
+  session?: number; // as events.ts's Base
 }

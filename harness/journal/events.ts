@@ -4,7 +4,6 @@ import type { Environment } from '../core/environment.js';
 import type { LoadSample } from '../core/machine-load.js';
 import type { EffectsEvent } from './effects-event.js';
 import type { GuestStateEvent } from './guest-state-event.js';
-
 export type { Violation, ViolationCode } from '../check/heartbeat.js';
 import type { FaultKind, Scenario } from '../scenario/scenario.js';
 
@@ -34,6 +33,7 @@ interface Base {
   schemaVersion: typeof JOURNAL_SCHEMA_VERSION;
   /** ms since the run started, monotonic clock. */
   t: number;
+  session?: number; // which of a run's sessions at once (scenario sessions, issue 36) it is of; absent: session 0
 }
 
 /**

@@ -23,4 +23,5 @@ export interface GuestStateEvent extends GuestStateEventFields {
   schemaVersion: 1;
   t: number;
   type: 'guest-state';
+  session?: number; // as events.ts's Base
 }

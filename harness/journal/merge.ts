@@ -4,6 +4,7 @@
 import { InputError } from '../core/errors.js';
 import { machineLabel } from '../core/environment.js';
 import { plannedCycles } from '../scenario/shard.js';
+import type { Scenario } from '../scenario/scenario.js';
 import type { EventType } from './codec.js';
 import type { JournalEvent, RunStartEvent, SourceRun } from './events.js';
 import { constituents, overlaps, type MergeInput } from './merge-overlap.js';
@@ -36,6 +37,10 @@ export function mergeInput(
   let store: SourceRun['store'];
   const cycleIds = new Set<number>();
   forEach((e) => {
+    if (e.type === 'run-start' && ((e.scenario as Partial<Scenario>).sessions ?? 1) > 1)
+      throw new InputError(
+        `${source} ran ${e.scenario.sessions} sessions at once: merging such runs is not supported yet`,
+      );
     if (e.type === 'run-start') start ??= e;
     else if (e.type === 'cycle-start') cycleIds.add(e.cycle);
     else if (e.type === 'run-end') [status, store] = [e.status, e.store];

@@ -13,6 +13,8 @@ export interface NumberRule {
 
 /** A cycle id: the runner numbers cycles from 1; analysis keys them below 2^32. */
 export const CYCLE_ID: NumberRule = { integer: true, min: 1, max: 2 ** 32 - 1, expected: 'an integer >= 1' };
+/** A session index (scenario sessions: 1..64; session 0 is written without the field, but may carry it). */
+export const SESSION_INDEX: NumberRule = { integer: true, min: 0, max: 63, expected: 'an integer from 0 to 63' };
 /** A count, step, sequence number, byte size or pid. */
 export const COUNT: NumberRule = { integer: true, min: 0, max: Number.MAX_SAFE_INTEGER, expected: 'an integer >= 0' };
 /** A count of at least one (a shard count). */

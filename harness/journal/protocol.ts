@@ -5,6 +5,7 @@
 // to it: a journal that breaks it is damaged, and no event from its first error on reaches a reader.
 import { InputError } from '../core/errors.js';
 import { IdLines, type IdLinesPart } from './id-lines.js';
+import { sessionCycleName } from './session-key.js';
 
 /** The named journal errors. */
 export type ProtocolCode =
@@ -35,7 +36,7 @@ export function protocolMessage(e: ProtocolError): string {
     case 'after-run-end':
       return `a ${e.type} event after the run-end${ref} with no run-resume between (written after its runner ended: two runners on one run folder?)${more}`;
     case 'cycle-repeated':
-      return `cycle ${e.cycle}'s outcome journaled again (first${ref}): two runners on one run folder?`;
+      return `${sessionCycleName(e.cycle ?? 0)}'s outcome journaled again (first${ref}): two runners on one run folder?`;
     case 'time-backwards':
       return `t ${e.t} is earlier than t ${e.refT}${ref}: events out of order`;
   }

@@ -6,6 +6,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { InputError, JournalLineError } from '../core/errors.js';
 import { JOURNAL_SCHEMA_VERSION, type JournalEvent } from './events.js';
 import { eventProblems } from './schema.js';
+import { sessionCycleKey } from './session-key.js';
 import { JournalProtocol } from './protocol.js';
 
 export interface JournalRead {
@@ -80,7 +81,8 @@ class LineParser {
     if (problems !== null) throw new JournalLineError(this.file, this.lines, `: ${problems}`);
     const e = parsed as JournalEvent;
     const merged = e.type === 'run-start' && e.mergedFrom !== undefined;
-    if (this.protocol.admit(this.lines, e.type, e.t, e.type === 'cycle' ? e.cycle : 0, merged)) this.onEvent(e);
+    const key = e.type === 'cycle' ? sessionCycleKey(e.session, e.cycle) : 0;
+    if (this.protocol.admit(this.lines, e.type, e.t, key, merged)) this.onEvent(e);
   }
 
   private corrupt(): JournalLineError {

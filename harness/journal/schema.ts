@@ -9,16 +9,8 @@ import type { EventOf, EventType } from './codec.js';
 import { effectsEventSchema } from './effects-schema.js';
 import { guestStateEventSchema } from './guest-state-schema.js';
 import { CAUSE_CODES, JOURNAL_SCHEMA_VERSION, type KillPhase, type Outcome } from './events.js';
-import {
-  COUNT,
-  CYCLE_ID,
-  DURATION_MS,
-  follows,
-  type NumberRule,
-  PERCENT,
-  POSITIVE,
-  STEP_DELTA,
-} from './number-rules.js';
+import { COUNT, CYCLE_ID, DURATION_MS, PERCENT, POSITIVE, SESSION_INDEX, STEP_DELTA } from './number-rules.js';
+import { finite, flag, number, numberOrNull, oneOf, show, text } from './schema-values.js';
 
 /** The closed string sets, in the order the fast path tries them (most frequent first). */
 export const KILL_PHASES = ['work', 'checkpoint', 'restore'] as const satisfies readonly KillPhase[];
@@ -42,32 +34,13 @@ export const VIOLATION_CODES = [
   'checkpoint-stuck',
 ] as const satisfies readonly ViolationCode[];
 
-/** A value as an error message quotes it. */
-function show(x: unknown): string {
-  if (x === undefined) return 'nothing (the field is missing)';
-  if (typeof x === 'number') return String(x);
-  const json = JSON.stringify(x);
-  return json.length > 40 ? `${json.slice(0, 40)}...` : json;
-}
-
-const number = (rule: NumberRule) =>
-  z.custom<number>((x) => typeof x === 'number' && follows(rule, x), {
-    error: (iss) => `expected ${rule.expected}, got ${show(iss.input)}`,
-  });
-const numberOrNull = (rule: NumberRule) =>
-  z.custom<number | null>((x) => x === null || (typeof x === 'number' && follows(rule, x)), {
-    error: (iss) => `expected ${rule.expected} or null, got ${show(iss.input)}`,
-  });
-const oneOf = <const T extends readonly string[]>(values: T) =>
-  z.custom<T[number]>((x) => typeof x === 'string' && values.includes(x), {
-    error: (iss) => `expected one of ${values.join(', ')}, got ${show(iss.input)}`,
-  });
-const text = z.string({ error: (iss) => `expected a string, got ${show(iss.input)}` });
-const flag = z.boolean({ error: (iss) => `expected true or false, got ${show(iss.input)}` });
-const finite = z.number(); // finite: zod's own number check rejects Infinity
 const facts = z.record(z.string(), z.union([z.string(), finite, z.boolean()]));
 
-const base = { schemaVersion: z.literal(JOURNAL_SCHEMA_VERSION), t: number(DURATION_MS) };
+const base = {
+  schemaVersion: z.literal(JOURNAL_SCHEMA_VERSION),
+  t: number(DURATION_MS),
+  session: number(SESSION_INDEX).optional(),
+};
 const part = z.object({ step: number(COUNT), digest: text });
 const violation = z.object({ code: oneOf(VIOLATION_CODES), message: text });
 const environment = z.object({

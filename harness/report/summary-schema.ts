@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Summary } from '../analysis/summary.js';
 import { CAUSE_CODES } from '../journal/events.js';
+import { sessionsSchema } from './sessions-schema.js';
 import { STATE_CLASS_IDS, type StateClass } from '../check/survival.js';
 import type { GateResult } from '../gates/types.js';
 import type { ReportVerdict } from '../gates/verdict.js';
@@ -242,6 +243,7 @@ export const summarySchema = z.object({
   elapsedMs: num.optional(),
   effects: effectsSchema.optional(),
   guestState: guestStateSchema.optional(),
+  sessions: sessionsSchema.optional(),
 });
 
 /** The report's verdict banner. */

@@ -82,6 +82,10 @@ async function continueLocked(opts: ContinueOptions, paths: RunPaths): Promise<R
   const killedGroups = killOrphans(hostGroups(hosts), paths.dir);
   const { killed: killedDeclared, spared } = killDeclared(declared);
   for (const why of spared) process.stderr.write(`soak: --resume did not kill a journaled kill-list entry: ${why}\n`);
+  if (((start.scenario as Partial<Scenario>).sessions ?? 1) > 1)
+    throw new InputError(
+      `--resume: ${paths.dir} ran ${start.scenario.sessions} sessions at once, which cannot be resumed yet (issue 36); its orphaned hosts were stopped, its journal is as the runner left it (soak report reads it)`,
+    );
   await unmountStaleLazyfs(); // before the scratch folder is emptied: a dead mount under it would fail that
   if (start.scenario.effects !== undefined) checkLedger(paths.dir); // missing or damaged: exit 3, nothing journaled
   const resumedAt = nowMs();

@@ -13,6 +13,7 @@ import { hostConfig } from './host-journal.js';
 import { createRunFolder, resetScratch, runPaths, type RunPaths } from './run-folder.js';
 import type { RunLock } from './run-lock.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
+import { runSessions } from './sessions.js';
 import { cycleIds, type Shard } from '../scenario/shard.js';
 import { bootSampleIds } from './boot-samples.js';
 import { rememberOptions, type RememberedOptions } from './run-options.js';
@@ -80,7 +81,9 @@ export async function runSoak(opts: RunOptions): Promise<RunResult> {
   try {
     if (opts.remember) rememberOptions(paths.dir, opts.remember);
     const cycles = cycleIds(scenario.cycles, shard);
-    return await runCycles(opts, paths, journal, scenario, cycles, 'boot', bootSampleIds(scenario.bootSamples, shard));
+    const samples = bootSampleIds(scenario.bootSamples, shard);
+    if (scenario.sessions > 1) return await runSessions(opts, paths, journal, scenario, cycles, samples);
+    return await runCycles(opts, paths, journal, scenario, cycles, 'boot', samples);
   } finally {
     lock.release();
   }

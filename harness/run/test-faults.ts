@@ -11,3 +11,19 @@ export function injectedRunnerError(done: number, env: NodeJS.ProcessEnv = proce
   if (after !== undefined && after !== '' && Number(after) === done)
     throw new Error(`injected runner error after ${done} cycles (${RUNNER_ERROR_AFTER}, test-only)`);
 }
+
+/** SOAK_TEST_SKEW_SESSION=<i>: session i of a run of several sessions checkpoints skewed (skewMs 40: test-only). */
+export const SKEW_SESSION = 'SOAK_TEST_SKEW_SESSION';
+
+/** Session `index`'s scenario with the skew SOAK_TEST_SKEW_SESSION plants in it, if it names that session. */
+export function injectedSessionSkew<S extends { skewMs: number }>(s: S, index: number, env = process.env): S {
+  return env[SKEW_SESSION] === String(index) ? { ...s, skewMs: 40 } : s;
+}
+
+/** SOAK_TEST_ABORT_SESSION=<i>: session i of a run of several sessions aborts after its first cycle (test-only). */
+export const ABORT_SESSION = 'SOAK_TEST_ABORT_SESSION';
+
+/** The cycles session `index` runs before SOAK_TEST_ABORT_SESSION aborts it (all of them when it names another). */
+export function injectedSessionAbort(cycles: number[], index: number, env = process.env): number[] | null {
+  return env[ABORT_SESSION] === String(index) ? cycles.slice(0, 1) : null;
+}

@@ -9,6 +9,7 @@ import { parsePromises } from '../check/promises.js';
 import { ConfigError } from '../core/errors.js';
 import { repoRoot } from '../core/repo-root.js';
 import { durationMs, durationS, HOUR_MS, msRange } from './durations.js';
+import { MAX_SESSIONS, sessionsIssue } from './sessions.js';
 
 /** The bound of a relative weight (a fault's, a kill phase's): enough for any ratio, far from overflowing a sum. */
 const MAX_WEIGHT = 1_000_000;
@@ -67,6 +68,8 @@ export const scenarioSchema = z
      * resume was judged. false: a cold host per resume.
      */
     standby: z.boolean().default(false),
+    /** Sessions run at once on one host (process target), each its own kill plan, one shared store (docs: sessions). */
+    sessions: z.number().int().min(1).max(MAX_SESSIONS).default(1),
     /** Stop cleanly (status "budget") once this much wall time has passed; 0 = no budget. */
     budgetS: durationS(24 * 86_400).default(0),
     /**
@@ -170,7 +173,15 @@ export type Scenario = z.infer<typeof scenarioSchema>;
 export type ScenarioOverrides = Partial<
   Pick<
     Scenario,
-    'target' | 'cycles' | 'seed' | 'skewMs' | 'injectRestoreDelayMs' | 'budgetS' | 'bootSamples' | 'untilDecided'
+    | 'target'
+    | 'cycles'
+    | 'seed'
+    | 'skewMs'
+    | 'injectRestoreDelayMs'
+    | 'budgetS'
+    | 'bootSamples'
+    | 'untilDecided'
+    | 'sessions'
   >
 >;
 
@@ -229,6 +240,8 @@ export function parseScenario(text: string, file: string, overrides: ScenarioOve
   if (!result.success) {
     throw new ConfigIssuesError(`scenario ${file} is invalid`, scenarioIssues(result.error, fromFlags), file);
   }
+  const sessionsProblem = sessionsIssue(result.data);
+  if (sessionsProblem !== undefined) throw new ConfigError(`scenario ${file}: ${sessionsProblem}`);
   const effectsIssue = effectsTargetIssue(result.data);
   if (effectsIssue !== undefined) throw new ConfigIssuesError(`scenario ${file} is invalid`, [effectsIssue], file);
   const promises = result.data.promises === undefined ? [] : parsePromises(result.data.promises);

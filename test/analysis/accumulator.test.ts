@@ -2,7 +2,7 @@
 // torn-checkpoint and nonce tallies; duplicates counted once; several runs merged equal one run over the union.
 import { describe, expect, it } from 'vitest';
 import { cycleRows } from '../../harness/analysis/tables.js';
-import { analyze } from '../../harness/analysis/accumulator.js';
+import { analyze } from '../../harness/analysis/analyze.js';
 import { runningTotals } from '../../harness/analysis/columns.js';
 import { InputError } from '../../harness/core/errors.js';
 import type { CycleEvent, JournalEvent, KillPhase, Outcome, ViolationCode } from '../../harness/journal/events.js';

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyze } from '../../harness/analysis/accumulator.js';
+import { analyze } from '../../harness/analysis/analyze.js';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
 import { encodeEvent } from '../../harness/journal/codec.js';
 import type { JournalEvent, Violation } from '../../harness/journal/events.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyze } from '../../harness/analysis/accumulator.js';
+import { analyze } from '../../harness/analysis/analyze.js';
 import { durabilityRows } from '../../harness/analysis/durability.js';
 import { loadRuns } from '../../harness/analysis/load-runs.js';
 import { encodeEvent } from '../../harness/journal/codec.js';

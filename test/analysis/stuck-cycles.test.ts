@@ -3,7 +3,7 @@
 // and violations (gates 6 and 2). A stuck checkpoint whose resume found nothing else still restored the previous
 // checkpoint: a safe torn write for gate 8; with another violation, or without a resume, it is not.
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../harness/analysis/accumulator.js';
+import { analyze } from '../../harness/analysis/analyze.js';
 import type { EventInput, JournalEvent, KillPhase, Violation } from '../../harness/journal/events.js';
 import { parseScenario } from '../../harness/scenario/scenario.js';
 import { journalEvent, runStartEvent } from '../helpers/journal-events.js';

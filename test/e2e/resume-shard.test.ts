@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execaNode, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyze } from '../../harness/analysis/accumulator.js';
+import { analyze } from '../../harness/analysis/analyze.js';
 import type { JournalEvent } from '../../harness/journal/events.js';
 import { parseJournal } from '../../harness/journal/writer.js';
 import { hostGroups, orphanProcesses } from '../../harness/run/orphans.js';

@@ -1,6 +1,6 @@
 // gateEvidenceFromAnalysis: boot and restore times reach the gates as raw samples, so gate 1 gets its order-statistic interval.
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../harness/analysis/accumulator.js';
+import { analyze } from '../../harness/analysis/analyze.js';
 import { evaluateGates, gateEvidenceFromAnalysis, loadGates } from '../../harness/gates/evaluate.js';
 import type { JournalEvent } from '../../harness/journal/events.js';
 import { parseScenario } from '../../harness/scenario/scenario.js';

@@ -89,7 +89,10 @@ describe('JournalWriter encodes with the codec (negative control: fails if it by
     expect(Object.keys(event)[0]).toBe('inFlightSeq'); // the producer's order really differs
     expect(JSON.stringify(event)).not.toContain('"type":"kill","cycle"');
     const [line] = written('backwards', [event]);
-    expect(keysOf(line!)).toEqual(['schemaVersion', 't', 'type', ...FIELD_ORDER.kill]);
+    const listed = FIELD_ORDER.kill.filter((k) => k !== 'session'); // session 0 (a one-session run) writes none
+    expect(keysOf(line!)).toEqual(['schemaVersion', 't', 'type', ...listed]);
+    const [ofSession] = written('of-session', [{ ...event, session: 2 }]);
+    expect(keysOf(ofSession!)).toEqual(['schemaVersion', 't', 'type', ...FIELD_ORDER.kill]); // right after type
   });
 
   it('so the fast path takes the line', () => {

@@ -32,6 +32,7 @@ describe('parseScenario', () => {
       hostTimeoutMs: 10_000,
       skewMs: 0,
       standby: false,
+      sessions: 1,
       negativeControl: false,
       session: 'continuous',
       injectRestoreDelayMs: 0,

@@ -64,9 +64,12 @@ interface FieldStep {
 }
 
 /** The steps for event type `type`: its keys in the codec's order (FIELD_ORDER), each with its value reader. */
-function steps<T extends FastType>(type: T, readers: { [F in FieldOf<T>]: ReadValue | null }): FieldStep[] {
+function steps<T extends FastType>(
+  type: T,
+  readers: { [F in Exclude<FieldOf<T>, 'session'>]: ReadValue | null },
+): FieldStep[] {
   return fieldOrder(type).flatMap((name) => {
-    const read = readers[name];
+    const read = name === 'session' ? null : readers[name as Exclude<FieldOf<T>, 'session'>]; // a session's line: slow
     return read === null ? [] : [{ key: literal(`,${JSON.stringify(name)}:`), read }];
   });
 }
@@ -238,6 +241,7 @@ export class AnalysisLineReader {
    * false, feeding nothing, when JSON.parse must read it.
    */
   read(bytes: Buffer, start: number, end: number, admit: Admit = ADMIT_ALL): boolean {
+    if (this.acc.severalSessions) return false; // add() keeps each session's events apart too (session-folds.ts)
     const c = this.c;
     c.reset(bytes, start, end);
     c.literal(HEAD);

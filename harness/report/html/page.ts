@@ -11,6 +11,7 @@ import { anytimeHtml } from './anytime-list.js';
 import { PAGE_CSS } from './page-style.js';
 import { sinceLastHtml } from './since-last.js';
 import { effectsSection } from '../text/effects.js';
+import { sessionsSection } from '../text/sessions.js';
 import { guestStateMatrix } from '../guest-state.js';
 
 /** Content-Security-Policy for report pages: no scripts, no network; inline styles only. */
@@ -106,6 +107,15 @@ function guestMatrixHtml(model: ReportModel): string {
   return `<div class="table-scroll"><table class="guest-state"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>\n`;
 }
 
+/** The "Sessions" section of a run of several sessions at once (report/text/sessions.ts draws it). */
+function sessionsHtml(x: ReportModel['summary']['sessions']): string {
+  const s = sessionsSection(x);
+  if (s === null) return '';
+  const cells = (r: string[], tag: string): string => r.map((c) => `<${tag}>${h(c)}</${tag}>`).join('');
+  const table = `<table><thead><tr>${cells(s.header, 'th')}</tr></thead><tbody>${s.rows.map((r) => `<tr>${cells(r, 'td')}</tr>`).join('')}</tbody></table>\n`;
+  return `<h2 id="sessions">Sessions</h2>\n<p>${h(s.lead)}</p>\n<div class="table-scroll">${table}</div>${s.failures.length > 0 ? list(s.failures) : ''}`;
+}
+
 /** The "External effects" section (report/text/effects.ts draws it). */
 function effectsHtml(e: ReportModel['summary']['effects']): string {
   const s = effectsSection(e);
@@ -159,7 +169,7 @@ ${sourcesHtml(model.sources)}<h2>Durability limits</h2>
 ${list(model.durability)}
 <h3 id="guest-state">Guest state</h3>
 ${list(model.guestState)}
-${guestMatrixHtml(model)}${effectsHtml(model.summary.effects)}<h2>Scope and limitations</h2>
+${guestMatrixHtml(model)}${effectsHtml(model.summary.effects)}${sessionsHtml(model.summary.sessions)}<h2>Scope and limitations</h2>
 ${list(model.limitations)}
 <footer>Files: <a href="summary.md">summary.md</a> · <a href="summary.json">summary.json</a> · <a href="cycles.csv">cycles.csv</a> · <a href="../index.html">all reports</a>. Kill-and-resume success ${h(fmtPct(s.killResume.trials > 0 ? s.killResume.successes / s.killResume.trials : null))} measured once; see scope and limitations.</footer>`;
   return htmlDocument(`Soak report: ${s.scenario}, ${s.date}`, body);

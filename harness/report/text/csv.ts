@@ -8,8 +8,8 @@ import { FIELD_ORDER } from '../../journal/codec.js';
 /** Rows per csv-stringify call: a million cycles become CSV a slice at a time, never a million row objects at once. */
 const SLICE_ROWS = 10_000;
 
-/** Column order of cycles.csv: the journal's cycle event fields, in the order the journal codec writes them. */
-export const CYCLE_COLUMNS: readonly (keyof CycleRow)[] = FIELD_ORDER.cycle;
+/** Column order of cycles.csv: the journal's cycle event fields in the codec's order (a session's rows: summary.sessions). */
+export const CYCLE_COLUMNS: readonly (keyof CycleRow)[] = FIELD_ORDER.cycle.filter((f) => f !== 'session');
 
 /** Render cycles.csv; nulls become empty cells, text cells have control and bidi characters made visible. */
 export function cyclesCsv(cycles: CycleTable): string {

@@ -10,6 +10,7 @@ import { sinceLastMarkdown } from './since-last.js';
 import type { DurabilityRow } from '../../analysis/durability.js';
 import { durabilityLines, plainKillRows } from './durability.js';
 import { effectsMarkdown } from './effects.js';
+import { sessionsMarkdown } from './sessions.js';
 import { guestStateMatrix } from '../guest-state.js';
 import { storyMarkdown } from './story.js';
 import { anytimeSection } from './anytime-format.js';
@@ -172,6 +173,7 @@ export function renderWalkthrough(
     ...guestMatrixMarkdown(model),
     ...durabilityLines(durability.length > 0 ? durability : plainKillRows(s.cycles)),
     ...effectsMarkdown(s.effects, md),
+    ...sessionsMarkdown(s.sessions, md),
     '## Scope and limitations',
     '',
     ...bullets(model.limitations),

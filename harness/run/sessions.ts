@@ -1,0 +1,159 @@
+// Many sessions on one host at once (scenario sessions > 1, issue 36): each session runs every cycle of the run with
+// its own seeded kill plan (scenario/sessions.ts), its own folder sessions/<i>/ (workspace, store, scratch, host and
+// run logs), the same checker, and journals into the run's one journal with its index (session-journal.ts). Their
+// stores share one packs folder (store/packs, linked from each session's store), so a chunk one session wrote is found
+// by the next host of another, and the run's store tally is the sum over its sessions. One session's abort or hang
+// stops no other: the run ends, with one run-end, once every session has ended; the first abort is then rethrown.
+// Boot samples (gate 1) run before the sessions start, in session 0's folder.
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import type { JournalWriter } from '../journal/writer.js';
+import type { RunEndEvent, StoreTally } from '../journal/events.js';
+import type { Scenario } from '../scenario/scenario.js';
+import { sessionScenario } from '../scenario/sessions.js';
+import { mkdirDurable } from '../core/durable.js';
+import { Store } from '../store/store.js';
+import type { Progress } from './progress.js';
+import type { RunPaths } from './run-folder.js';
+import { runCycles, type RunControl, type RunResult } from './runner.js';
+import { sessionJournal, type SessionEnd } from './session-journal.js';
+import { storeTally } from './store-tally.js';
+import { ABORT_SESSION, injectedSessionAbort, injectedSessionSkew } from './test-faults.js';
+
+/** Session `index`'s folders inside run folder `run` (its journal and run folder are the run's). */
+export function sessionPaths(run: RunPaths, index: number): RunPaths {
+  const dir = path.join(run.dir, 'sessions', String(index));
+  return {
+    ...run,
+    store: path.join(dir, 'store'),
+    session: path.join(dir, 'workspace'),
+    scratch: path.join(dir, 'scratch'),
+    hostLog: path.join(dir, 'hosts.log'),
+    runLog: path.join(dir, 'run.log'),
+  };
+}
+
+/** Create session `index`'s folders, its store's packs a link to the run's shared store/packs. */
+function prepareSession(run: RunPaths, paths: RunPaths): void {
+  const shared = path.join(run.store, 'packs');
+  mkdirDurable(shared);
+  mkdirDurable(paths.store);
+  mkdirSync(paths.scratch, { recursive: true, mode: 0o700 });
+  symlinkSync(path.relative(paths.store, shared), path.join(paths.store, 'packs'));
+}
+
+/** One progress for the run: the sessions' cycles counted together, started and finished once. */
+function sharedProgress(progress: Progress, sessions: number): Progress {
+  let started = 0;
+  let finished = 0;
+  return {
+    startSamples: (n) => progress.startSamples(n),
+    sample: (ms) => progress.sample(ms),
+    start: (n) => {
+      if (started++ === 0) progress.start(n * sessions);
+    },
+    cycle: (e) => progress.cycle(e),
+    finish: () => {
+      if (++finished === sessions) progress.finish();
+    },
+  };
+}
+
+/** The run's store tally: its sessions' stores summed (their chunks are in the one shared packs folder). */
+function pooledTally(all: readonly RunPaths[]): StoreTally | undefined {
+  const tallies = all.map((p) => {
+    let store: Store | undefined;
+    try {
+      store = Store.open(p.store, { purpose: 'run tally' });
+      return storeTally(store);
+    } catch {
+      return undefined; // run-end goes without the tally, as a one-session run's does on a failing disk
+    } finally {
+      store?.close();
+    }
+  });
+  if (tallies.some((t) => t === undefined)) return undefined;
+  const sum = (k: keyof StoreTally): number => tallies.reduce((s, t) => s + t![k], 0);
+  return { checkpoints: sum('checkpoints'), logicalBytes: sum('logicalBytes'), storedBytes: sum('storedBytes') };
+}
+
+/** The run's status from its sessions' (complete only when every session is; an abort wins, then a stop). */
+function runStatus(ends: readonly (SessionEnd | undefined)[]): { status: RunEndEvent['status']; reason?: string } {
+  const aborted = ends.map((e, i) => [e, i] as const).filter(([e]) => e === undefined || e.status === 'aborted');
+  if (aborted.length > 0) {
+    const reason = aborted.map(([e, i]) => `session ${i}: ${e?.reason ?? 'ended without a run-end'}`).join('; ');
+    return { status: 'aborted', reason };
+  }
+  const other = ends.find((e) => e!.status !== 'complete');
+  return { status: other?.status ?? 'complete' };
+}
+
+/** Run `cycles` in every one of the scenario's sessions at once (each boots first); the run's result. */
+export async function runSessions(
+  opts: RunControl,
+  run: RunPaths,
+  journal: JournalWriter,
+  scenario: Scenario,
+  cycles: number[],
+  bootSamples: readonly number[],
+): Promise<RunResult> {
+  const n = scenario.sessions;
+  const all = Array.from({ length: n }, (_, i) => sessionPaths(run, i));
+  all.forEach((p) => prepareSession(run, p));
+  const ends: (SessionEnd | undefined)[] = Array.from({ length: n }, () => undefined);
+  const progress = sharedProgress(opts.progress, n);
+  // boot samples first, in session 0's folder: the sessions then start together, none delayed by them
+  const sampled = await Promise.allSettled(
+    bootSamples.length === 0
+      ? []
+      : [
+          runCycles(
+            { ...opts, decide: undefined },
+            all[0]!,
+            sessionJournal(journal, 0, () => {}),
+            scenario,
+            [],
+            'boot',
+            bootSamples,
+          ),
+        ],
+  );
+  if (sampled[0]?.status === 'rejected') {
+    const reason = sampled[0].reason instanceof Error ? sampled[0].reason.message : String(sampled[0].reason);
+    journal.append({ type: 'run-end', status: 'aborted', cycles: 0, reason: `boot samples: ${reason}` });
+    journal.close();
+    throw sampled[0].reason;
+  }
+  mkdirSync(all[0]!.scratch, { recursive: true, mode: 0o700 }); // a runner loop removes its scratch when it ends
+  const session = async (paths: RunPaths, i: number): Promise<RunResult> => {
+    const abortAfter = injectedSessionAbort(cycles, i); // test-only: this session's loop dies after its first cycle
+    const journaled = sessionJournal(journal, i, (e) => (ends[i] = e));
+    const ran = await runCycles(
+      { ...opts, progress, decide: undefined },
+      paths,
+      journaled,
+      injectedSessionSkew(sessionScenario(scenario, i), i),
+      abortAfter ?? cycles,
+      'boot',
+    );
+    if (abortAfter === null) return ran;
+    ends[i] = { status: 'aborted', cycles: ran.cycles, reason: `injected abort (${ABORT_SESSION}, test-only)` };
+    throw new Error(ends[i].reason);
+  };
+  const settled = await Promise.allSettled(all.map(session));
+  const done = ends.reduce((s, e) => s + (e?.cycles ?? 0), 0);
+  const { status, reason } = runStatus(ends);
+  const store = pooledTally(all);
+  journal.append({
+    type: 'run-end',
+    status,
+    cycles: done,
+    ...(reason !== undefined ? { reason } : {}),
+    ...(store ? { store } : {}),
+  });
+  journal.close();
+  rmSync(run.scratch, { recursive: true, force: true }); // the sessions' hosts used their own
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return { runDir: run.dir, status, cycles: done };
+}

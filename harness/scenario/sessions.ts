@@ -1,0 +1,48 @@
+// Many sessions on one host (issue 36): the scenario field's bounds, what it may be combined with, and each session's
+// seed (a pure function of the scenario's seed and the session index: session 0 keeps the seed, so its plan is today's).
+import { createHash } from 'node:crypto';
+
+/** The most sessions one runner starts at once. */
+export const MAX_SESSIONS = 64;
+
+/** Targets that run many sessions at once (the others are refused with sessions > 1). */
+const MULTI_SESSION_TARGETS: readonly string[] = ['process'];
+
+/** The scenario fields (scenario.ts, which imports this file) that decide whether sessions can run at once. */
+interface SessionsFields {
+  sessions: number;
+  target: string;
+  faults: readonly { kind: string }[];
+  standby: boolean;
+  untilDecided?: boolean | undefined;
+  effects?: unknown;
+  probe?: boolean | undefined;
+  promises?: readonly unknown[] | undefined;
+}
+
+/** Why `s` cannot run its sessions at once (one line), or undefined when it can. */
+export function sessionsIssue(s: SessionsFields): string | undefined {
+  if (s.sessions === 1) return undefined;
+  const n = `sessions: ${s.sessions}`;
+  if (!MULTI_SESSION_TARGETS.includes(s.target))
+    return `${n}: target "${s.target}" runs one session at a time (only ${MULTI_SESSION_TARGETS.join(', ')} runs many)`;
+  const other = s.faults.find((f) => f.kind !== 'sigkill');
+  if (other !== undefined) return `${n}: fault "${other.kind}" runs with one session only (sigkill runs with many)`;
+  if (s.standby) return `${n}: standby runs with one session only`;
+  if (s.untilDecided === true) return `${n}: untilDecided runs with one session only`;
+  if (s.effects !== undefined) return `${n}: effects run with one session only`;
+  if (s.probe === true || (s.promises !== undefined && s.promises.length > 0))
+    return `${n}: probe/promises run with one session only`;
+  return undefined;
+}
+
+/** Session `index`'s seed: the scenario's for session 0 (its kill plan unchanged), a hash of (seed, index) otherwise. */
+export function sessionSeed(seed: number, index: number): number {
+  if (index === 0) return seed;
+  return createHash('sha256').update(`session#${seed}#${index}`).digest().readUInt32BE(0);
+}
+
+/** The scenario session `index` runs: the run's, with that session's seed. */
+export function sessionScenario<S extends { seed: number }>(s: S, index: number): S {
+  return index === 0 ? s : { ...s, seed: sessionSeed(s.seed, index) };
+}
