@@ -2,7 +2,7 @@
 // a store that verifies, whenever the process is killed: live chunks are copied into a new sealed pack before any old
 // manifest goes, old manifests go before the pack indexes that list their chunks, indexes before their packs. The
 // consolidated chunk index (packs/chunks.cix) goes with the first pack index and is written again at the end.
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, IntegrityError } from '../core/errors.js';
 import { isTempName, removeDurably } from '../core/durable.js';
@@ -70,7 +70,26 @@ function consolidateAfterGc(packDir: string): void {
  */
 export function gcStore(store: Store, keep: number, onStep: (step: GcStep, plan: GcPlan) => void = () => {}): GcReport {
   if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`--keep must be a whole number >= 1 (got ${keep})`);
+  refuseSharedPacks(store.internals.paths.packs);
   return store.exclusively('gc', () => collect(store, keep, onStep));
+}
+
+/**
+ * A store whose packs/ is a link (a session's store in a multi-session run, run/sessions.ts: every session's packs/ is
+ * the run's one shared folder) cannot be collected alone: its manifests do not name the chunks other stores use, so
+ * gc would delete them (measured: gc of one session's store left another's 325 checkpoints with 1,225 missing chunks).
+ */
+function refuseSharedPacks(packs: string): void {
+  let link: string | null;
+  try {
+    link = lstatSync(packs).isSymbolicLink() ? readlinkSync(packs) : null;
+  } catch {
+    return; // no packs folder: nothing gc could delete
+  }
+  if (link !== null)
+    throw new ConfigError(
+      `${packs} is shared with other stores (a link to ${link}, a multi-session run): gc of one of them would delete the chunks the others use; nothing deleted`,
+    );
 }
 
 function collect(store: Store, keep: number, hook: (step: GcStep, plan: GcPlan) => void): GcReport {

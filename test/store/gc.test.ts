@@ -1,7 +1,18 @@
 // Retention (gc): gc keeps exactly the newest N checkpoints and what they need, reclaims the rest, never carries a
 // corrupt chunk over. Compression is transparent. (Locks: lock.test.ts; damaged manifests: manifest-damage.test.ts;
 // SIGKILL at random points during gc: torture.test.ts.)
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -122,6 +133,33 @@ describe('gc --keep N', () => {
     for (const keep of [0, -1, 1.5]) expect(thrown(() => gcStore(store, keep))).toBeInstanceOf(ConfigError);
     expect(store.list()).toHaveLength(1);
     store.close();
+  });
+
+  it("refuses a store whose packs are another store's (a multi-session run's session store), deleting nothing", async () => {
+    // two sessions' stores sharing one packs folder, as run/sessions.ts lays them out
+    const a = Store.open(path.join(dir, 'a'));
+    await fill(a, 3);
+    a.close();
+    mkdirSync(path.join(dir, 'b'));
+    symlinkSync(path.join('..', 'a', 'packs'), path.join(dir, 'b', 'packs'));
+    const b = Store.open(path.join(dir, 'b'));
+    const w = b.begin(1);
+    await w.put('own', bytes('b-own', 8 * 4096));
+    w.commit();
+    const packsBefore = readdirSync(path.join(dir, 'a', 'packs')).sort();
+    const err = thrown(() => gcStore(b, 1));
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toMatch(
+      /b\/packs is shared with other stores \(a link to \.\.\/a\/packs.*nothing deleted/,
+    );
+    b.close();
+    expect(readdirSync(path.join(dir, 'a', 'packs')).sort()).toEqual(packsBefore);
+    const again = Store.open(path.join(dir, 'a'));
+    expect(verifyStore(again).problems).toEqual([]);
+    await expectRestores(again, 3);
+    // the control: the store that owns its packs folder is collected
+    expect(gcStore(again, 1).kept).toEqual([3]);
+    again.close();
   });
 });
 
