@@ -1,7 +1,7 @@
 // The guest state a run's sessions kept across their resumes (issue 33) as summary.json, gate 10 and the report's
 // "Durability limits" read it: the journal's guest-state events counted per class, each with the Wilson 95% interval
 // of survives, and the promised classes (the scenario's and the adapter's) with how many of their observations survived.
-import { STATE_CLASS_IDS, type Observation, type StateClass } from '../check/survival.js';
+import { LATER_CLOCKS, STATE_CLASS_IDS, type Observation, type StateClass } from '../check/survival.js';
 import { promisedClasses } from '../check/promises.js';
 import type { GuestStateEventFields } from '../journal/guest-state-event.js';
 import { wilson } from '../stats/wilson.js';
@@ -108,7 +108,10 @@ export class GuestStateTally {
     const f = this.fold;
     const promised = promisedClasses(scenarioPromises?.map(String), adapterPromises);
     if (f.examined + f.unprobed + f.unexamined === 0 && promised.length === 0) return {};
-    const classes = STATE_CLASS_IDS.map((c): ClassSummary => {
+    // a later wall-clock reading is taken only by --matrix --clock-after: a soak reads the wall clock once (clock-wall)
+    const taken = (c: StateClass): boolean =>
+      !LATER_CLOCKS.includes(c) || Object.values(f.counts[c]).some((x) => x > 0);
+    const classes = STATE_CLASS_IDS.filter(taken).map((c): ClassSummary => {
       const k = f.counts[c];
       const n = k.survives + k.lost + k.changed;
       const example = f.examples[c];

@@ -9,6 +9,8 @@ export function parsePromises(raw: unknown, field = 'promises'): StateClass[] | 
   for (const [i, c] of raw.entries()) {
     if (typeof c !== 'string' || !STATE_CLASS_IDS.includes(c as StateClass))
       return `${field}[${i}]: ${JSON.stringify(c)} is not a class of guest state (one of: ${STATE_CLASS_IDS.join(', ')}; docs/what-survives.md)`;
+    if (/^clock-wall-\d+s$/.test(c))
+      return `${field}[${i}]: ${JSON.stringify(c)} is read only by \`soak target check --matrix --clock-after\`; a soak reads the wall clock once, at the examination (promise clock-wall; docs/what-survives.md)`;
     if (!out.includes(c as StateClass)) out.push(c as StateClass);
   }
   return out;

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type ProbeReport, unprobed } from '../check/survival.js';
+import { type Observation, type ProbeReport, unprobed, withLaterClocks } from '../check/survival.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { HostMessage } from '../session/protocol.js';
 import { type ConformanceTarget, ConformanceSession } from './session.js';
@@ -41,7 +41,36 @@ async function trial(s: ConformanceSession, t: ConformanceTarget): Promise<Probe
   await s.kill(h);
   const r = s.start('restore');
   const examined = await r.waitFor(isProbe('examined', 'unprobed', 'error'), t.timeoutMs, 'probe examination');
-  return reportOf(examined.msg);
+  const report = reportOf(examined.msg);
+  return typeof report === 'string' || report.mode === 'unprobed' ? report : laterClocks(r, t, report);
+}
+
+/** The schedule of later wall-clock readings the target was given (targetOptions.probeClockAfter), in seconds. */
+export function clockSchedule(t: ConformanceTarget): number[] {
+  const s = t.targetOptions.probeClockAfter;
+  return Array.isArray(s) ? s.filter((x): x is number => typeof x === 'number') : [];
+}
+
+/** Wait for the target's later clock readings (each `clock` line the probe prints after the resume), then add them. */
+async function laterClocks(r: HostHandle, t: ConformanceTarget, report: ProbeReport): Promise<ProbeReport | string> {
+  const schedule = clockSchedule(t);
+  const got: Observation[] = [];
+  if (schedule.length > 0) {
+    const last = Math.max(...schedule);
+    const all = (m: HostMessage): boolean => {
+      if (m.ev !== 'probe') return false;
+      if (m.line.event === 'error') return true;
+      if (m.line.event === 'clock') got.push(...m.line.observations);
+      return got.length === schedule.length;
+    };
+    const { msg } = await r.waitFor(all, t.timeoutMs + last * 1000, `the wall clock ${schedule.join(', ')} s after`);
+    if (msg.ev === 'probe' && msg.line.event === 'error') return `probe: ${msg.line.message}`;
+  }
+  const why =
+    t.target === 'exec'
+      ? 'not read: the adapter protocol asks for one examination per resume (docs/target-protocol.md)'
+      : 'not read: not in --clock-after';
+  return withLaterClocks({ ...report, observations: [...report.observations, ...got] }, why);
 }
 
 /** Run `trials` trials one after another, each in its own session folder under `keepDir` (default: a temp folder). */

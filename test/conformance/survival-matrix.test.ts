@@ -27,7 +27,8 @@ interface MatrixDoc {
 }
 
 async function matrix(what: string): Promise<MatrixDoc> {
-  const r = await soak('target', 'check', what, '--matrix', '--trials', TRIALS, '--json');
+  // the wall clock read again 1 s after each resume (not 5 and 30: the suite's time), where the target can
+  const r = await soak('target', 'check', what, '--matrix', '--trials', TRIALS, '--clock-after', '1', '--json');
   expect(r.exitCode, describeResult(r)).toBe(0);
   return JSON.parse(r.stdout) as MatrixDoc;
 }
@@ -50,8 +51,10 @@ describe.concurrent('soak target check --matrix', () => {
     const m = await matrix('default');
     expect(m).toMatchObject({ trials: 3, measured: 3, modes: { restarted: 3 }, problems: [] });
     const c = counts(m);
-    for (const k of ['workspace-unsynced', 'tmp-file', 'shm-file', 'clock-monotonic', 'clock-wall'])
+    for (const k of ['workspace-unsynced', 'tmp-file', 'shm-file', 'clock-monotonic', 'clock-wall', 'clock-wall-1s'])
       expect(c[k], k).toBe('3/0/0/0');
+    for (const k of ['clock-wall-5s', 'clock-wall-30s']) expect(c[k], k).toBe('0/0/0/3'); // not in --clock-after
+    expect(m.classes.find((r) => r.class === 'clock-wall-30s')!.examples[0]).toMatch(/not in --clock-after/);
     for (const k of ['child-process', 'grandchild-process', 'tcp-listener', 'flock', 'pipe', 'timer', 'env', 'umask'])
       expect(c[k], k).toBe('0/3/0/0');
     const tmpRow = m.classes.find((r) => r.class === 'tmp-file')!;
@@ -97,9 +100,12 @@ describe.concurrent('soak target check --matrix', () => {
     );
     const m = await matrix(file);
     expect(m).toMatchObject({ measured: 3, modes: { holder: 3 }, problems: [] });
+    // every class, but the later clock readings: the adapter protocol has one examination per resume
+    const later = ['clock-wall-1s', 'clock-wall-5s', 'clock-wall-30s'];
+    const c = counts(m);
     expect(
-      Object.values(counts(m)).every((c) => c === '3/0/0/0'),
-      JSON.stringify(counts(m)),
+      Object.keys(c).every((k) => c[k] === (later.includes(k) ? '0/0/0/3' : '3/0/0/0')),
+      JSON.stringify(c),
     ).toBe(true);
   });
 
@@ -124,6 +130,12 @@ describe.concurrent('soak target check --matrix', () => {
     const alone = await soak('target', 'check', 'default', '--trials', '5');
     expect(alone.exitCode).toBe(3);
     expect(alone.stderr).toMatch(/--trials: only with --matrix/);
+    const clock = await soak('target', 'check', 'default', '--matrix', '--clock-after', '1,2');
+    expect(clock.exitCode).toBe(3);
+    expect(clock.stderr).toMatch(/--clock-after: "1,2": expected distinct seconds from 1, 5, 30/);
+    const clockAlone = await soak('target', 'check', 'default', '--clock-after', '1');
+    expect(clockAlone.exitCode).toBe(3);
+    expect(clockAlone.stderr).toMatch(/--clock-after: only with --matrix/);
     const vm = path.join(tmp, 'vm.yaml');
     writeFileSync(vm, 'name: vm\ntarget: microvm\ntargetOptions: { fresh: template }\n');
     const r = await soak('target', 'check', vm, '--matrix', '--trials', '1');

@@ -196,3 +196,17 @@ void probe_examine(const struct probe_rec *r, const struct probe_live *l, int64_
     printf("]}\n");
     fflush(stdout);
 }
+
+/* A later wall-clock reading, asked `clock <host ms> <after>` `after` s after the resume: its own line, one class. */
+void probe_clock(const struct probe_rec *r, int64_t host_ms, int after) {
+    int64_t wall = clock_ns(CLOCK_REALTIME);
+    char cls[32];
+    snprintf(cls, sizeof cls, "clock-wall-%ds", after);
+    printf("{\"probe\":1,\"event\":\"clock\",\"holder\":%d,\"token\":\"%s\",\"after\":%d,\"observations\":[",
+           (int)r->holder, r->token, after);
+    first = 1;
+    double off = (double)(wall / 1000000 - host_ms) / 1e3;
+    obs(cls, off > -1 && off < 1 ? "survives" : "changed", 1, off, "%+.3f s from the host's clock %d s after the resume", off, after);
+    printf("]}\n");
+    fflush(stdout);
+}

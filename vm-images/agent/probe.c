@@ -235,6 +235,9 @@ static void holder_loop(const struct probe_rec *r, const struct probe_live *l) {
                 if (sscanf(buf + 7, "%lld", &host_ms) != 1) host_ms = -1;
                 probe_examine(r, l, host_ms);
             }
+            int after = 0;
+            if (!strncmp(buf, "clock ", 6) && sscanf(buf + 6, "%lld %d", &host_ms, &after) == 2 && after > 0)
+                probe_clock(r, host_ms, after);
             have -= (size_t)(nl + 1 - buf);
             memmove(buf, nl + 1, have + 1);
         }
@@ -245,7 +248,7 @@ static void holder_loop(const struct probe_rec *r, const struct probe_live *l) {
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 3) {
-        fprintf(stderr, "usage: probe setup <dir> [--workspace <dir>] | examine <dir> [--host-ms N] | cleanup <dir>\n");
+        fprintf(stderr, "usage: probe setup <dir> [--workspace <dir>] | examine <dir> [--host-ms N] | clock <dir> --host-ms N --after S | cleanup <dir>\n");
         return 3;
     }
     struct probe_rec r;
@@ -268,6 +271,13 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "examine")) {
         long long host_ms = argc >= 5 && !strcmp(argv[3], "--host-ms") ? atoll(argv[4]) : -1;
         probe_examine(&r, NULL, host_ms);
+        return 0;
+    }
+    if (!strcmp(cmd, "clock")) { /* probe clock <dir> --host-ms N --after S: a later reading from a new process */
+        long long host_ms = argc >= 5 && !strcmp(argv[3], "--host-ms") ? atoll(argv[4]) : -1;
+        int after = argc >= 7 && !strcmp(argv[5], "--after") ? atoi(argv[6]) : 0;
+        if (host_ms <= 0 || after <= 0) errno = EINVAL, die("clock: --host-ms N --after S");
+        probe_clock(&r, host_ms, after);
         return 0;
     }
     if (!strcmp(cmd, "cleanup")) {

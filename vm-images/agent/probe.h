@@ -40,4 +40,8 @@ void json_str(const char *s); /* one JSON string to stdout, escaped */
 /* Print one `examined` JSON line to stdout: every class. live == NULL: examined by a process other than the holder. */
 void probe_examine(const struct probe_rec *r, const struct probe_live *live, int64_t host_ms);
 
+/* Print one `clock` JSON line: the wall clock's offset from host_ms, as class clock-wall-<after>s (a later reading,
+ * `after` s after the resume: does the guest's clock resync?). */
+void probe_clock(const struct probe_rec *r, int64_t host_ms, int after);
+
 #endif

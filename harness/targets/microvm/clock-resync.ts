@@ -4,6 +4,12 @@
 import type { Socket } from 'node:net';
 import { connectPort } from './serial-port.js';
 
+/**
+ * SOAK_TEST_CLOCK_RESYNC_BACK_S=N (TEST-ONLY negative control (b) of issue 33): the resync sets the guest's wall clock
+ * N seconds in the past, a runtime that sets the clock back after a restore; only the clock-wall classes must see it.
+ */
+export const CLOCK_RESYNC_BACK_S = 'SOAK_TEST_CLOCK_RESYNC_BACK_S';
+
 /** How often the time is written again until the guest answers `set` (bytes around a restore may be lost). */
 const AGAIN_MS = 100;
 
@@ -27,7 +33,8 @@ export class ClockResync {
 
   /** Write the host's time now and every AGAIN_MS until the guest answers; resolves then, or after `timeoutMs`. */
   resync(timeoutMs: number): Promise<void> {
-    const write = (): void => void this.conn?.write(`${Date.now()}\n`);
+    const back = Number(process.env[CLOCK_RESYNC_BACK_S] ?? 0) * 1000 || 0;
+    const write = (): void => void this.conn?.write(`${Date.now() - back}\n`);
     return new Promise<void>((resolve) => {
       const timer = setInterval(write, AGAIN_MS);
       const deadline = setTimeout(() => this.answered?.(), timeoutMs);

@@ -9,8 +9,8 @@ export class GuestPorts {
   private readonly probe: GuestProbe | null;
   private readonly clock: ClockResync | null;
 
-  constructor(on: { probe?: boolean; resync?: boolean }) {
-    this.probe = on.probe === true ? new GuestProbe() : null;
+  constructor(on: { probe?: boolean; resync?: boolean; clockAfter?: readonly number[] }) {
+    this.probe = on.probe === true ? new GuestProbe(on.clockAfter) : null;
     this.clock = on.resync === true ? new ClockResync() : null;
   }
 
@@ -37,8 +37,9 @@ export class GuestPorts {
    * examine, so the examination sees the guest as a resumed session would be handed over.
    */
   resumed(timeoutMs: number): void {
+    const at = Date.now();
     const clocked = this.clock?.resync(timeoutMs) ?? Promise.resolve();
-    void clocked.then(() => this.probe?.examine(timeoutMs));
+    void clocked.then(() => this.probe?.examine(timeoutMs, at));
   }
 
   /** What the resync port said last (`set <ms>`), for diagnostics; undefined when the resync is off. */

@@ -40,8 +40,9 @@ import { commitHotCopy, hotCopyDir, restoreSource, warmHashing } from './hot-cop
 import { runCheckpoint } from './checkpoint-run.js';
 
 export function createMicrovmTarget(ctx: TargetContext): Target {
-  const { opts, effects, probe } = parseMicrovmTargetOptions(ctx.options);
-  return new MicrovmTarget(ctx, opts, effects, new GuestPorts({ probe, resync: opts.wallClock === 'resync' }));
+  const { opts, effects, probe, clockAfter } = parseMicrovmTargetOptions(ctx.options);
+  const ports = new GuestPorts({ probe, resync: opts.wallClock === 'resync', clockAfter });
+  return new MicrovmTarget(ctx, opts, effects, ports);
 }
 
 /** Build (or find cached) the template snapshot for these target options, without starting a session. */

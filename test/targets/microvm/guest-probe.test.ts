@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProbeLine, STATE_CLASS_IDS } from '../../../harness/check/survival.js';
+import { CLOCK_RESYNC_BACK_S } from '../../../harness/targets/microvm/clock-resync.js';
 import { GuestProbe } from '../../../harness/targets/microvm/guest-probe.js';
 import type { Target } from '../../../harness/targets/target.js';
 import { describeResult, soakIn } from '../../helpers/cli.js';
@@ -79,14 +80,51 @@ describe.skipIf(!qemuPresent)('the guest-state probe on the micro-VM (real QEMU,
     expect(clockWall(word)?.value).toBeLessThanOrEqual(-2);
   }, 240_000);
 
+  const later = (ls: ProbeLine[], s: number) =>
+    ls.find((l) => (l.event === 'clock' && l.after === s) || l.event === 'error');
+
   it('wallClock: resync sets the restored guest clock to the host time before the examination', async () => {
-    const { after } = await roundTrip({ ...PROBE, wallClock: 'resync' });
+    const { after } = await roundTrip({ ...PROBE, wallClock: 'resync', probeClockAfter: [1] });
     const word = await waitFor(() => examined(after), 60_000, 'the examination');
     expect(clockWall(word), JSON.stringify(word)).toMatchObject({ status: 'survives' });
+    // and 1 s after the resume it is still the host's (the later reading, asked with the host's clock of that moment)
+    const oneS = await waitFor(() => later(after, 1), 60_000, 'the clock 1 s after');
+    expect(oneS, JSON.stringify(oneS)).toMatchObject({ event: 'clock', after: 1 });
+    if (oneS.event === 'clock')
+      expect(oneS.observations[0]).toMatchObject({ class: 'clock-wall-1s', status: 'survives' });
+  }, 240_000);
+
+  it('negative control (b): a resync that sets the wall clock back is caught by the clock-wall classes only', async () => {
+    process.env[CLOCK_RESYNC_BACK_S] = '30'; // TEST-ONLY: the restored guest's clock set 30 s in the past
+    try {
+      const { after } = await roundTrip({ ...PROBE, wallClock: 'resync', probeClockAfter: [1] });
+      const word = await waitFor(() => examined(after), 60_000, 'the examination');
+      const oneS = await waitFor(() => later(after, 1), 60_000, 'the clock 1 s after');
+      if (word.event !== 'examined' || oneS.event !== 'clock') throw new Error(JSON.stringify([word, oneS]));
+      const all = [...word.observations, ...oneS.observations];
+      for (const o of all) {
+        if (o.class === 'clock-wall' || o.class === 'clock-wall-1s') {
+          expect(o, o.class).toMatchObject({ status: 'changed' });
+          expect(o.value, o.class).toBeLessThanOrEqual(-29); // about -30 s: the clock stays set back
+        } else expect(o.status, `${o.class}: ${o.detail}`).toBe('survives'); // the normal status on this target
+      }
+    } finally {
+      Reflect.deleteProperty(process.env, CLOCK_RESYNC_BACK_S);
+    }
   }, 240_000);
 
   it('soak target check --matrix measures the micro-VM', async () => {
-    const r = await soak('target', 'check', 'fresh-cycles', '--matrix', '--trials', '2', '--json');
+    const r = await soak(
+      'target',
+      'check',
+      'fresh-cycles',
+      '--matrix',
+      '--trials',
+      '2',
+      '--clock-after',
+      '1',
+      '--json',
+    );
     expect(r.exitCode, describeResult(r)).toBe(0);
     const m = JSON.parse(r.stdout) as { measured: number; modes: Record<string, number> };
     expect(m).toMatchObject({ measured: 2, modes: { holder: 2 } });
