@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProbeLine, STATE_CLASS_IDS } from '../../../harness/check/survival.js';
-import { CLOCK_RESYNC_BACK_S } from '../../../harness/targets/microvm/clock-resync.js';
+import { CLOCK_RESYNC_BACK_S, RESYNC_DROPS_LISTENERS } from '../../../harness/targets/microvm/clock-resync.js';
 import { GuestProbe } from '../../../harness/targets/microvm/guest-probe.js';
 import type { Target } from '../../../harness/targets/target.js';
 import { describeResult, soakIn } from '../../helpers/cli.js';
@@ -110,6 +110,21 @@ describe.skipIf(!qemuPresent)('the guest-state probe on the micro-VM (real QEMU,
       }
     } finally {
       Reflect.deleteProperty(process.env, CLOCK_RESYNC_BACK_S);
+    }
+  }, 240_000);
+
+  it('negative control (d): listeners destroyed by the guest kernel after a restore: tcp-listener lost, only it', async () => {
+    process.env[RESYNC_DROPS_LISTENERS] = '1'; // TEST-ONLY: clock-sync SOCK_DESTROYs every TCP listener (ss -K)
+    try {
+      const { after } = await roundTrip({ ...PROBE, wallClock: 'resync' });
+      const word = await waitFor(() => examined(after), 60_000, 'the examination');
+      if (word.event !== 'examined') throw new Error(JSON.stringify(word));
+      for (const o of word.observations) {
+        if (o.class === 'tcp-listener') expect(o.detail).toMatch(/^connect 127\.0\.0\.1:\d+: Connection refused$/);
+        expect(o.status, `${o.class}: ${o.detail}`).toBe(o.class === 'tcp-listener' ? 'lost' : 'survives');
+      }
+    } finally {
+      Reflect.deleteProperty(process.env, RESYNC_DROPS_LISTENERS);
     }
   }, 240_000);
 
