@@ -23,6 +23,7 @@ export const STATE_CLASSES = [
   ['clock-wall-1s', "the wall clock within 1 s of the host's 1 s after the resume (a later reading: --clock-after)"],
   ['clock-wall-5s', "the wall clock within 1 s of the host's 5 s after the resume (a later reading: --clock-after)"],
   ['clock-wall-30s', "the wall clock within 1 s of the host's 30 s after the resume (a later reading: --clock-after)"],
+  ['tcp-peer', "a TCP connection made at setup to the harness's echo outside the sandbox, still echoing"],
 ] as const;
 
 export type StateClass = (typeof STATE_CLASSES)[number][0];

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { type Observation, type ProbeReport, unprobed, withLaterClocks } from '../check/survival.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { HostMessage } from '../session/protocol.js';
+import { PROBE_PEER_ENV, startEchoPeer } from './echo-peer.js';
 import { type ConformanceTarget, ConformanceSession } from './session.js';
 
 /** One trial: the examination after its resume, or why there is none (`problem`). */
@@ -59,11 +60,16 @@ async function laterClocks(r: HostHandle, t: ConformanceTarget, report: ProbeRep
     const last = Math.max(...schedule);
     const all = (m: HostMessage): boolean => {
       if (m.ev !== 'probe') return false;
-      if (m.line.event === 'error') return true;
-      if (m.line.event === 'clock') got.push(...m.line.observations);
+      const l = m.line;
+      if (l.event === 'error') return true;
+      if (l.event === 'clock' && !got.some((o) => o.class === l.observations[0]?.class)) got.push(...l.observations);
       return got.length === schedule.length;
     };
-    const { msg } = await r.waitFor(all, t.timeoutMs + last * 1000, `the wall clock ${schedule.join(', ')} s after`);
+    const { msg } = await r.waitFor(
+      all,
+      t.timeoutMs + last * 1000,
+      `its wall-clock readings ${schedule.join(', ')} s after the resume`,
+    );
     if (msg.ev === 'probe' && msg.line.event === 'error') return `probe: ${msg.line.message}`;
   }
   const why =
@@ -82,6 +88,10 @@ export async function runMatrix(
 ): Promise<MatrixTrial[]> {
   const dir = keepDir ?? mkdtempSync(path.join(os.tmpdir(), 'soak-target-matrix-'));
   const out: MatrixTrial[] = [];
+  // the peer outside the sandbox (tcp-peer): named to the probe through the environment the session hosts inherit
+  const peer = await startEchoPeer();
+  const before = process.env[PROBE_PEER_ENV];
+  process.env[PROBE_PEER_ENV] = peer.address;
   try {
     for (let i = 1; i <= trials; i++) {
       const s = new ConformanceSession(path.join(dir, `trial-${i}`), t);
@@ -103,6 +113,9 @@ export async function runMatrix(
       onTrial(done);
     }
   } finally {
+    if (before === undefined) Reflect.deleteProperty(process.env, PROBE_PEER_ENV);
+    else process.env[PROBE_PEER_ENV] = before;
+    await peer.close();
     if (keepDir === undefined) rmSync(dir, { recursive: true, force: true });
   }
   return out;

@@ -57,6 +57,9 @@ describe.concurrent('soak target check --matrix', () => {
     expect(m.classes.find((r) => r.class === 'clock-wall-30s')!.examples[0]).toMatch(/not in --clock-after/);
     for (const k of ['child-process', 'grandchild-process', 'tcp-listener', 'flock', 'pipe', 'timer', 'env', 'umask'])
       expect(c[k], k).toBe('0/3/0/0');
+    // the harness's echo outlives the kill, but the connection's holder does not
+    expect(c['tcp-peer']).toBe('0/3/0/0');
+    expect(m.classes.find((r) => r.class === 'tcp-peer')!.examples[0]).toMatch(/the connection closed with it/);
     const tmpRow = m.classes.find((r) => r.class === 'tmp-file')!;
     expect(tmpRow.interval![0]).toBeGreaterThan(0.4); // Wilson 95% of 3/3: [0.438, 1]
     expect(tmpRow.interval![1]).toBe(1);
@@ -70,6 +73,7 @@ describe.concurrent('soak target check --matrix', () => {
     const [a, b] = [counts(control), counts(wiped)];
     expect(a['tmp-file']).toBe('3/0/0/0');
     expect(b['tmp-file']).toBe('0/3/0/0');
+    expect(a['tcp-peer']).toBe('0/3/0/0'); // the example adapter restarts the connection's holder too
     expect(wiped.classes.find((r) => r.class === 'tmp-file')!.examples[0]).toMatch(/^lost: .*No such file/);
     expect(Object.keys(a).filter((k) => a[k] !== b[k])).toEqual(['tmp-file']);
     // what the probe made in /dev/shm is removed when the session ends
@@ -100,8 +104,9 @@ describe.concurrent('soak target check --matrix', () => {
     );
     const m = await matrix(file);
     expect(m).toMatchObject({ measured: 3, modes: { holder: 3 }, problems: [] });
-    // every class, but the later clock readings: the adapter protocol has one examination per resume
-    const later = ['clock-wall-1s', 'clock-wall-5s', 'clock-wall-30s'];
+    // every class, but the later clock readings (the adapter protocol has one examination per resume) and the peer
+    // outside the sandbox (--network=none: the probe is given none to reach)
+    const later = ['clock-wall-1s', 'clock-wall-5s', 'clock-wall-30s', 'tcp-peer'];
     const c = counts(m);
     expect(
       Object.keys(c).every((k) => c[k] === (later.includes(k) ? '0/0/0/3' : '3/0/0/0')),

@@ -185,6 +185,8 @@ static void setup(struct probe_rec *r, struct probe_live *l, const char *workspa
         die("tcp listener");
     r->port = ntohs(a.sin_port);
 
+    l->peer = peer_connect();
+
     l->lock_fd = open(r->lock, O_RDWR | O_CREAT, 0644);
     if (l->lock_fd < 0 || flock(l->lock_fd, LOCK_EX | LOCK_NB)) die("flock");
     l->timer = timerfd_create(CLOCK_MONOTONIC, 0);
@@ -197,6 +199,20 @@ static void setup(struct probe_rec *r, struct probe_live *l, const char *workspa
     r->mono_ns = clock_ns(CLOCK_MONOTONIC);
     r->wall_ns = clock_ns(CLOCK_REALTIME);
     if (rec_write(r)) die("probe.rec");
+}
+
+int peer_connect(void) {
+    const char *peer = getenv(PROBE_PEER_ENV);
+    if (!peer || !*peer) return -1;
+    char host[64];
+    int port = 0;
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    if (sscanf(peer, "%63[0-9.]:%d", host, &port) != 2 || port < 1 || port > 65535 || inet_pton(AF_INET, host, &a.sin_addr) != 1)
+        errno = EINVAL, die(PROBE_PEER_ENV " (expected <ipv4>:<port>)");
+    a.sin_port = htons(port);
+    int c = socket(AF_INET, SOCK_STREAM, 0);
+    if (c < 0 || connect(c, (struct sockaddr *)&a, sizeof a)) die(PROBE_PEER_ENV ": connect");
+    return c;
 }
 
 static volatile sig_atomic_t asked;

@@ -4,6 +4,9 @@ import type { Socket } from 'node:net';
 import { parseProbeLine, type ProbeLine } from '../../check/survival.js';
 import { connectPort } from './serial-port.js';
 
+/** How often a later clock reading is asked again until it is answered. */
+const CLOCK_AGAIN_MS = 2_000;
+
 /** How often a restored guest is asked again until its tty echoes the request (bytes around a restore may be lost). */
 const ASK_AGAIN_MS = 100;
 
@@ -16,6 +19,8 @@ export class GuestProbe {
   /** When the restored guest was let run (Date.now()), and the later clock readings waiting for their moment. */
   private resumedAt = 0;
   private readonly later: NodeJS.Timeout[] = [];
+  /** The later readings asked for and not answered yet (seconds after the resume). */
+  private readonly waiting = new Set<number>();
   /** Told each probe line: `ready` after the setup at boot, `examined` once per restore, `clock`, `error`. */
   readonly listeners: ((line: ProbeLine) => void)[] = [];
 
@@ -60,17 +65,24 @@ export class GuestProbe {
 
   /**
    * After the examination: `clock <host ms> <s>` at each scheduled moment (s after the resume, not before the
-   * examination's answer: a request queued behind it would be read late), the host's clock read as it is written.
+   * examination's answer: a request queued behind it would be read late), the host's clock read as it is written;
+   * asked again every CLOCK_AGAIN_MS until its answer comes (a serial byte may be lost), the first answer kept.
    */
   private askLater(): void {
     for (const s of this.clockAfter) {
-      const ask = (): void => void this.conn?.write(`clock ${Date.now()} ${s}\n`);
+      this.waiting.add(s);
+      const ask = (): void => {
+        if (!this.waiting.has(s)) return;
+        void this.conn?.write(`clock ${Date.now()} ${s}\n`);
+        this.later.push(setTimeout(ask, CLOCK_AGAIN_MS));
+      };
       this.later.push(setTimeout(ask, Math.max(0, this.resumedAt + s * 1000 - Date.now())));
     }
   }
 
   private stopAsking(): void {
     for (const t of this.later.splice(0)) clearTimeout(t);
+    this.waiting.clear();
     clearInterval(this.asking?.timer);
     clearTimeout(this.asking?.deadline);
     this.asking = null;
@@ -104,6 +116,7 @@ export class GuestProbe {
       this.askLater();
       return;
     }
+    if (line.event === 'clock' && !this.waiting.delete(line.after)) return; // asked again, answered twice: the first kept
     this.emit(line);
   }
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { type ConfigIssue, ConfigIssuesError, schemaIssues } from '../../core/config-issues.js';
 import type { EffectsConfig } from '../../effects/plan.js';
 import { effectsConfig } from '../process/target.js';
-import { probeClockAfterOption } from '../probe-clock-option.js';
+import { probeClockAfterOption } from '../probe-options.js';
 
 export const microvmOptionsSchema = z
   .object({

@@ -14,7 +14,7 @@ import type { EffectsConfig } from '../../effects/plan.js';
 import type { ProbeLine } from '../../check/survival.js';
 import type { CheckpointOptions, CheckpointResult, Target, TargetContext } from '../target.js';
 import { ProcessProbe } from './probe.js';
-import { probeClockAfterOption } from '../probe-clock-option.js';
+import { probeOptions } from '../probe-options.js';
 import { PhaseRecorder, type PhaseMarks } from '../phase-marks.js';
 
 /** targetOptions of the process target, checked by hand: zod's import is slow at every host start, counted as downtime. */
@@ -24,8 +24,7 @@ export function parseProcessOptions(options: Record<string, unknown>): {
   probe?: string;
   clockAfter?: number[];
 } {
-  const known = ['heapKiB', 'effects', 'probe', 'probeClockAfter'];
-  const unknown = Object.keys(options).filter((k) => !known.includes(k));
+  const unknown = Object.keys(options).filter((k) => !['heapKiB', 'effects', 'probe', 'probeClockAfter'].includes(k));
   const heapKiB = options.heapKiB ?? 1024;
   const issues: ConfigIssue[] = unknown.map((k) => ({
     path: ['targetOptions', k],
@@ -36,17 +35,9 @@ export function parseProcessOptions(options: Record<string, unknown>): {
     issues.push({ path: ['targetOptions', 'heapKiB'], message });
   }
   const effects = options.effects === undefined ? undefined : effectsConfig(options.effects, issues);
-  const probe = options.probe;
-  if (probe !== undefined && (typeof probe !== 'string' || !path.isAbsolute(probe)))
-    issues.push({ path: ['targetOptions', 'probe'], message: 'set by `soak target check --matrix`: an absolute path' });
-  const clockAfter = probeClockAfterOption(options.probeClockAfter, probe, issues);
+  const probe = probeOptions(options, issues);
   throwIfIssues('process target options are invalid', issues);
-  return {
-    heapKiB: heapKiB as number,
-    ...(clockAfter ? { clockAfter } : {}),
-    ...(effects ? { effects } : {}),
-    ...(typeof probe === 'string' ? { probe } : {}),
-  };
+  return { heapKiB: heapKiB as number, ...(effects ? { effects } : {}), ...probe };
 }
 
 /** The effects config the runner adds to targetOptions when the scenario enables effects (run/effects-run.ts). */
