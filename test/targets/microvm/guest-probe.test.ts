@@ -183,4 +183,43 @@ describe('GuestProbe: the host side of the probe port (a unix socket standing in
       server.close();
     }
   });
+
+  it('asks for a later clock reading after the examination, again until it is answered; a second answer is dropped', async () => {
+    const sock = path.join(root, 'port-clock.sock');
+    const asks: string[] = [];
+    let guest: Socket | undefined;
+    const server = createServer((s) => {
+      guest = s;
+      s.setEncoding('utf8');
+      s.on('data', (d: string) => asks.push(...d.split('\n').filter((x) => x !== '')));
+    });
+    await new Promise<void>((r) => server.listen(sock, r));
+    const probe = new GuestProbe([1]);
+    const got: ProbeLine[] = [];
+    probe.listeners.push((l) => got.push(l));
+    try {
+      await probe.attach(sock);
+      probe.examine(30_000);
+      await waitFor(() => (asks.length >= 1 ? true : undefined), 10_000, 'the examine request');
+      const observations = STATE_CLASS_IDS.map((c) => ({ class: c, status: 'survives', detail: '' }));
+      guest!.write(`${asks[0]}\r\n`); // the echo
+      guest!.write(
+        `${JSON.stringify({ probe: 1, event: 'examined', mode: 'holder', holder: 1, token: 't', observations })}\r\n`,
+      );
+      const clockAsks = () => asks.filter((a) => /^clock \d+ 1$/.test(a));
+      await waitFor(() => (clockAsks().length >= 2 ? true : undefined), 20_000, 'the clock asked twice (no answer)');
+      const answer = { probe: 1, event: 'clock', holder: 1, token: 't', after: 1 };
+      const obs = [{ class: 'clock-wall-1s', status: 'survives', detail: '+0.001 s', value: 0.001 }];
+      guest!.write(`${JSON.stringify({ ...answer, observations: obs })}\r\n`);
+      guest!.write(`${JSON.stringify({ ...answer, observations: obs })}\r\n`); // the answer to the second ask
+      await waitFor(() => (got.some((l) => l.event === 'clock') ? true : undefined), 10_000, 'the clock line');
+      const n = clockAsks().length;
+      await new Promise((r) => setTimeout(r, 2500)); // past one re-ask period: no timing asserted, only the absence
+      expect(clockAsks().length).toBe(n);
+      expect(got.filter((l) => l.event === 'clock')).toHaveLength(1);
+    } finally {
+      probe.detach();
+      server.close();
+    }
+  }, 60_000);
 });
