@@ -1,7 +1,7 @@
 // The guest state a run's sessions kept across their resumes (issue 33) as summary.json, gate 10 and the report's
 // "Durability limits" read it: the journal's guest-state events counted per class, each with the Wilson 95% interval
 // of survives, and the promised classes (the scenario's and the adapter's) with how many of their observations survived.
-import { STATE_CLASS_IDS, type Observation, type StateClass } from '../check/survival.js';
+import { MATRIX_ONLY, STATE_CLASS_IDS, type Observation, type StateClass } from '../check/survival.js';
 import { promisedClasses } from '../check/promises.js';
 import type { GuestStateEventFields } from '../journal/guest-state-event.js';
 import { wilson } from '../stats/wilson.js';
@@ -108,7 +108,11 @@ export class GuestStateTally {
     const f = this.fold;
     const promised = promisedClasses(scenarioPromises?.map(String), adapterPromises);
     if (f.examined + f.unprobed + f.unexamined === 0 && promised.length === 0) return {};
-    const classes = STATE_CLASS_IDS.map((c): ClassSummary => {
+    // the classes only --matrix measures (later wall-clock readings, clone-entropy, tcp-peer) are not a soak's: a soak's
+    // probe says not-applicable for them, which would read as a limit of the runtime (kept only if really measured)
+    const taken = (c: StateClass): boolean =>
+      !MATRIX_ONLY.includes(c) || f.counts[c].survives + f.counts[c].lost + f.counts[c].changed > 0;
+    const classes = STATE_CLASS_IDS.filter(taken).map((c): ClassSummary => {
       const k = f.counts[c];
       const n = k.survives + k.lost + k.changed;
       const example = f.examples[c];

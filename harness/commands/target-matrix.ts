@@ -3,6 +3,7 @@
 import type { MatrixTrial } from '../conformance/matrix.js';
 import type { ConformanceTarget } from '../conformance/session.js';
 import { type MatrixRow, tallyMatrix } from '../check/survival-matrix.js';
+import { CLOCK_AFTER_S } from '../check/survival.js';
 import { EXIT, InputError } from '../core/errors.js';
 import { escapedJson } from '../core/visible.js';
 import { fmtPctInterval } from '../report/text/format.js';
@@ -10,8 +11,21 @@ import { fmtPctInterval } from '../report/text/format.js';
 /** The targets whose sessions can run the probe (targetOptions.probe: exec adapters through their capability). */
 const PROBED_TARGETS = ['process', 'microvm', 'exec'];
 
+/** `--clock-after 1,5,30`: the later wall-clock readings, seconds after the resume ('' or 'none': none). */
+export function parseClockAfter(text: string): number[] {
+  if (text === '' || text === 'none') return [];
+  const allowed: readonly number[] = CLOCK_AFTER_S;
+  const out = text.split(',').map((w) => Number(w.trim()));
+  const bad = out.find((s, i) => !allowed.includes(s) || out.indexOf(s) !== i);
+  if (bad !== undefined)
+    throw new InputError(
+      `--clock-after: ${JSON.stringify(text)}: expected distinct seconds from ${CLOCK_AFTER_S.join(', ')} (e.g. 1,5,30), or none`,
+    );
+  return out.sort((a, b) => a - b);
+}
+
 /** The target with the probe binary in its options, or InputError (exit 3) for a target that cannot run it yet. */
-export function withProbe(t: ConformanceTarget, binary: string): ConformanceTarget {
+export function withProbe(t: ConformanceTarget, binary: string, clockAfter: number[] = []): ConformanceTarget {
   if (!PROBED_TARGETS.includes(t.target))
     throw new InputError(
       `--matrix: target "${t.target}" cannot run the guest-state probe yet (it runs on: ${PROBED_TARGETS.join(', ')}; docs/what-survives.md)`,
@@ -20,7 +34,9 @@ export function withProbe(t: ConformanceTarget, binary: string): ConformanceTarg
     throw new InputError(
       '--matrix: the microvm target probes only with targetOptions.fresh: cold (a template boots first)',
     );
-  return { ...t, targetOptions: { ...t.targetOptions, probe: binary } };
+  // exec adapters: the protocol has one examination per resume, no later reading (the matrix says not-applicable)
+  const later = t.target !== 'exec' && clockAfter.length > 0 ? { probeClockAfter: clockAfter } : {};
+  return { ...t, targetOptions: { ...t.targetOptions, probe: binary, ...later } };
 }
 
 /** What --json prints: the rows, the trials that could not be measured, and how each measured resume was examined. */

@@ -12,7 +12,7 @@ import { mkdirDurable, writeFileAtomic } from '../core/durable.js';
 import { EXIT, InputError } from '../core/errors.js';
 import { type MatrixTrial, runMatrix } from '../conformance/matrix.js';
 import { buildProbe } from '../targets/guest/probe-build.js';
-import { formatMatrix, matrixExitCode, matrixJson, withProbe } from './target-matrix.js';
+import { formatMatrix, matrixExitCode, matrixJson, parseClockAfter, withProbe } from './target-matrix.js';
 import { escapedJson, visible } from '../core/visible.js';
 import { prettyJson } from '../core/json-text.js';
 import { repoRoot } from '../core/repo-root.js';
@@ -28,6 +28,7 @@ interface CheckArgs {
   keep: string | undefined;
   matrix: boolean;
   trials: number | undefined;
+  'clock-after': string | undefined;
 }
 
 /** A scenario (name or .yaml) gives target and pacing; any other existing file is an adapter with default pacing. */
@@ -116,10 +117,15 @@ const checkCommand = defineCommand<CheckArgs>({
         default: false,
         describe: 'Measure what guest state survives a resume, class by class (docs/what-survives.md)',
       })
-      .option('trials', { type: 'number', describe: 'With --matrix: kill/resume trials (default 20)' }),
+      .option('trials', { type: 'number', describe: 'With --matrix: kill/resume trials (default 20)' })
+      .option('clock-after', {
+        type: 'string',
+        describe: 'With --matrix: read the wall clock again these seconds after each resume (of 1,5,30; none)',
+      }),
   run: async (argv) => {
     if (argv.matrix) return matrixCommand(argv, argv.trials ?? 20);
     if (argv.trials !== undefined) throw new InputError('--trials: only with --matrix');
+    if (argv['clock-after'] !== undefined) throw new InputError('--clock-after: only with --matrix');
     const target = await resolveTarget(argv.what);
     const keep = argv.keep && path.resolve(argv.keep);
     const results = await runBattery(target, keep);
@@ -133,7 +139,8 @@ const checkCommand = defineCommand<CheckArgs>({
 async function matrixCommand(argv: CheckArgs, n: number): Promise<number> {
   if (!Number.isInteger(n) || n < 1 || n > 10_000)
     throw new InputError(`--trials: expected an integer from 1 to 10000, got ${String(n)}`);
-  const target = withProbe(await resolveTarget(argv.what), await buildProbe());
+  const clockAfter = parseClockAfter(argv['clock-after'] ?? '1,5,30');
+  const target = withProbe(await resolveTarget(argv.what), await buildProbe(), clockAfter);
   const keep = argv.keep && path.resolve(argv.keep);
   const progress = (t: MatrixTrial): void => {
     if (!argv.json)

@@ -6,9 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { compareCloneEntropy, withCloneEntropy } from '../check/clone-entropy.js';
-import { type Observation, type ProbeReport, unprobed } from '../check/survival.js';
+import { type Observation, type ProbeReport, unprobed, withLaterClocks } from '../check/survival.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { HostMessage } from '../session/protocol.js';
+import { PROBE_PEER_ENV, startEchoPeer } from './echo-peer.js';
 import { type ConformanceTarget, ConformanceSession } from './session.js';
 
 /** One trial: the examination after its resume, or why there is none (`problem`). */
@@ -47,7 +48,9 @@ async function trial(s: ConformanceSession, t: ConformanceTarget): Promise<Probe
   const examined = await r.waitFor(isProbe('examined', 'unprobed', 'error'), t.timeoutMs, 'probe examination');
   const report = reportOf(examined.msg);
   if (typeof report === 'string' || report.mode === 'unprobed') return report;
-  return withCloneEntropy(report, await cloneEntropy(s, t, report));
+  const read = await laterClocks(r, t, report);
+  if (typeof read === 'string') return read;
+  return withCloneEntropy(read, await cloneEntropy(s, t, report));
 }
 
 /** A clone restored from the same checkpoint while the session runs, examined, compared with it (clone-entropy). */
@@ -66,6 +69,39 @@ async function cloneEntropy(s: ConformanceSession, t: ConformanceTarget, session
   }
 }
 
+/** The schedule of later wall-clock readings the target was given (targetOptions.probeClockAfter), in seconds. */
+export function clockSchedule(t: ConformanceTarget): number[] {
+  const s = t.targetOptions.probeClockAfter;
+  return Array.isArray(s) ? s.filter((x): x is number => typeof x === 'number') : [];
+}
+
+/** Wait for the target's later clock readings (each `clock` line the probe prints after the resume), then add them. */
+async function laterClocks(r: HostHandle, t: ConformanceTarget, report: ProbeReport): Promise<ProbeReport | string> {
+  const schedule = clockSchedule(t);
+  const got: Observation[] = [];
+  if (schedule.length > 0) {
+    const last = Math.max(...schedule);
+    const all = (m: HostMessage): boolean => {
+      if (m.ev !== 'probe') return false;
+      const l = m.line;
+      if (l.event === 'error') return true;
+      if (l.event === 'clock' && !got.some((o) => o.class === l.observations[0]?.class)) got.push(...l.observations);
+      return got.length === schedule.length;
+    };
+    const { msg } = await r.waitFor(
+      all,
+      t.timeoutMs + last * 1000,
+      `its wall-clock readings ${schedule.join(', ')} s after the resume`,
+    );
+    if (msg.ev === 'probe' && msg.line.event === 'error') return `probe: ${msg.line.message}`;
+  }
+  const why =
+    t.target === 'exec'
+      ? 'not read: the adapter protocol asks for one examination per resume (docs/target-protocol.md)'
+      : 'not read: not in --clock-after';
+  return withLaterClocks({ ...report, observations: [...report.observations, ...got] }, why);
+}
+
 /** Run `trials` trials one after another, each in its own session folder under `keepDir` (default: a temp folder). */
 export async function runMatrix(
   t: ConformanceTarget,
@@ -75,6 +111,10 @@ export async function runMatrix(
 ): Promise<MatrixTrial[]> {
   const dir = keepDir ?? mkdtempSync(path.join(os.tmpdir(), 'soak-target-matrix-'));
   const out: MatrixTrial[] = [];
+  // the peer outside the sandbox (tcp-peer): named to the probe through the environment the session hosts inherit
+  const peer = await startEchoPeer();
+  const before = process.env[PROBE_PEER_ENV];
+  process.env[PROBE_PEER_ENV] = peer.address;
   try {
     for (let i = 1; i <= trials; i++) {
       const s = new ConformanceSession(path.join(dir, `trial-${i}`), t);
@@ -96,6 +136,9 @@ export async function runMatrix(
       onTrial(done);
     }
   } finally {
+    if (before === undefined) Reflect.deleteProperty(process.env, PROBE_PEER_ENV);
+    else process.env[PROBE_PEER_ENV] = before;
+    await peer.close();
     if (keepDir === undefined) rmSync(dir, { recursive: true, force: true });
   }
   return out;

@@ -3,7 +3,7 @@
 // guestState): "tmp-file (a file in /tmp): lost in 20/20 resumes". A class lost but not promised is a fact, not a failure.
 import type { ClassSummary, GuestStateSummary } from '../analysis/guest-state-tally.js';
 import type { Summary } from '../analysis/summary.js';
-import { STATE_CLASSES, type StateClass } from '../check/survival.js';
+import { MATRIX_ONLY, STATE_CLASSES, type StateClass } from '../check/survival.js';
 import { fmtPctInterval } from './text/format.js';
 
 const TITLE = new Map<StateClass, string>(STATE_CLASSES.map(([id, title]) => [id, title]));
@@ -29,6 +29,8 @@ export function verdictScope(s: Pick<Summary, 'cycles' | 'guestState'>): string 
     ...(lost.length > 0 ? [`classes measured lost or changed (${lost.map((c) => c.class).join(', ')})`] : []),
     ...(kept.length > 0 ? [`${kept.length} classes measured kept but not promised (not judged)`] : []),
   ];
+  const matrixOnly = MATRIX_ONLY.filter((c) => !g.classes.some((x) => x.class === c));
+  if (matrixOnly.length > 0) parts.push(`${matrixOnly.join(', ')} (measured only by soak target check --matrix)`);
   return `${covers}${promised}; it does not cover: ${parts.length > 0 ? parts.join(' and ') : 'nothing else the probe measures'}.`;
 }
 

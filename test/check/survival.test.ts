@@ -8,7 +8,9 @@ import {
   type ProbeReport,
   STATE_CLASS_IDS,
   unprobed,
+  withLaterClocks,
 } from '../../harness/check/survival.js';
+import { parsePromises } from '../../harness/check/promises.js';
 import { wilson } from '../../harness/stats/wilson.js';
 
 const all = (status: Observation['status']): Observation[] =>
@@ -37,6 +39,49 @@ describe('parseProbeLine', () => {
     );
     expect(parseProbeLine({ ...base, mode: 'frozen', observations: [] })).toMatch(/^examined: mode "frozen"/);
     expect(parseProbeLine({ event: 'ready' })).toMatch(/not a probe line/);
+  });
+});
+
+describe('the later wall-clock readings (clock-wall-1s, -5s, -30s)', () => {
+  const later = ['clock-wall-1s', 'clock-wall-5s', 'clock-wall-30s'];
+  const clock = (after: unknown, cls: string, extra: object[] = []) => ({
+    probe: 1,
+    event: 'clock',
+    holder: 7,
+    token: 'ab',
+    after,
+    observations: [{ class: cls, status: 'changed', detail: '-3.000 s', value: -3 }, ...extra],
+  });
+
+  it('an examination need not hold them; a clock line holds exactly its own one', () => {
+    const base = { probe: 1, event: 'examined', mode: 'holder', holder: 7, token: 'ab' };
+    const without = all('survives').filter((o) => !later.includes(o.class));
+    expect(parseProbeLine({ ...base, observations: without })).toMatchObject({ event: 'examined' });
+    expect(parseProbeLine(clock(5, 'clock-wall-5s'))).toMatchObject({ event: 'clock', after: 5 });
+    expect(parseProbeLine(clock(5, 'clock-wall-1s'))).toMatch(/^clock: not one observation/);
+    expect(parseProbeLine(clock(2, 'clock-wall-2s'))).toMatch(/^clock: not one observation/);
+    expect(parseProbeLine(clock(1, 'clock-wall-1s', [{ class: 'env', status: 'lost', detail: '' }]))).toMatch(
+      /^clock: not one observation/,
+    );
+  });
+
+  it('withLaterClocks adds each one a report lacks as not-applicable with the reason, and keeps the ones it has', () => {
+    const r = withLaterClocks(
+      { mode: 'holder', observations: [{ class: 'clock-wall-1s', status: 'survives', detail: '+0.01 s' }] },
+      'not read',
+    );
+    expect(r.observations.map((o) => `${o.class} ${o.status}`)).toEqual([
+      'clock-wall-1s survives',
+      'clock-wall-5s not-applicable',
+      'clock-wall-30s not-applicable',
+    ]);
+  });
+
+  it('a soak cannot promise them (it reads the wall clock once): one line naming the element', () => {
+    expect(parsePromises(['tmp-file', 'clock-wall-5s'])).toMatch(
+      /^promises\[1\]: "clock-wall-5s" is read only by `soak target check --matrix --clock-after`/,
+    );
+    expect(parsePromises(['clock-wall'])).toEqual(['clock-wall']);
   });
 });
 

@@ -27,7 +27,8 @@ interface MatrixDoc {
 }
 
 async function matrix(what: string): Promise<MatrixDoc> {
-  const r = await soak('target', 'check', what, '--matrix', '--trials', TRIALS, '--json');
+  // the wall clock read again 1 s after each resume (not 5 and 30: the suite's time), where the target can
+  const r = await soak('target', 'check', what, '--matrix', '--trials', TRIALS, '--clock-after', '1', '--json');
   expect(r.exitCode, describeResult(r)).toBe(0);
   return JSON.parse(r.stdout) as MatrixDoc;
 }
@@ -50,12 +51,17 @@ describe.concurrent('soak target check --matrix', () => {
     const m = await matrix('default');
     expect(m).toMatchObject({ trials: 3, measured: 3, modes: { restarted: 3 }, problems: [] });
     const c = counts(m);
-    for (const k of ['workspace-unsynced', 'tmp-file', 'shm-file', 'clock-monotonic', 'clock-wall'])
+    for (const k of ['workspace-unsynced', 'tmp-file', 'shm-file', 'clock-monotonic', 'clock-wall', 'clock-wall-1s'])
       expect(c[k], k).toBe('3/0/0/0');
     // each trial's clone (a second session from the same checkpoint) reads other RNG bytes: fresh processes
     expect(c['clone-entropy']).toBe('3/0/0/0');
+    for (const k of ['clock-wall-5s', 'clock-wall-30s']) expect(c[k], k).toBe('0/0/0/3'); // not in --clock-after
+    expect(m.classes.find((r) => r.class === 'clock-wall-30s')!.examples[0]).toMatch(/not in --clock-after/);
     for (const k of ['child-process', 'grandchild-process', 'tcp-listener', 'flock', 'pipe', 'timer', 'env', 'umask'])
       expect(c[k], k).toBe('0/3/0/0');
+    // the harness's echo outlives the kill, but the connection's holder does not
+    expect(c['tcp-peer']).toBe('0/3/0/0');
+    expect(m.classes.find((r) => r.class === 'tcp-peer')!.examples[0]).toMatch(/the connection closed with it/);
     const tmpRow = m.classes.find((r) => r.class === 'tmp-file')!;
     expect(tmpRow.interval![0]).toBeGreaterThan(0.4); // Wilson 95% of 3/3: [0.438, 1]
     expect(tmpRow.interval![1]).toBe(1);
@@ -69,6 +75,7 @@ describe.concurrent('soak target check --matrix', () => {
     const [a, b] = [counts(control), counts(wiped)];
     expect(a['tmp-file']).toBe('3/0/0/0');
     expect(b['tmp-file']).toBe('0/3/0/0');
+    expect(a['tcp-peer']).toBe('0/3/0/0'); // the example adapter restarts the connection's holder too
     expect(wiped.classes.find((r) => r.class === 'tmp-file')!.examples[0]).toMatch(/^lost: .*No such file/);
     expect(Object.keys(a).filter((k) => a[k] !== b[k])).toEqual(['tmp-file']);
     // what the probe made in /dev/shm is removed when the session ends
@@ -99,9 +106,13 @@ describe.concurrent('soak target check --matrix', () => {
     );
     const m = await matrix(file);
     expect(m).toMatchObject({ measured: 3, modes: { holder: 3 }, problems: [] });
+    // every class, but the later clock readings (the adapter protocol has one examination per resume) and the peer
+    // outside the sandbox (--network=none: the probe is given none to reach)
+    const later = ['clock-wall-1s', 'clock-wall-5s', 'clock-wall-30s', 'tcp-peer'];
+    const c = counts(m);
     expect(
-      Object.values(counts(m)).every((c) => c === '3/0/0/0'),
-      JSON.stringify(counts(m)),
+      Object.keys(c).every((k) => c[k] === (later.includes(k) ? '0/0/0/3' : '3/0/0/0')),
+      JSON.stringify(c),
     ).toBe(true);
   });
 
@@ -126,6 +137,12 @@ describe.concurrent('soak target check --matrix', () => {
     const alone = await soak('target', 'check', 'default', '--trials', '5');
     expect(alone.exitCode).toBe(3);
     expect(alone.stderr).toMatch(/--trials: only with --matrix/);
+    const clock = await soak('target', 'check', 'default', '--matrix', '--clock-after', '1,2');
+    expect(clock.exitCode).toBe(3);
+    expect(clock.stderr).toMatch(/--clock-after: "1,2": expected distinct seconds from 1, 5, 30/);
+    const clockAlone = await soak('target', 'check', 'default', '--clock-after', '1');
+    expect(clockAlone.exitCode).toBe(3);
+    expect(clockAlone.stderr).toMatch(/--clock-after: only with --matrix/);
     const vm = path.join(tmp, 'vm.yaml');
     writeFileSync(vm, 'name: vm\ntarget: microvm\ntargetOptions: { fresh: template }\n');
     const r = await soak('target', 'check', vm, '--matrix', '--trials', '1');

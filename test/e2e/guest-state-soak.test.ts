@@ -166,6 +166,18 @@ describe('guest state in a soak', () => {
     const b = await runSoak(['run', '--scenario', bad, '--out', out], { timeoutMs: 120_000 });
     expect(b.exitCode, describeResult(b)).toBe(5);
     expect(b.stderr).toContain('promises');
+    // nor may an adapter promise a later clock reading (a soak does not take it): an adapter fault too
+    const late = scenario(
+      'adapter-late-promise',
+      ['target: exec', `adapter: ${promising("['clock-wall-30s']")}`],
+      '[]',
+      2,
+    );
+    const c = await runSoak(['run', '--scenario', late, '--out', path.join(tmp, 'adapter-late-promise')], {
+      timeoutMs: 120_000,
+    });
+    expect(c.exitCode, describeResult(c)).toBe(5);
+    expect(c.stderr).toContain('promises');
   }, 300_000);
 
   it('refuses a promise that names no class, before any run folder (exit 3, one line)', async () => {
@@ -177,6 +189,16 @@ describe('guest state in a soak', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('promises[1]: "tmpfile" is not a class of guest state');
     expect(existsSync(out)).toBe(false);
+    // a later clock reading is a class, but a soak reads the wall clock once: promising one is refused alike
+    const later = scenario('later-clock-promise', execTarget(false), '[clock-wall-5s]', 2);
+    const out2 = path.join(tmp, 'later-clock-promise');
+    const l = await runSoak(['run', '--scenario', later, '--out', out2], { timeoutMs: 60_000 });
+    expect(l.exitCode, describeResult(l)).toBe(3);
+    expect(l.stderr.trim().split('\n')).toHaveLength(1);
+    expect(l.stderr).toContain(
+      'promises[0]: "clock-wall-5s" is read only by `soak target check --matrix --clock-after`',
+    );
+    expect(existsSync(out2)).toBe(false);
   }, 120_000);
 
   it('refuses the probe on a micro-VM that boots from a template (exit 3, one line, no run folder)', async () => {

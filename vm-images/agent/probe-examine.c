@@ -198,6 +198,31 @@ static void entropy_class(void) {
         fnv64(u, sizeof u), fnv64(g, sizeof g), fnv64(id, 36), made);
 }
 
+/* The connection to the harness's echo outside the sandbox: bytes sent on it must come back within the bound. */
+static void peer_class(const struct probe_rec *r, const struct probe_live *l, const char *want) {
+    const char *peer = getenv(PROBE_PEER_ENV);
+    if (!peer || !*peer)
+        return obs("tcp-peer", "not-applicable", 0, 0, "no peer outside the sandbox to reach (%s unset: no path to the harness's echo)", PROBE_PEER_ENV);
+    if (!l) return obs("tcp-peer", "lost", 0, 0, "%s: its holder, pid %d, is gone: the connection closed with it", peer, (int)r->holder);
+    if (l->peer < 0) return obs("tcp-peer", "lost", 0, 0, "%s: no connection", peer);
+    size_t n = strlen(want);
+    if (send(l->peer, want, n, MSG_NOSIGNAL) != (ssize_t)n)
+        return obs("tcp-peer", "lost", 0, 0, "%s: send: %s", peer,
+                   errno == EPIPE ? "EPIPE (the connection is closed)" : errno == ECONNRESET ? "reset (ECONNRESET)" : strerror(errno));
+    char buf[128];
+    size_t got = 0;
+    struct pollfd p = {.fd = l->peer, .events = POLLIN};
+    while (got < n && poll(&p, 1, PROBE_PEER_WAIT_MS) == 1) {
+        ssize_t k = recv(l->peer, buf + got, sizeof buf - got, 0);
+        if (k < 0) return obs("tcp-peer", "lost", 0, 0, "%s: recv: %s", peer, errno == ECONNRESET ? "reset (ECONNRESET)" : strerror(errno));
+        if (k == 0) return obs("tcp-peer", "lost", 0, 0, "%s: closed by the peer (end of file)", peer);
+        got += (size_t)k;
+    }
+    if (got < n) return obs("tcp-peer", "lost", 0, 0, "%s: hang: no echo within %d ms", peer, PROBE_PEER_WAIT_MS);
+    if (memcmp(buf, want, n)) return obs("tcp-peer", "changed", 0, 0, "%s: %zu bytes echoed, not the ones sent", peer, got);
+    obs("tcp-peer", "survives", 0, 0, "%s: %zu bytes echoed on the connection made at setup", peer, got);
+}
+
 void probe_examine(const struct probe_rec *r, const struct probe_live *l, int64_t host_ms) {
     char want[64];
     snprintf(want, sizeof want, "probe:%s\n", r->token);
@@ -227,6 +252,21 @@ void probe_examine(const struct probe_rec *r, const struct probe_live *l, int64_
         obs("clock-wall", off > -1 && off < 1 ? "survives" : "changed", 1, off, "%+.3f s from the host's clock", off);
     }
     entropy_class();
+    peer_class(r, l, want);
+    printf("]}\n");
+    fflush(stdout);
+}
+
+/* A later wall-clock reading, asked `clock <host ms> <after>` `after` s after the resume: its own line, one class. */
+void probe_clock(const struct probe_rec *r, int64_t host_ms, int after) {
+    int64_t wall = clock_ns(CLOCK_REALTIME);
+    char cls[32];
+    snprintf(cls, sizeof cls, "clock-wall-%ds", after);
+    printf("{\"probe\":1,\"event\":\"clock\",\"holder\":%d,\"token\":\"%s\",\"after\":%d,\"observations\":[",
+           (int)r->holder, r->token, after);
+    first = 1;
+    double off = (double)(wall / 1000000 - host_ms) / 1e3;
+    obs(cls, off > -1 && off < 1 ? "survives" : "changed", 1, off, "%+.3f s from the host's clock %d s after the resume", off, after);
     printf("]}\n");
     fflush(stdout);
 }

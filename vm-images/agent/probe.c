@@ -193,6 +193,8 @@ static void setup(struct probe_rec *r, struct probe_live *l, const char *workspa
         die("tcp listener");
     r->port = ntohs(a.sin_port);
 
+    l->peer = peer_connect();
+
     l->lock_fd = open(r->lock, O_RDWR | O_CREAT, 0644);
     if (l->lock_fd < 0 || flock(l->lock_fd, LOCK_EX | LOCK_NB)) die("flock");
     l->timer = timerfd_create(CLOCK_MONOTONIC, 0);
@@ -205,6 +207,20 @@ static void setup(struct probe_rec *r, struct probe_live *l, const char *workspa
     r->mono_ns = clock_ns(CLOCK_MONOTONIC);
     r->wall_ns = clock_ns(CLOCK_REALTIME);
     if (rec_write(r)) die("probe.rec");
+}
+
+int peer_connect(void) {
+    const char *peer = getenv(PROBE_PEER_ENV);
+    if (!peer || !*peer) return -1;
+    char host[64];
+    int port = 0;
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    if (sscanf(peer, "%63[0-9.]:%d", host, &port) != 2 || port < 1 || port > 65535 || inet_pton(AF_INET, host, &a.sin_addr) != 1)
+        errno = EINVAL, die(PROBE_PEER_ENV " (expected <ipv4>:<port>)");
+    a.sin_port = htons(port);
+    int c = socket(AF_INET, SOCK_STREAM, 0);
+    if (c < 0 || connect(c, (struct sockaddr *)&a, sizeof a)) die(PROBE_PEER_ENV ": connect");
+    return c;
 }
 
 static volatile sig_atomic_t asked;
@@ -243,6 +259,9 @@ static void holder_loop(const struct probe_rec *r, const struct probe_live *l) {
                 if (sscanf(buf + 7, "%lld", &host_ms) != 1) host_ms = -1;
                 probe_examine(r, l, host_ms);
             }
+            int after = 0;
+            if (!strncmp(buf, "clock ", 6) && sscanf(buf + 6, "%lld %d", &host_ms, &after) == 2 && after > 0)
+                probe_clock(r, host_ms, after);
             have -= (size_t)(nl + 1 - buf);
             memmove(buf, nl + 1, have + 1);
         }
@@ -253,7 +272,7 @@ static void holder_loop(const struct probe_rec *r, const struct probe_live *l) {
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 3) {
-        fprintf(stderr, "usage: probe setup <dir> [--workspace <dir>] | examine <dir> [--host-ms N] | cleanup <dir>\n");
+        fprintf(stderr, "usage: probe setup <dir> [--workspace <dir>] | examine <dir> [--host-ms N] | clock <dir> --host-ms N --after S | cleanup <dir>\n");
         return 3;
     }
     struct probe_rec r;
@@ -276,6 +295,13 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "examine")) {
         long long host_ms = argc >= 5 && !strcmp(argv[3], "--host-ms") ? atoll(argv[4]) : -1;
         probe_examine(&r, NULL, host_ms);
+        return 0;
+    }
+    if (!strcmp(cmd, "clock")) { /* probe clock <dir> --host-ms N --after S: a later reading from a new process */
+        long long host_ms = argc >= 5 && !strcmp(argv[3], "--host-ms") ? atoll(argv[4]) : -1;
+        int after = argc >= 7 && !strcmp(argv[5], "--after") ? atoi(argv[6]) : 0;
+        if (host_ms <= 0 || after <= 0) errno = EINVAL, die("clock: --host-ms N --after S");
+        probe_clock(&r, host_ms, after);
         return 0;
     }
     if (!strcmp(cmd, "cleanup")) {

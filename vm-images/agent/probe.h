@@ -28,7 +28,11 @@ struct probe_live {
     int sock[2];              /* a UNIX socket pair holding pending bytes */
     int listener, lock_fd, timer;
     char *mapping;
+    int peer; /* a TCP connection to the harness's echo outside the sandbox ($SOAK_PROBE_PEER), or -1 */
 };
+
+#define PROBE_PEER_ENV "SOAK_PROBE_PEER" /* <ipv4>:<port> of the harness's TCP echo; unset: no peer to reach */
+#define PROBE_PEER_WAIT_MS 2000          /* how long the echo may take to answer before the connection counts as hung */
 
 int rec_write(const struct probe_rec *r);
 int rec_read(const char *dir, struct probe_rec *r);
@@ -39,5 +43,12 @@ void json_str(const char *s); /* one JSON string to stdout, escaped */
 
 /* Print one `examined` JSON line to stdout: every class. live == NULL: examined by a process other than the holder. */
 void probe_examine(const struct probe_rec *r, const struct probe_live *live, int64_t host_ms);
+
+/* Print one `clock` JSON line: the wall clock's offset from host_ms, as class clock-wall-<after>s (a later reading,
+ * `after` s after the resume: does the guest's clock resync?). */
+void probe_clock(const struct probe_rec *r, int64_t host_ms, int after);
+
+/* The connection to $SOAK_PROBE_PEER, made at setup (-1 when unset; exits with an error line when it cannot be made). */
+int peer_connect(void);
 
 #endif

@@ -1,7 +1,7 @@
 // The public target protocol, version 1: every NDJSON message between the session host and an adapter, as zod schemas
 // (the one home of the wire format; schemas/target-protocol/*.json are generated from these by `soak target schemas`).
 import { z } from 'zod';
-import { STATE_CLASS_IDS } from '../../check/survival.js';
+import { MATRIX_ONLY, STATE_CLASS_IDS } from '../../check/survival.js';
 import { strictJsonSchema } from '../../core/json-schema.js';
 
 /** The protocol version this host speaks; an adapter answering `describe` with another is refused. */
@@ -138,7 +138,8 @@ export const adapterMessages = {
           'describe only: the adapter runs the probe binary it is given inside its sandbox (docs/what-survives.md)',
         ),
       promises: z
-        .array(z.enum(STATE_CLASS_IDS as [string, ...string[]]))
+        // not the later clock readings: a soak reads the wall clock once (check/promises.ts)
+        .array(z.enum(STATE_CLASS_IDS.filter((c) => !MATRIX_ONLY.includes(c)) as [string, ...string[]]))
         .optional()
         .describe('describe only: the classes of guest state the runtime documents as kept across a resume (gate 10)'),
       step: z

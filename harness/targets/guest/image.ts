@@ -28,6 +28,9 @@ export const GUEST_MODULES = [
   'drivers/block/virtio_blk.ko',
 ] as const;
 
+/** Kernel modules in the image that init does not load: clock-sync's TEST-ONLY `drop-listeners` loads them. */
+const DIAG_MODULES = ['net/ipv4/inet_diag.ko', 'net/ipv4/tcp_diag.ko'] as const;
+
 const KERNEL_METAPACKAGE = 'linux-image-cloud-amd64';
 const AGENT_SOURCES = [
   'agent.c',
@@ -72,7 +75,7 @@ export function vmImagesDir(): string {
 export function recipeHash(): string {
   const dir = vmImagesDir();
   const h = createHash('sha256').update(
-    `recipe:${RECIPE_VERSION}\n${KERNEL_METAPACKAGE}\n${GUEST_MODULES.join('\n')}\n`,
+    `recipe:${RECIPE_VERSION}\n${KERNEL_METAPACKAGE}\n${[...GUEST_MODULES, ...DIAG_MODULES].join('\n')}\n`,
   );
   for (const f of ['init', ...[...AGENT_SOURCES, ...PROBE_SOURCES].map((s) => `agent/${s}`)]) {
     h.update(`${f}\n`).update(readFileSync(path.join(dir, f)));
@@ -207,7 +210,7 @@ async function buildInitramfs(modulesDir: string, outFile: string, tmp: string):
   await execa('gcc', ['-O2', '-static', '-Wall', '-Wextra', '-o', probeBin, ...probe], { timeout: 120_000 });
   const clockSync = [path.join(root, 'bin', 'clock-sync'), path.join(agentDir, 'clock-sync.c')]; // soak.clock=1
   await execa('gcc', ['-O2', '-static', '-Wall', '-Wextra', '-o', ...clockSync], { timeout: 120_000 });
-  for (const m of GUEST_MODULES) {
+  for (const m of [...GUEST_MODULES, ...DIAG_MODULES]) {
     const src = path.join(modulesDir, m);
     if (!existsSync(src)) throw new TargetError(`kernel module ${m} not found under ${modulesDir}`);
     copyFileSync(src, path.join(root, 'lib', 'modules', path.basename(m)));

@@ -6,6 +6,19 @@ import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { connectPort } from './serial-port.js';
 
+/**
+ * SOAK_TEST_CLOCK_RESYNC_BACK_S=N (TEST-ONLY negative control (b) of issue 33): the resync sets the guest's wall clock
+ * N seconds in the past, a runtime that sets the clock back after a restore; only the clock-wall classes must see it.
+ */
+export const CLOCK_RESYNC_BACK_S = 'SOAK_TEST_CLOCK_RESYNC_BACK_S';
+
+/**
+ * SOAK_TEST_RESYNC_DROPS_LISTENERS=1 (TEST-ONLY negative control (d) of issue 33): before the time, the resync asks the
+ * guest's clock-sync to destroy every TCP listener from outside its process (SOCK_DESTROY, what `ss -K` does), a
+ * runtime that restores a guest without its listening sockets; only tcp-listener must see it.
+ */
+export const RESYNC_DROPS_LISTENERS = 'SOAK_TEST_RESYNC_DROPS_LISTENERS';
+
 /** How often the time is written again until the guest answers `set` (bytes around a restore may be lost). */
 const AGAIN_MS = 100;
 
@@ -17,6 +30,7 @@ export class ClockResync {
   private answered: (() => void) | null = null;
   /** Told each answer to a seed: `seeded <its first 8 letters>` or `seed-error <reason>`. */
   private seeded: ((answer: string) => void) | null = null;
+  private dropped: (() => void) | null = null;
   /** What the guest said last (`set <ms>`, `error <reason>`), for the target's facts and diagnostics. */
   last = '';
 
@@ -27,14 +41,39 @@ export class ClockResync {
       this.last = line.slice(0, 200);
       if (/^(set \d+|error .*)$/.test(line)) this.answered?.();
       if (/^(seeded [a-p]{8}|seed-error .*)$/.test(line)) this.seeded?.(line);
+      if (/^(dropped \d+ of \d+|drop-error .*)$/.test(line)) this.dropped?.();
     });
     if (conn instanceof Error) throw conn;
     this.conn = conn;
   }
 
   /** Write the host's time now and every AGAIN_MS until the guest answers; resolves then, or after `timeoutMs`. */
-  resync(timeoutMs: number): Promise<void> {
-    const write = (): void => void this.conn?.write(`${Date.now()}\n`);
+  async resync(timeoutMs: number): Promise<void> {
+    if (process.env[RESYNC_DROPS_LISTENERS] === '1')
+      await this.ask('drop-listeners', timeoutMs, (f) => (this.dropped = f));
+    return this.setTime(timeoutMs);
+  }
+
+  /** TEST-ONLY: write `text` every AGAIN_MS until the guest answers it (`bind` receives the answer's callback). */
+  private ask(text: string, timeoutMs: number, bind: (f: (() => void) | null) => void): Promise<void> {
+    const write = (): void => void this.conn?.write(`${text}\n`);
+    return new Promise<void>((resolve) => {
+      const timer = setInterval(write, AGAIN_MS);
+      const deadline = setTimeout(done, timeoutMs);
+      function done(): void {
+        clearInterval(timer);
+        clearTimeout(deadline);
+        bind(null);
+        resolve();
+      }
+      bind(done);
+      write();
+    });
+  }
+
+  private setTime(timeoutMs: number): Promise<void> {
+    const back = Number(process.env[CLOCK_RESYNC_BACK_S] ?? 0) * 1000 || 0;
+    const write = (): void => void this.conn?.write(`${Date.now() - back}\n`);
     return new Promise<void>((resolve) => {
       const timer = setInterval(write, AGAIN_MS);
       const deadline = setTimeout(() => this.answered?.(), timeoutMs);
@@ -71,6 +110,7 @@ export class ClockResync {
   }
 
   detach(): void {
+    this.dropped?.();
     this.answered?.();
     this.seeded?.('');
     this.conn?.destroy();

@@ -10,14 +10,16 @@ export class GuestPorts {
   private readonly probe: GuestProbe | null;
   private readonly clock: ClockResync | null;
 
-  constructor(private readonly on: { probe?: boolean; resync?: boolean; seed?: boolean }) {
-    this.probe = on.probe === true ? new GuestProbe() : null;
+  constructor(
+    private readonly on: { probe?: boolean; resync?: boolean; seed?: boolean; clockAfter?: readonly number[] },
+  ) {
+    this.probe = on.probe === true ? new GuestProbe(on.clockAfter) : null;
     this.clock = on.resync === true || on.seed === true ? new ClockResync() : null;
   }
 
   /** The ports a session's options ask for: the probe, `wallClock: resync`, `entropy: fresh` (default on cold boots). */
-  static of(opts: MicrovmOptions, probe: boolean): GuestPorts {
-    return new GuestPorts({ probe, resync: opts.wallClock === 'resync', seed: freshEntropy(opts) });
+  static of(opts: MicrovmOptions, probe: boolean, clockAfter?: readonly number[]): GuestPorts {
+    return new GuestPorts({ probe, resync: opts.wallClock === 'resync', seed: freshEntropy(opts), clockAfter });
   }
 
   /** The socket of each port that is on, for QEMU's command line (spec.ts), named by `sock`. */
@@ -43,9 +45,10 @@ export class GuestPorts {
    * the probe's holder to examine, so the examination sees the guest as a resumed session would be handed over.
    */
   resumed(timeoutMs: number): void {
+    const at = Date.now();
     const clocked = this.on.resync === true ? this.clock?.resync(timeoutMs) : undefined;
     const seeded = this.on.seed === true ? this.clock?.reseed(timeoutMs) : undefined;
-    void Promise.all([clocked, seeded]).then(() => this.probe?.examine(timeoutMs));
+    void Promise.all([clocked, seeded]).then(() => this.probe?.examine(timeoutMs, at));
   }
 
   /** What the resync port said last (`set <ms>`), for diagnostics; undefined when the resync is off. */

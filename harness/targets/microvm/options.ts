@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { type ConfigIssue, ConfigIssuesError, schemaIssues } from '../../core/config-issues.js';
 import type { EffectsConfig } from '../../effects/plan.js';
 import { effectsConfig } from '../process/target.js';
+import { probeClockAfterOption } from '../probe-options.js';
 
 export const microvmOptionsSchema = z
   .object({
@@ -120,8 +121,10 @@ export function parseMicrovmTargetOptions(raw: Record<string, unknown>): {
   effects?: EffectsConfig;
   /** The guest-state probe on (set by `--matrix` or a probing scenario: the host's binary, the guest runs its own). */
   probe?: true;
+  /** Later wall-clock readings, seconds after a resume (`--matrix --clock-after`; probeClockAfter). */
+  clockAfter?: number[];
 } {
-  const { effects: rawEffects, probe, ...rest } = raw;
+  const { effects: rawEffects, probe, probeClockAfter, ...rest } = raw;
   const result = microvmOptionsSchema.safeParse(rest);
   const issues: ConfigIssue[] = result.success
     ? []
@@ -141,9 +144,11 @@ export function parseMicrovmTargetOptions(raw: Record<string, unknown>): {
       path: ['targetOptions', 'fresh'],
       message: 'the probe needs fresh: cold (a template guest boots before its session asks for the probe)',
     });
+  const clockAfter = probeClockAfterOption(probeClockAfter, probe, issues);
   if (!result.success || issues.length > 0) throw new ConfigIssuesError('microvm target options are invalid', issues);
   return {
     opts: result.data,
+    ...(clockAfter !== undefined ? { clockAfter } : {}),
     ...(effects !== undefined ? { effects } : {}),
     ...(probe !== undefined ? { probe: true } : {}),
   };

@@ -40,8 +40,8 @@ import { commitHotCopy, hotCopyDir, restoreSource, warmHashing } from './hot-cop
 import { runCheckpoint } from './checkpoint-run.js';
 
 export function createMicrovmTarget(ctx: TargetContext): Target {
-  const { opts, effects, probe } = parseMicrovmTargetOptions(ctx.options);
-  return new MicrovmTarget(ctx, opts, effects, GuestPorts.of(opts, probe === true));
+  const { opts, effects, probe, clockAfter } = parseMicrovmTargetOptions(ctx.options);
+  return new MicrovmTarget(ctx, opts, effects, GuestPorts.of(opts, probe === true, clockAfter));
 }
 
 /** Build (or find cached) the template snapshot for these target options, without starting a session. */

@@ -27,7 +27,11 @@ export class ProcessProbe {
     private readonly emit: (line: ProbeLine) => void,
     /** Whether the session is in a checkpoint pause: a spawn blocks the host's loop, so none starts in one. */
     private readonly pausing: () => boolean = () => false,
+    /** Seconds after each resume to read the wall clock again (`probe clock`; targetOptions.probeClockAfter). */
+    private readonly clockAfter: readonly number[] = [],
   ) {}
+
+  private readonly later: NodeJS.Timeout[] = [];
 
   /** Whether to go on with the next process: false once stopped; waits out a checkpoint pause first. */
   private async clear(): Promise<boolean> {
@@ -42,7 +46,35 @@ export class ProcessProbe {
 
   /** After a restore, in the background: examine the previous holder's record, remove its files, set up anew. */
   resumed(): void {
-    this.busy = this.resume();
+    const at = Date.now();
+    this.busy = this.resume().then(() => this.askLater(at));
+  }
+
+  /** The later wall-clock readings, each from a new process at its moment (not before the examination's end). */
+  private askLater(resumedAt: number): void {
+    for (const s of this.clockAfter) {
+      const read = async (): Promise<void> => {
+        if (!(await this.clear())) return;
+        const args = ['clock', this.dir, '--host-ms', String(Date.now()), '--after', String(s)];
+        this.emit(this.parsed(await this.run(args)));
+      };
+      this.later.push(setTimeout(() => void read(), Math.max(0, resumedAt + s * 1000 - Date.now())));
+    }
+  }
+
+  /** One probe command's first output line, JSON-parsed (a string when it is not JSON: the error to report). */
+  private async run(args: string[]): Promise<unknown> {
+    const out = await new Promise<string>((resolve) =>
+      execFile(this.binary, args, { timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL' }, (err, stdout) =>
+        resolve(stdout || (err?.message ?? '')),
+      ),
+    );
+    const first = out.split('\n')[0] ?? '';
+    try {
+      return JSON.parse(first) as unknown;
+    } catch {
+      return { probe: 1, event: 'error', message: `probe ${args[0] ?? ''}: ${first}` };
+    }
   }
 
   private async setup(): Promise<void> {
@@ -67,20 +99,7 @@ export class ProcessProbe {
     if (!existsSync(path.join(this.dir, 'probe.rec'))) {
       this.emit({ event: 'error', message: `probe: no record in ${this.dir} (no setup before the checkpoint)` });
     } else if (await this.clear()) {
-      const args = ['examine', this.dir, '--host-ms', String(Date.now())];
-      const out = await new Promise<string>((resolve) =>
-        execFile(this.binary, args, { timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL' }, (err, stdout) =>
-          resolve(stdout || (err?.message ?? '')),
-        ),
-      );
-      const first = out.split('\n')[0] ?? '';
-      let msg: unknown;
-      try {
-        msg = JSON.parse(first);
-      } catch {
-        msg = null;
-      }
-      this.emit(msg === null ? { event: 'error', message: `probe examine: ${first}` } : this.parsed(msg));
+      this.emit(this.parsed(await this.run(['examine', this.dir, '--host-ms', String(Date.now())])));
       if (await this.clear()) await this.cleanup();
     }
     await this.setup();
@@ -90,6 +109,7 @@ export class ProcessProbe {
   async stop(): Promise<void> {
     this.stopped = true;
     this.stop$();
+    for (const t of this.later.splice(0)) clearTimeout(t);
     await this.busy;
     this.holder?.stdin?.end();
     this.holder?.kill('SIGKILL');

@@ -14,6 +14,7 @@ import type { EffectsConfig } from '../../effects/plan.js';
 import type { ProbeLine } from '../../check/survival.js';
 import type { CheckpointOptions, CheckpointResult, Target, TargetContext } from '../target.js';
 import { ProcessProbe } from './probe.js';
+import { probeOptions } from '../probe-options.js';
 import { PhaseRecorder, type PhaseMarks } from '../phase-marks.js';
 
 /** targetOptions of the process target, checked by hand: zod's import is slow at every host start, counted as downtime. */
@@ -21,8 +22,9 @@ export function parseProcessOptions(options: Record<string, unknown>): {
   heapKiB: number;
   effects?: EffectsConfig;
   probe?: string;
+  clockAfter?: number[];
 } {
-  const unknown = Object.keys(options).filter((k) => k !== 'heapKiB' && k !== 'effects' && k !== 'probe');
+  const unknown = Object.keys(options).filter((k) => !['heapKiB', 'effects', 'probe', 'probeClockAfter'].includes(k));
   const heapKiB = options.heapKiB ?? 1024;
   const issues: ConfigIssue[] = unknown.map((k) => ({
     path: ['targetOptions', k],
@@ -33,15 +35,9 @@ export function parseProcessOptions(options: Record<string, unknown>): {
     issues.push({ path: ['targetOptions', 'heapKiB'], message });
   }
   const effects = options.effects === undefined ? undefined : effectsConfig(options.effects, issues);
-  const probe = options.probe;
-  if (probe !== undefined && (typeof probe !== 'string' || !path.isAbsolute(probe)))
-    issues.push({ path: ['targetOptions', 'probe'], message: 'set by `soak target check --matrix`: an absolute path' });
+  const probe = probeOptions(options, issues);
   throwIfIssues('process target options are invalid', issues);
-  return {
-    heapKiB: heapKiB as number,
-    ...(effects ? { effects } : {}),
-    ...(typeof probe === 'string' ? { probe } : {}),
-  };
+  return { heapKiB: heapKiB as number, ...(effects ? { effects } : {}), ...probe };
 }
 
 /** The effects config the runner adds to targetOptions when the scenario enables effects (run/effects-run.ts). */
@@ -75,7 +71,7 @@ interface Paused {
 /** Create a process target. */
 export function createProcessTarget(ctx: TargetContext): Target {
   const opts = parseProcessOptions(ctx.options);
-  return new ProcessTarget(ctx, opts.heapKiB * 1024, opts.effects, opts.probe);
+  return new ProcessTarget(ctx, opts.heapKiB * 1024, opts.effects, opts.probe, opts.clockAfter);
 }
 
 class ProcessTarget implements Target {
@@ -103,13 +99,15 @@ class ProcessTarget implements Target {
     private readonly heapBytes: number,
     private readonly effects?: EffectsConfig,
     probeBinary?: string,
+    clockAfter: readonly number[] = [],
   ) {
     this.workspace = path.join(ctx.sessionDir, 'workspace');
     this.handoff = path.join(ctx.workDir, 'handoff');
     mkdirSync(this.handoff, { recursive: true, mode: 0o700 });
     const emit = (line: ProbeLine): void => this.probeListeners.forEach((l) => l(line));
     const [dir, pausing] = [path.join(ctx.sessionDir, 'probe'), (): boolean => this.pausing];
-    this.probe = probeBinary === undefined ? null : new ProcessProbe(probeBinary, dir, this.workspace, emit, pausing);
+    this.probe =
+      probeBinary === undefined ? null : new ProcessProbe(probeBinary, dir, this.workspace, emit, pausing, clockAfter);
   }
 
   async boot(): Promise<void> {

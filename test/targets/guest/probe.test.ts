@@ -11,28 +11,37 @@ import {
   type ObservationStatus,
   parseProbeLine,
   type ProbeLine,
+  LATER_CLOCKS,
   STATE_CLASS_IDS,
   type StateClass,
 } from '../../../harness/check/survival.js';
+import { type EchoPeer, PROBE_PEER_ENV, startEchoPeer } from '../../../harness/conformance/echo-peer.js';
 import { sleep } from '../../../harness/core/clock.js';
 import { pidAlive } from '../../../harness/core/proc.js';
 import { buildProbe } from '../../../harness/targets/guest/probe-build.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'soak-probe-test-'));
 let bin = '';
+let echo: EchoPeer;
 beforeAll(async () => {
   bin = await buildProbe();
+  echo = await startEchoPeer(); // the peer outside the sandbox (tcp-peer), as the matrix runs it
 }, 180_000);
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(async () => {
+  await echo.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+/** The classes an examination holds (the later clock readings come as their own `clock` lines). */
+const EXAMINED = STATE_CLASS_IDS.filter((c) => !LATER_CLOCKS.includes(c));
 
 /** A running holder: its lines, one at a time, and a way to ask for an examination. */
-function holder(name: string): { proc: ChildProcess; dir: string; next: () => Promise<ProbeLine> } {
+function holder(name: string, peer?: string): { proc: ChildProcess; dir: string; next: () => Promise<ProbeLine> } {
   const dir = path.join(tmp, name);
   mkdirSync(path.join(dir, 'ws'), { recursive: true });
   const shm = path.join(dir, 'shm');
   mkdirSync(shm, { recursive: true });
   const proc = spawn(bin, ['setup', path.join(dir, 'probe'), '--workspace', path.join(dir, 'ws')], {
-    env: { ...process.env, TMPDIR: path.join(dir), SOAK_PROBE_SHM: shm },
+    env: { ...process.env, TMPDIR: path.join(dir), SOAK_PROBE_SHM: shm, [PROBE_PEER_ENV]: peer ?? echo.address },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines: ProbeLine[] = [];
@@ -61,9 +70,9 @@ describe('probe', () => {
     expect(ready.event).toBe('ready');
     h.proc.stdin!.write(`examine ${Date.now()}\n`);
     const before = statuses(await h.next());
-    expect(Object.keys(before).sort()).toEqual([...STATE_CLASS_IDS].sort());
+    expect(Object.keys(before).sort()).toEqual([...EXAMINED].sort());
     // clone-entropy: one session cannot judge it (the harness compares two: check/clone-entropy.ts)
-    expect(STATE_CLASS_IDS.filter((c) => before[c] !== 'survives')).toEqual(['clone-entropy']);
+    expect(EXAMINED.filter((c) => before[c] !== 'survives')).toEqual(['clone-entropy']);
 
     // tamper: /tmp file gone, /dev/shm file rewritten, the grandchild killed, the wall clock said to be 5 s off
     const token = ready.event === 'ready' ? ready.token : '';
@@ -75,7 +84,7 @@ describe('probe', () => {
     while (pidAlive(grandchild)) await sleep(10); // a signal is delivered when the process next runs: wait for it
     h.proc.stdin!.write(`examine ${Date.now() - 5000}\n`);
     const after = statuses(await h.next());
-    const flipped = STATE_CLASS_IDS.filter((c) => after[c] !== 'survives' && c !== 'clone-entropy');
+    const flipped = EXAMINED.filter((c) => after[c] !== 'survives' && c !== 'clone-entropy');
     expect(flipped.sort()).toEqual(['clock-wall', 'grandchild-process', 'shm-file', 'tmp-file']);
     expect(after['tmp-file']).toBe('lost');
     expect(after['shm-file']).toBe('changed');
@@ -146,7 +155,7 @@ describe('probe', () => {
     h.proc.kill('SIGUSR1');
     const s = statuses(await h.next());
     expect(s['clock-wall']).toBe('not-applicable');
-    expect(STATE_CLASS_IDS.filter((c) => s[c] !== 'survives')).toEqual(['clock-wall', 'clone-entropy']);
+    expect(EXAMINED.filter((c) => s[c] !== 'survives')).toEqual(['clock-wall', 'clone-entropy']);
     h.proc.stdin!.end();
   }, 60_000);
 
@@ -167,6 +176,65 @@ describe('probe', () => {
     // two reads of a running kernel's RNG never repeat, source by source
     for (let i = 0; i < 3; i++) expect(a![i]).not.toBe(b![i]);
     h.proc.stdin!.end();
+  }, 60_000);
+
+  it('a later clock reading (`clock <host ms> <s>`) is its own line, one class; a host 5 s ahead: changed', async () => {
+    const h = holder('clock');
+    expect((await h.next()).event).toBe('ready');
+    h.proc.stdin!.write(`clock ${Date.now()} 1\nclock ${Date.now() + 5000} 30\n`);
+    const [one, thirty] = [await h.next(), await h.next()];
+    expect(one).toMatchObject({
+      event: 'clock',
+      after: 1,
+      observations: [{ class: 'clock-wall-1s', status: 'survives' }],
+    });
+    expect(thirty).toMatchObject({
+      event: 'clock',
+      after: 30,
+      observations: [{ class: 'clock-wall-30s', status: 'changed' }],
+    });
+    h.proc.stdin!.end();
+  }, 60_000);
+
+  it('tcp-peer: echoed on the connection made at setup; a hung peer and a reset one are lost, each said so', async () => {
+    // a peer that echoes until told to hang, then resets: each state read by the holder's examination
+    const conns: import('node:net').Socket[] = [];
+    let hang = false;
+    const server = (await import('node:net')).createServer((c) => {
+      conns.push(c);
+      c.on('error', () => {});
+      c.on('data', (d) => {
+        if (!hang) c.write(d);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    const peerStatus = async (h: ReturnType<typeof holder>) => {
+      h.proc.stdin!.write(`examine ${Date.now()}\n`);
+      const line = await h.next();
+      if (line.event !== 'examined') throw new Error(JSON.stringify(line));
+      return line.observations.find((o) => o.class === 'tcp-peer')!;
+    };
+    try {
+      const h = holder('peer', `127.0.0.1:${port}`);
+      expect((await h.next()).event).toBe('ready');
+      expect(await peerStatus(h)).toMatchObject({ status: 'survives' });
+      hang = true;
+      expect((await peerStatus(h)).detail).toMatch(/: hang: no echo within 2000 ms$/);
+      conns[0]!.resetAndDestroy();
+      while (!conns[0]!.destroyed) await sleep(10);
+      const reset = await peerStatus(h);
+      expect(reset.status).toBe('lost');
+      expect(reset.detail).toMatch(/reset \(ECONNRESET\)|EPIPE|closed by the peer/);
+      h.proc.stdin!.end();
+      // no peer named: the target gives the probe no path out of its sandbox
+      const none = holder('nopeer', '');
+      expect((await none.next()).event).toBe('ready');
+      expect(await peerStatus(none)).toMatchObject({ status: 'not-applicable' });
+      none.proc.stdin!.end();
+    } finally {
+      server.close();
+    }
   }, 60_000);
 
   it('refuses bad input with one JSON error line and exit 1 (no record), 3 (usage)', () => {

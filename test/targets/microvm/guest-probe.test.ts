@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MatrixRow } from '../../../harness/check/survival-matrix.js';
 import { type ProbeLine, STATE_CLASS_IDS } from '../../../harness/check/survival.js';
+import { CLOCK_RESYNC_BACK_S, RESYNC_DROPS_LISTENERS } from '../../../harness/targets/microvm/clock-resync.js';
 import { GuestProbe } from '../../../harness/targets/microvm/guest-probe.js';
 import type { Target } from '../../../harness/targets/target.js';
 import { describeResult, soakIn } from '../../helpers/cli.js';
@@ -82,14 +83,68 @@ describe.skipIf(!qemuPresent)('the guest-state probe on the micro-VM (real QEMU,
     expect(clockWall(word)?.value).toBeLessThanOrEqual(-2);
   }, 240_000);
 
+  /** A class's status on this target under `wallClock: resync`: all survive, but the guest has no peer to reach. */
+  const normal = (c: string) => (c === 'tcp-peer' ? 'not-applicable' : 'survives');
+  const later = (ls: ProbeLine[], s: number) =>
+    ls.find((l) => (l.event === 'clock' && l.after === s) || l.event === 'error');
+
   it('wallClock: resync sets the restored guest clock to the host time before the examination', async () => {
-    const { after } = await roundTrip({ ...PROBE, wallClock: 'resync' });
+    const { after } = await roundTrip({ ...PROBE, wallClock: 'resync', probeClockAfter: [1] });
     const word = await waitFor(() => examined(after), 60_000, 'the examination');
     expect(clockWall(word), JSON.stringify(word)).toMatchObject({ status: 'survives' });
+    // and 1 s after the resume it is still the host's (the later reading, asked with the host's clock of that moment)
+    const oneS = await waitFor(() => later(after, 1), 60_000, 'the clock 1 s after');
+    expect(oneS, JSON.stringify(oneS)).toMatchObject({ event: 'clock', after: 1 });
+    if (oneS.event === 'clock')
+      expect(oneS.observations[0]).toMatchObject({ class: 'clock-wall-1s', status: 'survives' });
+  }, 240_000);
+
+  it('negative control (b): a resync that sets the wall clock back is caught by the clock-wall classes only', async () => {
+    process.env[CLOCK_RESYNC_BACK_S] = '30'; // TEST-ONLY: the restored guest's clock set 30 s in the past
+    try {
+      const { after } = await roundTrip({ ...PROBE, wallClock: 'resync', probeClockAfter: [1] });
+      const word = await waitFor(() => examined(after), 60_000, 'the examination');
+      const oneS = await waitFor(() => later(after, 1), 60_000, 'the clock 1 s after');
+      if (word.event !== 'examined' || oneS.event !== 'clock') throw new Error(JSON.stringify([word, oneS]));
+      const all = [...word.observations, ...oneS.observations];
+      for (const o of all) {
+        if (o.class === 'clock-wall' || o.class === 'clock-wall-1s') {
+          expect(o, o.class).toMatchObject({ status: 'changed' });
+          expect(o.value, o.class).toBeLessThanOrEqual(-29); // about -30 s: the clock stays set back
+        } else expect(o.status, `${o.class}: ${o.detail}`).toBe(normal(o.class)); // as without the control
+      }
+    } finally {
+      Reflect.deleteProperty(process.env, CLOCK_RESYNC_BACK_S);
+    }
+  }, 240_000);
+
+  it('negative control (d): listeners destroyed by the guest kernel after a restore: tcp-listener lost, only it', async () => {
+    process.env[RESYNC_DROPS_LISTENERS] = '1'; // TEST-ONLY: clock-sync SOCK_DESTROYs every TCP listener (ss -K)
+    try {
+      const { after } = await roundTrip({ ...PROBE, wallClock: 'resync' });
+      const word = await waitFor(() => examined(after), 60_000, 'the examination');
+      if (word.event !== 'examined') throw new Error(JSON.stringify(word));
+      for (const o of word.observations) {
+        if (o.class === 'tcp-listener') expect(o.detail).toMatch(/^connect 127\.0\.0\.1:\d+: Connection refused$/);
+        expect(o.status, `${o.class}: ${o.detail}`).toBe(o.class === 'tcp-listener' ? 'lost' : normal(o.class));
+      }
+    } finally {
+      Reflect.deleteProperty(process.env, RESYNC_DROPS_LISTENERS);
+    }
   }, 240_000);
 
   it('soak target check --matrix measures the micro-VM', async () => {
-    const r = await soak('target', 'check', 'fresh-cycles', '--matrix', '--trials', '2', '--json');
+    const r = await soak(
+      'target',
+      'check',
+      'fresh-cycles',
+      '--matrix',
+      '--trials',
+      '2',
+      '--clock-after',
+      '1',
+      '--json',
+    );
     expect(r.exitCode, describeResult(r)).toBe(0);
     const m = JSON.parse(r.stdout) as { measured: number; modes: Record<string, number> };
     expect(m).toMatchObject({ measured: 2, modes: { holder: 2 } });
@@ -161,4 +216,43 @@ describe('GuestProbe: the host side of the probe port (a unix socket standing in
       server.close();
     }
   });
+
+  it('asks for a later clock reading after the examination, again until it is answered; a second answer is dropped', async () => {
+    const sock = path.join(root, 'port-clock.sock');
+    const asks: string[] = [];
+    let guest: Socket | undefined;
+    const server = createServer((s) => {
+      guest = s;
+      s.setEncoding('utf8');
+      s.on('data', (d: string) => asks.push(...d.split('\n').filter((x) => x !== '')));
+    });
+    await new Promise<void>((r) => server.listen(sock, r));
+    const probe = new GuestProbe([1]);
+    const got: ProbeLine[] = [];
+    probe.listeners.push((l) => got.push(l));
+    try {
+      await probe.attach(sock);
+      probe.examine(30_000);
+      await waitFor(() => (asks.length >= 1 ? true : undefined), 10_000, 'the examine request');
+      const observations = STATE_CLASS_IDS.map((c) => ({ class: c, status: 'survives', detail: '' }));
+      guest!.write(`${asks[0]}\r\n`); // the echo
+      guest!.write(
+        `${JSON.stringify({ probe: 1, event: 'examined', mode: 'holder', holder: 1, token: 't', observations })}\r\n`,
+      );
+      const clockAsks = () => asks.filter((a) => /^clock \d+ 1$/.test(a));
+      await waitFor(() => (clockAsks().length >= 2 ? true : undefined), 20_000, 'the clock asked twice (no answer)');
+      const answer = { probe: 1, event: 'clock', holder: 1, token: 't', after: 1 };
+      const obs = [{ class: 'clock-wall-1s', status: 'survives', detail: '+0.001 s', value: 0.001 }];
+      guest!.write(`${JSON.stringify({ ...answer, observations: obs })}\r\n`);
+      guest!.write(`${JSON.stringify({ ...answer, observations: obs })}\r\n`); // the answer to the second ask
+      await waitFor(() => (got.some((l) => l.event === 'clock') ? true : undefined), 10_000, 'the clock line');
+      const n = clockAsks().length;
+      await new Promise((r) => setTimeout(r, 2500)); // past one re-ask period: no timing asserted, only the absence
+      expect(clockAsks().length).toBe(n);
+      expect(got.filter((l) => l.event === 'clock')).toHaveLength(1);
+    } finally {
+      probe.detach();
+      server.close();
+    }
+  }, 60_000);
 });
