@@ -149,9 +149,7 @@ describe('gc --keep N', () => {
     const packsBefore = readdirSync(path.join(dir, 'a', 'packs')).sort();
     const err = thrown(() => gcStore(b, 1));
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.message).toMatch(
-      /b\/packs is shared with other stores \(a link to \.\.\/a\/packs.*nothing deleted/,
-    );
+    expect(err.message).toMatch(/b\/packs is shared with other stores \(a link to \.\.\/a\/packs.*nothing deleted/);
     b.close();
     expect(readdirSync(path.join(dir, 'a', 'packs')).sort()).toEqual(packsBefore);
     const again = Store.open(path.join(dir, 'a'));
