@@ -24,7 +24,7 @@ export const EXIT_DOCS: Readonly<Record<keyof typeof EXIT, ExitDoc>> = {
   },
   badInput: {
     meaning: 'bad input or usage',
-    when: "malformed scenario or gate file, unknown target, missing run folder, a `soak report --baseline` folder whose `summary.json` or `cycles.csv` is missing or malformed (named with the line or field), `store gc` on a store any live process holds (a soak's runner for its whole run, restores included; a session host; `store verify`/`stats`; another gc), `merge` given overlapping sources (one run or shard twice, two unsharded runs of one seed) without `--force`, `soak run --resume` of a run folder a live runner holds, a damaged journal (an event before run-start or after run-end, a cycle's outcome twice, a time going back: `check` names each by line, every other reader the first); the message names the file and field, the line, or the PID",
+    when: "malformed scenario or gate file, unknown target, missing run folder, a `soak report --baseline` folder whose `summary.json` or `cycles.csv` is missing or malformed (named with the line or field), `store gc` on a store any live process holds (a soak's runner for its whole run, restores included; a session host; `store verify`/`stats`; another gc) or whose `packs/` is shared (a session's store in a `--sessions N` run), `merge` given overlapping sources (one run or shard twice, two unsharded runs of one seed) without `--force`, `soak run --resume` of a run folder a live runner holds, a damaged journal (an event before run-start or after run-end, a cycle's outcome twice, a time going back: `check` names each by line, every other reader the first); the message names the file and field, the line, or the PID",
   },
   internal: {
     meaning: 'internal error',
