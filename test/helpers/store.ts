@@ -5,7 +5,11 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { readPackIndex } from '../../harness/store/index/pack-index.js';
+import type { PackReader } from '../../harness/store/read/pack-reader.js';
 import { Store } from '../../harness/store/store.js';
+
+/** A store's pack reader (its internals), for tests of the read path below Store.reader. */
+export const packsOf = (s: Store): PackReader => (s as unknown as { internals: { packs: PackReader } }).internals.packs;
 
 /** XOR `mask` into the byte `at` bytes into chunk `h`'s stored bytes (its deflated block, if compressed) in its pack file. */
 export function flipStoredByte(store: Store, h: string, at = 0, mask = 0x40): void {

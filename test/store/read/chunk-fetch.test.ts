@@ -8,14 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChunkFetcher } from '../../../harness/store/read/chunk-fetch.js';
-import type { PackReader } from '../../../harness/store/read/pack-reader.js';
 import { PartPlan } from '../../../harness/store/read/part-plan.js';
 import { ReadPool } from '../../../harness/store/read/read-pool.js';
 import { Store } from '../../../harness/store/store.js';
 import { migrationStream } from '../../fixtures/guest-stream.mjs';
+import { packsOf } from '../../helpers/store.js';
 
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
-const packsOf = (s: Store): PackReader => (s as unknown as { internals: { packs: PackReader } }).internals.packs;
 
 let dir: string;
 const pools = [new ReadPool(0), new ReadPool(2)];

@@ -12,7 +12,6 @@ import { IntegrityError } from '../../../harness/core/errors.js';
 import { gcStore } from '../../../harness/store/gc.js';
 import { lz4Decode, lz4PlainSize } from '../../../harness/store/read/lz4-block.js';
 import type { Manifest } from '../../../harness/store/manifest.js';
-import type { PackReader } from '../../../harness/store/read/pack-reader.js';
 import { partStream, type ReadCounts } from '../../../harness/store/read/part-stream.js';
 import { ReadPool } from '../../../harness/store/read/read-pool.js';
 import { Store } from '../../../harness/store/store.js';
@@ -23,6 +22,7 @@ import { textPages } from '../../fixtures/text-pages.mjs';
 import { sha } from '../../helpers/bytes.js';
 import { fixturePath } from '../../helpers/paths.js';
 import { rng } from '../../helpers/rng.js';
+import { packsOf } from '../../helpers/store.js';
 
 const PAGE = 4096;
 let dir: string;
@@ -31,8 +31,6 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'soak-lz4-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const packsOf = (s: Store): PackReader => (s as unknown as { internals: { packs: PackReader } }).internals.packs;
 
 async function readAll(s: Store, m: Manifest, part: string, pool: ReadPool, counts?: ReadCounts): Promise<Buffer> {
   const p = m.parts.find((x) => x.name === part)!;

@@ -11,11 +11,11 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IntegrityError } from '../../../harness/core/errors.js';
 import type { Manifest } from '../../../harness/store/manifest.js';
-import type { PackReader } from '../../../harness/store/read/pack-reader.js';
 import { partStream, type ReadCounts, spareSlotSets } from '../../../harness/store/read/part-stream.js';
 import { ReadPool } from '../../../harness/store/read/read-pool.js';
 import { Store } from '../../../harness/store/store.js';
 import { guestStream } from '../../fixtures/guest-stream.mjs';
+import { packsOf } from '../../helpers/store.js';
 
 const PAGE = 4096;
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
@@ -33,8 +33,6 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'soak-part-stream-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const packsOf = (s: Store): PackReader => (s as unknown as { internals: { packs: PackReader } }).internals.packs;
 
 async function readAll(s: Store, m: Manifest, pool: ReadPool, counts: ReadCounts): Promise<Buffer> {
   const pieces: Buffer[] = [];

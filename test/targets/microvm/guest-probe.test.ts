@@ -2,7 +2,6 @@
 // (real QEMU, TCG); the matrix through the CLI; the host side asks again until the guest's tty echoes the request.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { CLOCK_RESYNC_BACK_S, RESYNC_DROPS_LISTENERS } from '../../../harness/ta
 import { GuestProbe } from '../../../harness/targets/microvm/guest-probe.js';
 import type { Target } from '../../../harness/targets/target.js';
 import { describeResult, soakIn } from '../../helpers/cli.js';
+import { fakePort } from '../../helpers/fake-port.js';
 import { DirCheckpoint, microvmTargets, waitFor } from '../../helpers/microvm.js';
 import { repoRoot } from '../../helpers/paths.js';
 import { hasQemu } from '../../helpers/qemu.js';
@@ -199,14 +199,8 @@ describe.skipIf(!qemuPresent)('the guest-state probe on the micro-VM (real QEMU,
 describe('GuestProbe: the host side of the probe port (a unix socket standing in for QEMU chardev)', () => {
   it('asks again until the tty echoes a request; an examination before that echo is not this restore’s', async () => {
     const sock = path.join(root, 'port.sock');
-    const asks: string[] = [];
-    let guest: Socket | undefined;
-    const server = createServer((s) => {
-      guest = s;
-      s.setEncoding('utf8');
-      s.on('data', (d: string) => asks.push(...d.split('\n').filter((x) => x !== '')));
-    });
-    await new Promise<void>((r) => server.listen(sock, r));
+    const port = await fakePort(sock);
+    const asks = port.lines;
     const probe = new GuestProbe();
     const got: ProbeLine[] = [];
     probe.listeners.push((l) => got.push(l));
@@ -217,9 +211,9 @@ describe('GuestProbe: the host side of the probe port (a unix socket standing in
       const observations = STATE_CLASS_IDS.map((c) => ({ class: c, status: 'survives', detail: '' }));
       const line = (holder: number) =>
         `${JSON.stringify({ probe: 1, event: 'examined', mode: 'holder', holder, token: 't', observations })}\r\n`;
-      guest!.write(line(1)); // a stale examination, before any echo: dropped
-      guest!.write(`${asks[0]}\r\n`); // the echo: asking stops
-      guest!.write(line(2));
+      port.write(line(1)); // a stale examination, before any echo: dropped
+      port.write(`${asks[0]}\r\n`); // the echo: asking stops
+      port.write(line(2));
       const word = await waitFor(() => examined(got), 10_000, 'the examination');
       expect(word).toMatchObject({ event: 'examined', holder: 2 });
       expect(got).toHaveLength(1);
@@ -228,20 +222,14 @@ describe('GuestProbe: the host side of the probe port (a unix socket standing in
       expect(asks.length).toBe(n);
     } finally {
       probe.detach();
-      server.close();
+      port.close();
     }
   });
 
   it('asks for a later clock reading after the examination, again until it is answered; a second answer is dropped', async () => {
     const sock = path.join(root, 'port-clock.sock');
-    const asks: string[] = [];
-    let guest: Socket | undefined;
-    const server = createServer((s) => {
-      guest = s;
-      s.setEncoding('utf8');
-      s.on('data', (d: string) => asks.push(...d.split('\n').filter((x) => x !== '')));
-    });
-    await new Promise<void>((r) => server.listen(sock, r));
+    const port = await fakePort(sock);
+    const asks = port.lines;
     const probe = new GuestProbe([1]);
     const got: ProbeLine[] = [];
     probe.listeners.push((l) => got.push(l));
@@ -250,16 +238,16 @@ describe('GuestProbe: the host side of the probe port (a unix socket standing in
       probe.examine(30_000);
       await waitFor(() => (asks.length >= 1 ? true : undefined), 10_000, 'the examine request');
       const observations = STATE_CLASS_IDS.map((c) => ({ class: c, status: 'survives', detail: '' }));
-      guest!.write(`${asks[0]}\r\n`); // the echo
-      guest!.write(
+      port.write(`${asks[0]}\r\n`); // the echo
+      port.write(
         `${JSON.stringify({ probe: 1, event: 'examined', mode: 'holder', holder: 1, token: 't', observations })}\r\n`,
       );
       const clockAsks = () => asks.filter((a) => /^clock \d+ 1$/.test(a));
       await waitFor(() => (clockAsks().length >= 2 ? true : undefined), 20_000, 'the clock asked twice (no answer)');
       const answer = { probe: 1, event: 'clock', holder: 1, token: 't', after: 1 };
       const obs = [{ class: 'clock-wall-1s', status: 'survives', detail: '+0.001 s', value: 0.001 }];
-      guest!.write(`${JSON.stringify({ ...answer, observations: obs })}\r\n`);
-      guest!.write(`${JSON.stringify({ ...answer, observations: obs })}\r\n`); // the answer to the second ask
+      port.write(`${JSON.stringify({ ...answer, observations: obs })}\r\n`);
+      port.write(`${JSON.stringify({ ...answer, observations: obs })}\r\n`); // the answer to the second ask
       await waitFor(() => (got.some((l) => l.event === 'clock') ? true : undefined), 10_000, 'the clock line');
       const n = clockAsks().length;
       await new Promise((r) => setTimeout(r, 2500)); // past one re-ask period: no timing asserted, only the absence
@@ -267,7 +255,7 @@ describe('GuestProbe: the host side of the probe port (a unix socket standing in
       expect(got.filter((l) => l.event === 'clock')).toHaveLength(1);
     } finally {
       probe.detach();
-      server.close();
+      port.close();
     }
   }, 60_000);
 });
