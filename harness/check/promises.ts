@@ -1,6 +1,6 @@
 // Promises (issue 33): the classes of guest state a runtime documents as kept across a resume, listed by a scenario
 // (field `promises`) or an adapter's describe answer; checked here against the vocabulary of check/survival.ts.
-import { MATRIX_ONLY, STATE_CLASS_IDS, type StateClass } from './survival.js';
+import { LATER_CLOCKS, MATRIX_ONLY, STATE_CLASS_IDS, type StateClass } from './survival.js';
 
 /** The classes a promise list names (duplicates dropped), or what is wrong with it (one line, naming the element). */
 export function parsePromises(raw: unknown, field = 'promises'): StateClass[] | string {
@@ -9,7 +9,7 @@ export function parsePromises(raw: unknown, field = 'promises'): StateClass[] | 
   for (const [i, c] of raw.entries()) {
     if (typeof c !== 'string' || !STATE_CLASS_IDS.includes(c as StateClass))
       return `${field}[${i}]: ${JSON.stringify(c)} is not a class of guest state (one of: ${STATE_CLASS_IDS.join(', ')}; docs/what-survives.md)`;
-    if (/^clock-wall-\d+s$/.test(c))
+    if (LATER_CLOCKS.includes(c as StateClass))
       return `${field}[${i}]: ${JSON.stringify(c)} is read only by \`soak target check --matrix --clock-after\`; a soak reads the wall clock once, at the examination (promise clock-wall; docs/what-survives.md)`;
     if (MATRIX_ONLY.includes(c as StateClass))
       return `${field}[${i}]: ${JSON.stringify(c)} is measured only by \`soak target check --matrix\` (a clone or an echo outside the sandbox beside each trial); a soak cannot judge it (docs/what-survives.md)`;
