@@ -283,7 +283,7 @@ export class RunAccumulator {
         ...runFacts(start, this.loads.columns(), this.ends),
         ...(this.lastT > 0 ? { elapsedMs: this.lastT } : {}),
         ...this.side.summary(start, { ...start.environment.target, ...this.liveTarget }),
-        ...(each.length > 0 ? { sessions: sessionsSummary(each, dedup.ratio) } : {}),
+        ...(each.length > 0 ? { sessions: sessionsSummary(each, dedup, this.ends) } : {}),
       },
       cycles,
       checkpoints,

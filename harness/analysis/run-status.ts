@@ -4,6 +4,7 @@ import { ADAPTER_FAULT_PREFIX } from '../core/errors.js';
 import type { CauseCode, IndeterminateCause, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 import type { RowOrder } from './columns.js';
 import { missingShards, plannedCycles } from '../scenario/shard.js';
+import type { Scenario } from '../scenario/scenario.js';
 import { summarizeMachineLoad, type LoadColumns } from './machine-load.js';
 import type { Summary } from './summary.js';
 
@@ -50,7 +51,7 @@ export function runFacts(
     plannedCycles: sources
       ? sources.reduce((sum, s) => sum + s.plannedCycles, 0) +
         missing.reduce((sum, m) => sum + plannedCycles(start.scenario.cycles, m), 0)
-      : plannedCycles(start.scenario.cycles, start.shard),
+      : plannedCycles(start.scenario.cycles, start.shard) * ((start.scenario as Partial<Scenario>).sessions ?? 1), // older: none
     ...(missing.length > 0 ? { missingShards: missing } : {}),
     // a merge's journal has no run-end: its sources say how their runners ended (older merges: complete)
     runStatus: {

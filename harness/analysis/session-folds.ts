@@ -1,11 +1,11 @@
 // Per-session analysis of a run with several sessions at once (scenario sessions, issue 36): each session's events,
 // with the run's run-start and run-end, are folded on their own as if the session had been a run of its own, so a
 // session's failures, rates and dedup are seen beside the pooled ones, and a gate is judged in each session too.
-import type { JournalEvent, RunStartEvent } from '../journal/events.js';
+import type { JournalEvent, RunEndEvent, RunStartEvent } from '../journal/events.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { sessionSeed } from '../scenario/sessions.js';
 import { mean } from '../stats/distribution.js';
-import type { RunAnalysis, SessionsSummary } from './summary.js';
+import type { RunAnalysis, SessionsSummary, Summary } from './summary.js';
 
 /** What folds one session's events (a RunAccumulator: passed in, so this file does not import it). */
 export interface SessionFold {
@@ -50,8 +50,15 @@ export class SessionFolds {
   }
 }
 
-/** The per-session table of summary.json from each session's analysis, beside the pooled dedup ratio. */
-export function sessionsSummary(each: readonly RunAnalysis[], pooledRatio: number | null): SessionsSummary {
+/**
+ * The per-session table of summary.json from each session's analysis, with the dedup over the one shared store
+ * (`pooled`: the run's dedup) beside what the sessions would have kept apart (the run-end's apartBytes) and their mean.
+ */
+export function sessionsSummary(
+  each: readonly RunAnalysis[],
+  pooled: Pick<Summary['dedup'], 'logicalBytes' | 'storedBytes' | 'ratio'>,
+  ends: readonly (RunEndEvent | null)[],
+): SessionsSummary {
   const rows = each.map((a, session) => {
     const s = a.summary;
     return {
@@ -65,5 +72,16 @@ export function sessionsSummary(each: readonly RunAnalysis[], pooledRatio: numbe
     };
   });
   const ratios = rows.map((r) => r.dedup.ratio).filter((r): r is number => r !== null);
-  return { count: rows.length, rows, dedup: { pooledRatio, meanSessionRatio: mean(ratios) } };
+  const apart = ends.length === 1 ? (ends[0]?.store?.apartBytes ?? null) : null; // one run's (sessions runs alone)
+  return {
+    count: rows.length,
+    rows,
+    dedup: {
+      pooledRatio: pooled.ratio,
+      apartBytes: apart,
+      apartRatio: apart !== null && apart > 0 ? pooled.logicalBytes / apart : null,
+      sharedSaving: apart !== null && pooled.storedBytes > 0 ? apart / pooled.storedBytes : null,
+      meanSessionRatio: mean(ratios),
+    },
+  };
 }

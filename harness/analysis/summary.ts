@@ -160,8 +160,18 @@ export interface SessionsSummary {
     /** Its checkpoints' logical and stored bytes as journaled (stored: what it added to the shared store). */
     dedup: { logicalBytes: number; storedBytes: number; ratio: number | null };
   }[];
-  /** pooledRatio: the run's store (every session's logical bytes over the bytes stored); meanSessionRatio: rows' mean. */
-  dedup: { pooledRatio: number | null; meanSessionRatio: number | null };
+  /**
+   * pooledRatio: the run's store (every session's logical bytes over the bytes the shared store holds); apartBytes:
+   * what stores of their own would hold (each session's needed chunks counted once per session; null: not recorded);
+   * apartRatio: the logical bytes over those; sharedSaving: apartBytes / stored; meanSessionRatio: the rows' mean.
+   */
+  dedup: {
+    pooledRatio: number | null;
+    apartBytes: number | null;
+    apartRatio: number | null;
+    sharedSaving: number | null;
+    meanSessionRatio: number | null;
+  };
 }
 
 /** Analysis output: the summary plus the per-cycle and per-checkpoint rows reports draw from (not in summary.json). */

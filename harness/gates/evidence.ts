@@ -25,6 +25,7 @@ export function gateEvidenceFromAnalysis(analysis: RunAnalysis, cadence?: Cadenc
     },
     lostStepsPerCycle: Array.from(lostSteps),
     seed,
+    ...(analysis.perSession !== undefined ? { sessions: analysis.perSession.map((a) => a.summary) } : {}),
   };
   if (cadence !== undefined) {
     const slowest = maxOrZero(pauseMs) + maxOrZero(writeMs);

@@ -4,6 +4,7 @@ import { DIST_STATS, distKey, distributionInterval, isDistStatistic } from './di
 import { statName } from './threshold.js';
 import { countLostBeyond } from '../stats/lost-work.js';
 import { wilson, zeroFailureTrialsNeeded } from '../stats/wilson.js';
+import { clusteredRate } from './clustered-rate.js';
 import type { Distribution, Summary } from '../analysis/summary.js';
 import { exactlyOnceTrials } from '../analysis/effects-tally.js';
 import { promisedKeptTrials, promises } from '../analysis/guest-state-tally.js';
@@ -40,10 +41,7 @@ function rate(of: string, count: (s: Partial<Summary>) => [successes: number, tr
   return {
     kind: 'rate',
     unit: '%',
-    read: (s) => {
-      const [successes, trials] = count(s);
-      return { kind: 'rate', successes, trials, of };
-    },
+    read: (s) => ({ kind: 'rate', successes: count(s)[0], trials: count(s)[1], of }),
   };
 }
 
@@ -248,7 +246,8 @@ export function measure(
         };
       }
       const level = stat.level / 100;
-      const interval = wilson(r.successes, r.trials, level);
+      const clustered = clusteredRate(evidence, (s) => def.read(s, {}), level);
+      const interval = clustered ? clustered.interval : wilson(r.successes, r.trials, level);
       const value = interval === null ? null : stat.side === 'lo' ? interval[0] : interval[1];
       const needs =
         stat.side === 'lo' &&
@@ -264,7 +263,7 @@ export function measure(
         judged: stat.side === 'lo' ? 'lower' : 'upper',
         interval,
         n: r.trials,
-        note: `${prefix}${r.successes}/${r.trials} ${r.of} ok`,
+        note: [`${prefix}${r.successes}/${r.trials} ${r.of} ok`, clustered?.note].filter(Boolean).join('; '),
       };
     }
     case 'count': {

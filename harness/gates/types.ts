@@ -1,5 +1,6 @@
 // What judging one numbered gate produces; shared by gates.ts (producer) and the report (consumer).
 import type { Verdict } from './verdict.js';
+import type { Summary } from '../analysis/summary.js';
 
 export type { Verdict } from './verdict.js';
 
@@ -140,4 +141,6 @@ export interface GateEvidence {
   maxLostSteps?: number;
   /** Seed for bootstrap intervals of means (default 1). */
   seed?: number;
+  /** A run of several sessions at once: each session's summary, the clusters its rates are judged by (clustered-rate.ts). */
+  sessions?: readonly Partial<Summary>[];
 }

@@ -4,6 +4,8 @@ import type { Environment } from '../core/environment.js';
 import type { LoadSample } from '../core/machine-load.js';
 import type { EffectsEvent } from './effects-event.js';
 import type { GuestStateEvent } from './guest-state-event.js';
+import type { StoreTally } from './store-tally.js';
+export type { StoreTally } from './store-tally.js';
 export type { Violation, ViolationCode } from '../check/heartbeat.js';
 import type { FaultKind, Scenario } from '../scenario/scenario.js';
 
@@ -258,13 +260,6 @@ export interface RunEndEvent extends Base {
   /** The run's store once its last host was gone, as `soak store stats` counts it (absent: older runs, or unreadable). */
   store?: StoreTally;
   decided?: { cycle: number; by: string }; // --until-decided stopped it once decided: after this cycle, by this
-}
-
-/** A store's committed checkpoints (manifests in place) and their logical and stored bytes. */
-export interface StoreTally {
-  checkpoints: number;
-  logicalBytes: number;
-  storedBytes: number;
 }
 
 /** Machine load over one window (core/machine-load.ts), sampled off the kill path; `cycle`: the one running then (0: none). */

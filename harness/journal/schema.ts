@@ -57,7 +57,12 @@ const environment = z.object({
   gitCommit: text,
   target: facts,
 });
-const storeTally = z.object({ checkpoints: number(COUNT), logicalBytes: number(COUNT), storedBytes: number(COUNT) });
+const storeTally = z.object({
+  checkpoints: number(COUNT),
+  logicalBytes: number(COUNT),
+  storedBytes: number(COUNT),
+  apartBytes: number(COUNT).optional(),
+});
 const procs = z.array(z.object({ pid: number(COUNT), group: z.boolean(), startTime: text }));
 /** Each event type's schema. Unknown fields are tolerated (and stripped from what zod returns, not from the event). */
 export const EVENT_SCHEMAS = {

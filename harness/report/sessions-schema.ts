@@ -18,5 +18,11 @@ export const sessionsSchema = z.object({
       dedup: z.object({ logicalBytes: num, storedBytes: num, ratio: nullableNum }),
     }),
   ),
-  dedup: z.object({ pooledRatio: nullableNum, meanSessionRatio: nullableNum }),
+  dedup: z.object({
+    pooledRatio: nullableNum,
+    apartBytes: nullableNum.describe("stored bytes stores of the sessions' own would hold (null: not recorded)"),
+    apartRatio: nullableNum.describe('logical bytes over apartBytes: the dedup without sharing'),
+    sharedSaving: nullableNum.describe('apartBytes over the bytes the shared store holds: what sharing saved'),
+    meanSessionRatio: nullableNum,
+  }),
 });

@@ -222,7 +222,9 @@ export const summarySchema = z.object({
         lastCycle: nullableNum,
         status: z.enum(['complete', 'interrupted', 'budget', 'aborted', 'unknown']),
         /** Its store as its run-end recorded it (absent: no run-end, or one without the tally). */
-        store: z.object({ checkpoints: num, logicalBytes: num, storedBytes: num }).optional(),
+        store: z
+          .object({ checkpoints: num, logicalBytes: num, storedBytes: num, apartBytes: num.optional() })
+          .optional(),
       }),
     )
     .optional(),

@@ -13,6 +13,7 @@ import type { Scenario } from '../scenario/scenario.js';
 import { sessionScenario } from '../scenario/sessions.js';
 import { mkdirDurable } from '../core/durable.js';
 import { Store } from '../store/store.js';
+import { neededBytes } from '../store/check/needed-bytes.js';
 import type { Progress } from './progress.js';
 import type { RunPaths } from './run-folder.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
@@ -59,22 +60,33 @@ function sharedProgress(progress: Progress, sessions: number): Progress {
   };
 }
 
-/** The run's store tally: its sessions' stores summed (their chunks are in the one shared packs folder). */
-function pooledTally(all: readonly RunPaths[]): StoreTally | undefined {
-  const tallies = all.map((p) => {
-    let store: Store | undefined;
-    try {
-      store = Store.open(p.store, { purpose: 'run tally' });
-      return storeTally(store);
-    } catch {
-      return undefined; // run-end goes without the tally, as a one-session run's does on a failing disk
-    } finally {
-      store?.close();
-    }
-  });
-  if (tallies.some((t) => t === undefined)) return undefined;
-  const sum = (k: keyof StoreTally): number => tallies.reduce((s, t) => s + t![k], 0);
-  return { checkpoints: sum('checkpoints'), logicalBytes: sum('logicalBytes'), storedBytes: sum('storedBytes') };
+/**
+ * The run's store tally: its sessions' stores summed (their chunks are in the one shared packs folder, each written
+ * once), with the bytes each session's checkpoints need counted once per session beside it (apartBytes: the stores
+ * of their own they would otherwise have).
+ */
+function pooledTally(run: RunPaths, all: readonly RunPaths[]): StoreTally | undefined {
+  const stores: Store[] = [];
+  try {
+    for (const p of all) stores.push(Store.open(p.store, { purpose: 'run tally' }));
+    const tallies = stores.map(storeTally);
+    if (tallies.some((t) => t === undefined)) return undefined;
+    const apart = neededBytes(
+      path.join(run.store, 'packs'),
+      stores.map((s) => s.scan().manifests),
+    );
+    const sum = (k: 'checkpoints' | 'logicalBytes' | 'storedBytes'): number => tallies.reduce((s, t) => s + t![k], 0);
+    return {
+      checkpoints: sum('checkpoints'),
+      logicalBytes: sum('logicalBytes'),
+      storedBytes: sum('storedBytes'),
+      apartBytes: apart.reduce((s, b) => s + b, 0),
+    };
+  } catch {
+    return undefined; // run-end goes without the tally, as a one-session run's does on a failing disk
+  } finally {
+    for (const s of stores) s.close();
+  }
 }
 
 /** The run's status from its sessions' (complete only when every session is; an abort wins, then a stop). */
@@ -143,7 +155,7 @@ export async function runSessions(
   const settled = await Promise.allSettled(all.map(session));
   const done = ends.reduce((s, e) => s + (e?.cycles ?? 0), 0);
   const { status, reason } = runStatus(ends);
-  const store = pooledTally(all);
+  const store = pooledTally(run, all);
   journal.append({
     type: 'run-end',
     status,

@@ -11,15 +11,21 @@ export function wilson(successes: number, trials: number, level = 0.95): Interva
     throw new RangeError(`wilson: need integers 0 <= successes <= trials, got ${successes}/${trials}`);
   }
   if (trials === 0) return null;
+  return wilsonAt(successes / trials, trials, level);
+}
+
+/**
+ * The Wilson interval of an observed proportion `p` at sample size `n` > 0, which may be fractional (an effective n:
+ * stats/cluster.ts); the ends are exactly 0 and 1 when `p` is.
+ */
+export function wilsonAt(p: number, n: number, level = 0.95): Interval {
   const z = zForLevel(level);
   const z2 = z * z;
-  const n = trials;
-  const p = successes / n;
   const denominator = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denominator;
   const half = (z / denominator) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  const lo = successes === 0 ? 0 : Math.max(0, centre - half);
-  const hi = successes === trials ? 1 : Math.min(1, centre + half);
+  const lo = p === 0 ? 0 : Math.max(0, centre - half);
+  const hi = p === 1 ? 1 : Math.min(1, centre + half);
   return [lo, hi];
 }
 

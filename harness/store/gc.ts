@@ -2,7 +2,7 @@
 // a store that verifies, whenever the process is killed: live chunks are copied into a new sealed pack before any old
 // manifest goes, old manifests go before the pack indexes that list their chunks, indexes before their packs. The
 // consolidated chunk index (packs/chunks.cix) goes with the first pack index and is written again at the end.
-import { lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, IntegrityError } from '../core/errors.js';
 import { isTempName, removeDurably } from '../core/durable.js';
@@ -10,6 +10,7 @@ import { writeConsolidated } from './index/consolidate.js';
 import { CONSOLIDATED_FILE } from './index/consolidated-index.js';
 import { LOCATION_FILE } from './index/location-index.js';
 import { manifestFileName } from './manifest.js';
+import { sharedPacksLink } from './paths.js';
 import { PackWriter } from './pack.js';
 import { entryLocation, readPackIndex, type PackIndexFile } from './index/pack-index.js';
 import type { Store } from './repository.js';
@@ -80,12 +81,7 @@ export function gcStore(store: Store, keep: number, onStep: (step: GcStep, plan:
  * gc would delete them (measured: gc of one session's store left another's 325 checkpoints with 1,225 missing chunks).
  */
 function refuseSharedPacks(packs: string): void {
-  let link: string | null;
-  try {
-    link = lstatSync(packs).isSymbolicLink() ? readlinkSync(packs) : null;
-  } catch {
-    return; // no packs folder: nothing gc could delete
-  }
+  const link = sharedPacksLink(packs);
   if (link !== null)
     throw new ConfigError(
       `${packs} is shared with other stores (a link to ${link}, a multi-session run): gc of one of them would delete the chunks the others use; nothing deleted`,

@@ -1,5 +1,5 @@
 // Where a store keeps things: packs/ (chunk data and their indexes), checkpoints/ (one manifest per checkpoint), lock.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 
 /** The folders of one store. */
@@ -27,4 +27,16 @@ export function manifestFiles(checkpointsDir: string): string[] {
 /** True when `dir` looks like a store (has a checkpoints folder). */
 export function isStore(dir: string): boolean {
   return existsSync(storePaths(dir).checkpoints);
+}
+
+/**
+ * Where `packs` links to when it is a link (a session's store in a multi-session run, run/sessions.ts: every session's
+ * packs/ is the run's one shared folder, written by other stores' writers too), else null (also when it is missing).
+ */
+export function sharedPacksLink(packs: string): string | null {
+  try {
+    return lstatSync(packs).isSymbolicLink() ? readlinkSync(packs) : null;
+  } catch {
+    return null;
+  }
 }

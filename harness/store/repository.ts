@@ -13,7 +13,7 @@ import { inspectManifest, type Manifest } from './manifest.js';
 import type { Compression } from './pack.js';
 import type { ChunkLocation } from './index/pack-index.js';
 import { PackReader } from './read/pack-reader.js';
-import { manifestFiles, storePaths } from './paths.js';
+import { manifestFiles, sharedPacksLink, storePaths } from './paths.js';
 import { CheckpointReader } from './read/reader.js';
 import type { StoreInternals } from './internals.js';
 import { CheckpointWriter } from './writer.js';
@@ -58,6 +58,8 @@ export class Store {
   private readonly locks: StoreLock[] = [];
   /** newest() results this store gave, with the manifest files they covered (count, newest name); reload() forgets. */
   private resolved = new WeakMap<Newest, { count: number; top: string | undefined }>();
+  /** packs/ is shared with other stores (paths.ts sharedPacksLink): their writers add chunks while this one is open. */
+  private readonly sharedPacks: boolean;
 
   private constructor(
     readonly dir: string,
@@ -74,6 +76,7 @@ export class Store {
       packs,
       bases: new DeltaBases(packs, () => this.latest()),
     };
+    this.sharedPacks = sharedPacksLink(paths.packs) !== null;
   }
 
   /**
@@ -208,6 +211,8 @@ export class Store {
   begin(step: number): CheckpointWriter {
     if (!this.locks.some((l) => l.kind !== 'shared'))
       this.locks.push(StoreLock.acquire(this.dir, 'writer', 'checkpoint writer', undefined, this.locks));
+    // packs others sealed since: their chunks are not written again (cross-session dedup; cheap, new index files only)
+    if (this.sharedPacks) this.refresh();
     return new CheckpointWriter(this.internals, this.lastSeq() + 1, step);
   }
 

@@ -84,6 +84,14 @@ describe('soak run --sessions 3 (process target)', () => {
     expect(new Set(s.sessions?.rows.map((r) => r.seed)).size).toBe(3);
     expect(s.sessions?.dedup.pooledRatio).toBe(s.dedup.ratio);
     expect(s.sessions?.dedup.meanSessionRatio).toBeGreaterThan(1);
+    // what stores of their own would hold: recorded at run-end, at least one session's share of the shared store
+    expect(s.sessions?.dedup.apartBytes).toBeGreaterThan(s.dedup.storedBytes / 3);
+    expect(s.sessions?.dedup.sharedSaving).toBeCloseTo(s.sessions!.dedup.apartBytes! / s.dedup.storedBytes, 6);
+    expect(good.markdown).toMatch(/The same checkpoints in a store per session would hold [\d.]+ [KMG]?i?B/);
+    // a pooled rate is judged at its effective n (clustered by session), and the report says how
+    expect(good.result.stdout).toMatch(/clustered by session \(3 with trials; [^)]+\): judged at effective n \d+ of 9/);
+    expect(good.markdown).toMatch(/Korn (&|&amp;|\\&) Graubard 1998/);
+    expect(good.markdown).toContain('Run complete: 9 of 9 planned cycles'); // 3 cycles in each of 3 sessions
     expect(good.markdown).toContain('## Sessions');
     expect(good.markdown).toMatch(/\| 2 \| \d+ \| 3 \| 3 \| 0 \| 0 \|/);
     expect(good.html).toContain('<h2 id="sessions">Sessions</h2>');

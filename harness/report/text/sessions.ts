@@ -30,7 +30,12 @@ export function sessionsSection(s: SessionsSummary | undefined): SessionsSection
     `${fmtBytes(r.dedup.logicalBytes)} / ${fmtBytes(r.dedup.storedBytes)} = ${ratio(r.dedup.ratio)}`,
   ]);
   const failures = s.rows.flatMap((r) => r.violationSamples.slice(0, 3).map((v) => `session ${r.session}: ${v}`));
-  const lead = `${s.count} sessions ran at once on one host, each with its own seeded kill plan, into one shared store. Dedup over the whole store: ${ratio(s.dedup.pooledRatio)}; the sessions' mean: ${ratio(s.dedup.meanSessionRatio)} (a session's stored bytes are what it added to the shared store). Each gate was judged pooled and in each session: a session that fails one on its own fails the run.`;
+  const d = s.dedup;
+  const apart =
+    d.apartBytes === null
+      ? ''
+      : ` The same checkpoints in a store per session would hold ${fmtBytes(d.apartBytes)}, a dedup of ${ratio(d.apartRatio)} (each session's needed chunks counted once per session): sharing one store kept ${ratio(d.sharedSaving)} fewer bytes.`;
+  const lead = `${s.count} sessions ran at once on one host, each with its own seeded kill plan, into one shared store. Dedup over the whole store: ${ratio(d.pooledRatio)}.${apart} The sessions' mean: ${ratio(d.meanSessionRatio)} (a session's stored bytes are what it added to the shared store). Each gate was judged pooled and in each session: a session that fails one on its own fails the run. A session's cycles are not independent of each other, so a pooled rate is judged on the Wilson interval at an effective n (the variance between sessions, as a design effect, and Student's t for ${s.count} sessions: Korn & Graubard 1998), never at more than its trials; the intervals of times (downtime, pauses) treat cycles as independent.`;
   return { lead, header: [...header, 'Violations', 'Logical / stored bytes'], rows, failures };
 }
 
