@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 export const MAX_SESSIONS = 64;
 
 /** Targets that run many sessions at once (the others are refused with sessions > 1). */
-const MULTI_SESSION_TARGETS: readonly string[] = ['process'];
+const MULTI_SESSION_TARGETS: readonly string[] = ['process', 'microvm'];
 
 /** The scenario fields (scenario.ts, which imports this file) that decide whether sessions can run at once. */
 interface SessionsFields {
@@ -25,7 +25,7 @@ export function sessionsIssue(s: SessionsFields): string | undefined {
   if (s.sessions === 1) return undefined;
   const n = `sessions: ${s.sessions}`;
   if (!MULTI_SESSION_TARGETS.includes(s.target))
-    return `${n}: target "${s.target}" runs one session at a time (only ${MULTI_SESSION_TARGETS.join(', ')} runs many)`;
+    return `${n}: target "${s.target}" runs one session at a time (only ${MULTI_SESSION_TARGETS.join(' and ')} run many)`;
   const other = s.faults.find((f) => f.kind !== 'sigkill');
   if (other !== undefined) return `${n}: fault "${other.kind}" runs with one session only (sigkill runs with many)`;
   if (s.standby) return `${n}: standby runs with one session only`;

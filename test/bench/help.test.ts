@@ -10,10 +10,12 @@ const SHARED = [
   'ab-soaks.ts',
   'args.ts',
   'bare-floor.ts',
+  'knee-page.ts',
   'measure.ts',
   'ram-like.ts',
   'restore-timeline.ts',
   'synthetic-journal.ts',
+  'tree-memory.ts',
 ];
 const benches = readdirSync(path.join(repoRoot, 'bench'))
   .filter((f) => f.endsWith('.ts') && !SHARED.includes(f))

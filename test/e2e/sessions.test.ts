@@ -169,7 +169,7 @@ describe('bad input', () => {
 
   // what cannot run with many sessions yet: one line naming the scenario file
   it.each([
-    [['--target', 'microvm'], 'default.yaml: sessions: 2: target "microvm" runs one session at a time'],
+    [['--scenario', 'exec-example'], 'exec-example.yaml: sessions: 2: target "exec" runs one session at a time'],
     [['--scenario', 'power-loss'], 'power-loss.yaml: sessions: 2: fault "power-loss" runs with one session only'],
     [['--scenario', 'freeze'], 'freeze.yaml: sessions: 2: fault "freeze" runs with one session only'],
   ])('soak run --sessions 2 %j exits 3 in one line, nothing written', async (flags, message) => {
