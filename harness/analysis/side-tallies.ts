@@ -1,5 +1,6 @@
-// The tallies of the journal's side events, which the accumulator hands over as they come: effects (issue 34), guest
-// state (issue 33) and host crashes (issue 36); one field of the accumulator, so its file stays under the house's length.
+// The tallies of the journal's side events, which the accumulator hands over as they come: effects (issue 34),
+// guest state (issue 33) and host crashes (issue 36); one field of the accumulator, so its file stays under the
+// house's length.
 import type { JournalEvent } from '../journal/events.js';
 import type { RunStartEvent } from '../journal/events.js';
 import { EffectsTally } from './effects-tally.js';

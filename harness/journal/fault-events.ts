@@ -1,5 +1,5 @@
 // The nemesis's events (issue 17, issue 36): a fault journaled before it is delivered, and a host crash of every
-// session of a run of several sessions (nemesis/crash-barrier.ts); kept beside events.ts so its event list stays one screen.
+// session of a run of several sessions (nemesis/crash-barrier.ts); kept beside events.ts so its list stays one screen.
 import type { FaultKind } from '../scenario/scenario.js';
 
 /**
@@ -37,6 +37,6 @@ export interface HostCrashEvent {
   spreadMs: number;
   /** Sessions that resumed (their cycle has a downtime). */
   back: number;
-  /** The crash (the loop's first kill) to the last session's first verified heartbeat, ms; null unless all came back. */
+  /** The crash (the loop's first kill) to the last session's first verified heartbeat, ms; null: not all came back. */
   lastBackMs: number | null;
 }

@@ -15,7 +15,7 @@ import type { HostMessage } from '../session/protocol.js';
 import { acknowledged, type CrashMember, type CrashTurn } from './fault.js';
 import { planCycle, planFaultEntry } from './plan.js';
 
-/** TEST-ONLY: SOAK_TEST_HOST_CRASH_SPARES_SESSION=<i>: the crash loop leaves session i's host running (negative control). */
+/** TEST-ONLY: SOAK_TEST_HOST_CRASH_SPARES_SESSION=<i>: the crash loop leaves session i's host running (its control). */
 export const HOST_CRASH_SPARES_SESSION = 'SOAK_TEST_HOST_CRASH_SPARES_SESSION';
 
 interface Seat {

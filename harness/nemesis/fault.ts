@@ -47,10 +47,10 @@ export interface FaultContext {
   crash?: CrashMember;
 }
 
-/** What became of a session at its cycle's host crash (several sessions: crash-barrier.ts): killed in the loop at `tKill`, or the crash failed (harness's). */
+/** A session at its cycle's host crash (several sessions: crash-barrier.ts): killed in the loop, or the crash failed. */
 export type CrashTurn = { kind: 'crashed'; tKill: number } | { kind: 'gave-up'; cause: IndeterminateCause };
 
-/** One session's part in the run's host crashes (crash-barrier.ts) (what its cycle loop and its host-crash fault call). */
+/** One session's part in the run's host crashes (crash-barrier.ts): what its cycle loop and host-crash fault call. */
 export interface CrashMember {
   /** Cycle `cycle`'s plan: the session's own kill plan, the fault the run's seed plans (the same in every session). */
   plan(cycle: number, own: Scenario): CyclePlan;

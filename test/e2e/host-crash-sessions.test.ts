@@ -1,10 +1,11 @@
-// End to end, `soak run --sessions 4` with host crashes only (issue 36): at each crash every session's host is SIGKILLed
-// in one loop (nemesis/crash-barrier.ts) and all resume at once. Every session resumes and verifies, `soak check` is
-// clean, the kill instants of one crash all fall between that crash's fault events and the first restore any session
-// started (one synchronous loop: no session moved on between two kills), and the time from the crash to the last
-// session back is journaled, in summary.json and in the report. Negative control: SOAK_TEST_HOST_CRASH_SPARES_SESSION
-// (test-only) makes the loop skip session 2's host; the crash records say 3 of 4 killed, session 2's crash cycles are
-// indeterminate (cause crash-barrier: the harness's failure, not the runtime's) and no time to the last back is claimed.
+// End to end, `soak run --sessions 4` with host crashes only (issue 36): at each crash every session's host is
+// SIGKILLed in one loop (nemesis/crash-barrier.ts) and all resume at once. Every session resumes and verifies,
+// `soak check` is clean, the kill instants of one crash all fall between that crash's fault events and the first
+// restore any session started (one synchronous loop: no session moved on between two kills), and the time from the
+// crash to the last session back is journaled, in summary.json and in the report. Negative control:
+// SOAK_TEST_HOST_CRASH_SPARES_SESSION (test-only) makes the loop skip session 2's host; the crash records say 3 of 4
+// killed, session 2's crash cycles are indeterminate (cause crash-barrier: the harness's failure, not the runtime's)
+// and no time to the last back is claimed.
 import { mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,20 +18,22 @@ import { describeResult, outputLines, runSoak, soakIn, type SoakResult } from '.
 let tmp: string;
 const soak = soakIn(() => tmp, 600_000);
 
-const SCENARIO = [
-  'name: crash-sessions',
-  'target: process',
-  'cycles: 3',
-  'seed: 7',
-  'sessions: 4',
-  'stepMs: 5',
-  'checkpoint: { everyMs: 100 }',
-  'kill: { phases: { work: 2, checkpoint: 1, restore: 0 }, workDelayMs: [100, 400], checkpointDelayMs: [0, 3] }',
-  'faults: [{ kind: host-crash }]',
-  'resumeTimeoutMs: 30000',
-  'hostTimeoutMs: 5000',
-  '',
-].join('\n');
+/** The scenario; `hostTimeoutMs` bounds how long a host that outlived the crash is waited for (the control's). */
+const scenario = (hostTimeoutMs: number): string =>
+  [
+    'name: crash-sessions',
+    'target: process',
+    'cycles: 3',
+    'seed: 7',
+    'sessions: 4',
+    'stepMs: 5',
+    'checkpoint: { everyMs: 100 }',
+    'kill: { phases: { work: 2, checkpoint: 1, restore: 0 }, workDelayMs: [100, 400], checkpointDelayMs: [0, 3] }',
+    'faults: [{ kind: host-crash }]',
+    'resumeTimeoutMs: 30000',
+    `hostTimeoutMs: ${hostTimeoutMs}`,
+    '',
+  ].join('\n');
 
 interface CrashRun {
   result: SoakResult;
@@ -42,9 +45,10 @@ interface CrashRun {
 }
 
 async function run(name: string, cycles: number, env: Record<string, string> = {}): Promise<CrashRun> {
+  const spares = env[HOST_CRASH_SPARES_SESSION] !== undefined;
   const out = path.join(tmp, name);
   const file = path.join(tmp, `${name}.yaml`);
-  writeFileSync(file, SCENARIO);
+  writeFileSync(file, scenario(spares ? 5000 : 10_000));
   const args = ['run', '--scenario', file, '--cycles', String(cycles), '--boot-samples', '0'];
   const result = await runSoak([...args, '--out', path.join(out, 'runs'), '--report-dir', path.join(out, 'reports')], {
     cwd: tmp,
