@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CauseCode, JournalEvent } from '../journal/events.js';
 import type { FaultKind } from '../scenario/scenario.js';
+import { sessionCycleKey } from '../journal/session-key.js';
 import { wilson, type Interval } from '../stats/wilson.js';
 import { JOURNAL_FILE } from './load-runs.js';
 
@@ -29,12 +30,14 @@ export function durabilityRows(runs: Iterable<Iterable<JournalEvent>>): Durabili
     const kindOf = new Map<number, FaultKind>();
     const outcomes = new Map<number, JournalEvent & { type: 'cycle' }>();
     for (const e of events) {
-      if (e.type === 'fault') kindOf.set(e.cycle, e.kind);
-      else if (e.type === 'cycle') outcomes.set(e.cycle, e); // the last outcome of a cycle id wins (a resumed run)
+      // keyed by session and cycle: a run of several sessions repeats each cycle id in every session
+      const key = 'cycle' in e ? sessionCycleKey(e.session, e.cycle) : 0;
+      if (e.type === 'fault') kindOf.set(key, e.kind);
+      else if (e.type === 'cycle') outcomes.set(key, e); // the last outcome of a cycle id wins (a resumed run)
     }
     if (kindOf.size > 0) faulted = true;
-    for (const [cycle, c] of outcomes) {
-      const kind = kindOf.get(cycle) ?? 'sigkill';
+    for (const [key, c] of outcomes) {
+      const kind = kindOf.get(key) ?? 'sigkill';
       const row = rows.get(kind) ?? { kind, trials: 0, ok: 0, fail: 0, indeterminate: 0, causes: {}, interval: null };
       row.trials++;
       row[c.outcome]++;

@@ -6,6 +6,7 @@ import type { LoadColumns } from './machine-load.js';
 import type { FreezeCycles } from './freeze-cycles.js';
 import type { EffectsFold } from './effects-tally.js';
 import type { GuestStateFold } from './guest-state-tally.js';
+import type { HostCrashFold } from './host-crash-tally.js';
 import type { IndeterminateCause, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 
 /**
@@ -39,6 +40,8 @@ export interface PartialFold {
   effects?: EffectsFold;
   /** Its guest-state events counted (absent: folds from before issue 33). */
   guestState?: GuestStateFold;
+  /** Its host-crash events counted (absent: folds from before issue 36's host crashes). */
+  hostCrashes?: HostCrashFold;
   /** The latest run-end or machine-load time in this part (0: none). */
   lastT: number;
 }

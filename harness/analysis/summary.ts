@@ -1,6 +1,7 @@
 // The shape of an analysed run (summary.json and what reports and gates read). Produced only by accumulator.ts.
 import type { EffectsSummary } from './effects-tally.js';
 import type { GuestStateSummary } from './guest-state-tally.js';
+import type { HostCrashSummary } from './host-crash-tally.js';
 import type { Environment } from '../core/environment.js';
 import type { CauseCode, CycleEvent, RunEndEvent, RunStatus, SourceRun } from '../journal/events.js';
 import type { MachineLoadSummary } from './machine-load.js';
@@ -144,6 +145,8 @@ export interface Summary {
   guestState?: GuestStateSummary;
   /** A run of several sessions at once (scenario sessions > 1): each session's tallies (absent: one session). */
   sessions?: SessionsSummary;
+  /** The host crashes of a run of several sessions (analysis/host-crash-tally.ts); absent: none journaled. */
+  hostCrashes?: HostCrashSummary;
 }
 
 /** Each session's cycles, kill-and-resume rate and dedup, and the store's pooled dedup beside the sessions' mean. */

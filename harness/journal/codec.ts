@@ -58,6 +58,7 @@ export const FIELD_ORDER = {
     'inFlightSeq',
   ],
   fault: ['session', 'cycle', 'kind', 'acknowledgedSeq', 'acknowledgedStep', 'durationMs'],
+  'host-crash': ['session', 'cycle', 'sessions', 'killed', 'spreadMs', 'back', 'lastBackMs'],
   restore: ['session', 'cycle', 'seq', 'step', 'restoreMs', 'source'],
   observation: [
     'session',

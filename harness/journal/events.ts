@@ -6,8 +6,10 @@ import type { EffectsEvent } from './effects-event.js';
 import type { GuestStateEvent } from './guest-state-event.js';
 import type { StoreTally } from './store-tally.js';
 export type { StoreTally } from './store-tally.js';
+import type { FaultEvent, HostCrashEvent } from './fault-events.js';
+export type { FaultEvent, HostCrashEvent } from './fault-events.js';
 export type { Violation, ViolationCode } from '../check/heartbeat.js';
-import type { FaultKind, Scenario } from '../scenario/scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 
 export const JOURNAL_SCHEMA_VERSION = 1;
 
@@ -22,7 +24,7 @@ export type KillPhase = 'work' | 'checkpoint' | 'restore';
 export type Outcome = 'ok' | 'fail' | 'indeterminate';
 
 /** Why a cycle is indeterminate: a closed set, so reports and gates can count them. */
-export const CAUSE_CODES = ['host-hung', 'host-exited', 'enospc', 'eio', 'lock-conflict'] as const;
+export const CAUSE_CODES = ['host-hung', 'host-exited', 'enospc', 'eio', 'lock-conflict', 'crash-barrier'] as const;
 export type CauseCode = (typeof CAUSE_CODES)[number];
 
 /** The cause of an indeterminate cycle: its code and what was seen (one line). */
@@ -176,20 +178,6 @@ export interface KillEvent extends Base {
   inFlightSeq: number | null;
 }
 
-/**
- * A fault other than SIGKILL, journaled before it is delivered (a cycle without one was a plain SIGKILL), with the
- * newest checkpoint whose commit the store acknowledged before it: a power loss must not take that one away.
- */
-export interface FaultEvent extends Base {
-  type: 'fault';
-  cycle: number;
-  kind: FaultKind;
-  acknowledgedSeq: number;
-  acknowledgedStep: number;
-  /** freeze: how long the host group was to stay SIGSTOPped (past the host timeout it is SIGKILLed instead). */
-  durationMs?: number;
-}
-
 export interface RestoreEvent extends Base {
   type: 'restore';
   cycle: number;
@@ -279,6 +267,7 @@ export type JournalEvent =
   | CycleStartEvent
   | KillEvent
   | FaultEvent
+  | HostCrashEvent
   | RestoreEvent
   | ObservationEvent
   | CycleEvent

@@ -72,6 +72,7 @@ const MERGED_AS: Record<EventType, 'cycle' | 'frame'> = {
   'cycle-start': 'cycle',
   kill: 'cycle',
   fault: 'cycle',
+  'host-crash': 'cycle',
   observation: 'cycle',
   restore: 'cycle',
   cycle: 'cycle',

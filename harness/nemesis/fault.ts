@@ -3,7 +3,7 @@
 // session: interrupted (the runner restores and judges it: run/interruption.ts), or the cycle ended without a resume.
 import type { WorkloadModel } from '../check/workload.js';
 import type { Logger } from '../core/logger.js';
-import type { IndeterminateCause, KillPhase, Violation } from '../journal/events.js';
+import type { CycleEvent, IndeterminateCause, KillPhase, Violation } from '../journal/events.js';
 import type { JournalWriter } from '../journal/writer.js';
 import type { FaultKind, Scenario } from '../scenario/scenario.js';
 import type { HostTimeouts } from '../scenario/timeouts.js';
@@ -43,6 +43,27 @@ export interface FaultContext {
   lazyfs?: LazyfsControl;
   /** The run's warm standby hosts (scenario `standby: true`). */
   standby?: StandbyControl;
+  /** This session's part in the run's host crashes (a run of several sessions that plans them: crash-barrier.ts). */
+  crash?: CrashMember;
+}
+
+/** A session at its cycle's host crash (several sessions: crash-barrier.ts): killed in the loop, or the crash failed. */
+export type CrashTurn = { kind: 'crashed'; tKill: number } | { kind: 'gave-up'; cause: IndeterminateCause };
+
+/** One session's part in the run's host crashes (crash-barrier.ts): what its cycle loop and host-crash fault call. */
+export interface CrashMember {
+  /** Cycle `cycle`'s plan: the session's own kill plan, the fault the run's seed plans (the same in every session). */
+  plan(cycle: number, own: Scenario): CyclePlan;
+  /** Bring `host` to the crash of `cycle`; `atPoint` runs for every session just before the loop's first kill. */
+  meet(cycle: number, host: HostHandle, atPoint: () => void): Promise<CrashTurn>;
+  /** After the crash: whether this session's host was then seen to die. */
+  died(cycle: number, died: boolean): void;
+  /** This session's outcome of cycle `cycle` (any cycle: only a crash it took part in counts it). */
+  settled(cycle: number, event: CycleEvent): void;
+  /** This session ended cycle `cycle` (with or without a host). */
+  ended(cycle: number): void;
+  /** This session's loop ended: no crash waits for it any more. */
+  leave(): void;
 }
 
 /** What a fault may do to the lazy file system under the store. */

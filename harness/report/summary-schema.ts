@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Summary } from '../analysis/summary.js';
 import { CAUSE_CODES } from '../journal/events.js';
 import { sessionsSchema } from './sessions-schema.js';
+import { hostCrashesSchema } from './host-crash-schema.js';
 import { STATE_CLASS_IDS, type StateClass } from '../check/survival.js';
 import type { GateResult } from '../gates/types.js';
 import type { ReportVerdict } from '../gates/verdict.js';
@@ -246,6 +247,7 @@ export const summarySchema = z.object({
   effects: effectsSchema.optional(),
   guestState: guestStateSchema.optional(),
   sessions: sessionsSchema.optional(),
+  hostCrashes: hostCrashesSchema.optional(),
 });
 
 /** The report's verdict banner. */

@@ -6,7 +6,7 @@
 import type { Logger } from '../core/logger.js';
 import type { WorkloadModel } from '../check/workload.js';
 import type { JournalWriter } from '../journal/writer.js';
-import type { FaultContext, LazyfsControl } from '../nemesis/fault.js';
+import type { CrashMember, FaultContext, LazyfsControl } from '../nemesis/fault.js';
 import { FAULTS } from '../nemesis/faults.js';
 import { planCycle } from '../nemesis/plan.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -36,11 +36,13 @@ export interface CycleContext {
   standby?: WarmStandby;
   /** The lazy file system under the store (power loss, injected write errors); absent unless a listed fault needs it. */
   lazyfs?: LazyfsControl;
+  /** This session's part in the run's host crashes (several sessions: nemesis/crash-barrier.ts). */
+  crash?: CrashMember;
 }
 
 /** Run cycle `cycle` against the running, ready `host`. */
 export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandle): Promise<CycleResult> {
-  const plan = planCycle(ctx.scenario, cycle);
+  const plan = ctx.crash ? ctx.crash.plan(cycle, ctx.scenario) : planCycle(ctx.scenario, cycle);
   const { phase } = plan.kill;
   ctx.journal.append({ type: 'cycle-start', cycle, phase });
   const timeouts = hostTimeouts(ctx.scenario);
@@ -53,6 +55,15 @@ export async function runCycle(ctx: CycleContext, cycle: number, host: HostHandl
     approach: (h) => approachKill(ctx, h, plan.kill, timeouts),
     readLatest: () => void readLatest(ctx.store),
   };
+  const result = await deliver(ctx, fault, host);
+  ctx.crash?.settled(cycle, result.event); // the crash it took part in (if any) counts it back, or not
+  return result;
+}
+
+/** Deliver the cycle's fault to `host` and follow what became of the session to the cycle's outcome. */
+async function deliver(ctx: CycleContext, fault: FaultContext, host: HostHandle): Promise<CycleResult> {
+  const { cycle, plan, timeouts } = fault;
+  const { phase } = plan.kill;
   const delivered = await FAULTS[plan.fault.kind].inject(fault, host);
   switch (delivered.kind) {
     case 'gave-up':

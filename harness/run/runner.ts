@@ -35,6 +35,7 @@ import { WarmStandby } from './standby.js';
 import { RunEffects } from './effects-run.js';
 import { RunProbes } from './probe-run.js';
 import { maybeClone } from './effects-clone.js';
+import type { CrashMember } from '../nemesis/fault.js';
 import { adapterFaulted, orAdapterError } from './adapter-fault.js';
 
 /** How the caller follows and stops a run. */
@@ -48,6 +49,8 @@ export interface RunControl {
    * gate", or the gate that failed) to stop the run there, or null to go on (the command judges the journal so far).
    */
   decide?: (runDir: string) => Promise<string | null>;
+  /** This session's part in the run's host crashes (several sessions: nemesis/crash-barrier.ts). */
+  crash?: CrashMember;
 }
 
 /** How a run (or this invocation's part of it) ended. */
@@ -95,6 +98,7 @@ export async function runCycles(
     model: new WorkloadModel(),
     runDir: paths.dir,
     spawnHost,
+    ...(opts.crash ? { crash: opts.crash } : {}),
   };
   // two standbys when the plan kills during restores: the restore after such a kill finds a warm host as well
   const standbys = scenario.kill.phases.restore > 0 ? 2 : 1;
@@ -170,6 +174,7 @@ export async function runCycles(
         if (stopped.adapterFault !== null) throw orAdapterError(new Error('destroy failed'), stopped);
       }
       done++;
+      opts.crash?.ended(cycle);
       loads.cycleEnded(cycle);
       opts.progress.cycle(result.event);
       const by = scenario.untilDecided === true && opts.decide ? await opts.decide(paths.dir) : null;

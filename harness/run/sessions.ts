@@ -19,6 +19,7 @@ import type { RunPaths } from './run-folder.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
 import { sessionJournal, type SessionEnd } from './session-journal.js';
 import { storeTally } from './store-tally.js';
+import { CrashBarrier } from '../nemesis/crash-barrier.js';
 import { ABORT_SESSION, injectedSessionAbort, injectedSessionSkew } from './test-faults.js';
 
 /** Session `index`'s folders inside run folder `run` (its journal and run folder are the run's). */
@@ -137,11 +138,14 @@ export async function runSessions(
     throw sampled[0].reason;
   }
   mkdirSync(all[0]!.scratch, { recursive: true, mode: 0o700 }); // a runner loop removes its scratch when it ends
+  // the sessions meet at each host crash the run's seed plans (nemesis/crash-barrier.ts); none when it plans none
+  const barrier = scenario.faults.some((f) => f.kind === 'host-crash') ? new CrashBarrier(scenario, journal) : null;
+  const crashes = all.map((_, i) => barrier?.member(i));
   const session = async (paths: RunPaths, i: number): Promise<RunResult> => {
     const abortAfter = injectedSessionAbort(cycles, i); // test-only: this session's loop dies after its first cycle
     const journaled = sessionJournal(journal, i, (e) => (ends[i] = e));
     const ran = await runCycles(
-      { ...opts, progress, decide: undefined },
+      { ...opts, progress, decide: undefined, ...(crashes[i] ? { crash: crashes[i] } : {}) },
       paths,
       journaled,
       injectedSessionSkew(sessionScenario(scenario, i), i),
@@ -152,7 +156,7 @@ export async function runSessions(
     ends[i] = { status: 'aborted', cycles: ran.cycles, reason: `injected abort (${ABORT_SESSION}, test-only)` };
     throw new Error(ends[i].reason);
   };
-  const settled = await Promise.allSettled(all.map(session));
+  const settled = await Promise.allSettled(all.map((p, i) => session(p, i).finally(() => crashes[i]?.leave())));
   const done = ends.reduce((s, e) => s + (e?.cycles ?? 0), 0);
   const { status, reason } = runStatus(ends);
   const store = pooledTally(run, all);

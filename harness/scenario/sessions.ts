@@ -8,6 +8,9 @@ export const MAX_SESSIONS = 64;
 /** Targets that run many sessions at once (the others are refused with sessions > 1). */
 const MULTI_SESSION_TARGETS: readonly string[] = ['process', 'microvm'];
 
+/** Faults that run with many sessions (host-crash takes every session at once: nemesis/crash-barrier.ts). */
+const MULTI_SESSION_FAULTS: readonly string[] = ['sigkill', 'host-crash'];
+
 /** The scenario fields (scenario.ts, which imports this file) that decide whether sessions can run at once. */
 interface SessionsFields {
   sessions: number;
@@ -26,8 +29,9 @@ export function sessionsIssue(s: SessionsFields): string | undefined {
   const n = `sessions: ${s.sessions}`;
   if (!MULTI_SESSION_TARGETS.includes(s.target))
     return `${n}: target "${s.target}" runs one session at a time (only ${MULTI_SESSION_TARGETS.join(' and ')} run many)`;
-  const other = s.faults.find((f) => f.kind !== 'sigkill');
-  if (other !== undefined) return `${n}: fault "${other.kind}" runs with one session only (sigkill runs with many)`;
+  const other = s.faults.find((f) => !MULTI_SESSION_FAULTS.includes(f.kind));
+  if (other !== undefined)
+    return `${n}: fault "${other.kind}" runs with one session only (${MULTI_SESSION_FAULTS.join(', ')} run with many)`;
   if (s.standby) return `${n}: standby runs with one session only`;
   if (s.untilDecided === true) return `${n}: untilDecided runs with one session only`;
   if (s.effects !== undefined) return `${n}: effects run with one session only`;

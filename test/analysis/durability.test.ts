@@ -1,5 +1,6 @@
 // The durability table: each cycle's fault joined with its outcome, counted per kind with a Wilson interval over the
-// judged cycles; no table when nothing but SIGKILL was delivered; the last outcome of a cycle id wins.
+// judged cycles; no table when nothing but SIGKILL was delivered; the last outcome of a cycle id wins (in its session:
+// a run of several sessions repeats every cycle id once per session).
 import { describe, expect, it } from 'vitest';
 import { durabilityRows } from '../../harness/analysis/durability.js';
 import type { JournalEvent, Outcome } from '../../harness/journal/events.js';
@@ -42,5 +43,14 @@ describe('durabilityRows', () => {
       { kind: 'eio', trials: 3, ok: 0, fail: 0, indeterminate: 3, causes: { eio: 2, 'host-hung': 1 }, interval: null },
     ]);
     expect(durabilityLines(rows)).toContain('| eio | 3 | 0 | 0 | 3 (eio 2, host-hung 1) | n/a |');
+  });
+
+  it("counts each session's cycle of a run of several sessions, its fault kind taken from its own session", () => {
+    const of = (e: JournalEvent, session: number) => ({ ...e, ...(session === 0 ? {} : { session }) }) as JournalEvent;
+    const run = [0, 1, 2].flatMap((s) => [of(fault(1), s), of(cycle(1, 'ok'), s), of(cycle(2, 'ok'), s)]);
+    expect(durabilityRows([run]).map((r) => [r.kind, r.trials, r.ok])).toEqual([
+      ['power-loss', 3, 3],
+      ['sigkill', 3, 3],
+    ]);
   });
 });

@@ -20,12 +20,13 @@ describe('journal schema', () => {
     for (const e of parsedLines(name)) expect(eventProblems(e), JSON.stringify(e).slice(0, 100)).toBeNull();
   });
 
-  it('the fixtures hold every event type but the kill list, the fault, effects and guest state (tested by hand)', () => {
+  it('the fixtures hold every event type but the kill list, the fault, the host crash, effects and guest state (tested by hand)', () => {
     // effects: test/journal/effects-event.test.ts; guest-state: test/journal/guest-state-event.test.ts
     const seen = new Set(fixtureNames.flatMap((n) => parsedLines(n).map((e) => e.type)));
     expect(Object.keys(EVENT_SCHEMAS).filter((t) => !seen.has(t))).toEqual([
       'kill-list',
       'fault',
+      'host-crash',
       'effects',
       'guest-state',
     ]);
@@ -43,6 +44,18 @@ describe('journal schema', () => {
     const line = encodeEvent({ schemaVersion: 1, t: 1, type: 'fault', ...fault });
     expect(eventProblems(JSON.parse(line) as { type: string })).toBeNull();
     expect(eventProblems(JSON.parse(line.replace('power-loss', 'meteor')) as { type: string })).toMatch(/^fault\.kind/);
+  });
+
+  it('a host crash as the crash barrier journals it is valid; a negative spread is not, nor a missing lastBackMs', () => {
+    const crash = { cycle: 2, sessions: 8, killed: 8, spreadMs: 0.2, back: 8, lastBackMs: 1234.5 };
+    const line = encodeEvent({ schemaVersion: 1, t: 1, type: 'host-crash', ...crash });
+    expect(eventProblems(JSON.parse(line) as { type: string })).toBeNull();
+    const none = encodeEvent({ schemaVersion: 1, t: 1, type: 'host-crash', ...crash, back: 7, lastBackMs: null });
+    expect(eventProblems(JSON.parse(none) as { type: string })).toBeNull();
+    expect(eventProblems(JSON.parse(line.replace('0.2', '-0.2')) as { type: string })).toMatch(/^host-crash\.spreadMs/);
+    expect(eventProblems(JSON.parse(line.replace(',"lastBackMs":1234.5', '')) as { type: string })).toMatch(
+      /^host-crash\.lastBackMs/,
+    );
   });
 
   it('an observation as the runner journals it is valid, and the fast path takes it; a broken part is not', () => {

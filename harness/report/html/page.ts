@@ -12,6 +12,7 @@ import { PAGE_CSS } from './page-style.js';
 import { sinceLastHtml } from './since-last.js';
 import { effectsSection } from '../text/effects.js';
 import { sessionsSection } from '../text/sessions.js';
+import { hostCrashLines } from '../text/host-crashes.js';
 import { guestStateMatrix } from '../guest-state.js';
 
 /** Content-Security-Policy for report pages: no scripts, no network; inline styles only. */
@@ -116,6 +117,14 @@ function sessionsHtml(x: ReportModel['summary']['sessions']): string {
   return `<h2 id="sessions">Sessions</h2>\n<p>${h(s.lead)}</p>\n<div class="table-scroll">${table}</div>${s.failures.length > 0 ? list(s.failures) : ''}`;
 }
 
+/** The "Host crashes" section of a run of several sessions (report/text/host-crashes.ts draws it). */
+function hostCrashHtml(x: ReportModel['summary']['hostCrashes']): string {
+  const lines = hostCrashLines(x);
+  return lines === null
+    ? ''
+    : `<h2 id="host-crashes">Host crashes</h2>\n${lines.map((l) => `<p>${h(l)}</p>`).join('\n')}\n`;
+}
+
 /** The "External effects" section (report/text/effects.ts draws it). */
 function effectsHtml(e: ReportModel['summary']['effects']): string {
   const s = effectsSection(e);
@@ -169,7 +178,7 @@ ${sourcesHtml(model.sources)}<h2>Durability limits</h2>
 ${list(model.durability)}
 <h3 id="guest-state">Guest state</h3>
 ${list(model.guestState)}
-${guestMatrixHtml(model)}${effectsHtml(model.summary.effects)}${sessionsHtml(model.summary.sessions)}<h2>Scope and limitations</h2>
+${guestMatrixHtml(model)}${effectsHtml(model.summary.effects)}${sessionsHtml(model.summary.sessions)}${hostCrashHtml(model.summary.hostCrashes)}<h2>Scope and limitations</h2>
 ${list(model.limitations)}
 <footer>Files: <a href="summary.md">summary.md</a> · <a href="summary.json">summary.json</a> · <a href="cycles.csv">cycles.csv</a> · <a href="../index.html">all reports</a>. Kill-and-resume success ${h(fmtPct(s.killResume.trials > 0 ? s.killResume.successes / s.killResume.trials : null))} measured once; see scope and limitations.</footer>`;
   return htmlDocument(`Soak report: ${s.scenario}, ${s.date}`, body);

@@ -13,7 +13,7 @@ const WHAT: Record<DurabilityRow['kind'], string> = {
   freeze:
     'freeze (SIGSTOP of the session host group, then SIGCONT: the same session must carry on with no lost steps; past the host timeout it is killed and resumed)',
   'host-crash':
-    'host crash (SIGKILL of the session host group, its kill list and the warm standbys at one instant: a cold host restores; the page cache survives)',
+    "host crash (SIGKILL of the session host group, its kill list and the warm standbys at one instant, with several sessions every session's host in one loop: a cold host restores; the page cache survives)",
 };
 
 /** What no fault kind of this harness reaches; always n = 0. */

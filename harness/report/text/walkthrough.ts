@@ -11,6 +11,7 @@ import type { DurabilityRow } from '../../analysis/durability.js';
 import { durabilityLines, plainKillRows } from './durability.js';
 import { effectsMarkdown } from './effects.js';
 import { sessionsMarkdown } from './sessions.js';
+import { hostCrashMarkdown } from './host-crashes.js';
 import { guestStateMatrix } from '../guest-state.js';
 import { storyMarkdown } from './story.js';
 import { anytimeSection } from './anytime-format.js';
@@ -174,6 +175,7 @@ export function renderWalkthrough(
     ...durabilityLines(durability.length > 0 ? durability : plainKillRows(s.cycles)),
     ...effectsMarkdown(s.effects, md),
     ...sessionsMarkdown(s.sessions, md),
+    ...hostCrashMarkdown(s.hostCrashes, md),
     '## Scope and limitations',
     '',
     ...bullets(model.limitations),

@@ -1,0 +1,42 @@
+// The nemesis's events (issue 17, issue 36): a fault journaled before it is delivered, and a host crash of every
+// session of a run of several sessions (nemesis/crash-barrier.ts); kept beside events.ts so its list stays one screen.
+import type { FaultKind } from '../scenario/scenario.js';
+
+/**
+ * A fault other than SIGKILL, journaled before it is delivered (a cycle without one was a plain SIGKILL), with the
+ * newest checkpoint whose commit the store acknowledged before it: a power loss must not take that one away.
+ */
+export interface FaultEvent {
+  schemaVersion: 1;
+  t: number;
+  type: 'fault';
+  session?: number; // as events.ts's Base
+  cycle: number;
+  kind: FaultKind;
+  acknowledgedSeq: number;
+  acknowledgedStep: number;
+  /** freeze: how long the host group was to stay SIGSTOPped (past the host timeout it is SIGKILLed instead). */
+  durationMs?: number;
+}
+
+/**
+ * One host crash of a run of several sessions (issue 36, nemesis/crash-barrier.ts): every session's host SIGKILLed in
+ * one loop, then all resumed at once; journaled once every session it took has its cycle's outcome.
+ */
+export interface HostCrashEvent {
+  schemaVersion: 1;
+  t: number;
+  type: 'host-crash';
+  session?: number; // as events.ts's Base (never set: the crash is the run's)
+  cycle: number;
+  /** Sessions the crash took (their hosts were in the loop). */
+  sessions: number;
+  /** Of them, the sessions whose host was then seen to die (a host that outlived the crash is not killed). */
+  killed: number;
+  /** The first to the last kill of the loop, ms. */
+  spreadMs: number;
+  /** Sessions that resumed (their cycle has a downtime). */
+  back: number;
+  /** The crash (the loop's first kill) to the last session's first verified heartbeat, ms; null: not all came back. */
+  lastBackMs: number | null;
+}
