@@ -259,10 +259,12 @@ export function measure(
         ...none,
         value,
         observed: r.trials > 0 ? r.successes / r.trials : null,
-        successes: r.successes,
+        // clustered: the effective counts (the anytime test reads them too), the raw ones in the note
+        successes:
+          clustered && r.trials > 0 ? Math.round((r.successes * clustered.effectiveN) / r.trials) : r.successes,
         judged: stat.side === 'lo' ? 'lower' : 'upper',
         interval,
-        n: r.trials,
+        n: clustered ? clustered.effectiveN : r.trials,
         note: [`${prefix}${r.successes}/${r.trials} ${r.of} ok`, clustered?.note].filter(Boolean).join('; '),
       };
     }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { clusteredWilson, designEffect, tForLevel } from '../../harness/stats/cluster.js';
 import { wilson, wilsonAt } from '../../harness/stats/wilson.js';
 import { measure } from '../../harness/gates/metrics.js';
+import { evaluateGate, loadGates } from '../../harness/gates/evaluate.js';
 import { parseThreshold } from '../../harness/gates/threshold.js';
 import type { Threshold } from '../../harness/gates/types.js';
 import type { Summary } from '../../harness/analysis/summary.js';
@@ -74,6 +75,18 @@ describe('a rate gate of a run of several sessions', () => {
     expect(clustered.note).toMatch(
       /clustered by session \(8 with trials; design effect 53\.33\): judged at effective n 10 of 800/,
     );
+  });
+
+  it("counts effective trials against the gate's minN: two agreeing sessions of 80 are not enough, and not a fail", () => {
+    const gate = loadGates().find((g) => g.metric === 'killResume')!;
+    const two = [session(80, 80), session(80, 80)];
+    const all: Partial<Summary> = { killResume: { successes: 160, trials: 160, wilson95: wilson(160, 160) } };
+    const r = evaluateGate(gate, all, { sessions: two });
+    expect(r.n).toBe(3); // 160 * (1.96 / 12.71)^2 = 3.8
+    expect(r.verdict).toBe('insufficient');
+    expect(r.note).toContain(`needs n >= ${gate.minN}`);
+    // the control: one session's 160 trials pass
+    expect(evaluateGate(gate, all, {}).verdict).toBe('pass');
   });
 
   it('says so when the sessions agree, and is judged on an interval no narrower than the naive one', () => {
