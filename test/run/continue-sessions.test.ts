@@ -1,14 +1,16 @@
 // --resume of a run of several sessions at once (issue 36): scanToContinue keeps each session's finished cycles and
 // boot nonces apart (a cycle one session finished is still to run in another); and the e2e test's exactly-once count
 // (test/helpers/exactly-once.ts) fails on a journal where one (session, cycle) is doubled or missing (its negative control).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { captureEnvironment } from '../../harness/core/environment.js';
 import type { EventInput, JournalEvent } from '../../harness/journal/events.js';
 import { JournalWriter, readJournal } from '../../harness/journal/writer.js';
-import { scanToContinue } from '../../harness/run/continue-run.js';
+import { continueRun, scanToContinue } from '../../harness/run/continue-run.js';
+import { quietProgress } from '../../harness/run/progress.js';
+import { InputError } from '../../harness/core/errors.js';
 import { loadScenario } from '../../harness/scenario/scenario.js';
 import { exactlyOnceIssues } from '../helpers/exactly-once.js';
 
@@ -82,6 +84,29 @@ describe('scanToContinue of a run of several sessions', () => {
   it('a one-session journal has one entry, its remaining cycles', () => {
     const scan = scanToContinue(journal(1, 3, [outcome(2, 0)]));
     expect(scan.sessions).toEqual([{ remaining: [1, 3], nonces: [] }]);
+  });
+});
+
+describe('continueRun of a run of several sessions', () => {
+  it('refuses a journaled scenario that cannot run many sessions (a journal is input), exit 3, nothing appended', async () => {
+    const file = journal(2, 3, [outcome(1, 1)]);
+    const text = readFileSync(file, 'utf8').replace('"target":"process"', '"target":"microvm"');
+    writeFileSync(file, text);
+    const opts = {
+      runDir: path.dirname(file),
+      progress: quietProgress,
+      stop: { requested: false },
+      logLevel: 'silent' as const,
+    };
+    const err = await continueRun(opts).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as Error).message).toBe(
+      `--resume: ${file}: run-start: sessions: 2: target "microvm" runs one session at a time (only process runs many)`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(text);
   });
 });
 
