@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execaNode } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../../harness/analysis/analyze.js';
 import type { JournalEvent } from '../../harness/journal/events.js';
 import { hostGroups, orphanProcesses } from '../../harness/run/orphans.js';
 import { describeResult, soakIn } from '../helpers/cli.js';
@@ -91,6 +92,9 @@ describe(`soak run --sessions ${SESSIONS}: the runner SIGKILLed mid-run, then --
       .map(key);
     expect(outcomesAfter.filter((k) => judged.has(k))).toEqual([]); // nothing finished before is run again
     expect(events.filter((e) => e.type === 'run-end')).toMatchObject([{ status: 'complete' }]);
+    const { summary } = analyze(events); // the analysis counts each (session, cycle) once, pooled and per session
+    expect(summary.cycles.total).toBe(SESSIONS * CYCLES);
+    expect(summary.sessions?.rows.map((r) => r.cycles.total)).toEqual(Array.from({ length: SESSIONS }, () => CYCLES));
 
     const check = await soak('check', dir);
     expect(check.exitCode, describeResult(check)).toBe(0);
