@@ -9,6 +9,7 @@ import type { Scenario } from '../scenario/scenario.js';
 import type { EventType } from './codec.js';
 import type { JournalEvent, RunStartEvent, SourceRun } from './events.js';
 import { constituents, overlaps, type MergeInput } from './merge-overlap.js';
+import { sessionCycleKey } from './session-key.js';
 
 export type { MergeInput } from './merge-overlap.js';
 
@@ -37,14 +38,18 @@ export function mergeInput(
   let status: SourceRun['status'] = 'unknown';
   let store: SourceRun['store'];
   const cycleIds = new Set<number>();
+  const pairs = new Set<number>(); // sessionCycleKey: each session runs the same ids
   forEach((e) => {
     if (e.type === 'run-start') start ??= e;
-    else if (e.type === 'cycle-start') cycleIds.add(e.cycle);
-    else if (e.type === 'run-end') [status, store] = [e.status, e.store];
+    else if (e.type === 'cycle-start') {
+      cycleIds.add(e.cycle);
+      pairs.add(sessionCycleKey(e.session, e.cycle));
+    } else if (e.type === 'run-end') [status, store] = [e.status, e.store];
   });
   return {
     start,
     cycleIds,
+    ...(pairs.size !== cycleIds.size ? { sessionCycles: pairs.size } : {}),
     source,
     status,
     ...(store === undefined ? {} : { store }),
@@ -169,8 +174,9 @@ function sourceRuns(input: MergeInput, start: RunStartEvent, shift: number): Sou
       machine: machineLabel(start.environment),
       seed: start.scenario.seed,
       ...(start.shard ? { shard: start.shard } : {}),
-      plannedCycles: plannedCycles(start.scenario.cycles, start.shard),
-      cycles: input.cycleIds.size,
+      // each of its sessions ran every cycle: planned and run count (session, cycle) pairs, as its own analysis does
+      plannedCycles: plannedCycles(start.scenario.cycles, start.shard) * sessionsOf(start),
+      cycles: input.sessionCycles ?? input.cycleIds.size,
       firstCycle: at(first),
       lastCycle: at(last),
       status: input.status ?? 'unknown',

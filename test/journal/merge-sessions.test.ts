@@ -62,6 +62,12 @@ describe('soak merge of runs of several sessions', () => {
     expect(merged[0]).toMatchObject({ type: 'run-start', scenario: { sessions: 3, cycles: 6 } });
     expect(exactlyOnceIssues(merged)).toEqual([]);
     expect(merged.filter((e) => e.type === 'cycle' && e.session === 2)).toHaveLength(6);
+    // each source's planned and run cycles count its (session, cycle) pairs: 3 ids x 3 sessions
+    const sources = merged[0]?.type === 'run-start' ? merged[0].sources : undefined;
+    expect(sources?.map((r) => [r.plannedCycles, r.cycles])).toEqual([
+      [9, 9],
+      [9, 9],
+    ]);
   });
 
   it('two nights of 2 sessions (not shards): ids shifted apart, each (session, cycle) once', () => {
