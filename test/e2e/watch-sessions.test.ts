@@ -75,8 +75,18 @@ describe(`soak watch on a live run of ${SESSIONS} sessions`, () => {
       void watch.then((r) => reject(new Error(`soak watch ended before printing a URL\n${describeResult(r)}`)));
     });
     const events = readEvents(url);
+    /** The next snapshot that holds `pred` (readEvents gives up after 60 s: asked again while the runner runs). */
+    const until = async (pred: (s: WatchSnapshot) => boolean): Promise<WatchSnapshot> => {
+      for (;;) {
+        try {
+          return await events.until<WatchSnapshot>(pred);
+        } catch (err) {
+          if (runner.exitCode !== null) throw err;
+        }
+      }
+    };
     try {
-      const live = await events.until<WatchSnapshot>((s) => s.status.startsWith('running') && s.cycles.done >= 1);
+      const live = await until((s) => s.status.startsWith('running') && s.cycles.done >= 1);
       expect(live.cycles.planned).toBe(SESSIONS * CYCLES);
       expect(live.cycles.done).toBeLessThanOrEqual(SESSIONS * CYCLES);
       expect(live.sessions.map((s) => [s.session, s.planned])).toEqual([
@@ -85,8 +95,8 @@ describe(`soak watch on a live run of ${SESSIONS} sessions`, () => {
         [2, CYCLES],
       ]);
       expect(live.sessions.reduce((n, s) => n + s.done, 0)).toBe(live.cycles.done);
-      const ended = await events.until<WatchSnapshot>((s) => !s.status.startsWith('running'));
       const ran = await runner;
+      const ended = await until((s) => !s.status.startsWith('running'));
       expect(ended.status, describeResult(ran)).toBe('complete');
       expect(ended.cycles).toMatchObject({ done: SESSIONS * CYCLES, planned: SESSIONS * CYCLES });
       expect(ended.sessions.map((s) => s.done)).toEqual([CYCLES, CYCLES, CYCLES]);
