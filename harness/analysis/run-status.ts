@@ -47,11 +47,12 @@ export function runFacts(
   };
   // shards of the soak no source stands for: their cycles were planned and never ran (a shard that never reported)
   const missing = sources ? missingShards(sources.flatMap((s) => (s.shard ? [s.shard] : []))) : [];
+  const sessions = (start.scenario as Partial<Scenario>).sessions ?? 1; // every session runs the cycles (older: one)
   return {
     plannedCycles: sources
       ? sources.reduce((sum, s) => sum + s.plannedCycles, 0) +
-        missing.reduce((sum, m) => sum + plannedCycles(start.scenario.cycles, m), 0)
-      : plannedCycles(start.scenario.cycles, start.shard) * ((start.scenario as Partial<Scenario>).sessions ?? 1), // older: none
+        missing.reduce((sum, m) => sum + plannedCycles(start.scenario.cycles, m) * sessions, 0)
+      : plannedCycles(start.scenario.cycles, start.shard) * sessions,
     ...(missing.length > 0 ? { missingShards: missing } : {}),
     // a merge's journal has no run-end: its sources say how their runners ended (older merges: complete)
     runStatus: {

@@ -31,7 +31,10 @@ export class SessionFolds {
       this.start = e;
       for (let s = 0; s < e.scenario.sessions; s++) {
         const fold = this.make();
-        fold.add({ ...e, scenario: { ...e.scenario, seed: sessionSeed(e.scenario.seed, s), sessions: 1 } });
+        const scenario = { ...e.scenario, seed: sessionSeed(e.scenario.seed, s), sessions: 1 };
+        // a merged run's sources carry their runs' store tallies (every session's): a session's dedup is its own
+        const sources = e.sources?.map(({ store: _store, ...source }) => source);
+        fold.add({ ...e, scenario, ...(sources ? { sources } : {}) });
         this.folds.push(fold);
       }
       return;

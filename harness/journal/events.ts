@@ -86,7 +86,7 @@ export interface RunResumeEvent extends Base {
   type: 'run-resume';
   /** Process groups of the dead runner's hosts that were still alive and were killed. */
   killedGroups: number[];
-  /** Cycle ids still to run. */
+  /** Cycles still to run (a run of several sessions at once: its (session, cycle) pairs still to run). */
   remaining: number;
   /** Processes of the hosts' kill lists (an adapter's detached sandbox) that were still alive and were killed. */
   killedDeclared?: number[];

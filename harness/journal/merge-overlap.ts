@@ -9,6 +9,8 @@ import type { RunStartEvent, SourceRun } from './events.js';
 export interface MergeInput {
   start: RunStartEvent | undefined;
   cycleIds: ReadonlySet<number>;
+  /** Distinct (session, cycle) pairs of its cycle-start events (a run of several sessions; absent: cycleIds.size). */
+  sessionCycles?: number;
   /** The source as the user named it (errors quote it). */
   source: string;
   /** The source folder with every symlink resolved, when it is on disk: the same folder twice is caught by it. */

@@ -1,5 +1,6 @@
 // Merge journals of several runs (shards of one soak, or several nights) into one journal whose analysis equals
-// the analysis of the union of their cycles. Pure: a plan from each source's run-start and cycle ids, then each
+// the analysis of the union of their cycles (runs of several sessions at once too: each event keeps its session, and
+// every source must have run as many). Pure: a plan from each source's run-start and cycle ids, then each
 // event mapped on its own, so `soak merge` streams journals of any size (two passes, never all events in memory).
 import { InputError } from '../core/errors.js';
 import { machineLabel } from '../core/environment.js';
@@ -8,6 +9,7 @@ import type { Scenario } from '../scenario/scenario.js';
 import type { EventType } from './codec.js';
 import type { JournalEvent, RunStartEvent, SourceRun } from './events.js';
 import { constituents, overlaps, type MergeInput } from './merge-overlap.js';
+import { sessionCycleKey } from './session-key.js';
 
 export type { MergeInput } from './merge-overlap.js';
 
@@ -36,18 +38,18 @@ export function mergeInput(
   let status: SourceRun['status'] = 'unknown';
   let store: SourceRun['store'];
   const cycleIds = new Set<number>();
+  const pairs = new Set<number>(); // sessionCycleKey: each session runs the same ids
   forEach((e) => {
-    if (e.type === 'run-start' && ((e.scenario as Partial<Scenario>).sessions ?? 1) > 1)
-      throw new InputError(
-        `${source} ran ${e.scenario.sessions} sessions at once: merging such runs is not supported yet`,
-      );
     if (e.type === 'run-start') start ??= e;
-    else if (e.type === 'cycle-start') cycleIds.add(e.cycle);
-    else if (e.type === 'run-end') [status, store] = [e.status, e.store];
+    else if (e.type === 'cycle-start') {
+      cycleIds.add(e.cycle);
+      pairs.add(sessionCycleKey(e.session, e.cycle));
+    } else if (e.type === 'run-end') [status, store] = [e.status, e.store];
   });
   return {
     start,
     cycleIds,
+    ...(pairs.size !== cycleIds.size ? { sessionCycles: pairs.size } : {}),
     source,
     status,
     ...(store === undefined ? {} : { store }),
@@ -92,6 +94,7 @@ export function planMerge(inputs: readonly MergeInput[], mergedRunId: string, op
     if (!start) throw new InputError(`merge: ${source} has no run-start event`);
     return start;
   });
+  refuseMixedSessions(inputs, starts);
   // a merge of a forced merge stays marked as one
   const forced = [...starts.flatMap((s) => s.forcedOverlap ?? []), ...overlaps(inputs, starts, opts.force === true)];
   const seen = new Set<number>();
@@ -137,6 +140,24 @@ export function planMerge(inputs: readonly MergeInput[], mergedRunId: string, op
   };
 }
 
+/** Sessions at once a run-start ran (issue 36; a journal from before sessions: one). */
+const sessionsOf = (start: RunStartEvent): number => (start.scenario as Partial<Scenario>).sessions ?? 1;
+
+/**
+ * Sources of a merge run the same number of sessions at once: each event keeps its `session`, so a session index of
+ * one source is the same session's in the merged run only when every source has that many (their (session, cycle)
+ * pairs are then disjoint as their cycle ids are, shards or shifted).
+ */
+function refuseMixedSessions(inputs: readonly MergeInput[], starts: readonly RunStartEvent[]): void {
+  const n = sessionsOf(starts[0]!);
+  const odd = starts.findIndex((s) => sessionsOf(s) !== n);
+  if (odd < 0) return;
+  const [a, b] = [inputs[0]!.source, inputs[odd]!.source];
+  throw new InputError(
+    `merge: ${a} ran ${n} session(s) at once, ${b} ran ${sessionsOf(starts[odd]!)}: only runs of the same number of sessions merge`,
+  );
+}
+
 /** The source runs one input stands for (a merged input: its own sources, their cycle ranges shifted). */
 function sourceRuns(input: MergeInput, start: RunStartEvent, shift: number): SourceRun[] {
   const at = (c: number | null): number | null => (c === null ? null : c + shift);
@@ -154,8 +175,9 @@ function sourceRuns(input: MergeInput, start: RunStartEvent, shift: number): Sou
       machine: machineLabel(start.environment),
       seed: start.scenario.seed,
       ...(start.shard ? { shard: start.shard } : {}),
-      plannedCycles: plannedCycles(start.scenario.cycles, start.shard),
-      cycles: input.cycleIds.size,
+      // each of its sessions ran every cycle: planned and run count (session, cycle) pairs, as its own analysis does
+      plannedCycles: plannedCycles(start.scenario.cycles, start.shard) * sessionsOf(start),
+      cycles: input.sessionCycles ?? input.cycleIds.size,
       firstCycle: at(first),
       lastCycle: at(last),
       status: input.status ?? 'unknown',

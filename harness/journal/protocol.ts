@@ -1,7 +1,8 @@
 // The journal as a protocol (issue 30): the order of events a runner, the runners that resume it, or `soak merge` can
 // write. The first event is the one run-start; run-end closes the journal until a run-resume reopens it (a later
 // runner); a cycle id has one outcome (`cycle` event: its cycle-start and the rest may repeat after a resume); times `t`
-// never go back (but in a merged journal, whose sources keep their own clocks). reader.ts holds every journal it reads
+// never go back (but in a merged journal, whose sources keep their own clocks); an event's `session` names one of the
+// run-start's sessions (issue 36: below its scenario's `sessions`). reader.ts holds every journal it reads
 // to it: a journal that breaks it is damaged, and no event from its first error on reaches a reader.
 import { InputError } from '../core/errors.js';
 import { IdLines, type IdLinesPart } from './id-lines.js';
@@ -9,7 +10,12 @@ import { sessionCycleName } from './session-key.js';
 
 /** The named journal errors. */
 export type ProtocolCode =
-  'before-run-start' | 'run-start-repeated' | 'after-run-end' | 'cycle-repeated' | 'time-backwards';
+  | 'before-run-start'
+  | 'run-start-repeated'
+  | 'after-run-end'
+  | 'cycle-repeated'
+  | 'time-backwards'
+  | 'session-out-of-range';
 
 /** One error: its line, code, the event type, and what it clashes with (`ref`: an earlier line, 0 when unknown). */
 export interface ProtocolError {
@@ -20,6 +26,9 @@ export interface ProtocolError {
   cycle?: number;
   t?: number;
   refT?: number;
+  /** session-out-of-range: the event's session and the run-start's count of sessions. */
+  session?: number;
+  sessions?: number;
   /** Lines of the same kind in a row it stands for (a part's head, analysis/parallel.ts): 1 when absent. */
   lines?: number;
 }
@@ -39,6 +48,8 @@ export function protocolMessage(e: ProtocolError): string {
       return `${sessionCycleName(e.cycle ?? 0)}'s outcome journaled again (first${ref}): two runners on one run folder?`;
     case 'time-backwards':
       return `t ${e.t} is earlier than t ${e.refT}${ref}: events out of order`;
+    case 'session-out-of-range':
+      return `a ${e.type} event of session ${e.session}, but the run-start${ref} ran ${e.sessions} session${e.sessions === 1 ? '' : 's'} (0 to ${(e.sessions ?? 1) - 1})${more}`;
   }
 }
 
@@ -65,6 +76,8 @@ export interface ProtocolPart {
   firstT: { t: number; line: number } | null;
   maxT: { t: number; line: number } | null;
   backwards: ProtocolError[];
+  /** Sessions above 0 its events named, each with its first line and how many lines (judged once the count is known). */
+  sessionLines: [number, { line: number; type: string; lines: number }][];
 }
 
 /** Errors kept to be named (all are counted). */
@@ -84,6 +97,9 @@ export class JournalProtocol {
   private readonly head = { lines: 0, line: 0, type: '' };
   private firstMark: ProtocolPart['firstMark'] = null;
   private readonly backwards: ProtocolError[] = [];
+  /** The run-start's scenario sessions (null: no run-start read yet, a part read on its own). */
+  private sessions: number | null = null;
+  private readonly sessionLines = new Map<number, { line: number; type: string; lines: number }>();
 
   /**
    * `part`: the events come from the middle of a journal (a part read on its own, appended later with append()).
@@ -96,10 +112,15 @@ export class JournalProtocol {
     this.phase = opts.part ? 'unknown' : 'none';
   }
 
-  /** Judge the next event; false when it must not be counted (it, or an event before it, broke the protocol). */
-  admit(line: number, type: string, t: number, cycle: number, merged: boolean): boolean {
+  /**
+   * Judge the next event; false when it must not be counted (it, or an event before it, broke the protocol).
+   * `session`: the event's (absent: 0); `sessions`: a run-start's scenario sessions (read on a run-start only).
+   */
+  admit(line: number, type: string, t: number, cycle: number, merged: boolean, session = 0, sessions = 1): boolean {
     let error: ProtocolError | null = null;
     if (this.phase !== 'unknown') error = this.order(line, type, merged);
+    if (type === 'run-start') this.sessions ??= sessions;
+    if (session > 0) error ??= this.sessionError(line, type, session);
     else if (!isMark(type)) {
       if (this.head.lines++ === 0) [this.head.line, this.head.type] = [line, type];
     } else {
@@ -120,6 +141,18 @@ export class JournalProtocol {
     this.firstT ??= { t, line };
     if (error) this.record(error);
     return this.total === 0 || this.opts.part === true;
+  }
+
+  /** The error of an event of `session` (> 0) past the run-start's sessions; unknown yet (a part): kept for append(). */
+  private sessionError(line: number, type: string, session: number): ProtocolError | null {
+    if (this.sessions === null) {
+      const seen = this.sessionLines.get(session);
+      if (seen) seen.lines++;
+      else this.sessionLines.set(session, { line, type, lines: 1 });
+      return null;
+    }
+    if (session < this.sessions) return null;
+    return { line, code: 'session-out-of-range', type, ref: this.startLine, session, sessions: this.sessions };
   }
 
   /** The error `type` at `line` makes in the current phase (null: none), moving the phase on. */
@@ -175,6 +208,7 @@ export class JournalProtocol {
       firstT: this.firstT,
       maxT: this.maxT,
       backwards: [...this.backwards],
+      sessionLines: [...this.sessionLines],
     };
   }
 
@@ -192,6 +226,10 @@ export class JournalProtocol {
       if (p.endLine > 0) this.endLine = p.endLine + offset;
     }
     p.errors.forEach((e, i) => this.record(shift(e), i === p.errors.length - 1 ? 1 + p.total - p.errors.length : 1));
+    for (const [session, { line, type, lines }] of p.sessionLines) {
+      const e = this.sessionError(line + offset, type, session);
+      if (e) this.record({ ...e, lines });
+    }
     IdLines.forEach(p.outcomes, (cycle, line) => {
       const first = this.outcomes.see(cycle, line + offset);
       if (first !== 0) this.record({ line: line + offset, code: 'cycle-repeated', type: 'cycle', ref: first, cycle });

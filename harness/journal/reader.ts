@@ -82,7 +82,8 @@ class LineParser {
     const e = parsed as JournalEvent;
     const merged = e.type === 'run-start' && e.mergedFrom !== undefined;
     const key = e.type === 'cycle' ? sessionCycleKey(e.session, e.cycle) : 0;
-    if (this.protocol.admit(this.lines, e.type, e.t, key, merged)) this.onEvent(e);
+    const sessions = e.type === 'run-start' ? ((e.scenario as { sessions?: number }).sessions ?? 1) : 1;
+    if (this.protocol.admit(this.lines, e.type, e.t, key, merged, e.session, sessions)) this.onEvent(e);
   }
 
   private corrupt(): JournalLineError {

@@ -1,6 +1,7 @@
 // Continue a run whose runner died (`soak run --resume`; not a session's resume, which interruption.ts judges): one
 // streamed pass over its journal says which cycles remain and which host groups it started; those still alive are
-// killed, and the session restores from the newest checkpoint.
+// killed, and the session restores from the newest checkpoint. A run of several sessions at once (issue 36) is
+// continued session by session: each from the cycles its own outcomes say it finished (continue-sessions.ts).
 import { InputError } from '../core/errors.js';
 import { nowMs } from '../core/clock.js';
 import type { HostStartEvent, JournalEvent, RunStartEvent } from '../journal/events.js';
@@ -17,6 +18,8 @@ import { bootSampleIds } from './boot-samples.js';
 import { FreshNonces } from './fresh-nonce.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { checkLedger } from './effects-run.js';
+import { sessionCycleKey } from '../journal/session-key.js';
+import { continueSessions } from './continue-sessions.js';
 
 /** Which run folder to pick up. */
 export interface ContinueOptions extends RunControl {
@@ -38,31 +41,40 @@ export interface ContinueScan {
   lastT: number;
   /** Boot nonces of the run's sessions so far (boot samples' not: the live runner does not judge those either). */
   nonces: string[];
+  /** Per session of a run of several at once (index = session; one entry for a one-session run): the same two. */
+  sessions: { remaining: number[]; nonces: string[] }[];
 }
 
 /** One streamed pass over `file` (a long soak's journal need not fit in memory); bad input when it has no run-start. */
 export function scanToContinue(file: string): ContinueScan {
   let start: RunStartEvent | undefined;
-  const finished = new Set<number>();
+  const finished = new Set<number>(); // sessionCycleKey: cycle ids repeat in every session
   const sampled = new Set<number>();
   const hosts: HostStartEvent[] = [];
   const killLists: JournalEvent[] = [];
-  const nonces: string[] = [];
+  const nonces = new Map<number, string[]>();
   let lastT = 0;
   streamJournal(file, (e) => {
     if (e.type === 'kill-list' || e.type === 'host-start') killLists.push(e);
     if (e.type === 'run-start') start ??= e;
-    else if (e.type === 'cycle') finished.add(e.cycle);
+    else if (e.type === 'cycle') finished.add(sessionCycleKey(e.session, e.cycle));
     else if (e.type === 'host-start') hosts.push(e);
     else if (e.type === 'boot' && e.sample !== undefined) sampled.add(e.sample);
-    else if (e.type === 'boot') nonces.push(e.nonce);
+    else if (e.type === 'boot') nonces.set(e.session ?? 0, [...(nonces.get(e.session ?? 0) ?? []), e.nonce]);
     lastT = e.t;
   });
   if (!start) throw new InputError(`${file} has no run-start event: nothing to resume`);
-  const remaining = cycleIds(start.scenario.cycles, start.shard).filter((c) => !finished.has(c));
+  const planned = cycleIds(start.scenario.cycles, start.shard);
+  const count = (start.scenario as Partial<Scenario>).sessions ?? 1; // journals from before sessions: one
+  const sessions = Array.from({ length: count }, (_, s) => ({
+    remaining: planned.filter((c) => !finished.has(sessionCycleKey(s, c))),
+    nonces: nonces.get(s) ?? [],
+  }));
+  const { remaining, nonces: first } = sessions[0]!;
   const samples = (start.scenario as Partial<Scenario>).bootSamples ?? 0; // journals from before bootSamples: none
   const remainingSamples = bootSampleIds(samples, start.shard).filter((s) => !sampled.has(s));
-  return { start, remaining, remainingSamples, hosts, declared: declaredKillLists(killLists), lastT, nonces };
+  const declared = declaredKillLists(killLists);
+  return { start, remaining, remainingSamples, hosts, declared, lastT, nonces: first, sessions };
 }
 
 /** Pick up a run whose runner died: kill its orphaned hosts, restore the session, run the cycles not yet finished. */
@@ -78,14 +90,12 @@ export async function continueRun(opts: ContinueOptions): Promise<RunResult> {
 }
 
 async function continueLocked(opts: ContinueOptions, paths: RunPaths): Promise<RunResult> {
-  const { start, remaining, remainingSamples, hosts, declared, lastT, nonces } = scanToContinue(paths.journal);
-  const killedGroups = killOrphans(hostGroups(hosts), paths.dir);
+  const scan = scanToContinue(paths.journal);
+  const { start, remaining, remainingSamples, hosts, declared, lastT, nonces } = scan;
+  const killedGroups = killOrphans(hostGroups(hosts), paths.dir); // every session's hosts: all are in the one journal
   const { killed: killedDeclared, spared } = killDeclared(declared);
   for (const why of spared) process.stderr.write(`soak: --resume did not kill a journaled kill-list entry: ${why}\n`);
-  if (((start.scenario as Partial<Scenario>).sessions ?? 1) > 1)
-    throw new InputError(
-      `--resume: ${paths.dir} ran ${start.scenario.sessions} sessions at once, which cannot be resumed yet (issue 36); its orphaned hosts were stopped, its journal is as the runner left it (soak report reads it)`,
-    );
+  if (scan.sessions.length > 1) return continueSessions(opts, paths, scan, { killedGroups, killedDeclared });
   await unmountStaleLazyfs(); // before the scratch folder is emptied: a dead mount under it would fail that
   if (start.scenario.effects !== undefined) checkLedger(paths.dir); // missing or damaged: exit 3, nothing journaled
   const resumedAt = nowMs();

@@ -5,7 +5,7 @@
 // by the next host of another, and the run's store tally is the sum over its sessions. One session's abort or hang
 // stops no other: the run ends, with one run-end, once every session has ended; the first abort is then rethrown.
 // Boot samples (gate 1) run before the sessions start, in session 0's folder.
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { JournalWriter } from '../journal/writer.js';
 import type { RunEndEvent, StoreTally } from '../journal/events.js';
@@ -17,6 +17,7 @@ import { neededBytes } from '../store/check/needed-bytes.js';
 import type { Progress } from './progress.js';
 import type { RunPaths } from './run-folder.js';
 import { runCycles, type RunControl, type RunResult } from './runner.js';
+import type { FreshNonces } from './fresh-nonce.js';
 import { sessionJournal, type SessionEnd } from './session-journal.js';
 import { storeTally } from './store-tally.js';
 import { CrashBarrier } from '../nemesis/crash-barrier.js';
@@ -35,24 +36,31 @@ export function sessionPaths(run: RunPaths, index: number): RunPaths {
   };
 }
 
-/** Create session `index`'s folders, its store's packs a link to the run's shared store/packs. */
+/** Create session `index`'s folders, its store's packs a link to the run's shared store/packs (kept when there). */
 function prepareSession(run: RunPaths, paths: RunPaths): void {
   const shared = path.join(run.store, 'packs');
   mkdirDurable(shared);
   mkdirDurable(paths.store);
   mkdirSync(paths.scratch, { recursive: true, mode: 0o700 });
-  symlinkSync(path.relative(paths.store, shared), path.join(paths.store, 'packs'));
+  const link = path.join(paths.store, 'packs');
+  if (!existsSync(link)) symlinkSync(path.relative(paths.store, shared), link); // a continued run's is there
 }
 
-/** One progress for the run: the sessions' cycles counted together, started and finished once. */
-function sharedProgress(progress: Progress, sessions: number): Progress {
+/** How each session of a continued run goes on (continue-sessions.ts); absent for a new run. */
+export interface SessionsResume {
+  /** Per session index: its cycles still to run, how its first starts, the boot nonces its journal recorded. */
+  sessions: { cycles: number[]; firstStart: 'boot' | 'restore'; nonces: FreshNonces }[];
+}
+
+/** One progress for the run: the sessions' `total` cycles counted together, started and finished once. */
+function sharedProgress(progress: Progress, sessions: number, total: number): Progress {
   let started = 0;
   let finished = 0;
   return {
     startSamples: (n) => progress.startSamples(n),
     sample: (ms) => progress.sample(ms),
-    start: (n) => {
-      if (started++ === 0) progress.start(n * sessions);
+    start: () => {
+      if (started++ === 0) progress.start(total);
     },
     cycle: (e) => progress.cycle(e),
     finish: () => {
@@ -109,12 +117,15 @@ export async function runSessions(
   scenario: Scenario,
   cycles: number[],
   bootSamples: readonly number[],
+  resume?: SessionsResume,
 ): Promise<RunResult> {
   const n = scenario.sessions;
   const all = Array.from({ length: n }, (_, i) => sessionPaths(run, i));
   all.forEach((p) => prepareSession(run, p));
   const ends: (SessionEnd | undefined)[] = Array.from({ length: n }, () => undefined);
-  const progress = sharedProgress(opts.progress, n);
+  const own = (i: number) => resume?.sessions[i] ?? { cycles, firstStart: 'boot' as const, nonces: undefined };
+  const total = all.reduce((sum, _p, i) => sum + own(i).cycles.length, 0);
+  const progress = sharedProgress(opts.progress, n, total);
   // boot samples first, in session 0's folder: the sessions then start together, none delayed by them
   const sampled = await Promise.allSettled(
     bootSamples.length === 0
@@ -142,15 +153,18 @@ export async function runSessions(
   const barrier = scenario.faults.some((f) => f.kind === 'host-crash') ? new CrashBarrier(scenario, journal) : null;
   const crashes = all.map((_, i) => barrier?.member(i));
   const session = async (paths: RunPaths, i: number): Promise<RunResult> => {
-    const abortAfter = injectedSessionAbort(cycles, i); // test-only: this session's loop dies after its first cycle
+    const mine = own(i);
+    const abortAfter = injectedSessionAbort(mine.cycles, i); // test-only: this session's loop dies after its first cycle
     const journaled = sessionJournal(journal, i, (e) => (ends[i] = e));
     const ran = await runCycles(
       { ...opts, progress, decide: undefined, ...(crashes[i] ? { crash: crashes[i] } : {}) },
       paths,
       journaled,
       injectedSessionSkew(sessionScenario(scenario, i), i),
-      abortAfter ?? cycles,
-      'boot',
+      abortAfter ?? mine.cycles,
+      mine.firstStart,
+      [],
+      mine.nonces,
     );
     if (abortAfter === null) return ran;
     ends[i] = { status: 'aborted', cycles: ran.cycles, reason: `injected abort (${ABORT_SESSION}, test-only)` };

@@ -66,9 +66,13 @@ export class JournalFollower {
     }
   }
 
-  /** Planned cycles (run-start's scenario; a shard runs its part) and the run's time so far (the last event's t). */
+  /**
+   * Planned cycles (run-start's scenario; a shard runs its part; each of its sessions at once runs them all) and the
+   * run's time so far (the last event's t).
+   */
   private pace(): Pace {
     let planned: number | null = null;
+    let sessions = 1;
     const fd = openSync(this.journal, 'r');
     try {
       const buf = Buffer.alloc(HEAD_BYTES);
@@ -76,11 +80,13 @@ export class JournalFollower {
       const first = buf.subarray(0, n).toString('utf8').split('\n', 1)[0] ?? '';
       const start = JSON.parse(first) as {
         manualKills?: boolean;
-        scenario?: { cycles?: number };
+        scenario?: { cycles?: number; sessions?: number };
         shard?: Shard;
       };
       const cycles = start.scenario?.cycles;
-      if (typeof cycles === 'number' && !start.manualKills) planned = plannedCycles(cycles, start.shard);
+      const count = start.scenario?.sessions;
+      if (typeof count === 'number' && Number.isInteger(count) && count >= 1) sessions = count; // the reader holds the rest to it
+      if (typeof cycles === 'number' && !start.manualKills) planned = plannedCycles(cycles, start.shard) * sessions;
     } catch {
       // no readable run-start yet: no ETA
     } finally {
@@ -93,6 +99,6 @@ export class JournalFollower {
     } catch {
       // a line being written: no ETA this time
     }
-    return { planned, elapsedMs };
+    return { planned, elapsedMs, sessions };
   }
 }

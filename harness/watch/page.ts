@@ -19,6 +19,9 @@ Figures are the report's (same analysis, same gates), recomputed each time the j
 </table>
 <p><b id="verdict">–</b></p>
 </section>
+<section id="sessions-box" hidden><h2>Sessions</h2>
+<table><thead><tr><th>session</th><th>done</th><th>failed</th><th>indeterminate</th></tr></thead><tbody id="sessions"></tbody></table>
+</section>
 <section><h2>Downtime histogram (ms)</h2><svg id="hist" viewBox="0 0 320 160" role="img" aria-label="downtime histogram"></svg></section>
 <section><h2>Downtime ECDF (ms)</h2><svg id="ecdf" viewBox="0 0 320 160" role="img" aria-label="downtime ECDF"></svg></section>
 </div>
@@ -64,7 +67,14 @@ function render(s) {
   if (!s) { text('status', 'reading…'); return; }
   const st = $('status'); st.textContent = s.status; st.dataset.state = s.status === 'complete' ? 'pass' : (s.status.startsWith('running') ? 'running' : 'failed');
   text('run', s.runDir); text('scenario', s.scenario); text('target', s.target); text('error', s.error ? 'last read failed: ' + s.error : '');
-  text('c-done', s.cycles.done + (s.cycles.planned !== null ? ' of ' + s.cycles.planned : ''));
+  const across = s.sessions.length > 0 ? ' (' + s.sessions.length + ' sessions)' : '';
+  text('c-done', s.cycles.done + (s.cycles.planned !== null ? ' of ' + s.cycles.planned : '') + across);
+  $('sessions-box').hidden = s.sessions.length === 0;
+  $('sessions').replaceChildren(...s.sessions.map((r) => {
+    const tr = document.createElement('tr'); tr.dataset.session = String(r.session);
+    for (const v of [r.session, r.done + (r.planned !== null ? ' of ' + r.planned : ''), r.failed, r.indeterminate]) { const td = document.createElement('td'); td.textContent = String(v); tr.append(td); }
+    return tr;
+  }));
   text('c-ok', s.cycles.resumed); text('c-fail', s.cycles.failed); text('c-ind', s.cycles.indeterminate);
   text('eta', s.etaS === null ? '–' : Math.round(s.etaS) + ' s'); text('verdict', s.verdictLine);
   if (s.readAt === lastRead) return;

@@ -25,6 +25,16 @@ export interface WatchGate {
   anytimeState: 'pass' | 'fail' | 'undecided';
 }
 
+/** One session's progress in a run of several sessions at once (issue 36). */
+export interface WatchSession {
+  session: number;
+  done: number;
+  /** Its planned cycles (each session runs every cycle of the run or shard; null: unknown). */
+  planned: number | null;
+  failed: number;
+  indeterminate: number;
+}
+
 /** Everything the watch page shows. */
 export interface WatchSnapshot {
   runDir: string;
@@ -33,7 +43,10 @@ export interface WatchSnapshot {
   target: string;
   /** running (no run-end yet), or how the run ended. */
   status: string;
+  /** Every session's cycles together (planned: cycles x sessions). */
   cycles: { done: number; planned: number | null; resumed: number; failed: number; indeterminate: number };
+  /** Each session's own progress (empty: a run of one session). */
+  sessions: WatchSession[];
   /** Seconds left at the pace so far (null: unknown or finished). */
   etaS: number | null;
   verdictLine: string;
@@ -50,8 +63,11 @@ export interface WatchSnapshot {
 
 /** Pace facts from the journal itself: how many cycles were planned and how long the run has taken so far (ms). */
 export interface Pace {
+  /** Cycles planned in all (a run of several sessions: each session's x their number). */
   planned: number | null;
   elapsedMs: number | null;
+  /** Sessions at once (absent: one). */
+  sessions?: number;
 }
 
 /** The snapshot of `analysis` judged as `judgement`, with the run's pace. */
@@ -75,6 +91,13 @@ export function watchSnapshot(runDir: string, analysis: RunAnalysis, j: Judgemen
       failed: s.cycles.failed,
       indeterminate: s.cycles.indeterminate,
     },
+    sessions: (s.sessions?.rows ?? []).map((r) => ({
+      session: r.session,
+      done: r.cycles.total,
+      planned: pace.planned === null ? null : pace.planned / (pace.sessions ?? 1),
+      failed: r.cycles.failed,
+      indeterminate: r.cycles.indeterminate,
+    })),
     etaS,
     verdictLine: verdictLine(j),
     findings: findings(analysis),

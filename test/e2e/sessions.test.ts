@@ -1,15 +1,18 @@
 // End to end, `soak run --sessions 3` on the process target (issue 36): three sessions at once, every session's cycles
 // journaled with its session and judged, one report with a per-session table; the negative control plants a skewed
 // checkpoint in session 1 only (SOAK_TEST_SKEW_SESSION, test-only) and the verdict and report name that session while
-// the others stay clean. Bad values of the field and flag, other targets and --resume are refused in one line, exit 3.
-import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+// the others stay clean. Bad values of the field and flag and other targets are refused in one line, exit 3; --resume
+// of a finished run runs nothing again (a runner killed mid-run: resume-sessions.test.ts); two shards merge into one
+// run of 2 sessions, each (session, cycle) once, and runs of different numbers of sessions are refused.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Summary } from '../../harness/analysis/summary.js';
 import type { CycleEvent, JournalEvent } from '../../harness/journal/events.js';
 import { describeResult, outputLines, runSoak, soakIn, type SoakResult } from '../helpers/cli.js';
-import { gatesJson } from '../helpers/gates.js';
+import { expectOnlyTimingFailures, gatesJson } from '../helpers/gates.js';
+import { exactlyOnceIssues } from '../helpers/exactly-once.js';
 
 let tmp: string;
 const soak = soakIn(() => tmp, 600_000);
@@ -98,24 +101,74 @@ describe('soak run --sessions 3 (process target)', () => {
     expect(good.html).toMatch(/<tr><td>2<\/td><td>\d+<\/td><td>3<\/td><td>3<\/td><td>0<\/td>/);
   });
 
-  it('soak check re-judges every session (clean: exit 0; session 1 skewed: exit 1); soak merge refuses them (exit 3)', async () => {
+  it('soak check re-judges every session (clean: exit 0; session 1 skewed: exit 1)', async () => {
     const clean = await soak('check', good.runDir);
     expect(clean.exitCode, describeResult(clean)).toBe(0);
     expect(clean.stdout).toMatch(/\b9\b/); // 9 cycles re-checked, none taken for another session's
     const skewed = await soak('check', bad.runDir);
     expect(skewed.exitCode, describeResult(skewed)).toBe(1);
-    const merged = await soak('merge', good.runDir, bad.runDir, '--out', path.join(tmp, 'merged'));
-    expect(merged.exitCode, describeResult(merged)).toBe(3);
-    expect(merged.stderr).toMatch(/ran 3 sessions at once: merging such runs is not supported yet/);
   });
 
-  it('--resume of a run of several sessions is refused in one line (exit 3), its journal untouched', async () => {
-    const journal = path.join(good.runDir, 'journal.ndjson');
-    const before = readFileSync(journal);
+  it('soak merge of two shards of a 2-session soak: one run of 2 sessions, each (session, cycle) once, check passes', async () => {
+    const shard = (i: number) =>
+      soak(
+        'run',
+        '--sessions',
+        '2',
+        '--cycles',
+        '4',
+        '--shard',
+        `${i}/2`,
+        '--boot-samples',
+        '0',
+        '--no-report',
+        '--out',
+        path.join(tmp, 'shards'),
+      );
+    const ran = await Promise.all([shard(0), shard(1)]);
+    for (const r of ran) expect([0, 1, 2], describeResult(r)).toContain(r.exitCode);
+    const dirs = readdirSync(path.join(tmp, 'shards'))
+      .filter((d) => d !== 'latest')
+      .map((d) => path.join(tmp, 'shards', d));
+    const out = path.join(tmp, 'merged-shards');
+    const merged = await soak('merge', ...dirs, '--out', out);
+    expect(merged.exitCode, describeResult(merged)).toBe(0);
+    const events = readFileSync(path.join(out, 'journal.ndjson'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as JournalEvent);
+    expect(events[0]).toMatchObject({ type: 'run-start', scenario: { sessions: 2, cycles: 4 } });
+    expect(exactlyOnceIssues(events)).toEqual([]);
+    const check = await soak('check', out);
+    expect(check.exitCode, describeResult(check)).toBe(0);
+    expect(check.stdout).toContain('re-checked 8 of 8 cycles');
+    const report = await soak('report', out, '--out', path.join(tmp, 'merged-reports'), '--json');
+    expect([0, 1, 2], describeResult(report)).toContain(report.exitCode);
+    const dir = (JSON.parse(report.stdout) as { dir: string }).dir;
+    const summary = JSON.parse(readFileSync(path.join(dir, 'summary.json'), 'utf8')) as Summary;
+    const rows = summary.sessions?.rows ?? [];
+    expect(rows.map((r) => r.cycles.total)).toEqual([4, 4]);
+    // each session's dedup is its own checkpoints' (not the sources' store tally of every session, the pooled one)
+    for (const r of rows) expect(r.dedup.logicalBytes).toBeLessThan(summary.dedup.logicalBytes);
+    // runs of different numbers of sessions are refused in one line (exit 3), nothing written
+    const mixed = await soak('merge', dirs[0]!, good.runDir, '--out', path.join(tmp, 'merged-mixed'));
+    expect(mixed.exitCode, describeResult(mixed)).toBe(3);
+    expect(mixed.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(mixed.stderr).toMatch(
+      /ran 2 session\(s\) at once, .* ran 3: only runs of the same number of sessions merge/,
+    );
+    expect(existsSync(path.join(tmp, 'merged-mixed'))).toBe(false);
+  });
+
+  it('--resume of a finished run of several sessions runs no cycle again (each still judged once)', async () => {
     const r = await soak('run', '--resume', good.runDir, '--no-report');
-    expect(r.exitCode, describeResult(r)).toBe(3);
-    expect(r.stderr).toMatch(/ran 3 sessions at once, which cannot be resumed yet/);
-    expect(readFileSync(journal).equals(before)).toBe(true);
+    await expectOnlyTimingFailures(r.exitCode, good.runDir, describeResult(r));
+    const events = readFileSync(path.join(good.runDir, 'journal.ndjson'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as JournalEvent);
+    expect(events.filter((e) => e.type === 'run-resume')).toMatchObject([{ remaining: 0 }]);
+    expect(exactlyOnceIssues(events)).toEqual([]);
   });
 
   it('negative control: a skewed checkpoint in session 1 only is found there, and the verdict fails (exit 1)', async () => {

@@ -31,6 +31,7 @@ export const SLOW_FIRST: readonly string[] = [
   'test/report/browser.test.ts',
   'test/targets/microvm/stuck-session.test.ts',
   'test/e2e/saturation.test.ts',
+  'test/e2e/resume-sessions.test.ts',
 ];
 
 /** Rank of a file in SLOW_FIRST (files not listed rank after every listed one). */

@@ -33,3 +33,32 @@ describe('watchSnapshot', () => {
     expect(s.histogram.reduce((n, b) => n + b.count, 0)).toBe(a.downtimes.length);
   });
 });
+
+describe('watchSnapshot of a run of several sessions at once (issue 36)', () => {
+  const a = makeAnalysis({ cycles: 6 });
+  const j = judgement(makeGates(a), { violations: 0, negativeControl: false, trials: 6 });
+  const row = (session: number, total: number, failed: number) =>
+    ({ session, cycles: { total, resumed: total - failed, failed, indeterminate: 0 } }) as NonNullable<
+      typeof a.summary.sessions
+    >['rows'][number];
+  const sessions = {
+    count: 2,
+    rows: [row(0, 4, 1), row(1, 2, 0)],
+    dedup: { pooledRatio: null, apartBytes: null, apartRatio: null, sharedSaving: null, meanSessionRatio: null },
+  };
+  const running = { ...a, summary: { ...a.summary, runStatus: { status: 'unknown' as const }, sessions } };
+
+  it("shows each session's progress against its own plan, and the run's against cycles x sessions", () => {
+    const s = watchSnapshot('/r', running, j, { planned: 20, elapsedMs: 6_000, sessions: 2 });
+    expect(s.cycles).toMatchObject({ done: 6, planned: 20 });
+    expect(s.sessions).toEqual([
+      { session: 0, done: 4, planned: 10, failed: 1, indeterminate: 0 },
+      { session: 1, done: 2, planned: 10, failed: 0, indeterminate: 0 },
+    ]);
+    expect(s.etaS).toBe(14); // 14 left at 1 s each
+  });
+
+  it('a run of one session has no session rows', () => {
+    expect(watchSnapshot('/r', a, j, { planned: 6, elapsedMs: 1 }).sessions).toEqual([]);
+  });
+});
