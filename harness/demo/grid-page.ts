@@ -69,7 +69,7 @@ function render(s) {
     hs.textContent = v.allBackMs !== null ? 'all back' : v.done ? 'not all back' : 'restoring';
     hs.dataset.state = v.allBackMs !== null ? 'pass' : v.done ? 'fail' : 'restoring';
     text('host-result', 'kill of the whole host #' + v.number + ': ' + v.text);
-    listInto('host-downtimes', v.ends.map((e, i) => 'session ' + i + ': ' + (e === null ? 'restoring…' : e.verdict === 'ok' ? 'downtime ' + ms(e.downtimeMs) : e.verdict)));
+    listInto('host-downtimes', v.ends.map((e, i) => 'session ' + i + ': ' + (e === null ? 'restoring…' : e === 'down' ? 'not running at the kill' : e.verdict === 'ok' ? 'downtime ' + ms(e.downtimeMs) : e.verdict)));
   }
 }
 $('kill-host').addEventListener('click', () => post('/kill-host', '', 'host-said'));

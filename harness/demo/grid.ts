@@ -106,12 +106,15 @@ export class DemoGrid {
   /**
    * The whole-host button: SIGKILL every session's host group in one synchronous loop (each kill is HostHandle.kill,
    * the group and the kill list the host proved), as a machine that died would. False, killing nothing, while a
-   * session is not up (booting, restoring, or its kill under way) or the last whole-host kill still awaits a resume.
+   * session is on its way up (booting, restoring, or its kill under way) or the last whole-host kill still awaits a
+   * resume; a session whose boot gave up (failed, no host) is left out, so it cannot hold the others' button.
    */
   killHost(): boolean {
-    if (this.crashes.pending() || !this.sessions.every((s) => s.killable())) return false;
-    this.crashes.begin(nowMs());
-    for (const s of this.sessions) s.killNow('host');
+    const down = this.sessions.flatMap((s, i) => (s.state.state === 'failed' && !s.killable() ? [i] : []));
+    const up = this.sessions.filter((_, i) => !down.includes(i));
+    if (this.crashes.pending() || up.length === 0 || !up.every((s) => s.killable())) return false;
+    this.crashes.begin(nowMs(), down);
+    for (const s of up) s.killNow('host');
     return true;
   }
 

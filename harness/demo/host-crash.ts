@@ -15,11 +15,12 @@ export interface HostCrashEnd {
 export interface HostCrashView {
   /** 1 for the run's first whole-host kill. */
   number: number;
+  /** Sessions the kill hit (every session but those down at the kill). */
   sessions: number;
   /** Sessions resumed and verified so far. */
   back: number;
-  /** Each session's end, by session index (null: its resume is still under way). */
-  ends: (HostCrashEnd | null)[];
+  /** Each session's end, by session index (null: its resume is still under way; 'down': not running at the kill). */
+  ends: (HostCrashEnd | 'down' | null)[];
   /** Loop start -> the last session's first verified heartbeat, ms; null until every session is back verified. */
   allBackMs: number | null;
   /** Every session's interruption is journaled (verified or not). */
@@ -29,7 +30,7 @@ export interface HostCrashView {
 interface Crash {
   number: number;
   t0: number;
-  ends: (HostCrashEnd | null)[];
+  ends: (HostCrashEnd | 'down' | null)[];
   /** Monotonic time each session was back verified (kill + downtime). */
   backAt: (number | null)[];
 }
@@ -45,10 +46,11 @@ export class HostCrashes {
     return this.crash !== null && this.crash.ends.some((e) => e === null);
   }
 
-  /** A whole-host kill whose loop started at monotonic `t0`. */
-  begin(t0: number): void {
-    const none = () => Array.from({ length: this.sessions }, () => null);
-    this.crash = { number: (this.crash?.number ?? 0) + 1, t0, ends: none(), backAt: none() };
+  /** A whole-host kill whose loop started at monotonic `t0`; `down`: sessions not running then (a boot gave up). */
+  begin(t0: number, down: readonly number[] = []): void {
+    const ends = Array.from({ length: this.sessions }, (_, i) => (down.includes(i) ? ('down' as const) : null));
+    const backAt = Array.from({ length: this.sessions }, () => null);
+    this.crash = { number: (this.crash?.number ?? 0) + 1, t0, ends, backAt };
   }
 
   /** Session `session`'s interruption was journaled; counts only for a kill of the whole host still awaited. */
@@ -66,10 +68,11 @@ export class HostCrashes {
     const c = this.crash;
     if (c === null) return null;
     const back = c.backAt.filter((t): t is number => t !== null);
-    const allBack = back.length === this.sessions;
+    const killed = c.ends.filter((e) => e !== 'down').length;
+    const allBack = back.length === killed && killed > 0;
     return {
       number: c.number,
-      sessions: this.sessions,
+      sessions: killed,
       back: back.length,
       ends: c.ends.slice(),
       allBackMs: allBack ? Math.max(...back) - c.t0 : null,
@@ -80,9 +83,13 @@ export class HostCrashes {
 
 /** "all 3 back in 412.0 ms" / "2 of 3 back, session 1 not back verified (fail)" / "1 of 3 back so far". */
 export function hostCrashText(v: HostCrashView): string {
-  if (v.allBackMs !== null) return `all ${v.sessions} back in ${v.allBackMs.toFixed(1)} ms`;
-  const lost = v.ends.filter((e) => e !== null && (e.verdict !== 'ok' || e.downtimeMs === null));
+  const down = v.ends.flatMap((e, i) => (e === 'down' ? [i] : []));
+  const tail = down.length === 0 ? '' : ` (not running at the kill: session ${down.join(', ')})`;
+  if (v.allBackMs !== null) return `all ${v.sessions} back in ${v.allBackMs.toFixed(1)} ms${tail}`;
+  const lost = v.ends.filter(
+    (e): e is HostCrashEnd => e !== null && e !== 'down' && (e.verdict !== 'ok' || e.downtimeMs === null),
+  );
   const head = `${v.back} of ${v.sessions} back`;
-  if (!v.done) return `${head} so far`;
-  return `${head}, ${lost.map((e) => `session ${e!.session} not back verified (${e!.verdict})`).join(', ')}`;
+  if (!v.done) return `${head} so far${tail}`;
+  return `${head}, ${lost.map((e) => `session ${e.session} not back verified (${e.verdict})`).join(', ')}${tail}`;
 }

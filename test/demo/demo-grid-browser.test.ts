@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromiumPresent, launchChromium } from '../helpers/chromium.js';
 import { cliPath } from '../helpers/paths.js';
 import { describeResult } from '../helpers/cli.js';
+import { readGroup } from '../../harness/demo/group.js';
 
 const WAIT = 120_000;
 const N = 3;
@@ -47,14 +48,9 @@ function post(url: string, headers: Record<string, string>): Promise<number> {
   });
 }
 
-/** True while process group `pgid` has a live member. */
+/** True while process group `pgid` has a live member (a zombie is dead: it waits only for its reaper). */
 function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return readGroup(pgid).length > 0;
 }
 
 describe.skipIf(!chromiumPresent)('soak demo --sessions 3 in headless Chromium', () => {

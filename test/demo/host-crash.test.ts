@@ -32,4 +32,16 @@ describe('HostCrashes', () => {
     c.begin(50);
     expect(c.view()).toMatchObject({ number: 2, back: 0, done: false });
   });
+
+  it('a session down at the kill (its boot gave up) is left out, and named', () => {
+    const c = new HostCrashes(3);
+    c.begin(100, [1]);
+    c.interrupted(0, cycle('ok', 20), 'host', 100);
+    expect(c.pending()).toBe(true);
+    expect(hostCrashText(c.view()!)).toBe('1 of 2 back so far (not running at the kill: session 1)');
+    const v = c.interrupted(2, cycle('ok', 30), 'host', 101)!;
+    expect(v).toMatchObject({ sessions: 2, back: 2, done: true, allBackMs: 31 });
+    expect(hostCrashText(v)).toBe('all 2 back in 31.0 ms (not running at the kill: session 1)');
+    expect(c.interrupted(1, cycle('ok', 5), 'host', 102)).toBeNull(); // not part of this kill
+  });
 });
