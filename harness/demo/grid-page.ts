@@ -39,7 +39,7 @@ function makeCards(n) {
     const h = document.createElement('h2'); h.textContent = 'session ' + i + ' ';
     const b = document.createElement('span'); b.id = 'state-' + i; b.className = 'badge'; b.textContent = 'booting'; h.append(b);
     const t = document.createElement('table');
-    for (const [label, id] of [['step', 'step-'], ['checkpoint', 'ck-'], ['last downtime', 'down-'], ['interruptions', 'n-']])
+    for (const [label, id] of [['step', 'step-'], ['checkpoint', 'ck-'], ['last downtime', 'down-'], ['interrupted', 'n-']])
       t.append(cell(document.createElement('tr'), label, id + i));
     const pre = document.createElement('pre'); pre.id = 'cmd-' + i; pre.textContent = '–';
     const p = document.createElement('p');

@@ -81,11 +81,16 @@ export class HostCrashes {
   }
 }
 
+/** A time as the live pages show it (shell.ts ms()): "412.0 ms", "1.62 s". */
+function shownMs(ms: number): string {
+  return ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
 /** "all 3 back in 412.0 ms" / "2 of 3 back, session 1 not back verified (fail)" / "1 of 3 back so far". */
 export function hostCrashText(v: HostCrashView): string {
   const down = v.ends.flatMap((e, i) => (e === 'down' ? [i] : []));
   const tail = down.length === 0 ? '' : ` (not running at the kill: session ${down.join(', ')})`;
-  if (v.allBackMs !== null) return `all ${v.sessions} back in ${v.allBackMs.toFixed(1)} ms${tail}`;
+  if (v.allBackMs !== null) return `all ${v.sessions} back in ${shownMs(v.allBackMs)}${tail}`;
   const lost = v.ends.filter(
     (e): e is HostCrashEnd => e !== null && e !== 'down' && (e.verdict !== 'ok' || e.downtimeMs === null),
   );

@@ -4,7 +4,7 @@
 // command its card shows) and one card's button interrupt that session only. Negative controls: the whole-host endpoint
 // without the token (403) or from another origin (403) kills nothing. Every wait is on observed page or journal state.
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { cliPath } from '../helpers/paths.js';
 import { describeResult } from '../helpers/cli.js';
 import { readGroup } from '../../harness/demo/group.js';
 
+const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'test-artifacts', 'demo');
 const WAIT = 120_000;
 const N = 3;
 
@@ -64,6 +65,7 @@ describe.skipIf(!chromiumPresent)('soak demo --sessions 3 in headless Chromium',
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'soak-demo-grid-'));
+    await mkdir(ARTIFACTS, { recursive: true });
     demo = execaNode(cliPath, ['demo', '--sessions', String(N), '--out', 'runs'], {
       cwd: dir,
       reject: false,
@@ -141,12 +143,14 @@ describe.skipIf(!chromiumPresent)('soak demo --sessions 3 in headless Chromium',
       .map((l) => JSON.parse(l) as Ev)
       .filter((e) => e.type === 'cycle')
       .map((e) => e.downtimeMs!);
-    const allBackMs = Number(/back in ([\d.]+) ms$/.exec(await text('#host-result'))?.[1]);
-    expect(allBackMs).toBeGreaterThanOrEqual(Math.max(...downtimes) - 0.05); // shown to 0.1 ms
+    const [, value, unit] = /back in ([\d.]+) (m?s)$/.exec(await text('#host-result')) ?? [];
+    const allBackMs = Number(value) * (unit === 's' ? 1000 : 1);
+    expect(allBackMs).toBeGreaterThanOrEqual(Math.max(...downtimes) - 5); // shown to 0.1 ms, or to 10 ms from 1 s
     for (let i = 0; i < N; i++) await has(`#down-${i}`, /\(#1, with the whole host\)$/);
     const lines = await page.locator('#host-downtimes li').allTextContents();
     expect(lines).toHaveLength(N);
     lines.forEach((l, i) => expect(l).toMatch(new RegExp(`^session ${i}: downtime \\d`)));
+    await page.screenshot({ path: path.join(ARTIFACTS, 'demo-grid-all-back.png'), fullPage: true });
     const now = await Promise.all([0, 1, 2].map(pgidOf));
     now.forEach((g, i) => expect(g).not.toBe(groups[i])); // a new host to kill in every card
   });

@@ -20,6 +20,9 @@ describe('HostCrashes', () => {
     expect(v).toMatchObject({ number: 1, back: 3, done: true, allBackMs: 700.25 });
     expect(hostCrashText(v)).toBe('all 3 back in 700.3 ms');
     expect(c.pending()).toBe(false);
+    c.begin(2000);
+    for (const i of [0, 1, 2]) c.interrupted(i, cycle('ok', 1622.2), 'host', 2000);
+    expect(hostCrashText(c.view()!)).toBe('all 3 back in 1.62 s'); // as the page's ms() shows a time
   });
 
   it('a session not resumed: done, not all back, named', () => {
