@@ -11,11 +11,14 @@ import { startLiveServer } from '../live/server.js';
 import { loadScenario } from '../scenario/scenario.js';
 import { assertTargetName, validateTarget } from '../targets/registry.js';
 import { defineCommand } from './command.js';
-import { portFlag } from './flags.js';
+import { portFlag, wholeFlag } from './flags.js';
+import { demoGrid } from './demo-grid.js';
+import { MAX_DEMO_SESSIONS } from '../demo/grid.js';
 import { VERBS } from './verbs.js';
 
 interface DemoArgs {
   scenario?: string;
+  sessions: number;
   target?: string;
   out: string;
   listen: string;
@@ -33,6 +36,11 @@ export const demoCommand = defineCommand<DemoArgs>({
         describe: 'Scenario (its target and checkpoint cadence; default "default")',
       })
       .option('target', { type: 'string', describe: 'Override the scenario target (process | microvm)' })
+      .option('sessions', {
+        type: 'number',
+        default: 1,
+        describe: `Sessions at once, a card each, and a button that kills the whole host (1-${MAX_DEMO_SESSIONS}, process target)`,
+      })
       .option('out', { type: 'string', default: 'runs', describe: 'Folder that receives the run folder' })
       .option('listen', {
         type: 'string',
@@ -44,9 +52,11 @@ export const demoCommand = defineCommand<DemoArgs>({
       .option('verbose', { type: 'boolean', default: false, describe: 'Log on stderr' }),
   run: async (argv) => {
     const port = portFlag(argv.port); // before the session boots
-    const { scenario, file } = loadScenario(argv.scenario ?? 'default', { target: argv.target });
+    const sessions = wholeFlag('--sessions', argv.sessions, 1, MAX_DEMO_SESSIONS);
+    const { scenario, file } = loadScenario(argv.scenario ?? 'default', { target: argv.target, sessions });
     if (argv.target !== undefined) assertTargetName(argv.target, '--target');
     await validateTarget(scenario.target, scenario.targetOptions, file);
+    if (sessions > 1) return demoGrid(argv, scenario, port);
     // Ctrl-C or SIGTERM ends the demo (registered first: one that comes while the session boots still ends it cleanly)
     let stopNow: () => void = () => {};
     const stopped = new Promise<void>((resolve) => (stopNow = resolve));

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { nowMs } from '../core/clock.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { WorkloadModel } from '../check/workload.js';
-import type { KillPhase, RunStatus } from '../journal/events.js';
+import type { CycleEvent, KillPhase, RunStatus } from '../journal/events.js';
 import { JournalWriter } from '../journal/writer.js';
 import { hostConfig, journaledHosts, startSession, type SpawnHost } from '../run/host-journal.js';
 import { hostTimeouts, type HostTimeouts } from '../scenario/timeouts.js';
@@ -28,12 +28,26 @@ import { groupReader } from './group.js';
 import { RunEffects } from '../run/effects-run.js';
 import { effectsView } from './effects-view.js';
 
+const KILLED_BY: Record<KilledBy, string> = {
+  person: 'killed by a person',
+  button: 'killed by the button',
+  host: 'killed with the whole host',
+};
+
 /** How the demo is started. */
 export interface DemoOptions {
   scenario: Scenario;
   /** Parent folder of run folders. */
   runsDir: string;
   logLevel: 'debug' | 'info' | 'warn' | 'silent';
+}
+
+/** One session of a demo of many (grid.ts): its folders, its view of the run's journal, what it tells the grid. */
+export interface GridMember {
+  paths: RunPaths;
+  journal: JournalWriter;
+  /** Told after each interruption: the cycle journaled, who killed it, and the kill's monotonic time. */
+  interrupted: (event: CycleEvent, by: KilledBy, tKill: number) => void;
 }
 
 /** One supervised session: start it, kill it from the page, stop it (run-end). */
@@ -43,6 +57,7 @@ export class DemoSession {
   private stopping = false;
   private nextCycle = 1;
   private buttonKillAt: number | null = null;
+  private killedBy: KilledBy = 'button';
   private work: Promise<void> = Promise.resolve();
   private readonly spawnHost: SpawnHost;
   private readonly timeouts: HostTimeouts;
@@ -54,9 +69,11 @@ export class DemoSession {
     readonly paths: RunPaths,
     private readonly journal: JournalWriter,
     private readonly store: Store,
-    private readonly lock: RunLock,
+    /** The run's lock: held by a demo of one session; null for a session of a grid (grid.ts owns the run). */
+    private readonly lock: RunLock | null,
     logLevel: DemoOptions['logLevel'],
     private readonly effects: RunEffects | null,
+    private readonly member: GridMember | null = null,
   ) {
     this.log = createLogger(paths.runLog, logLevel).child({ run: path.basename(paths.dir), demo: true });
     const hosted = effects ? { ...scenario, targetOptions: effects.targetOptions(scenario) } : scenario;
@@ -86,6 +103,20 @@ export class DemoSession {
     return demo;
   }
 
+  /** Boot one session of a grid in its own folders (sessions/<i>/, made by the grid) on the grid's run. */
+  static member(scenario: Scenario, member: GridMember, logLevel: DemoOptions['logLevel']): DemoSession {
+    const store = Store.open(member.paths.store, { purpose: 'demo lease' });
+    const demo = new DemoSession(scenario, member.paths, member.journal, store, null, logLevel, null, member);
+    demo.work = demo.boot();
+    return demo;
+  }
+
+  /** True while a live host can be killed now (no kill of it under way, not stopping). */
+  killable(): boolean {
+    const h = this.host;
+    return h !== null && !h.exited && !this.stopping && this.buttonKillAt === null;
+  }
+
   /** Resolves once the session is up (booted, or resumed after the latest interruption) or could not be. */
   settled(): Promise<void> {
     return this.work;
@@ -96,10 +127,10 @@ export class DemoSession {
    * while there is no live session or a kill of it is already under way: a second click (or a thousand POSTs) must not
    * move the kill's time, from which the downtime is measured.
    */
-  killNow(): boolean {
-    const h = this.host;
-    if (!h || h.exited || this.stopping || this.buttonKillAt !== null) return false;
-    this.buttonKillAt = h.kill();
+  killNow(by: KilledBy = 'button'): boolean {
+    if (!this.killable()) return false;
+    this.killedBy = by;
+    this.buttonKillAt = this.host!.kill();
     return true;
   }
 
@@ -110,17 +141,19 @@ export class DemoSession {
     await this.host?.stop(this.timeouts.hostMs);
     this.state.set('stopped');
     const done = this.state.counts.interruptions;
-    this.effects?.account(this.journal, done, null)(); // the last session's requests, without a claim to judge
-    await this.effects?.close();
-    // The demo's plan is "until the person stops it": Ctrl-C or SIGTERM is how it completes.
-    this.journal.append({ type: 'run-end', status: 'complete', cycles: done });
-    this.journal.close();
+    if (this.lock) {
+      this.effects?.account(this.journal, done, null)(); // the last session's requests, without a claim to judge
+      await this.effects?.close();
+      // The demo's plan is "until the person stops it": Ctrl-C or SIGTERM is how it completes.
+      this.journal.append({ type: 'run-end', status: 'complete', cycles: done });
+      this.journal.close();
+    }
     this.store.close();
     // a host SIGKILLed while writing its writer lock (a kill at its first checkpoint) left the lock's temp file: its
     // PID is dead now that every host is gone, so the run ends with locks/ as clean as a gc would leave it
     sweepDeadLockTemps(this.paths.store);
     rmSync(this.paths.scratch, { recursive: true, force: true });
-    this.lock.release();
+    this.lock?.release();
     return 'complete';
   }
 
@@ -173,13 +206,13 @@ export class DemoSession {
   }
 
   private async interrupted(h: HostHandle, tNoticed: number): Promise<void> {
-    const by: KilledBy = this.buttonKillAt !== null ? 'button' : 'person';
+    const by: KilledBy = this.buttonKillAt !== null ? this.killedBy : 'person';
     const tKill = this.buttonKillAt ?? tNoticed;
     this.buttonKillAt = null;
     this.host = null;
     const s = this.state;
     const exit = h.exited?.signal ?? `exit code ${String(h.exited?.exitCode)}`;
-    s.note(`host ${h.pid} died (${exit}), ${by === 'button' ? 'killed by the button' : 'killed by a person'}`);
+    s.note(`host ${h.pid} died (${exit}), ${KILLED_BY[by]}`);
     s.counts.interruptions++;
     const cycle = this.nextCycle++;
     const phase: KillPhase = h.inFlightSeq !== null ? 'checkpoint' : 'work';
@@ -205,8 +238,9 @@ export class DemoSession {
     const counted = this.effects?.account(this.journal, cycle, host);
     await this.journal.durable(); // the effects event on disk before its rows are marked counted
     counted?.();
-    const view = interruptionView(event, by, by === 'button' ? tNoticed - tKill : null);
+    const view = interruptionView(event, by, by === 'person' ? null : tNoticed - tKill);
     s.last = view;
+    this.member?.interrupted(event, by, tKill);
     if (event.outcome === 'ok') s.counts.resumed++;
     else s.counts.failed++;
     if (host && !this.stopping) {

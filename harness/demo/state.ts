@@ -10,8 +10,8 @@ import { resumeRateText } from './resume-rate.js';
 export type SessionState =
   'booting' | 'running' | 'checkpointing' | 'dead' | 'restoring' | 'verified' | 'failed' | 'stopped';
 
-/** Who interrupted the session: a person typing kill, or the page's button. */
-export type KilledBy = 'person' | 'button';
+/** Who interrupted the session: a person typing kill, the page's button, or the page's whole-host button (grid.ts). */
+export type KilledBy = 'person' | 'button' | 'host';
 
 /** The outcome of one interruption, as the page shows it. */
 export interface InterruptionView {
@@ -21,7 +21,7 @@ export interface InterruptionView {
   verdict: Outcome;
   /** Kill (for a person: the moment the demo noticed the death) -> first verified heartbeat, ms. */
   downtimeMs: number | null;
-  /** Button only: the kill sent -> its death noticed, ms. */
+  /** A button's kill only: the kill sent -> its death noticed, ms. */
   noticeMs: number | null;
   restoredSeq: number | null;
   restoredStep: number | null;

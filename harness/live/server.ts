@@ -24,8 +24,13 @@ export interface LiveServerOptions {
   snapshot: () => unknown;
   /** How often the state is pushed, ms (default 100: 10 times a second). */
   intervalMs?: number;
-  /** POST /kill: the demo's button (absent: 404, read-only pages); true: done (204), false: refused now (409). */
-  onKill?: () => boolean;
+  /**
+   * POST /kill: the demo's button (absent: 404, read-only pages), given the request's query (`session=<i>` on a page of
+   * many sessions); true: done (204), false: refused now (409), a string: the request names nothing it can kill (400).
+   */
+  onKill?: (query: URLSearchParams) => boolean | string;
+  /** POST /kill-host: SIGKILL every session's host at once (absent: 404); answered as onKill is. */
+  onKillHost?: () => boolean | string;
   /** Bounds on clients (default LIVE_LIMITS). */
   limits?: Partial<LiveLimits>;
   /** Where a failed request, a dropped client or a refused connection is logged (default: warnings on stderr). */
@@ -108,15 +113,8 @@ export async function startLiveServer(opts: LiveServerOptions): Promise<LiveServ
         streams.open(res, event());
       },
     },
-    '/kill': opts.onKill && {
-      method: 'POST',
-      serve: (req, res) => {
-        if (!isSameOrigin(req)) return deny(res, 403, 'forbidden: cross-origin request refused');
-        if (opts.onKill?.() === false) return deny(res, 409, 'not now: a kill or its restore is already under way');
-        res.writeHead(204, STATIC_HEADERS);
-        res.end();
-      },
-    },
+    '/kill': opts.onKill && action((query) => opts.onKill!(query)),
+    '/kill-host': opts.onKillHost && action(() => opts.onKillHost!()),
   };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     // a body is never read: the connection closes after the answer instead of reading (or waiting for) the rest
@@ -184,6 +182,21 @@ export async function startLiveServer(opts: LiveServerOptions): Promise<LiveServ
 interface Route {
   method: 'GET' | 'POST';
   serve: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/** A POST route for a page's action: same origin only (403), then `act`: 204 done, 409 refused now, 400 its reason. */
+function action(act: (query: URLSearchParams) => boolean | string): Route {
+  return {
+    method: 'POST',
+    serve: (req, res) => {
+      if (!isSameOrigin(req)) return deny(res, 403, 'forbidden: cross-origin request refused');
+      const done = act(readTarget(req.url).query);
+      if (typeof done === 'string') return deny(res, 400, done);
+      if (!done) return deny(res, 409, 'not now: a kill or its restore is already under way');
+      res.writeHead(204, STATIC_HEADERS);
+      res.end();
+    },
+  };
 }
 
 function deny(res: ServerResponse, code: number, text: string): void {

@@ -37,7 +37,7 @@ export function sessionPaths(run: RunPaths, index: number): RunPaths {
 }
 
 /** Create session `index`'s folders, its store's packs a link to the run's shared store/packs (kept when there). */
-function prepareSession(run: RunPaths, paths: RunPaths): void {
+export function prepareSession(run: RunPaths, paths: RunPaths): void {
   const shared = path.join(run.store, 'packs');
   mkdirDurable(shared);
   mkdirDurable(paths.store);

@@ -56,6 +56,17 @@ describe.concurrent('out-of-bounds input is refused with exit 3', () => {
     expect(existsSync(path.join(tmp, 'demo-runs'))).toBe(false);
   });
 
+  it('soak demo --sessions out of 1..16, or with a scenario that runs one session only (before it boots anything)', async () => {
+    for (const n of ['0', '17', '2.5'])
+      expect(await refused(['demo', '--sessions', n, '--out', 'demo-runs'])).toBe(
+        `soak: --sessions: expected a whole number from 1 to 16, got ${n}`,
+      );
+    expect(await refused(['demo', '--sessions', '2', '--scenario', 'effects', '--out', 'demo-runs'])).toMatch(
+      /^soak: scenario \S+effects\.yaml: sessions: 2: effects run with one session only$/,
+    );
+    expect(existsSync(path.join(tmp, 'demo-runs'))).toBe(false);
+  });
+
   it('soak compare --resamples 1e12, soak target check /dev/zero', async () => {
     expect(await refused(['compare', RUN, RUN, '--resamples', '1e12'])).toMatch(/^soak: --resamples: expected a whole/);
     expect(await refused(['target', 'check', '/dev/zero'])).toMatch(/adapter: \/dev\/zero is not a regular file/);

@@ -97,6 +97,38 @@ describe('live server', () => {
     expect((await send(kill, 'POST', { Origin: own, 'Sec-Fetch-Site': 'same-origin' })).status).toBe(204);
     expect(kills.n).toBe(1);
   });
+
+  it('POST /kill-host (a page of many sessions): the same guards; 409 refused now, 400 with its reason; 404 without it', async () => {
+    const s0 = await start({ n: 0 });
+    expect((await send(s0.url.replace('/?', '/kill-host?'), 'POST', { Origin: new URL(s0.url).origin })).status).toBe(
+      404,
+    );
+    await s0.close();
+    const seen: string[] = [];
+    let answer: boolean | string = true;
+    server = await startLiveServer({
+      page: () => '<p>grid</p>',
+      snapshot: () => ({}),
+      onKill: (query) => (seen.push(`kill ${query.get('session')}`), answer),
+      onKillHost: () => (seen.push('host'), answer),
+    });
+    const own = new URL(server.url).origin;
+    const host = server.url.replace('/?', '/kill-host?');
+    expect((await send(`${own}/kill-host`, 'POST', { Origin: own })).status).toBe(403);
+    expect((await send(host, 'POST', { Origin: 'http://evil.example', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(
+      403,
+    );
+    expect((await send(host, 'POST')).status).toBe(403);
+    expect(seen).toEqual([]);
+    expect((await send(host, 'POST', { Origin: own, 'Sec-Fetch-Site': 'same-origin' })).status).toBe(204);
+    expect((await send(`${server.url.replace('/?', '/kill?')}&session=2`, 'POST', { Origin: own })).status).toBe(204);
+    answer = false;
+    expect((await send(host, 'POST', { Origin: own })).status).toBe(409);
+    answer = 'session: expected a session index from 0 to 2, got "9"';
+    const bad = await send(`${server.url.replace('/?', '/kill?')}&session=9`, 'POST', { Origin: own });
+    expect([bad.status, bad.body]).toEqual([400, `${answer}\n`]);
+    expect(seen).toEqual(['host', 'kill 2', 'host', 'kill 9']);
+  });
 });
 
 describe('isSameOrigin', () => {
