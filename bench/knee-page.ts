@@ -13,6 +13,8 @@ export interface KneeRow {
   /** Gates that did not pass, by verdict: "fail 4", "insufficient 1, 2". */
   failing: string[];
   cycles: number;
+  /** Cycles the checker failed (their run folder is kept). */
+  failed: number;
   killResume: string;
   killResumeInterval: [number, number] | null;
   killResumeNote: string;

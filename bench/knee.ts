@@ -68,6 +68,7 @@ interface SummaryJson {
   checkpointPauseMs: { n: number; p95: number | null };
   dedup: { ratio: number | null; logicalBytes: number; storedBytes: number; checkpoints: number };
   killResume: { successes: number; trials: number };
+  cycles: { failed: number };
   elapsedMs?: number;
   machineLoad?: { load1: { p50: number }; otherCpuPct: { p50: number } };
   sessions?: { dedup: { apartRatio: number | null } };
@@ -109,6 +110,7 @@ async function soak(n: number): Promise<KneeRow> {
     verdict: run.verdict,
     failing: notPassing(run.gates),
     cycles: s.killResume.trials,
+    failed: s.cycles.failed,
     killResume: `${s.killResume.successes}/${s.killResume.trials}`,
     killResumeInterval: gate(6)?.interval ?? null,
     killResumeNote: gate(6)?.note ?? '',
@@ -152,5 +154,10 @@ writeFileSync(path.join(out, 'knee.json'), `${JSON.stringify({ schemaVersion: 1,
 writeFileSync(path.join(out, 'knee.md'), page.markdown);
 writeFileSync(path.join(out, 'index.html'), page.html);
 process.stdout.write(`${page.largest}\nknee page: ${path.join(out, 'index.html')}\n`);
-if (values.keep) process.stdout.write(`kept ${tmp}\n`);
+// a soak whose checker failed cycles is evidence: its run folder is kept whatever --keep says
+const failedAt = rows.filter((r) => r.failed > 0).map((r) => r.n);
+if (values.keep || failedAt.length > 0)
+  process.stdout.write(
+    `kept ${tmp}${failedAt.length > 0 ? ` (failed cycles at N = ${failedAt.join(', ')}: its run folder is the evidence)` : ''}\n`,
+  );
 else rmSync(tmp, { recursive: true, force: true });

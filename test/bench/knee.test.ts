@@ -12,6 +12,7 @@ const row = (n: number, verdict: string, failing: string[] = []): KneeRow => ({
   verdict,
   failing,
   cycles: 80 * n,
+  failed: 0,
   killResume: `${80 * n}/${80 * n}`,
   killResumeInterval: [0.97, 1],
   killResumeNote: '',
