@@ -78,11 +78,16 @@ function pooledTally(run: RunPaths, all: readonly RunPaths[]): StoreTally | unde
   const stores: Store[] = [];
   try {
     for (const p of all) stores.push(Store.open(p.store, { purpose: 'run tally' }));
-    const tallies = stores.map(storeTally);
+    // each store's manifests read once, for its tally and for what it needs apart
+    const scans = stores.map((s) => {
+      s.refresh();
+      return s.scan();
+    });
+    const tallies = stores.map((s, i) => storeTally(s, scans[i]));
     if (tallies.some((t) => t === undefined)) return undefined;
     const apart = neededBytes(
       path.join(run.store, 'packs'),
-      stores.map((s) => s.scan().manifests),
+      scans.map((s) => s.manifests),
     );
     const sum = (k: 'checkpoints' | 'logicalBytes' | 'storedBytes'): number => tallies.reduce((s, t) => s + t![k], 0);
     return {

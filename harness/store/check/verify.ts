@@ -2,7 +2,7 @@
 import { IntegrityError } from '../../core/errors.js';
 import type { Manifest } from '../manifest.js';
 import { pageMap } from '../read/part-reader.js';
-import type { SkippedManifest, Store } from '../repository.js';
+import type { ManifestScan, SkippedManifest, Store } from '../repository.js';
 import { verifyChunkIndex } from '../index/verify-chunk-index.js';
 import { verifyLocations } from './verify-locations.js';
 import { damagedPackIndexes } from '../index/verify-pack-indexes.js';
@@ -135,11 +135,11 @@ function guestLogical(m: Manifest): number {
 }
 
 /** Logical bytes (what the checkpoints hold) vs stored bytes (what they added), per checkpoint and cumulative. */
-export function storeStats(store: Store): StoreStats {
+export function storeStats(store: Store, scan: ManifestScan = store.scan()): StoreStats {
   let cumL = 0;
   let cumG = 0;
   let cumS = 0;
-  const { manifests, damaged } = store.scan();
+  const { manifests, damaged } = scan;
   const rows = manifests.map((m) => {
     cumL += m.logicalBytes;
     cumG += guestLogical(m);
