@@ -128,6 +128,7 @@ async function recycleWhenAsked(stateDir: string, done: Promise<unknown>): Promi
     await new Promise((r) => setTimeout(r, 20));
   }
   const pid = Number(readFileSync(ask, 'utf8'));
+  if (!Number.isSafeInteger(pid) || pid <= 1) throw new Error(`${ask} does not hold a PID: ${JSON.stringify(pid)}`);
   if ((await startAtPid(pid)) === null)
     throw new Error(`could not start a process at pid ${pid} (other forks kept taking it)`);
   writeFileSync(path.join(stateDir, 'victim-ready'), '');
