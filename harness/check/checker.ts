@@ -1,6 +1,12 @@
 // The resume checker: is the first full heartbeat after a restore a consistent, non-regressed, non-invented,
 // same-session state? Pure: it takes what was observed and returns the violations (empty = verified).
-import type { Heartbeat, Violation, ViolationCode } from './heartbeat.js';
+import {
+  type Heartbeat,
+  type RanBeforeReport,
+  stepsRunBound,
+  type Violation,
+  type ViolationCode,
+} from './heartbeat.js';
 import type { WorkloadModel } from './workload.js';
 
 export interface ResumeObservation {
@@ -16,6 +22,8 @@ export interface ResumeObservation {
   latestCompleteSeq: number | null;
   /** After a power loss: the newest checkpoint whose commit was acknowledged before it (absent: not checked). */
   acknowledgedSeq?: number;
+  /** How long the restored state could have run before that heartbeat (absent: the target cannot say; no step allowed). */
+  ran?: RanBeforeReport;
 }
 
 /** Every violation in one resumed heartbeat; an empty list means the resume is verified. */
@@ -32,6 +40,9 @@ export function checkResume(obs: ResumeObservation, model: WorkloadModel): Viola
       'nonce',
       `boot nonce changed: ${hb.nonce} after restore, ${obs.nonce} before the kill (a fresh boot passed off as a resume?)`,
     );
+  // Steps the restored state may have taken before it reported are new work, not invented: `ahead` is past them.
+  const ran = stepsRunBound(obs.ran);
+  const aheadLimit = obs.killStep + ran;
   const steps = { fs: hb.fs.step, mem: hb.mem.step, tool: hb.tool.step, heartbeat: hb.step };
   const distinct = new Set(Object.values(steps));
   if (distinct.size > 1) {
@@ -46,7 +57,7 @@ export function checkResume(obs: ResumeObservation, model: WorkloadModel): Viola
       add('inconsistent', `${part}: step ${s} is not a valid step`);
       continue;
     }
-    if (s <= obs.killStep + 1) {
+    if (s <= aheadLimit + 1) {
       const want = model.expected(s)[part];
       if (hb[part]!.digest !== want)
         add(
@@ -60,11 +71,14 @@ export function checkResume(obs: ResumeObservation, model: WorkloadModel): Viola
       'regressed',
       `regressed: resumed at step ${hb.step}, behind the restored checkpoint ${obs.restored.seq} (step ${obs.restored.step})`,
     );
-  if (hb.step > obs.killStep)
+  if (hb.step > aheadLimit) {
+    const after =
+      obs.ran === undefined ? '' : ` plus the ${ran} it could take in the ${obs.ran.ms} ms it ran before it reported`;
     add(
       'ahead',
-      `invented work: resumed at step ${hb.step}, beyond the last step seen before the kill (${obs.killStep})`,
+      `invented work: resumed at step ${hb.step}, beyond the last step seen before the kill (${obs.killStep})${after}`,
     );
+  }
   if (obs.latestCompleteSeq !== null && obs.restored.seq !== obs.latestCompleteSeq) {
     add(
       'not-latest',

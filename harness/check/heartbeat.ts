@@ -22,6 +22,23 @@ export interface Heartbeat {
 }
 
 /**
+ * How long a restored state could have run before its first full heartbeat reached the host: from the instant the
+ * target let it run (a micro-VM's `cont`) to the heartbeat's arrival, measured by the session host, with the session's
+ * step period. A guest whose first request arrives late (a loaded machine) takes the steps that fall due first; at most
+ * floor(ms / stepMs) + 2 of them (one due at once, one more to catch up once late, then one per period: agent.c).
+ */
+export interface RanBeforeReport {
+  ms: number;
+  stepMs: number;
+}
+
+/** The most steps a restored state could have taken in `ran` (0 when the target cannot say, or says nonsense). */
+export function stepsRunBound(ran: RanBeforeReport | undefined): number {
+  if (ran === undefined || !(ran.stepMs > 0) || !(ran.ms >= 0)) return 0;
+  return Math.min(Math.floor(ran.ms / ran.stepMs) + 2, Number.MAX_SAFE_INTEGER);
+}
+
+/**
  * What a session's state says the world has seen: every effect acknowledged through step `through`, counted by key
  * discipline, claimed by agent process `incarnation` (a resumed session is a new incarnation).
  */

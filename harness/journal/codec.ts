@@ -75,6 +75,7 @@ export const FIELD_ORDER = {
     'mem',
     'tool',
     'acknowledgedSeq',
+    'ran',
   ],
   cycle: [
     'session',

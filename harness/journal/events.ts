@@ -1,5 +1,5 @@
 // Journal event types: every line of runs/<id>/journal.ndjson is one of these, with a schemaVersion.
-import type { PartState, Violation } from '../check/heartbeat.js';
+import type { PartState, RanBeforeReport, Violation } from '../check/heartbeat.js';
 import type { Environment } from '../core/environment.js';
 import type { LoadSample } from '../core/machine-load.js';
 import type { EffectsEvent } from './effects-event.js';
@@ -206,6 +206,8 @@ export interface ObservationEvent extends Base {
   latestCompleteSeq: number | null;
   /** The newest checkpoint acknowledged before a power loss (only on power-loss cycles: the checker holds it to it). */
   acknowledgedSeq?: number;
+  /** How long the restored state could have run before the heartbeat below (targets that can say: micro-VM). */
+  ran?: RanBeforeReport;
   /** The first full heartbeat after the restore: its step, nonce and parts (parts absent when it was not full). */
   step: number;
   heartbeatNonce: string;

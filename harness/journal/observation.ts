@@ -20,6 +20,7 @@ export function observationEvent(cycle: number, obs: ResumeObservation): Extract
     ...(hb.mem ? { mem: { step: hb.mem.step, digest: hb.mem.digest } } : {}),
     ...(hb.tool ? { tool: { step: hb.tool.step, digest: hb.tool.digest } } : {}),
     ...(obs.acknowledgedSeq !== undefined ? { acknowledgedSeq: obs.acknowledgedSeq } : {}),
+    ...(obs.ran !== undefined ? { ran: { ms: obs.ran.ms, stepMs: obs.ran.stepMs } } : {}),
   };
 }
 
@@ -42,5 +43,6 @@ export function resumeObservation(ev: ObservationFields): ResumeObservation {
     nonce: ev.nonce,
     latestCompleteSeq: ev.latestCompleteSeq,
     ...(ev.acknowledgedSeq !== undefined ? { acknowledgedSeq: ev.acknowledgedSeq } : {}),
+    ...(ev.ran !== undefined ? { ran: ev.ran } : {}),
   };
 }

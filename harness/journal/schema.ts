@@ -202,6 +202,7 @@ export const EVENT_SCHEMAS = {
     mem: part.optional(),
     tool: part.optional(),
     acknowledgedSeq: number(COUNT).optional(),
+    ran: z.object({ ms: number(DURATION_MS), stepMs: number(DURATION_MS) }).optional(),
   }),
   cycle: z.object({
     ...base,

@@ -42,7 +42,13 @@ export async function judgeResume(
   const [{ msg: end }, { msg: hb, t }] = await Promise.all([pending.restored, pending.firstFull]);
   const source = end.source === undefined ? {} : { source: end.source };
   journal.append({ type: 'restore', cycle, seq: end.seq, step: end.step, restoreMs: end.restoreMs, ...source });
-  const observed: ResumeObservation = { ...before, heartbeat: hb, restored: { seq: end.seq, step: end.step } };
+  const { ev: _ev, ran, ...heartbeat } = hb;
+  const observed: ResumeObservation = {
+    ...before,
+    heartbeat,
+    restored: { seq: end.seq, step: end.step },
+    ...(ran !== undefined ? { ran } : {}),
+  };
   journal.append(observationEvent(cycle, observed));
   return { seq: end.seq, step: end.step, violations: checkResume(observed, model), heartbeatT: t };
 }

@@ -11,7 +11,7 @@ import { type KillEntry, neverKilled, signalEntries } from '../core/kill-guard.j
 import { readProcStat } from '../core/proc.js';
 import type { HostConfig, HostMessage } from './protocol.js';
 import { readMessages } from '../journal/ndjson.js';
-import type { EffectsClaim, Heartbeat } from '../check/heartbeat.js';
+import type { EffectsClaim } from '../check/heartbeat.js';
 import type { ProbeLine } from '../check/survival.js';
 import { HAND_OFF_LINE, type HandOff } from './standby.js';
 import { nextAnswer, timedOutError } from './liveness.js';
@@ -258,7 +258,7 @@ export const isEv =
   (m: HostMessage): m is Extract<HostMessage, { ev: E }> =>
     m.ev === ev;
 
-export function isFullHeartbeat(m: HostMessage): m is { ev: 'hb' } & Heartbeat {
+export function isFullHeartbeat(m: HostMessage): m is Extract<HostMessage, { ev: 'hb' }> {
   return m.ev === 'hb' && m.full;
 }
 

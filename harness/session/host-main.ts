@@ -15,7 +15,7 @@ import { createTarget } from '../targets/registry.js';
 import type { Target } from '../targets/target.js';
 import { diskFull } from './disk-full.js';
 import { awaitHandOff, type HandOff, standbySkipsRestore, standbyStaleNewest } from './standby.js';
-import { PhaseRecorder } from '../targets/phase-marks.js';
+import { PhaseRecorder, RUNS_FROM } from '../targets/phase-marks.js';
 import { HOST_ALIVE_MS, RESTORE_TIMELINE, TIME_ORIGIN } from './protocol.js';
 
 /** When this host's start-up and restore steps ended (performance.now(): ms since the process started). */
@@ -117,9 +117,14 @@ async function main(): Promise<void> {
   target.onFault?.(fail); // an adapter's protocol fault between calls: this host dies of it (exit 5)
   let firstFull: () => void = () => {};
   const alive = new Promise<void>((resolve) => (firstFull = resolve));
+  let judged = false; // the first full heartbeat (after a restore: the one the checker judges) was sent
   target.onHeartbeat((hb) => {
-    send({ ev: 'hb', ...hb });
+    const from = hb.full && !judged ? target.restoreMarks?.()[RUNS_FROM] : undefined;
+    // how long the restored state could have run before this heartbeat (the checker allows the steps it could take)
+    const ran = from === undefined ? {} : { ran: { ms: roundMs(performance.now() - from), stepMs: cfg.stepMs } };
+    send({ ev: 'hb', ...hb, ...ran });
     if (hb.full) {
+      judged = true;
       timeline.mark('firstFullHb');
       firstFull();
     }

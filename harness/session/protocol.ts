@@ -1,6 +1,6 @@
 // Messages between the runner and a session host: the host's config (argv, validated) and the NDJSON lines it writes
 // to stdout.
-import type { Heartbeat } from '../check/heartbeat.js';
+import type { Heartbeat, RanBeforeReport } from '../check/heartbeat.js';
 import type { ProbeLine } from '../check/survival.js';
 import type { CheckpointFacts } from '../journal/events.js';
 import type { KillEntry } from '../core/kill-guard.js';
@@ -97,7 +97,8 @@ export function parseHostConfig(arg: string | undefined): HostConfig {
 }
 
 export type HostMessage =
-  | ({ ev: 'hb' } & Heartbeat)
+  /** `ran`: only on a restore host's first full heartbeat, where the target marks when the state began to run. */
+  | ({ ev: 'hb'; ran?: RanBeforeReport } & Heartbeat)
   | { ev: 'booted'; bootMs: number }
   /** A standby host is ready for the hand-off (modules loaded, store open, target prepared) after `readyMs`. */
   | { ev: 'standby-ready'; readyMs: number }

@@ -2,6 +2,12 @@
 // so a host can put a target's restore phases on one timeline with its own start-up.
 import { performance } from 'node:perf_hooks';
 
+/**
+ * The restore mark of the instant the restored state may start running (a micro-VM's `cont` is about to be sent):
+ * the host measures from it how long the state could have run before its first full heartbeat (check/checker.ts).
+ */
+export const RUNS_FROM = 'runsFrom';
+
 /** Phase name -> performance.now() at its end, in the order marked. */
 export type PhaseMarks = Record<string, number>;
 

@@ -66,10 +66,11 @@ describe('the observation event', () => {
   it('round-trips the checker input through a journal line, flat, in codec order', () => {
     const obs = observed(37);
     const line = encodeEvent(stamp(observationEvent(4, obs)));
-    const always = FIELD_ORDER.observation.filter((k) => k !== 'acknowledgedSeq' && k !== 'session'); // not written here
+    const optional = ['acknowledgedSeq', 'ran', 'session']; // not written here
+    const always = FIELD_ORDER.observation.filter((k) => !optional.includes(k));
     expect(Object.keys(JSON.parse(line) as object)).toEqual(['schemaVersion', 't', 'type', ...always]);
     expect(resumeObservation(JSON.parse(line) as ObservationEvent)).toEqual(obs);
-    const afterPowerLoss = { ...obs, acknowledgedSeq: 9 };
+    const afterPowerLoss = { ...obs, acknowledgedSeq: 9, ran: { ms: 12.5, stepMs: 5 } };
     const line2 = encodeEvent(stamp(observationEvent(4, afterPowerLoss)));
     expect(Object.keys(JSON.parse(line2) as object)).toEqual([
       'schemaVersion',
@@ -108,6 +109,22 @@ describe('Rechecker', () => {
       },
     ]);
     expect(recheckExitCode(r)).toBe(1);
+  });
+
+  it('re-judges a resume one step past the kill with the time it ran (ok); without that time it is ahead (control)', () => {
+    const obs = { ...observed(41), ran: { ms: 4, stepMs: 5 } };
+    const [stored, outcome] = cycleEvents(1, obs);
+    expect(outcome.outcome).toBe('ok');
+    expect(recheck([stored, outcome])).toMatchObject({ rechecked: 1, agreed: 1, changed: [] });
+    const { ran: _ran, ...untimed } = stored;
+    const r = recheck([untimed, outcome]);
+    expect(r.changed).toEqual([
+      {
+        cycle: 1,
+        journaled: { outcome: 'ok', codes: [] },
+        rechecked: { outcome: 'fail', violations: [expect.objectContaining({ code: 'ahead' })] },
+      },
+    ]);
   });
 
   it('a failed cycle whose verdict is found again agrees, and still exits 1 (the run has violations)', () => {

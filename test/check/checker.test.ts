@@ -131,6 +131,38 @@ describe('checkResume', () => {
     expect(codes(observation(hb))).toEqual(['digest', 'ahead']);
   });
 
+  // The micro-VM's knee (bench/README.md): a guest restored, killed before it reported past the restored step 82, then
+  // restored again, ran step 83 before its first request reached it; its host timed it (`ran`).
+  it('ahead allows the steps the restored state could take in the time it ran before it reported', () => {
+    const restored = { restored: { seq: 9, step: 82 }, killStep: 82, latestCompleteSeq: 9 };
+    const hb = heartbeat(model, 83);
+    expect(codes(observation(hb, restored))).toEqual(['ahead']); // no timing: no step allowed (exec adapters)
+    expect(codes(observation(hb, { ...restored, ran: { ms: 3, stepMs: 5 } }))).toEqual([]); // 0 + 2 steps allowed
+    expect(codes(observation(heartbeat(model, 84), { ...restored, ran: { ms: 3, stepMs: 5 } }))).toEqual([]);
+    // negative control: one step past what 3 ms could hold is invented, and says how much time it had
+    const v = checkResume(observation(heartbeat(model, 85), { ...restored, ran: { ms: 3, stepMs: 5 } }), model);
+    expect(v.map((x) => x.code)).toEqual(['ahead']);
+    expect(v[0]!.message).toContain('plus the 2 it could take in the 3 ms it ran before it reported');
+    expect(codes(observation(heartbeat(model, 92), { ...restored, ran: { ms: 40, stepMs: 5 } }))).toEqual([]);
+    expect(codes(observation(heartbeat(model, 93), { ...restored, ran: { ms: 40, stepMs: 5 } }))).toEqual(['ahead']);
+  });
+
+  it('ahead: steps taken in the time it ran are still held to the model', () => {
+    const hb = heartbeat(model, 84);
+    hb.fs = { step: 84, digest: sha('invented') };
+    const obs = observation(hb, { killStep: 82, ran: { ms: 10, stepMs: 5 } });
+    expect(codes(obs)).toEqual(['digest']);
+  });
+
+  it('ahead: a timing that is no timing (step period 0, negative, NaN) allows no step', () => {
+    for (const ran of [
+      { ms: 50, stepMs: 0 },
+      { ms: -1, stepMs: 5 },
+      { ms: Number.NaN, stepMs: 5 },
+    ])
+      expect(codes(observation(heartbeat(model, 41), { ran }))).toEqual(['ahead']);
+  });
+
   it('not-latest: restored an older checkpoint than the newest complete one', () => {
     const v = checkResume(observation(heartbeat(model, 34), { restored: { seq: 4, step: 24 } }), model);
     expect(v.map((x) => x.code)).toEqual(['not-latest']);

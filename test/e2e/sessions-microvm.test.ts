@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { BootEvent, CycleEvent, HostStartEvent } from '../../harness/journal/events.js';
+import type { BootEvent, CycleEvent, HostStartEvent, ObservationEvent } from '../../harness/journal/events.js';
 import { cliPath } from '../helpers/paths.js';
 import { describeResult, soakRunJson, writeScenario } from '../helpers/cli.js';
 import { hasQemu } from '../helpers/qemu.js';
@@ -55,5 +55,10 @@ describe.skipIf(!hasQemu())('soak run --sessions 2 on the micro-VM target (real 
     expect(hostsOf(1).size).toBeGreaterThanOrEqual(3);
     for (const pid of hostsOf(0)) expect(hostsOf(1).has(pid)).toBe(false);
     expect(json.summary.sessions?.count).toBe(2);
+    // every resume was timed from the guest's `cont` to its first full heartbeat: the checker's allowance for the
+    // steps a restored guest takes before its first request reaches it (check/heartbeat.ts stepsRunBound)
+    const observed = events.filter((e): e is ObservationEvent => e.type === 'observation');
+    expect(observed).toHaveLength(4);
+    for (const o of observed) expect(o.ran).toEqual({ ms: expect.any(Number) as number, stepMs: 5 });
   }, 900_000);
 });

@@ -204,6 +204,8 @@ export class AnalysisLineReader {
         tool: () => (o.tool = part()),
         // only on power-loss cycles, and last: a line with it does not close here, so JSON.parse reads it
         acknowledgedSeq: null,
+        // only from targets that time their resume (micro-VM): JSON.parse reads it too
+        ran: null,
       }),
       boot: steps('boot', {
         cycle: check(CYCLE_ID),

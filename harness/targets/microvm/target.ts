@@ -33,7 +33,7 @@ import type { Heartbeat } from '../../check/heartbeat.js';
 import type { ProbeLine } from '../../check/survival.js';
 import { GuestPorts } from './guest-ports.js';
 import type { CheckpointOptions, CheckpointResult, Target, TargetContext, TargetInfo } from '../target.js';
-import { type PhaseMarks, PhaseRecorder } from '../phase-marks.js';
+import { type PhaseMarks, PhaseRecorder, RUNS_FROM } from '../phase-marks.js';
 import { writeDisk } from './disk-handover.js';
 import { wrapTargetError } from './wrap-error.js';
 import { commitHotCopy, hotCopyDir, restoreSource, warmHashing } from './hot-copy.js';
@@ -187,6 +187,7 @@ class MicrovmTarget implements Target {
       // The guest does not know it was restored: ask for the full heartbeat the checker verifies (guest-process.ts).
       const running = askFullHeartbeat(this.hub, this.running().qemu, this.opts.bootTimeoutMs);
       await sleep(5);
+      phases.mark(RUNS_FROM);
       running(await this.running().qmp.execute('cont')); // the QEMU that loaded verified bytes (after a refusal, new)
       phases.mark('cont');
       this.ports.resumed(this.opts.bootTimeoutMs); // clock resync, then the probe's examination, once the guest runs
