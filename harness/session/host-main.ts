@@ -5,6 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { monotonicMs, sleep, stopwatch } from '../core/clock.js';
 import { ConfigError, diskErrno, SoakError } from '../core/errors.js';
+import { writeBlocking } from '../core/blocking-write.js';
 import { roundMs } from '../core/round.js';
 import { parseHostConfig, type HostConfig, type HostMessage } from './protocol.js';
 import type { Manifest } from '../store/manifest.js';
@@ -34,8 +35,9 @@ function logRestoreTimeline(target: Target): void {
   process.stderr.write(`host: ${RESTORE_TIMELINE} ${JSON.stringify(line)}\n`);
 }
 
+/** One message to the runner, in the kernel's buffer when this returns (a SIGKILL loses none: blocking-write.ts). */
 function send(msg: HostMessage): void {
-  process.stdout.write(`${JSON.stringify(msg)}\n`);
+  writeBlocking(1, `${JSON.stringify(msg)}\n`);
 }
 
 /**
