@@ -14,7 +14,7 @@ import { prepareSession, sessionPaths } from '../run/sessions.js';
 import { startRunFolder } from '../run/soak.js';
 import { sessionScenario } from '../scenario/sessions.js';
 import type { Scenario } from '../scenario/scenario.js';
-import { HostCrashes, hostCrashText, type HostCrashView } from './host-crash.js';
+import { HostCrashes, hostCrashEvent, hostCrashText, type HostCrashView } from './host-crash.js';
 import { DemoSession, type DemoOptions, type GridMember } from './session.js';
 import type { SessionState } from './state.js';
 
@@ -147,7 +147,9 @@ export class DemoGrid {
   private memberInterrupted(i: number): GridMember['interrupted'] {
     return (event, by, tKill) => {
       const v = this.crashes.interrupted(i, event, by, tKill);
-      if (v?.done) this.onHostCrash(v);
+      if (!v?.done) return;
+      this.journal.append(hostCrashEvent(v));
+      this.onHostCrash(v);
     };
   }
 }

@@ -1,7 +1,9 @@
 // The demo's whole-host kill as its page shows it (soak demo --sessions N): every session's host SIGKILLed in one
 // loop, then each session's resume as its interruption journals it; "all N back" is the time from the loop's start to
 // the last session's first verified heartbeat (each session's kill time plus its journaled downtime).
+import { roundMs } from '../core/round.js';
 import type { CycleEvent } from '../journal/events.js';
+import type { HostCrashEvent } from '../journal/fault-events.js';
 import type { KilledBy } from './state.js';
 
 /** One session's end of a whole-host kill: its verdict and downtime (kill -> first verified heartbeat, ms). */
@@ -25,6 +27,8 @@ export interface HostCrashView {
   allBackMs: number | null;
   /** Every session's interruption is journaled (verified or not). */
   done: boolean;
+  /** The first to the last session's kill, ms (0 before the first interruption is journaled). */
+  spreadMs: number;
 }
 
 interface Crash {
@@ -33,6 +37,8 @@ interface Crash {
   ends: (HostCrashEnd | 'down' | null)[];
   /** Monotonic time each session was back verified (kill + downtime). */
   backAt: (number | null)[];
+  /** Monotonic time of each session's kill, as its interruption journaled it. */
+  killedAt: number[];
 }
 
 /** The whole-host kills of a grid: begun by the button, ended by each session's journaled interruption. */
@@ -50,7 +56,7 @@ export class HostCrashes {
   begin(t0: number, down: readonly number[] = []): void {
     const ends = Array.from({ length: this.sessions }, (_, i) => (down.includes(i) ? ('down' as const) : null));
     const backAt = Array.from({ length: this.sessions }, () => null);
-    this.crash = { number: (this.crash?.number ?? 0) + 1, t0, ends, backAt };
+    this.crash = { number: (this.crash?.number ?? 0) + 1, t0, ends, backAt, killedAt: [] };
   }
 
   /** Session `session`'s interruption was journaled; counts only for a kill of the whole host still awaited. */
@@ -60,6 +66,7 @@ export class HostCrashes {
     c.ends[session] = { session, verdict: event.outcome, downtimeMs: event.downtimeMs };
     const ok = event.outcome === 'ok' && event.downtimeMs !== null;
     c.backAt[session] = ok ? tKill + event.downtimeMs! : null;
+    c.killedAt.push(tKill);
     return this.view();
   }
 
@@ -77,8 +84,25 @@ export class HostCrashes {
       ends: c.ends.slice(),
       allBackMs: allBack ? Math.max(...back) - c.t0 : null,
       done: c.ends.every((e) => e !== null),
+      spreadMs: c.killedAt.length === 0 ? 0 : Math.max(...c.killedAt) - Math.min(...c.killedAt),
     };
   }
+}
+
+/**
+ * The journal's `host-crash` event of a whole-host kill every session has answered (as a soak's crash-barrier.ts
+ * journals its crashes, so the demo's report states them the same way): `cycle` is the kill's number in the demo.
+ */
+export function hostCrashEvent(v: HostCrashView): Omit<HostCrashEvent, 'schemaVersion' | 't'> {
+  return {
+    type: 'host-crash',
+    cycle: v.number,
+    sessions: v.sessions,
+    killed: v.ends.filter((e) => e !== null && e !== 'down').length,
+    spreadMs: roundMs(v.spreadMs),
+    back: v.back,
+    lastBackMs: v.allBackMs === null ? null : roundMs(v.allBackMs),
+  };
 }
 
 /** A time as the live pages show it (shell.ts ms()): "412.0 ms", "1.62 s". */

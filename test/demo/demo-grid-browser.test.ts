@@ -186,6 +186,10 @@ describe.skipIf(!chromiumPresent)('soak demo --sessions 3 in headless Chromium',
     expect(journal.match(/"type":"run-end"/g)).toHaveLength(1);
     expect(journal).toMatch(/"type":"run-end","status":"complete","cycles":5/);
     expect(journal).toMatch(/"type":"run-start".*"sessions":3/);
+    // the whole-host kill journaled as a soak's host crash is: its report states it with the time to the last back
+    const crashes = journal.split('\n').filter((l) => l.includes('"type":"host-crash"'));
+    expect(crashes).toHaveLength(1);
+    expect(JSON.parse(crashes[0]!)).toMatchObject({ cycle: 1, sessions: 3, killed: 3, back: 3 });
     expect(problems).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // The demo's whole-host kill tally (harness/demo/host-crash.ts): "all N back" is the loop's start to the last session's
 // first verified heartbeat (its kill time plus its journaled downtime); a session not resumed means not all back.
 import { describe, expect, it } from 'vitest';
-import { HostCrashes, hostCrashText } from '../../harness/demo/host-crash.js';
+import { HostCrashes, hostCrashEvent, hostCrashText } from '../../harness/demo/host-crash.js';
+import { eventProblems } from '../../harness/journal/schema.js';
 import type { CycleEvent } from '../../harness/journal/events.js';
 
 const cycle = (outcome: CycleEvent['outcome'], downtimeMs: number | null) => ({ outcome, downtimeMs }) as CycleEvent;
@@ -19,6 +20,18 @@ describe('HostCrashes', () => {
     const v = c.interrupted(2, cycle('ok', 650), 'host', 1000.75)!;
     expect(v).toMatchObject({ number: 1, back: 3, done: true, allBackMs: 700.25 });
     expect(hostCrashText(v)).toBe('all 3 back in 700.3 ms');
+    // journaled as a soak journals its host crashes: the loop's spread, all back, the time to the last
+    const event = hostCrashEvent(v);
+    expect(event).toEqual({
+      type: 'host-crash',
+      cycle: 1,
+      sessions: 3,
+      killed: 3,
+      spreadMs: 0.5,
+      back: 3,
+      lastBackMs: 700.25,
+    });
+    expect(eventProblems({ schemaVersion: 1, t: 1, ...event })).toBeNull();
     expect(c.pending()).toBe(false);
     c.begin(2000);
     for (const i of [0, 1, 2]) c.interrupted(i, cycle('ok', 1622.2), 'host', 2000);
@@ -31,6 +44,7 @@ describe('HostCrashes', () => {
     c.interrupted(0, cycle('ok', 10), 'host', 0);
     const v = c.interrupted(1, cycle('fail', 12), 'host', 0)!;
     expect(v).toMatchObject({ back: 1, done: true, allBackMs: null });
+    expect(hostCrashEvent(v)).toMatchObject({ killed: 2, back: 1, lastBackMs: null }); // not all back: no time
     expect(hostCrashText(v)).toBe('1 of 2 back, session 1 not back verified (fail)');
     c.begin(50);
     expect(c.view()).toMatchObject({ number: 2, back: 0, done: false });
