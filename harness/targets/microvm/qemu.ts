@@ -20,6 +20,11 @@ export interface QemuSpec {
   qmpSocket: string;
   /** Guest RAM in a shared memfd (ramCapture "memfd") instead of anonymous memory. */
   ramMemfd?: boolean;
+  /**
+   * Guest RAM mapped from this page-aligned RAM image, private (copy-on-write: the file is never written), for a restore
+   * that loads only the device state (x-ignore-shared) and faults pages in as the guest touches them (bench/lazy-ram.ts).
+   */
+  ramFile?: string;
   /** Template mode (soak.template=1): the agent boots to a pre-session state and waits for its identity. */
   template?: boolean;
   /** Start paused, waiting for `migrate-incoming` (restore). */
@@ -58,8 +63,8 @@ export function qemuArgs(spec: QemuSpec): string[] {
   ].join(' ');
   const args = [
     '-M',
-    spec.ramMemfd === true ? 'microvm,memory-backend=mem0' : 'microvm',
-    ...(spec.ramMemfd === true ? ['-object', `memory-backend-memfd,id=mem0,size=${spec.memoryMiB}M,share=on`] : []),
+    spec.ramMemfd === true || spec.ramFile !== undefined ? 'microvm,memory-backend=mem0' : 'microvm',
+    ...ramBackend(spec),
     '-accel',
     spec.accel,
     '-m',
@@ -100,6 +105,16 @@ export function qemuArgs(spec: QemuSpec): string[] {
   if (spec.incomingFrom !== undefined) args.push('-S', '-incoming', spec.incomingFrom);
   else if (spec.incoming) args.push('-S', '-incoming', 'defer');
   return args;
+}
+
+/** The guest RAM's memory backend, when it is not QEMU's anonymous memory. */
+function ramBackend(spec: QemuSpec): string[] {
+  const size = `size=${spec.memoryMiB}M`;
+  if (spec.ramFile !== undefined) {
+    if (spec.ramFile.includes(',')) throw new TargetError(`RAM image path ${spec.ramFile}: a comma ends a QEMU option`);
+    return ['-object', `memory-backend-file,id=mem0,${size},mem-path=${spec.ramFile},share=off`];
+  }
+  return spec.ramMemfd === true ? ['-object', `memory-backend-memfd,id=mem0,${size},share=on`] : [];
 }
 
 /**
