@@ -24,7 +24,7 @@ export function checkpointStormLines(c: CheckpointStormSummary | undefined): str
   const k = c.checkpoints;
   const lead = `${plural(c.storms, 'checkpoint storm')}, each asking every session's host for a checkpoint in one loop (${took} sessions a storm), then SIGKILLing each session inside its storm checkpoint and resuming it from its newest complete checkpoint. Storm checkpoints: ${k.begun} begun (${k.queued} after a checkpoint already in flight when asked), ${k.committed} committed before the kill, ${k.torn} torn by it (in flight), ${k.failed} failed.`;
   const timing = `${spreadText(c.spreadMs, 'First to last storm checkpoint begin')}; ${spreadText(c.durationMs, 'first begin to the last commit or kill')}.`;
-  const cost = `What a storm costs: storm checkpoints pause ${costText(c.storm.pauseMs)}, write ${costText(c.storm.writeMs)}; the run's ordinary checkpoints pause ${costText(c.ordinary.pauseMs)}, write ${costText(c.ordinary.writeMs)} (measured once, on one host).`;
+  const cost = `What a storm costs: storm checkpoints pause ${costText(c.storm.pauseMs)}, write ${costText(c.storm.writeMs)}; the run's ordinary checkpoints pause ${costText(c.ordinary.pauseMs)}, write ${costText(c.ordinary.writeMs)} (measured once, on one host). Only storm checkpoints that committed before their kill are timed: one slower than its kill's delay is torn, not timed, so the storm's figures are a lower bound.`;
   return [lead, timing, cost];
 }
 
