@@ -67,6 +67,8 @@ async function storm(ctx: FaultContext, host: HostHandle, member: CrashMember): 
     }
   };
   host.on('msg', onMsg);
+  // once the storm fired, this session reports exactly once (else its storm is never journaled): as failed, if nothing else
+  let unreported: (() => void) | null = null;
   try {
     // just before the loop: whether the host was already gone, or in a checkpoint
     const at: { gone: IndeterminateCause | null; queued: boolean } = { gone: null, queued: false };
@@ -78,9 +80,13 @@ async function storm(ctx: FaultContext, host: HostHandle, member: CrashMember): 
     const stalls = process.env[STORM_STALLS_SESSION] === String(member.session);
     const turn = await member.meet(ctx.cycle, stalls ? unseen(host) : host, atPoint, (h) => h.askCheckpoint());
     if (turn.kind === 'gave-up') return gaveUp(host, turn.cause); // the storm never fired: nothing to report
-    const report = (r: StormReport): void => member.report(ctx.cycle, r, journalStorm(ctx.cycle));
+    const report = (r: StormReport): void => {
+      unreported = null;
+      member.report(ctx.cycle, r, journalStorm(ctx.cycle));
+    };
     const failed = (): void =>
       report({ begin: seen.begin?.at ?? null, end: null, outcome: 'failed', queued: at.queued });
+    unreported = failed;
     if (at.gone) return (failed(), gaveUp(host, at.gone)); // it exited before the storm: the machine's, as before any kill
     const began = await stormBegin(ctx, host, seen);
     if (began !== null && began.kind !== 'stuck') return (failed(), began.delivery);
@@ -115,6 +121,7 @@ async function storm(ctx: FaultContext, host: HostHandle, member: CrashMember): 
     return await down(ctx, host, { tKill, nonce: k.nonce, observedPhase, stuck, path });
   } finally {
     host.off('msg', onMsg);
+    unreported?.();
   }
 }
 
