@@ -282,7 +282,7 @@ export class RunAccumulator {
         environment: { ...start.environment, target: { ...start.environment.target, ...this.liveTarget } },
         ...runFacts(start, this.loads.columns(), this.ends),
         ...(this.lastT > 0 ? { elapsedMs: this.lastT } : {}),
-        ...this.side.summary(start, { ...start.environment.target, ...this.liveTarget }),
+        ...this.side.summary(start, { ...start.environment.target, ...this.liveTarget }, checkpoints),
         ...(each.length > 0 ? { sessions: sessionsSummary(each, dedup, this.ends) } : {}),
       },
       cycles,

@@ -1,18 +1,24 @@
 // The tallies of the journal's side events, which the accumulator hands over as they come: effects (issue 34),
-// guest state (issue 33) and host crashes (issue 36); one field of the accumulator, so its file stays under the
+// guest state (issue 33), host crashes and checkpoint storms (issue 36); one field of the accumulator, so its file stays under the
 // house's length.
 import type { JournalEvent } from '../journal/events.js';
 import type { RunStartEvent } from '../journal/events.js';
 import { EffectsTally } from './effects-tally.js';
 import { GuestStateTally } from './guest-state-tally.js';
+import { CheckpointStormTally } from './checkpoint-storm-tally.js';
 import { HostCrashTally } from './host-crash-tally.js';
 import type { PartialFold } from './partial-fold.js';
+import type { CheckpointTable } from './summary.js';
+
+/** The side tallies' fields of a partial fold. */
+type Side = 'effects' | 'guestState' | 'hostCrashes' | 'checkpointStorms';
 
 /** Effects and guest-state events, counted. */
 export class SideTallies {
   private readonly effects = new EffectsTally();
   private readonly guest = new GuestStateTally();
   private readonly crashes = new HostCrashTally();
+  private readonly storms = new CheckpointStormTally();
 
   /** Before the next run's events (a resumed or merged run: the effects tally pairs resumes within one run). */
   nextRun(): void {
@@ -24,23 +30,30 @@ export class SideTallies {
     if (e.type === 'effects') this.effects.add(e);
     else if (e.type === 'guest-state') this.guest.add(e);
     else if (e.type === 'host-crash') this.crashes.add(e);
+    else if (e.type === 'checkpoint-storm') this.storms.add(e);
     else return false;
     return true;
   }
 
-  partial(): Pick<PartialFold, 'effects' | 'guestState' | 'hostCrashes'> {
-    return { effects: this.effects.partial(), guestState: this.guest.partial(), hostCrashes: this.crashes.partial() };
+  partial(): Pick<PartialFold, Side> {
+    return {
+      effects: this.effects.partial(),
+      guestState: this.guest.partial(),
+      hostCrashes: this.crashes.partial(),
+      checkpointStorms: this.storms.partial(),
+    };
   }
 
-  append(p: Pick<PartialFold, 'effects' | 'guestState' | 'hostCrashes'>): void {
+  append(p: Pick<PartialFold, Side>): void {
     this.effects.append(p.effects);
     this.guest.append(p.guestState);
     this.crashes.append(p.hostCrashes);
+    this.storms.append(p.checkpointStorms);
   }
 
   /** Their summary sections; the promised classes come from the run-start's scenario and the target's facts. */
-  summary(start: RunStartEvent, target: Record<string, unknown>) {
+  summary(start: RunStartEvent, target: Record<string, unknown>, checkpoints: CheckpointTable) {
     const guest = this.guest.summary(start.scenario.promises, target.promises);
-    return { ...this.effects.summary(), ...guest, ...this.crashes.summary() };
+    return { ...this.effects.summary(), ...guest, ...this.crashes.summary(), ...this.storms.summary(checkpoints) };
   }
 }

@@ -6,8 +6,8 @@ import type { EffectsEvent } from './effects-event.js';
 import type { GuestStateEvent } from './guest-state-event.js';
 import type { StoreTally } from './store-tally.js';
 export type { StoreTally } from './store-tally.js';
-import type { FaultEvent, HostCrashEvent } from './fault-events.js';
-export type { FaultEvent, HostCrashEvent } from './fault-events.js';
+import type { CheckpointStormEvent, FaultEvent, HostCrashEvent } from './fault-events.js';
+export type { CheckpointStormEvent, FaultEvent, HostCrashEvent } from './fault-events.js';
 export type { Violation, ViolationCode } from '../check/heartbeat.js';
 import type { Scenario } from '../scenario/scenario.js';
 
@@ -270,6 +270,7 @@ export type JournalEvent =
   | KillEvent
   | FaultEvent
   | HostCrashEvent
+  | CheckpointStormEvent
   | RestoreEvent
   | ObservationEvent
   | CycleEvent

@@ -1,5 +1,6 @@
-// The nemesis's events (issue 17, issue 36): a fault journaled before it is delivered, and a host crash of every
-// session of a run of several sessions (nemesis/crash-barrier.ts); kept beside events.ts so its list stays one screen.
+// The nemesis's events (issue 17, issue 36): a fault journaled before it is delivered, a host crash of every session
+// of a run of several sessions (nemesis/crash-barrier.ts) and a checkpoint storm of every session
+// (nemesis/checkpoint-storm.ts); kept beside events.ts so its list stays one screen.
 import type { FaultKind } from '../scenario/scenario.js';
 
 /**
@@ -39,4 +40,35 @@ export interface HostCrashEvent {
   back: number;
   /** The crash (the loop's first kill) to the last session's first verified heartbeat, ms; null: not all came back. */
   lastBackMs: number | null;
+}
+
+/**
+ * One checkpoint storm of a run of several sessions (issue 36, nemesis/checkpoint-storm.ts): every session's host
+ * asked for a checkpoint in one loop, then killed inside it; journaled once every session it took has reported.
+ */
+export interface CheckpointStormEvent {
+  schemaVersion: 1;
+  t: number;
+  type: 'checkpoint-storm';
+  session?: number; // as events.ts's Base (never set: the storm is the run's)
+  cycle: number;
+  /** Sessions the storm took (their hosts were in the loop). */
+  sessions: number;
+  /** Of them, the sessions whose storm checkpoint was seen to begin. */
+  begun: number;
+  /** Sessions with a checkpoint in flight when asked (their storm checkpoint began once it committed). */
+  queued: number;
+  /** The first to the last storm checkpoint's begin, ms (null: none began). */
+  spreadMs: number | null;
+  /** The first begin to the last storm checkpoint's commit or kill, ms (null: none began). */
+  durationMs: number | null;
+  /** Storm checkpoints committed before their session's kill. */
+  committed: number;
+  /** Storm checkpoints in flight at their session's kill (torn: never to be restored). */
+  torn: number;
+  /** Sessions whose storm checkpoint neither committed nor was in flight at the kill (none began, the host died). */
+  failed: number;
+  /** The committed storm checkpoints' pause and write times, ms (one each per committed checkpoint). */
+  pauseMs: number[];
+  writeMs: number[];
 }

@@ -75,6 +75,7 @@ const MERGED_AS: Record<EventType, 'cycle' | 'frame'> = {
   kill: 'cycle',
   fault: 'cycle',
   'host-crash': 'cycle',
+  'checkpoint-storm': 'cycle',
   observation: 'cycle',
   restore: 'cycle',
   cycle: 'cycle',

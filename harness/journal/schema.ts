@@ -7,6 +7,7 @@ import type { Environment } from '../core/environment.js';
 import { FAULT_KINDS, scenarioSchema } from '../scenario/scenario.js';
 import type { EventOf, EventType } from './codec.js';
 import { effectsEventSchema } from './effects-schema.js';
+import { stormEventSchema } from './storm-schema.js';
 import { guestStateEventSchema } from './guest-state-schema.js';
 import { CAUSE_CODES, JOURNAL_SCHEMA_VERSION, type KillPhase, type Outcome } from './events.js';
 import { COUNT, CYCLE_ID, DURATION_MS, PERCENT, POSITIVE, SESSION_INDEX, STEP_DELTA } from './number-rules.js';
@@ -177,6 +178,13 @@ export const EVENT_SCHEMAS = {
     back: number(COUNT),
     lastBackMs: numberOrNull(DURATION_MS),
   }),
+  'checkpoint-storm': stormEventSchema(
+    base,
+    number(CYCLE_ID),
+    number(COUNT),
+    number(DURATION_MS),
+    numberOrNull(DURATION_MS),
+  ),
   restore: z.object({
     ...base,
     type: z.literal('restore'),
@@ -264,6 +272,7 @@ export const SCHEMAS_MATCH_EVENTS: { [T in EventType]: Same<z.infer<(typeof EVEN
   kill: true,
   fault: true,
   'host-crash': true,
+  'checkpoint-storm': true,
   restore: true,
   observation: true,
   cycle: true,

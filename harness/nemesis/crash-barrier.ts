@@ -4,6 +4,8 @@
 // them all: the machine died. A wait that runs out makes the crash the harness's failure (cause crash-barrier), never
 // the runtime's. Each session then resumes on its own path; once all have an outcome the crash is journaled with its
 // spread and the time from the crash to the last session back. A session whose loop ended leaves: nobody waits for it.
+// A checkpoint storm meets here the same way; its loop asks every host for a checkpoint instead (checkpoint-storm.ts,
+// which journals it from what each session reports).
 import { nowMs } from '../core/clock.js';
 import { roundMs } from '../core/round.js';
 import type { CycleEvent, IndeterminateCause } from '../journal/events.js';
@@ -13,7 +15,7 @@ import { hostTimeouts } from '../scenario/timeouts.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { HostMessage } from '../session/protocol.js';
 import { acknowledged, type CrashMember, type CrashTurn } from './fault.js';
-import { planCycle, planFaultEntry } from './plan.js';
+import { planCycle, planFaultEntry, stormKill } from './plan.js';
 
 /** TEST-ONLY: SOAK_TEST_HOST_CRASH_SPARES_SESSION=<i>: the crash loop leaves session i's host running (its control). */
 export const HOST_CRASH_SPARES_SESSION = 'SOAK_TEST_HOST_CRASH_SPARES_SESSION';
@@ -21,6 +23,9 @@ export const HOST_CRASH_SPARES_SESSION = 'SOAK_TEST_HOST_CRASH_SPARES_SESSION';
 interface Seat {
   host: HostHandle;
   atPoint: () => void;
+  /** What the loop does to this host (default: SIGKILL), returning when. */
+  act?: (host: HostHandle) => number;
+  report?: unknown;
   resolve: (t: CrashTurn) => void;
   tKill?: number;
   died?: boolean;
@@ -33,6 +38,8 @@ interface Crash {
   cause?: IndeterminateCause;
   timer?: NodeJS.Timeout;
   tCrash?: number;
+  /** A storm's sessions' reports are whole: called once with them in session order (member.report). */
+  whole?: (reports: unknown[], journal: JournalWriter) => void;
 }
 
 /** The run's host crashes: one per cycle the run's seed plans as one, met by every session. */
@@ -61,14 +68,25 @@ export class CrashBarrier {
   /** Session `session`'s part. */
   member(session: number): CrashMember {
     return {
+      session,
       plan: (cycle, own) => {
         const mine = planCycle(own, cycle);
         const fault = planFaultEntry(this.scenario, cycle);
         // a crash lands where the barrier says (every session working past its checkpoint): a kill in work
         if (fault.kind === 'host-crash') return { kill: { phase: 'work', workDelayMs: 0, phaseDelayMs: 0 }, fault };
+        // a storm's kill lands in the storm checkpoint's write: its own delay after that checkpoint's begin
+        if (fault.kind === 'checkpoint-storm') return { kill: stormKill(own, cycle), fault };
         return { kill: mine.kill, fault };
       },
-      meet: (cycle, host, atPoint) => this.meet(session, cycle, host, atPoint),
+      meet: (cycle, host, atPoint, act) => this.meet(session, cycle, host, atPoint, act),
+      report: (cycle, value, whole) => {
+        const c = this.crashes.get(cycle);
+        const seat = c?.seats.get(session);
+        if (!c || !seat || c.state !== 'fired') return;
+        seat.report = value;
+        c.whole = whole;
+        this.maybeJournal(cycle);
+      },
       died: (cycle, died) => {
         const seat = this.crashes.get(cycle)?.seats.get(session);
         if (seat) seat.died = died;
@@ -102,13 +120,19 @@ export class CrashBarrier {
     return c;
   }
 
-  private meet(session: number, cycle: number, host: HostHandle, atPoint: () => void): Promise<CrashTurn> {
+  private meet(
+    session: number,
+    cycle: number,
+    host: HostHandle,
+    atPoint: () => void,
+    act?: (host: HostHandle) => number,
+  ): Promise<CrashTurn> {
     const c = this.crash(cycle);
     if (c.state === 'failed') return Promise.resolve({ kind: 'gave-up', cause: c.cause! });
     if (c.state !== 'gathering')
       throw new Error(`cycle ${cycle}: session ${session} came to a crash already under way`);
     return new Promise((resolve) => {
-      c.seats.set(session, { host, atPoint, resolve });
+      c.seats.set(session, { host, atPoint, resolve, ...(act ? { act } : {}) });
       this.progress();
     });
   }
@@ -168,7 +192,8 @@ export class CrashBarrier {
     for (const [, seat] of seats) seat.atPoint();
     const spared = this.env[HOST_CRASH_SPARES_SESSION];
     c.tCrash = nowMs();
-    for (const [s, seat] of seats) seat.tKill = String(s) === spared ? nowMs() : seat.host.kill();
+    for (const [s, seat] of seats)
+      seat.tKill = seat.act ? seat.act(seat.host) : String(s) === spared ? nowMs() : seat.host.kill();
     for (const [, seat] of seats) seat.resolve({ kind: 'crashed', tKill: seat.tKill! });
   }
 
@@ -185,6 +210,7 @@ export class CrashBarrier {
     const c = this.crashes.get(cycle);
     if (!c || c.state !== 'fired') return;
     const seats = [...c.seats.values()];
+    if (seats.some((s) => s.act !== undefined)) return this.maybeWhole(cycle, c);
     if (seats.some((s) => s.event === undefined)) return;
     this.crashes.delete(cycle);
     const kills = seats.map((s) => s.tKill!);
@@ -199,5 +225,16 @@ export class CrashBarrier {
       back: back.length,
       lastBackMs: back.length === seats.length ? roundMs(Math.max(...back) - c.tCrash!) : null,
     });
+  }
+
+  /** A fired storm: once every seated session has reported, its `whole` journals it (once). */
+  private maybeWhole(cycle: number, c: Crash): void {
+    const seats = [...c.seats.entries()].sort(([a], [b]) => a - b);
+    if (c.whole === undefined || seats.some(([, s]) => s.report === undefined)) return;
+    this.crashes.delete(cycle);
+    c.whole(
+      seats.map(([, s]) => s.report),
+      this.journal,
+    );
   }
 }

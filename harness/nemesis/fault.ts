@@ -52,10 +52,20 @@ export type CrashTurn = { kind: 'crashed'; tKill: number } | { kind: 'gave-up'; 
 
 /** One session's part in the run's host crashes (crash-barrier.ts): what its cycle loop and host-crash fault call. */
 export interface CrashMember {
+  /** This session's index in the run. */
+  readonly session: number;
   /** Cycle `cycle`'s plan: the session's own kill plan, the fault the run's seed plans (the same in every session). */
   plan(cycle: number, own: Scenario): CyclePlan;
-  /** Bring `host` to the crash of `cycle`; `atPoint` runs for every session just before the loop's first kill. */
-  meet(cycle: number, host: HostHandle, atPoint: () => void): Promise<CrashTurn>;
+  /**
+   * Bring `host` to the crash of `cycle`; `atPoint` runs for every session just before the loop's first kill. `act`:
+   * what the loop does to the host instead of SIGKILL (a checkpoint storm asks it for a checkpoint), returning when.
+   */
+  meet(cycle: number, host: HostHandle, atPoint: () => void, act?: (host: HostHandle) => number): Promise<CrashTurn>;
+  /**
+   * After a fired `act` loop (a checkpoint storm): this session's report; once every session it took has reported,
+   * `whole` gets them in session order with the run's journal (once).
+   */
+  report(cycle: number, value: unknown, whole: (reports: unknown[], journal: JournalWriter) => void): void;
   /** After the crash: whether this session's host was then seen to die. */
   died(cycle: number, died: boolean): void;
   /** This session's outcome of cycle `cycle` (any cycle: only a crash it took part in counts it). */

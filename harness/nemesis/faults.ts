@@ -2,6 +2,7 @@
 // A new kind: its file in nemesis/ exporting one Fault, its name in FAULT_KINDS, and one line here.
 import type { FaultKind, Scenario } from '../scenario/scenario.js';
 import type { Fault } from './fault.js';
+import { checkpointStorm } from './checkpoint-storm.js';
 import { freeze } from './freeze.js';
 import { hostCrash } from './host-crash.js';
 import { powerLoss } from './power-loss.js';
@@ -15,6 +16,7 @@ export const FAULTS: Readonly<Record<FaultKind, Fault>> = {
   eio,
   freeze,
   'host-crash': hostCrash,
+  'checkpoint-storm': checkpointStorm,
 };
 
 /** Whether the scenario's store must live on the lazy file system (some listed fault is delivered through it). */

@@ -25,6 +25,19 @@ export function planKill(scenario: Scenario, cycle: number): KillPlan {
   return { phase, workDelayMs: work, phaseDelayMs: rng.uniform(lo, hi) };
 }
 
+/** The stream of a checkpoint storm's kill delay, apart from the kill plan's and the fault choice's. */
+const STORM_STREAM_SALT = 0x73746f72; // "stor"
+
+/**
+ * A checkpoint storm's kill in one session (nemesis/checkpoint-storm.ts): in its storm checkpoint's write, a delay
+ * after that checkpoint's begin drawn from the scenario's checkpointDelayMs; a pure function of (session seed, cycle).
+ */
+export function stormKill(scenario: Scenario, cycle: number): KillPlan {
+  const [lo, hi] = scenario.kill.checkpointDelayMs;
+  const rng = createRng(scenario.seed, (cycle ^ STORM_STREAM_SALT) >>> 0);
+  return { phase: 'checkpoint', workDelayMs: 0, phaseDelayMs: rng.uniform(lo, hi) };
+}
+
 /** The stream of the fault choice, apart from the kill plan's: adding faults to a scenario keeps its kill plans. */
 const FAULT_STREAM_SALT = 0x6661756c; // "faul"
 

@@ -154,8 +154,9 @@ export async function runSessions(
     throw sampled[0].reason;
   }
   mkdirSync(all[0]!.scratch, { recursive: true, mode: 0o700 }); // a runner loop removes its scratch when it ends
-  // the sessions meet at each host crash the run's seed plans (nemesis/crash-barrier.ts); none when it plans none
-  const barrier = scenario.faults.some((f) => f.kind === 'host-crash') ? new CrashBarrier(scenario, journal) : null;
+  // the sessions meet at each host crash or checkpoint storm the run's seed plans (nemesis/crash-barrier.ts)
+  const met = scenario.faults.some((f) => f.kind === 'host-crash' || f.kind === 'checkpoint-storm');
+  const barrier = met ? new CrashBarrier(scenario, journal) : null;
   const crashes = all.map((_, i) => barrier?.member(i));
   const session = async (paths: RunPaths, i: number): Promise<RunResult> => {
     const mine = own(i);

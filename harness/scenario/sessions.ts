@@ -8,8 +8,11 @@ export const MAX_SESSIONS = 64;
 /** Targets that run many sessions at once (the others are refused with sessions > 1). */
 const MULTI_SESSION_TARGETS: readonly string[] = ['process', 'microvm'];
 
-/** Faults that run with many sessions (host-crash takes every session at once: nemesis/crash-barrier.ts). */
-const MULTI_SESSION_FAULTS: readonly string[] = ['sigkill', 'host-crash'];
+/** Faults that run with many sessions (host-crash and checkpoint-storm take every session at once: crash-barrier.ts). */
+const MULTI_SESSION_FAULTS: readonly string[] = ['sigkill', 'host-crash', 'checkpoint-storm'];
+
+/** Faults that need several sessions (a checkpoint storm is every session checkpointing at once). */
+const MANY_SESSION_FAULTS: readonly string[] = ['checkpoint-storm'];
 
 /** The scenario fields (scenario.ts, which imports this file) that decide whether sessions can run at once. */
 interface SessionsFields {
@@ -25,7 +28,12 @@ interface SessionsFields {
 
 /** Why `s` cannot run its sessions at once (one line), or undefined when it can. */
 export function sessionsIssue(s: SessionsFields): string | undefined {
-  if (s.sessions === 1) return undefined;
+  if (s.sessions === 1) {
+    const lone = s.faults.find((f) => MANY_SESSION_FAULTS.includes(f.kind));
+    return (
+      lone && `faults: "${lone.kind}" needs several sessions (sessions: 1; use sessions: 2 or more, or --sessions N)`
+    );
+  }
   const n = `sessions: ${s.sessions}`;
   if (!MULTI_SESSION_TARGETS.includes(s.target))
     return `${n}: target "${s.target}" runs one session at a time (only ${MULTI_SESSION_TARGETS.join(' and ')} run many)`;

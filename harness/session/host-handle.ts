@@ -9,7 +9,7 @@ import { monotonicMs, nowMs } from '../core/clock.js';
 import { EXIT } from '../core/errors.js';
 import { type KillEntry, neverKilled, signalEntries } from '../core/kill-guard.js';
 import { readProcStat } from '../core/proc.js';
-import type { HostConfig, HostMessage } from './protocol.js';
+import { CHECKPOINT_NOW_SIGNAL, type HostConfig, type HostMessage } from './protocol.js';
 import { readMessages } from '../journal/ndjson.js';
 import type { EffectsClaim } from '../check/heartbeat.js';
 import type { ProbeLine } from '../check/survival.js';
@@ -201,6 +201,21 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
    * SIGKILL the host's whole process group (host, agent, tools, QEMU) and its kill list (each entry only while it is
    * the process the host proved: same start time, not a zombie, not the runner...); returns the monotonic kill time.
    */
+  /**
+   * Ask the host to checkpoint now (CHECKPOINT_NOW_SIGNAL: its next checkpoint begins at once, its ckpt-begin marked
+   * `asked`; one in flight finishes first); the monotonic time it was asked. A host that has exited is not signalled.
+   */
+  askCheckpoint(): number {
+    const t = nowMs();
+    if (this.exited) return t;
+    try {
+      process.kill(this.pid, CHECKPOINT_NOW_SIGNAL); // the host process only: its target's processes ignore it
+    } catch {
+      // already gone
+    }
+    return t;
+  }
+
   kill(): number {
     const t = nowMs();
     try {

@@ -17,7 +17,7 @@ import type { Target } from '../targets/target.js';
 import { diskFull } from './disk-full.js';
 import { awaitHandOff, type HandOff, standbySkipsRestore, standbyStaleNewest } from './standby.js';
 import { PhaseRecorder, RUNS_FROM } from '../targets/phase-marks.js';
-import { HOST_ALIVE_MS, RESTORE_TIMELINE, TIME_ORIGIN } from './protocol.js';
+import { CHECKPOINT_NOW_SIGNAL, HOST_ALIVE_MS, RESTORE_TIMELINE, STORM_TORN, TIME_ORIGIN } from './protocol.js';
 
 /** When this host's start-up and restore steps ended (performance.now(): ms since the process started). */
 const timeline = new PhaseRecorder();
@@ -53,12 +53,30 @@ function sendAliveTicks(): void {
   }, HOST_ALIVE_MS).unref();
 }
 
+/** The runner's "checkpoint now" (CHECKPOINT_NOW_SIGNAL): set until the next checkpoint begins; wakes the wait. */
+const askedNow = { pending: false, wake: (): void => {} };
+
+/** The wait between checkpoints: the cadence's rest, cut short by an asked checkpoint. */
+function untilNextCheckpoint(ms: number): Promise<void> {
+  if (askedNow.pending) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, Math.max(0, ms));
+    askedNow.wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+}
+
 async function checkpointLoop(cfg: HostConfig, store: Store, target: Target): Promise<never> {
   for (;;) {
     const started = stopwatch();
     const writer = store.begin(0);
-    send({ ev: 'ckpt-begin', seq: writer.seq });
-    const result = await target.checkpoint(writer, { skewMs: cfg.skewMs });
+    const asked = askedNow.pending;
+    askedNow.pending = false;
+    send({ ev: 'ckpt-begin', seq: writer.seq, ...(asked ? { asked } : {}) });
+    const torn = asked && process.env[STORM_TORN] === '1'; // TEST-ONLY (protocol.ts STORM_TORN)
+    const result = await target.checkpoint(writer, { skewMs: torn ? 40 : cfg.skewMs });
     writer.step = result.step;
     const manifest = writer.commit({ ...result.meta, pauseMs: roundMs(result.pauseMs) });
     await target.committed?.(manifest.seq);
@@ -74,7 +92,7 @@ async function checkpointLoop(cfg: HostConfig, store: Store, target: Target): Pr
       newChunks: manifest.newChunks,
       meta: result.meta,
     });
-    await sleep(cfg.checkpointEveryMs - started());
+    await untilNextCheckpoint(cfg.checkpointEveryMs - started());
   }
 }
 
@@ -141,6 +159,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void cleanup());
   // After a freeze (SIGSTOP ... SIGCONT of the group) the runner checks the session on its next full heartbeat.
   process.on('SIGCONT', () => target.requestFullHeartbeat());
+  // A checkpoint storm: checkpoint now (one in flight finishes first; protocol.ts CHECKPOINT_NOW_SIGNAL).
+  process.on(CHECKPOINT_NOW_SIGNAL, () => {
+    askedNow.pending = true;
+    askedNow.wake();
+  });
 
   let restored: Manifest | undefined;
   let order: HandOff = cfg.mode === 'boot' ? 'boot' : 'restore';

@@ -104,7 +104,8 @@ export type HostMessage =
   | { ev: 'standby-ready'; readyMs: number }
   | { ev: 'restore-begin'; seq: number; step: number }
   | { ev: 'restore-end'; seq: number; step: number; restoreMs: number; source?: string }
-  | { ev: 'ckpt-begin'; seq: number }
+  /** `asked`: this checkpoint began because the runner asked for one (CHECKPOINT_NOW_SIGNAL), not at the cadence. */
+  | { ev: 'ckpt-begin'; seq: number; asked?: true }
   | ({ ev: 'ckpt-commit' } & CheckpointFacts)
   /** Target facts; `live` once the target has booted or restored (facts only a running target knows). */
   | { ev: 'target'; info: Record<string, string | number | boolean>; live: boolean }
@@ -123,6 +124,20 @@ export type HostMessage =
    * the host itself was stopped or starved in between).
    */
   | { ev: 'alive'; at: number; gapMs: number };
+
+/**
+ * The host command "checkpoint now" (a checkpoint storm: nemesis/checkpoint-storm.ts): the signal the runner sends the
+ * host process. A signal, not a line on stdin: it carries nothing to misread, reaches every host however it was started
+ * (a standby's stdin is its hand-off's), and the storm's loop sends it to every session in the same tick.
+ */
+export const CHECKPOINT_NOW_SIGNAL = 'SIGUSR2';
+
+/**
+ * TEST-ONLY: SOAK_TEST_STORM_TORN=1: a host takes every asked checkpoint torn across its parts (skewMs 40: the workspace
+ * at t, memory and tool at t + 40 ms) and commits it whole: the negative control that a torn storm checkpoint restored
+ * is caught by the checker (test/e2e/checkpoint-storm.test.ts).
+ */
+export const STORM_TORN = 'SOAK_TEST_STORM_TORN';
 
 /** How often a session host sends `alive` (ms). */
 export const HOST_ALIVE_MS = 200;

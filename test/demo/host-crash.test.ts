@@ -31,7 +31,8 @@ describe('HostCrashes', () => {
       back: 3,
       lastBackMs: 700.25,
     });
-    expect(eventProblems({ schemaVersion: 1, t: 1, ...event })).toBeNull();
+    const line = { schemaVersion: 1, t: 1, ...event };
+    expect(eventProblems(line)).toBeNull();
     expect(c.pending()).toBe(false);
     c.begin(2000);
     for (const i of [0, 1, 2]) c.interrupted(i, cycle('ok', 1622.2), 'host', 2000);

@@ -32,6 +32,7 @@ export const SLOW_FIRST: readonly string[] = [
   'test/targets/microvm/stuck-session.test.ts',
   'test/e2e/saturation.test.ts',
   'test/e2e/resume-sessions.test.ts',
+  'test/e2e/checkpoint-storm.test.ts',
 ];
 
 /** Rank of a file in SLOW_FIRST (files not listed rank after every listed one). */

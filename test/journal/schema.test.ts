@@ -20,13 +20,14 @@ describe('journal schema', () => {
     for (const e of parsedLines(name)) expect(eventProblems(e), JSON.stringify(e).slice(0, 100)).toBeNull();
   });
 
-  it('the fixtures hold every event type but the kill list, the fault, the host crash, effects and guest state (tested by hand)', () => {
+  it('the fixtures hold every event type but the kill list, the fault, the host crash, the storm, effects and guest state (tested by hand)', () => {
     // effects: test/journal/effects-event.test.ts; guest-state: test/journal/guest-state-event.test.ts
     const seen = new Set(fixtureNames.flatMap((n) => parsedLines(n).map((e) => e.type)));
     expect(Object.keys(EVENT_SCHEMAS).filter((t) => !seen.has(t))).toEqual([
       'kill-list',
       'fault',
       'host-crash',
+      'checkpoint-storm',
       'effects',
       'guest-state',
     ]);
@@ -55,6 +56,23 @@ describe('journal schema', () => {
     expect(eventProblems(JSON.parse(line.replace('0.2', '-0.2')) as { type: string })).toMatch(/^host-crash\.spreadMs/);
     expect(eventProblems(JSON.parse(line.replace(',"lastBackMs":1234.5', '')) as { type: string })).toMatch(
       /^host-crash\.lastBackMs/,
+    );
+  });
+
+  it('a checkpoint storm as its fault journals it is valid; a negative spread is not, nor a missing pause list', () => {
+    const storm = { cycle: 3, sessions: 4, begun: 4, queued: 1, spreadMs: 12.5, durationMs: 80.25, committed: 1 };
+    const rest = { torn: 3, failed: 0, pauseMs: [9.5], writeMs: [60.125] };
+    const line = encodeEvent({ schemaVersion: 1, t: 1, type: 'checkpoint-storm', ...storm, ...rest });
+    expect(eventProblems(JSON.parse(line) as { type: string })).toBeNull();
+    const none = { ...storm, begun: 0, spreadMs: null, durationMs: null, committed: 0 };
+    const empty = { ...rest, torn: 0, failed: 4, pauseMs: [], writeMs: [] };
+    const noBegin = encodeEvent({ schemaVersion: 1, t: 1, type: 'checkpoint-storm', ...none, ...empty });
+    expect(eventProblems(JSON.parse(noBegin) as { type: string })).toBeNull();
+    expect(eventProblems(JSON.parse(line.replace('12.5', '-12.5')) as { type: string })).toMatch(
+      /^checkpoint-storm\.spreadMs/,
+    );
+    expect(eventProblems(JSON.parse(line.replace(',"pauseMs":[9.5]', '')) as { type: string })).toMatch(
+      /^checkpoint-storm\.pauseMs/,
     );
   });
 

@@ -125,6 +125,24 @@ describe('CrashBarrier', () => {
     expect(kills).toEqual([]);
   });
 
+  it("a storm's loop acts on every host instead of killing it, and its reports are handed on once, in session order", async () => {
+    const { kills, hosts, members, events } = setup(3);
+    const asked: number[] = [];
+    const act = (h: HostHandle): number => (asked.push((h as unknown as FakeHost).id), performance.now());
+    const turns = Promise.all(members.map((m, i) => m.meet(1, hosts[i] as unknown as HostHandle, () => {}, act)));
+    hosts.forEach((h) => h.beat(11));
+    expect((await turns).map((t) => t.kind)).toEqual(['crashed', 'crashed', 'crashed']);
+    expect([asked, kills]).toEqual([[0, 1, 2], []]);
+    const wholes: unknown[][] = [];
+    const whole = (r: unknown[]): void => void wholes.push(r);
+    members[2]!.report(1, 'c', whole);
+    members[0]!.report(1, 'a', whole);
+    members.forEach((m) => m.settled(1, settled(5))); // a storm is never journaled as a host crash
+    expect(wholes).toEqual([]);
+    members[1]!.report(1, 'b', whole);
+    expect([wholes, events]).toEqual([[['a', 'b', 'c']], []]);
+  });
+
   it('plans the fault from the run seed in every session (the same crash cycles), each its own kill plan otherwise', () => {
     const s = parseScenario('name: t\nsessions: 4\nfaults: [{kind: host-crash}, {kind: sigkill}]\n', 't.yaml');
     const barrier = new CrashBarrier(s, { append: () => {} } as unknown as JournalWriter, {});

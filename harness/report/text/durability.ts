@@ -14,6 +14,8 @@ const WHAT: Record<DurabilityRow['kind'], string> = {
     'freeze (SIGSTOP of the session host group, then SIGCONT: the same session must carry on with no lost steps; past the host timeout it is killed and resumed)',
   'host-crash':
     "host crash (SIGKILL of the session host group, its kill list and the warm standbys at one instant, with several sessions every session's host in one loop: a cold host restores; the page cache survives)",
+  'checkpoint-storm':
+    "checkpoint storm (every session's host asked for a checkpoint in one loop, each then SIGKILLed inside its storm checkpoint's write: the sessions' checkpoints compete for the disk and the shared store at once)",
 };
 
 /** What no fault kind of this harness reaches; always n = 0. */
