@@ -59,6 +59,7 @@ export const FIELD_ORDER = {
   ],
   fault: ['session', 'cycle', 'kind', 'acknowledgedSeq', 'acknowledgedStep', 'durationMs'],
   'host-crash': ['session', 'cycle', 'sessions', 'killed', 'spreadMs', 'back', 'lastBackMs'],
+  'memory-pressure': ['session', 'cycle', 'sessions', 'usageBytes', 'limitBytes', 'oomKills', 'victims', 'killMs'],
   restore: ['session', 'cycle', 'seq', 'step', 'restoreMs', 'source'],
   observation: [
     'session',

@@ -1,5 +1,6 @@
-// The nemesis's events (issue 17, issue 36): a fault journaled before it is delivered, and a host crash of every
-// session of a run of several sessions (nemesis/crash-barrier.ts); kept beside events.ts so its list stays one screen.
+// The nemesis's events (issue 17, issue 36): a fault journaled before it is delivered, a host crash of every session
+// of a run of several sessions (nemesis/crash-barrier.ts) and a memory squeeze of them all (nemesis/memory-pressure.ts);
+// kept beside events.ts so its list stays one screen.
 import type { FaultKind } from '../scenario/scenario.js';
 
 /**
@@ -39,4 +40,28 @@ export interface HostCrashEvent {
   back: number;
   /** The crash (the loop's first kill) to the last session's first verified heartbeat, ms; null: not all came back. */
   lastBackMs: number | null;
+}
+
+/**
+ * One memory squeeze (issue 36, nemesis/memory-pressure.ts): every session's host in the run's memory cgroup, its
+ * limit lowered until the kernel's OOM killer killed a process in it (or the bounded wait ran out), then lifted.
+ */
+export interface MemoryPressureEvent {
+  schemaVersion: 1;
+  t: number;
+  type: 'memory-pressure';
+  session?: number; // as events.ts's Base (never set: the squeeze is the run's)
+  cycle: number;
+  /** Sessions squeezed (their hosts were in the cgroup). */
+  sessions: number;
+  /** Bytes charged to the cgroup as the squeeze began. */
+  usageBytes: number;
+  /** The limit in force when the OOM killer fired (or when the wait ran out), bytes. */
+  limitBytes: number;
+  /** Processes the OOM killer killed in the cgroup (memory.oom_control oom_kill, before the limit was lifted). */
+  oomKills: number;
+  /** The processes seen dead after the kill, each with its session (null: a process of no squeezed session). */
+  victims: { session: number | null; pid: number }[];
+  /** The first limit to the OOM kill seen, ms; null: no OOM kill within the bounded wait (the harness's cause). */
+  killMs: number | null;
 }

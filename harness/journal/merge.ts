@@ -75,6 +75,7 @@ const MERGED_AS: Record<EventType, 'cycle' | 'frame'> = {
   kill: 'cycle',
   fault: 'cycle',
   'host-crash': 'cycle',
+  'memory-pressure': 'cycle',
   observation: 'cycle',
   restore: 'cycle',
   cycle: 'cycle',

@@ -8,6 +8,7 @@ import { FAULT_KINDS, scenarioSchema } from '../scenario/scenario.js';
 import type { EventOf, EventType } from './codec.js';
 import { effectsEventSchema } from './effects-schema.js';
 import { guestStateEventSchema } from './guest-state-schema.js';
+import { memoryPressureEventSchema } from './memory-pressure-schema.js';
 import { CAUSE_CODES, JOURNAL_SCHEMA_VERSION, type KillPhase, type Outcome } from './events.js';
 import { COUNT, CYCLE_ID, DURATION_MS, PERCENT, POSITIVE, SESSION_INDEX, STEP_DELTA } from './number-rules.js';
 import { finite, flag, number, numberOrNull, oneOf, show, text } from './schema-values.js';
@@ -177,6 +178,7 @@ export const EVENT_SCHEMAS = {
     back: number(COUNT),
     lastBackMs: numberOrNull(DURATION_MS),
   }),
+  'memory-pressure': memoryPressureEventSchema(base),
   restore: z.object({
     ...base,
     type: z.literal('restore'),
@@ -263,6 +265,7 @@ export const SCHEMAS_MATCH_EVENTS: { [T in EventType]: Same<z.infer<(typeof EVEN
   kill: true,
   fault: true,
   'host-crash': true,
+  'memory-pressure': true,
   restore: true,
   observation: true,
   cycle: true,

@@ -4,6 +4,7 @@ import type { FaultKind, Scenario } from '../scenario/scenario.js';
 import type { Fault } from './fault.js';
 import { freeze } from './freeze.js';
 import { hostCrash } from './host-crash.js';
+import { memoryPressure } from './memory-pressure.js';
 import { powerLoss } from './power-loss.js';
 import { sigkill } from './sigkill.js';
 import { eio, enospc } from './write-fault.js';
@@ -15,6 +16,7 @@ export const FAULTS: Readonly<Record<FaultKind, Fault>> = {
   eio,
   freeze,
   'host-crash': hostCrash,
+  'memory-pressure': memoryPressure,
 };
 
 /** Whether the scenario's store must live on the lazy file system (some listed fault is delivered through it). */

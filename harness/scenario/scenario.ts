@@ -19,7 +19,8 @@ const range = msRange(HOUR_MS);
 export const CHECKPOINT_TIMEOUT_MS = 30_000;
 
 /** The fault kinds a scenario may list (README "Faults beyond SIGKILL"), sigkill the default; each is delivered by its file in nemesis/ (nemesis/faults.ts). */
-export const FAULT_KINDS = ['sigkill', 'power-loss', 'enospc', 'eio', 'freeze', 'host-crash'] as const;
+const MEETING_FAULTS = ['host-crash', 'memory-pressure'] as const; // every session met at one instant (crash-barrier.ts)
+export const FAULT_KINDS = ['sigkill', 'power-loss', 'enospc', 'eio', 'freeze', ...MEETING_FAULTS] as const;
 /** One of FAULT_KINDS. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

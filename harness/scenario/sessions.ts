@@ -8,8 +8,8 @@ export const MAX_SESSIONS = 64;
 /** Targets that run many sessions at once (the others are refused with sessions > 1). */
 const MULTI_SESSION_TARGETS: readonly string[] = ['process', 'microvm'];
 
-/** Faults that run with many sessions (host-crash takes every session at once: nemesis/crash-barrier.ts). */
-const MULTI_SESSION_FAULTS: readonly string[] = ['sigkill', 'host-crash'];
+/** Faults that run with many sessions (host-crash and memory-pressure meet every session: nemesis/crash-barrier.ts). */
+const MULTI_SESSION_FAULTS: readonly string[] = ['sigkill', 'host-crash', 'memory-pressure'];
 
 /** The scenario fields (scenario.ts, which imports this file) that decide whether sessions can run at once. */
 interface SessionsFields {

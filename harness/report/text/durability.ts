@@ -14,6 +14,8 @@ const WHAT: Record<DurabilityRow['kind'], string> = {
     'freeze (SIGSTOP of the session host group, then SIGCONT: the same session must carry on with no lost steps; past the host timeout it is killed and resumed)',
   'host-crash':
     "host crash (SIGKILL of the session host group, its kill list and the warm standbys at one instant, with several sessions every session's host in one loop: a cold host restores; the page cache survives)",
+  'memory-pressure':
+    "memory pressure (the sessions' hosts in one memory cgroup whose limit is lowered until the kernel's OOM killer kills a process: each trial is a session the kernel picked, then resumed; a session it spared takes its own planned SIGKILL, counted as a process kill)",
 };
 
 /** What no fault kind of this harness reaches; always n = 0. */
