@@ -11,6 +11,7 @@
 // seen in usage or limit, never a sleep) makes every session's cycle the harness's (cause memory-pressure), never the
 // runtime's. Each squeeze is journaled once, with its limit, usage, victims and time to the kill (fault-events.ts).
 import { nowMs, sleep } from '../core/clock.js';
+import { ConfigError } from '../core/errors.js';
 import { groupMembers, isDead, readProcStat } from '../core/proc.js';
 import { roundMs } from '../core/round.js';
 import type { IndeterminateCause } from '../journal/events.js';
@@ -77,8 +78,7 @@ export class MemoryPressure {
   /** For a scenario that plans memory-pressure: sweep stale run cgroups, make this run's; null when it plans none. */
   static async start(scenario: Scenario, journal: JournalWriter, runId: string): Promise<MemoryPressure | null> {
     if (!scenario.faults.some((f) => f.kind === 'memory-pressure')) return null;
-    const issue = memoryCgroupIssue();
-    if (issue !== null) throw new Error(issue); // refused before the run folder (refuseMemoryPressure); changed since
+    refuseMemoryPressure(scenario); // refused before the run folder too (a --resume: here, before any cycle)
     const hostMs = hostTimeouts(scenario).hostMs;
     await sweepStaleCgroups(hostMs);
     return new MemoryPressure(MemoryCgroup.create(runId), journal, hostMs);
@@ -164,9 +164,10 @@ export class MemoryPressure {
   }
 }
 
-/** Why this machine cannot run the scenario's memory-pressure faults (one line), or null. */
-export function memoryPressureIssue(scenario: Pick<Scenario, 'faults'>): string | null {
-  return scenario.faults.some((f) => f.kind === 'memory-pressure') ? memoryCgroupIssue() : null;
+/** Refuse (exit 3, one line) a scenario that plans memory-pressure where no memory cgroup can be used. */
+export function refuseMemoryPressure(scenario: Pick<Scenario, 'faults'>): void {
+  const issue = scenario.faults.some((f) => f.kind === 'memory-pressure') ? memoryCgroupIssue() : null;
+  if (issue !== null) throw new ConfigError(issue);
 }
 
 /** A run of one session that plans memory-pressure: its squeeze and the one-seat meeting it is run at; else null. */
