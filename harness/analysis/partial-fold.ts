@@ -7,6 +7,7 @@ import type { FreezeCycles } from './freeze-cycles.js';
 import type { EffectsFold } from './effects-tally.js';
 import type { GuestStateFold } from './guest-state-tally.js';
 import type { HostCrashFold } from './host-crash-tally.js';
+import type { MemoryPressureFold } from './memory-pressure-tally.js';
 import type { IndeterminateCause, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 
 /**
@@ -42,6 +43,8 @@ export interface PartialFold {
   guestState?: GuestStateFold;
   /** Its host-crash events counted (absent: folds from before issue 36's host crashes). */
   hostCrashes?: HostCrashFold;
+  /** Its memory-pressure events counted (absent: folds from before issue 36's squeezes). */
+  memoryPressure?: MemoryPressureFold;
   /** The latest run-end or machine-load time in this part (0: none). */
   lastT: number;
 }

@@ -1,18 +1,22 @@
 // The tallies of the journal's side events, which the accumulator hands over as they come: effects (issue 34),
-// guest state (issue 33) and host crashes (issue 36); one field of the accumulator, so its file stays under the
+// guest state (issue 33), host crashes and memory squeezes (issue 36); one field of the accumulator, so its file stays under the
 // house's length.
 import type { JournalEvent } from '../journal/events.js';
 import type { RunStartEvent } from '../journal/events.js';
 import { EffectsTally } from './effects-tally.js';
 import { GuestStateTally } from './guest-state-tally.js';
 import { HostCrashTally } from './host-crash-tally.js';
+import { MemoryPressureTally } from './memory-pressure-tally.js';
 import type { PartialFold } from './partial-fold.js';
+
+type Sides = 'effects' | 'guestState' | 'hostCrashes' | 'memoryPressure';
 
 /** Effects and guest-state events, counted. */
 export class SideTallies {
   private readonly effects = new EffectsTally();
   private readonly guest = new GuestStateTally();
   private readonly crashes = new HostCrashTally();
+  private readonly squeezes = new MemoryPressureTally();
 
   /** Before the next run's events (a resumed or merged run: the effects tally pairs resumes within one run). */
   nextRun(): void {
@@ -24,23 +28,26 @@ export class SideTallies {
     if (e.type === 'effects') this.effects.add(e);
     else if (e.type === 'guest-state') this.guest.add(e);
     else if (e.type === 'host-crash') this.crashes.add(e);
+    else if (e.type === 'memory-pressure') this.squeezes.add(e);
     else return false;
     return true;
   }
 
-  partial(): Pick<PartialFold, 'effects' | 'guestState' | 'hostCrashes'> {
-    return { effects: this.effects.partial(), guestState: this.guest.partial(), hostCrashes: this.crashes.partial() };
+  partial(): Pick<PartialFold, Sides> {
+    const [effects, guestState, hostCrashes] = [this.effects.partial(), this.guest.partial(), this.crashes.partial()];
+    return { effects, guestState, hostCrashes, memoryPressure: this.squeezes.partial() };
   }
 
-  append(p: Pick<PartialFold, 'effects' | 'guestState' | 'hostCrashes'>): void {
+  append(p: Pick<PartialFold, Sides>): void {
     this.effects.append(p.effects);
     this.guest.append(p.guestState);
     this.crashes.append(p.hostCrashes);
+    this.squeezes.append(p.memoryPressure);
   }
 
   /** Their summary sections; the promised classes come from the run-start's scenario and the target's facts. */
   summary(start: RunStartEvent, target: Record<string, unknown>) {
     const guest = this.guest.summary(start.scenario.promises, target.promises);
-    return { ...this.effects.summary(), ...guest, ...this.crashes.summary() };
+    return { ...this.effects.summary(), ...guest, ...this.crashes.summary(), ...this.squeezes.summary() };
   }
 }

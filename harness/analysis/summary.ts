@@ -2,6 +2,7 @@
 import type { EffectsSummary } from './effects-tally.js';
 import type { GuestStateSummary } from './guest-state-tally.js';
 import type { HostCrashSummary } from './host-crash-tally.js';
+import type { MemoryPressureSummary } from './memory-pressure-tally.js';
 import type { Environment } from '../core/environment.js';
 import type { CauseCode, CycleEvent, RunEndEvent, RunStatus, SourceRun } from '../journal/events.js';
 import type { MachineLoadSummary } from './machine-load.js';
@@ -147,6 +148,8 @@ export interface Summary {
   sessions?: SessionsSummary;
   /** The host crashes of a run of several sessions (analysis/host-crash-tally.ts); absent: none journaled. */
   hostCrashes?: HostCrashSummary;
+  /** The memory squeezes of a run (analysis/memory-pressure-tally.ts); absent: none journaled. */
+  memoryPressure?: MemoryPressureSummary;
 }
 
 /** Each session's cycles, kill-and-resume rate and dedup, and the store's pooled dedup beside the sessions' mean. */

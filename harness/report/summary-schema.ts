@@ -5,6 +5,7 @@ import type { Summary } from '../analysis/summary.js';
 import { CAUSE_CODES } from '../journal/events.js';
 import { sessionsSchema } from './sessions-schema.js';
 import { hostCrashesSchema } from './host-crash-schema.js';
+import { memoryPressureSchema } from './memory-pressure-schema.js';
 import { STATE_CLASS_IDS, type StateClass } from '../check/survival.js';
 import type { GateResult } from '../gates/types.js';
 import type { ReportVerdict } from '../gates/verdict.js';
@@ -248,6 +249,7 @@ export const summarySchema = z.object({
   guestState: guestStateSchema.optional(),
   sessions: sessionsSchema.optional(),
   hostCrashes: hostCrashesSchema.optional(),
+  memoryPressure: memoryPressureSchema.optional(),
 });
 
 /** The report's verdict banner. */

@@ -160,6 +160,9 @@ describe.skipIf(issue !== null)(
       expect(good.markdown).toContain(`Tested: memory pressure (`);
       expect(good.markdown).toMatch(new RegExp(`Tested: memory pressure \\(.*\\), n = ${victims}\\.`));
       expect(good.markdown).toMatch(new RegExp(`Tested: process kill .*, n = ${9 - victims}\\.`));
+      expect(good.markdown).toContain('## Memory pressure');
+      expect(good.markdown).toMatch(/3 memory squeezes \(3 sessions' hosts in one memory cgroup.*it fired in 3 of 3/);
+      expect(good.markdown).toMatch(/Time from the first limit to the OOM kill: p50 .*, max .* \(n = 3 squeezes/);
       expect(cgroupsOf(path.basename(good.runDir))).toEqual([]); // removed at run end
     });
 
@@ -185,6 +188,8 @@ describe.skipIf(issue !== null)(
       ]);
       expect(cycles[0]!.cause!.message).toMatch(/no OOM kill in the run's memory cgroup within 3000 ms/);
       expect(spared.events.filter((e) => e.type === 'fault')).toEqual([]);
+      expect(spared.markdown).toMatch(/it fired in 0 of 1; the kernel picked 0 processes\./);
+      expect(spared.markdown).toMatch(/the OOM killer never fired, so none is measured/);
       expect(spared.result.exitCode).not.toBe(1);
     });
 

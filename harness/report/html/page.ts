@@ -13,6 +13,7 @@ import { sinceLastHtml } from './since-last.js';
 import { effectsSection } from '../text/effects.js';
 import { sessionsSection } from '../text/sessions.js';
 import { hostCrashLines } from '../text/host-crashes.js';
+import { memoryPressureLines } from '../text/memory-pressure.js';
 import { guestStateMatrix } from '../guest-state.js';
 
 /** Content-Security-Policy for report pages: no scripts, no network; inline styles only. */
@@ -125,6 +126,14 @@ function hostCrashHtml(x: ReportModel['summary']['hostCrashes']): string {
     : `<h2 id="host-crashes">Host crashes</h2>\n${lines.map((l) => `<p>${h(l)}</p>`).join('\n')}\n`;
 }
 
+/** The "Memory pressure" section (report/text/memory-pressure.ts draws it). */
+function memoryPressureHtml(x: ReportModel['summary']['memoryPressure']): string {
+  const lines = memoryPressureLines(x);
+  return lines === null
+    ? ''
+    : `<h2 id="memory-pressure">Memory pressure</h2>\n${lines.map((l) => `<p>${h(l)}</p>`).join('\n')}\n`;
+}
+
 /** The "External effects" section (report/text/effects.ts draws it). */
 function effectsHtml(e: ReportModel['summary']['effects']): string {
   const s = effectsSection(e);
@@ -178,7 +187,7 @@ ${sourcesHtml(model.sources)}<h2>Durability limits</h2>
 ${list(model.durability)}
 <h3 id="guest-state">Guest state</h3>
 ${list(model.guestState)}
-${guestMatrixHtml(model)}${effectsHtml(model.summary.effects)}${sessionsHtml(model.summary.sessions)}${hostCrashHtml(model.summary.hostCrashes)}<h2>Scope and limitations</h2>
+${guestMatrixHtml(model)}${effectsHtml(model.summary.effects)}${sessionsHtml(model.summary.sessions)}${hostCrashHtml(model.summary.hostCrashes)}${memoryPressureHtml(model.summary.memoryPressure)}<h2>Scope and limitations</h2>
 ${list(model.limitations)}
 <footer>Files: <a href="summary.md">summary.md</a> · <a href="summary.json">summary.json</a> · <a href="cycles.csv">cycles.csv</a> · <a href="../index.html">all reports</a>. Kill-and-resume success ${h(fmtPct(s.killResume.trials > 0 ? s.killResume.successes / s.killResume.trials : null))} measured once; see scope and limitations.</footer>`;
   return htmlDocument(`Soak report: ${s.scenario}, ${s.date}`, body);

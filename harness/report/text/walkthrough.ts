@@ -12,6 +12,7 @@ import { durabilityLines, plainKillRows } from './durability.js';
 import { effectsMarkdown } from './effects.js';
 import { sessionsMarkdown } from './sessions.js';
 import { hostCrashMarkdown } from './host-crashes.js';
+import { memoryPressureMarkdown } from './memory-pressure.js';
 import { guestStateMatrix } from '../guest-state.js';
 import { storyMarkdown } from './story.js';
 import { anytimeSection } from './anytime-format.js';
@@ -176,6 +177,7 @@ export function renderWalkthrough(
     ...effectsMarkdown(s.effects, md),
     ...sessionsMarkdown(s.sessions, md),
     ...hostCrashMarkdown(s.hostCrashes, md),
+    ...memoryPressureMarkdown(s.memoryPressure, md),
     '## Scope and limitations',
     '',
     ...bullets(model.limitations),
