@@ -110,23 +110,7 @@ export class MemoryPressure {
     const before = this.cg.oom().oomKill;
     const usageBytes = this.cg.usage();
     const t0 = nowMs();
-    let limit = Math.ceil(usageBytes / PAGE) * PAGE;
-    while (!this.cg.limit(limit)) limit = Math.ceil(this.cg.usage() / PAGE) * PAGE + PAGE; // usage rose meanwhile
-    let seen = { usage: usageBytes, limit, at: t0 };
-    let oomKills: number;
-    for (;;) {
-      await sleep(TICK_MS); // a poll of the kernel's counters; the bound below is measured from what they show
-      oomKills = this.cg.oom().oomKill - before;
-      if (oomKills > 0) break;
-      const usage = this.cg.usage();
-      const lower = Math.floor(usage / PAGE) * PAGE;
-      if (lower < limit && this.cg.limit(lower)) limit = lower;
-      const now = nowMs();
-      if (usage !== seen.usage || limit !== seen.limit) seen = { usage, limit, at: now };
-      else if (now - seen.at > this.boundMs || now - t0 > 4 * this.boundMs) break;
-    }
-    const tKill = nowMs();
-    this.cg.lift();
+    const { limit, oomKills, tKill } = await this.lower(usageBytes, before);
     const victims = oomKills > 0 ? await this.victims(owner, witness) : [];
     this.journal.append({
       type: 'memory-pressure',
@@ -139,12 +123,39 @@ export class MemoryPressure {
       killMs: oomKills > 0 ? roundMs(tKill - t0) : null,
     });
     if (oomKills === 0) {
-      const message = `cycle ${cycle}: no OOM kill in the run's memory cgroup within ${this.boundMs} ms of its last change in usage (limit ${limit} bytes, usage ${usageBytes} at the squeeze)`;
+      const message = `cycle ${cycle}: no OOM kill in the run's memory cgroup within ${this.boundMs} ms of its last change in usage or limit, ${4 * this.boundMs} ms in all (limit ${limit} bytes, usage ${usageBytes} at the squeeze)`;
       const cause: IndeterminateCause = { code: 'memory-pressure', message };
       return new Map([...hosts.keys()].map((s) => [s, { kind: 'gave-up', cause }]));
     }
     const hit = new Set(victims.map((v) => v.session));
     return new Map([...hosts.keys()].map((s) => [s, hit.has(s) ? { kind: 'crashed', tKill } : { kind: 'spared' }]));
+  }
+
+  /**
+   * Lower the limit to the usage (again as it falls) until the OOM killer fires or the bound runs out (measured from the
+   * last change seen in usage or limit; at most 4 bounds in all); the limit is lifted however it ends.
+   */
+  private async lower(usageBytes: number, before: number): Promise<{ limit: number; oomKills: number; tKill: number }> {
+    const t0 = nowMs();
+    try {
+      let limit = Math.ceil(usageBytes / PAGE) * PAGE;
+      while (!this.cg.limit(limit)) limit = Math.ceil(this.cg.usage() / PAGE) * PAGE + PAGE; // usage rose meanwhile
+      let seen = { usage: usageBytes, limit, at: t0 };
+      for (;;) {
+        await sleep(TICK_MS); // a poll of the kernel's counters; the bound below is measured from what they show
+        const oomKills = this.cg.oom().oomKill - before;
+        const now = nowMs();
+        if (oomKills > 0) return { limit, oomKills, tKill: now };
+        const usage = this.cg.usage();
+        const lower = Math.floor(usage / PAGE) * PAGE;
+        if (lower < limit && this.cg.limit(lower)) limit = lower;
+        if (usage !== seen.usage || limit !== seen.limit) seen = { usage, limit, at: now };
+        else if (now - seen.at > this.boundMs) return { limit, oomKills, tKill: now };
+        if (now - t0 > 4 * this.boundMs) return { limit, oomKills, tKill: now };
+      }
+    } finally {
+      this.cg.lift(); // no limit outlives its squeeze
+    }
   }
 
   /**
