@@ -8,6 +8,7 @@ import type { EffectsFold } from './effects-tally.js';
 import type { GuestStateFold } from './guest-state-tally.js';
 import type { HostCrashFold } from './host-crash-tally.js';
 import type { CheckpointStormFold } from './checkpoint-storm-tally.js';
+import type { MemoryPressureFold } from './memory-pressure-tally.js';
 import type { IndeterminateCause, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 
 /**
@@ -45,6 +46,8 @@ export interface PartialFold {
   hostCrashes?: HostCrashFold;
   /** Its checkpoint-storm events counted (absent: folds from before issue 36's checkpoint storms). */
   checkpointStorms?: CheckpointStormFold;
+  /** Its memory-pressure events counted (absent: folds from before issue 36's squeezes). */
+  memoryPressure?: MemoryPressureFold;
   /** The latest run-end or machine-load time in this part (0: none). */
   lastT: number;
 }

@@ -1,17 +1,18 @@
 // The tallies of the journal's side events, which the accumulator hands over as they come: effects (issue 34),
-// guest state (issue 33), host crashes and checkpoint storms (issue 36); one field of the accumulator, so its file stays under the
-// house's length.
+// guest state (issue 33), host crashes, checkpoint storms and memory squeezes (issue 36); one field of the
+// accumulator, so its file stays under the house's length.
 import type { JournalEvent } from '../journal/events.js';
 import type { RunStartEvent } from '../journal/events.js';
 import { EffectsTally } from './effects-tally.js';
 import { GuestStateTally } from './guest-state-tally.js';
 import { CheckpointStormTally } from './checkpoint-storm-tally.js';
 import { HostCrashTally } from './host-crash-tally.js';
+import { MemoryPressureTally } from './memory-pressure-tally.js';
 import type { PartialFold } from './partial-fold.js';
 import type { CheckpointTable } from './summary.js';
 
 /** The side tallies' fields of a partial fold. */
-type Side = 'effects' | 'guestState' | 'hostCrashes' | 'checkpointStorms';
+type Side = 'effects' | 'guestState' | 'hostCrashes' | 'checkpointStorms' | 'memoryPressure';
 
 /** Effects and guest-state events, counted. */
 export class SideTallies {
@@ -19,6 +20,7 @@ export class SideTallies {
   private readonly guest = new GuestStateTally();
   private readonly crashes = new HostCrashTally();
   private readonly storms = new CheckpointStormTally();
+  private readonly squeezes = new MemoryPressureTally();
 
   /** Before the next run's events (a resumed or merged run: the effects tally pairs resumes within one run). */
   nextRun(): void {
@@ -31,6 +33,7 @@ export class SideTallies {
     else if (e.type === 'guest-state') this.guest.add(e);
     else if (e.type === 'host-crash') this.crashes.add(e);
     else if (e.type === 'checkpoint-storm') this.storms.add(e);
+    else if (e.type === 'memory-pressure') this.squeezes.add(e);
     else return false;
     return true;
   }
@@ -41,6 +44,7 @@ export class SideTallies {
       guestState: this.guest.partial(),
       hostCrashes: this.crashes.partial(),
       checkpointStorms: this.storms.partial(),
+      memoryPressure: this.squeezes.partial(),
     };
   }
 
@@ -49,11 +53,19 @@ export class SideTallies {
     this.guest.append(p.guestState);
     this.crashes.append(p.hostCrashes);
     this.storms.append(p.checkpointStorms);
+    this.squeezes.append(p.memoryPressure);
   }
 
   /** Their summary sections; the promised classes come from the run-start's scenario and the target's facts. */
   summary(start: RunStartEvent, target: Record<string, unknown>, checkpoints: CheckpointTable) {
     const guest = this.guest.summary(start.scenario.promises, target.promises);
-    return { ...this.effects.summary(), ...guest, ...this.crashes.summary(), ...this.storms.summary(checkpoints) };
+    const crashes = this.crashes.summary();
+    return {
+      ...this.effects.summary(),
+      ...guest,
+      ...crashes,
+      ...this.storms.summary(checkpoints),
+      ...this.squeezes.summary(),
+    };
   }
 }

@@ -3,6 +3,7 @@ import type { EffectsSummary } from './effects-tally.js';
 import type { GuestStateSummary } from './guest-state-tally.js';
 import type { HostCrashSummary } from './host-crash-tally.js';
 import type { CheckpointStormSummary } from './checkpoint-storm-tally.js';
+import type { MemoryPressureSummary } from './memory-pressure-tally.js';
 import type { Environment } from '../core/environment.js';
 import type { CauseCode, CycleEvent, RunEndEvent, RunStatus, SourceRun } from '../journal/events.js';
 import type { MachineLoadSummary } from './machine-load.js';
@@ -150,6 +151,8 @@ export interface Summary {
   hostCrashes?: HostCrashSummary;
   /** The checkpoint storms of a run of several sessions (analysis/checkpoint-storm-tally.ts); absent: none journaled. */
   checkpointStorms?: CheckpointStormSummary;
+  /** The memory squeezes of a run (analysis/memory-pressure-tally.ts); absent: none journaled. */
+  memoryPressure?: MemoryPressureSummary;
 }
 
 /** Each session's cycles, kill-and-resume rate and dedup, and the store's pooled dedup beside the sessions' mean. */

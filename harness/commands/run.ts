@@ -1,4 +1,5 @@
 // `soak run`: run a soak from a scenario, then analyse, judge and write the dated report.
+import { refuseMemoryPressure } from '../nemesis/memory-pressure.js';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, InputError } from '../core/errors.js';
@@ -192,6 +193,7 @@ async function runAndReport(argv: RunArgs, stop: { requested: boolean }): Promis
     });
     if (argv.target !== undefined) assertTargetName(argv.target, '--target');
     await validateTarget(scenario.target, scenario.targetOptions, file);
+    refuseMemoryPressure(scenario); // one line, exit 3, before anything is written
     if (!argv.json) {
       const shardText = shard ? `, shard ${shard.index}/${shard.count}` : '';
       const keyText = argv.seedFrom !== undefined ? ` (from key ${JSON.stringify(argv.seedFrom)})` : '';

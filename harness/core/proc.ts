@@ -1,7 +1,7 @@
 // Read a process's /proc/<pid>/stat: the one parser for the fields the harness uses (state, parent, process group,
 // session, start time), and the one rule for telling a lock holder from a recycled PID (pid + start time: the store's
 // and the run folder's locks).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /** The fields of /proc/<pid>/stat the harness reads. */
 export interface ProcStat {
@@ -95,4 +95,19 @@ export function sameProcessAlive(holder: { pid: number; start: string | null }):
   } catch {
     return false;
   }
+}
+
+/** The running processes of process group `pgid` (zombies left out); none without /proc. */
+export function groupMembers(pgid: number): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  return names.flatMap((n) => {
+    if (!/^\d+$/.test(n)) return [];
+    const stat = readProcStat(n);
+    return stat !== null && stat.pgrp === pgid && !isDead(stat) ? [Number(n)] : [];
+  });
 }

@@ -73,6 +73,7 @@ export const FIELD_ORDER = {
     'pauseMs',
     'writeMs',
   ],
+  'memory-pressure': ['session', 'cycle', 'sessions', 'usageBytes', 'limitBytes', 'oomKills', 'victims', 'killMs'],
   restore: ['session', 'cycle', 'seq', 'step', 'restoreMs', 'source'],
   observation: [
     'session',

@@ -6,8 +6,8 @@ import type { EffectsEvent } from './effects-event.js';
 import type { GuestStateEvent } from './guest-state-event.js';
 import type { StoreTally } from './store-tally.js';
 export type { StoreTally } from './store-tally.js';
-import type { CheckpointStormEvent, FaultEvent, HostCrashEvent } from './fault-events.js';
-export type { CheckpointStormEvent, FaultEvent, HostCrashEvent } from './fault-events.js';
+import type { CheckpointStormEvent, FaultEvent, HostCrashEvent, MemoryPressureEvent } from './fault-events.js';
+export type { CheckpointStormEvent, FaultEvent, HostCrashEvent, MemoryPressureEvent } from './fault-events.js';
 export type { Violation, ViolationCode } from '../check/heartbeat.js';
 import type { Scenario } from '../scenario/scenario.js';
 
@@ -24,7 +24,15 @@ export type KillPhase = 'work' | 'checkpoint' | 'restore';
 export type Outcome = 'ok' | 'fail' | 'indeterminate';
 
 /** Why a cycle is indeterminate: a closed set, so reports and gates can count them. */
-export const CAUSE_CODES = ['host-hung', 'host-exited', 'enospc', 'eio', 'lock-conflict', 'crash-barrier'] as const;
+export const CAUSE_CODES = [
+  'host-hung',
+  'host-exited',
+  'enospc',
+  'eio',
+  'lock-conflict',
+  'crash-barrier',
+  'memory-pressure',
+] as const;
 export type CauseCode = (typeof CAUSE_CODES)[number];
 
 /** The cause of an indeterminate cycle: its code and what was seen (one line). */
@@ -271,6 +279,7 @@ export type JournalEvent =
   | FaultEvent
   | HostCrashEvent
   | CheckpointStormEvent
+  | MemoryPressureEvent
   | RestoreEvent
   | ObservationEvent
   | CycleEvent

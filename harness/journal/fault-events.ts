@@ -1,6 +1,7 @@
 // The nemesis's events (issue 17, issue 36): a fault journaled before it is delivered, a host crash of every session
-// of a run of several sessions (nemesis/crash-barrier.ts) and a checkpoint storm of every session
-// (nemesis/checkpoint-storm.ts); kept beside events.ts so its list stays one screen.
+// of a run of several sessions (nemesis/crash-barrier.ts), a checkpoint storm of every session
+// (nemesis/checkpoint-storm.ts) and a memory squeeze of them all (nemesis/memory-pressure.ts); kept beside events.ts
+// so its list stays one screen.
 import type { FaultKind } from '../scenario/scenario.js';
 
 /**
@@ -71,4 +72,28 @@ export interface CheckpointStormEvent {
   /** The committed storm checkpoints' pause and write times, ms (one each per committed checkpoint). */
   pauseMs: number[];
   writeMs: number[];
+}
+
+/**
+ * One memory squeeze (issue 36, nemesis/memory-pressure.ts): every session's host in the run's memory cgroup, its
+ * limit lowered until the kernel's OOM killer killed a process in it (or the bounded wait ran out), then lifted.
+ */
+export interface MemoryPressureEvent {
+  schemaVersion: 1;
+  t: number;
+  type: 'memory-pressure';
+  session?: number; // as events.ts's Base (never set: the squeeze is the run's)
+  cycle: number;
+  /** Sessions squeezed (their hosts were in the cgroup). */
+  sessions: number;
+  /** Bytes charged to the cgroup as the squeeze began. */
+  usageBytes: number;
+  /** The limit in force when the OOM killer fired (or when the wait ran out), bytes. */
+  limitBytes: number;
+  /** Processes the OOM killer killed in the cgroup (memory.oom_control oom_kill, before the limit was lifted). */
+  oomKills: number;
+  /** The processes seen dead after the kill, each with its session (null: a process of no squeezed session). */
+  victims: { session: number | null; pid: number }[];
+  /** The first limit to the OOM kill seen, ms; null: no OOM kill within the bounded wait (the harness's cause). */
+  killMs: number | null;
 }

@@ -76,6 +76,7 @@ const MERGED_AS: Record<EventType, 'cycle' | 'frame'> = {
   fault: 'cycle',
   'host-crash': 'cycle',
   'checkpoint-storm': 'cycle',
+  'memory-pressure': 'cycle',
   observation: 'cycle',
   restore: 'cycle',
   cycle: 'cycle',

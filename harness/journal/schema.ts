@@ -9,6 +9,7 @@ import type { EventOf, EventType } from './codec.js';
 import { effectsEventSchema } from './effects-schema.js';
 import { stormEventSchema } from './storm-schema.js';
 import { guestStateEventSchema } from './guest-state-schema.js';
+import { memoryPressureEventSchema } from './memory-pressure-schema.js';
 import { CAUSE_CODES, JOURNAL_SCHEMA_VERSION, type KillPhase, type Outcome } from './events.js';
 import { COUNT, CYCLE_ID, DURATION_MS, PERCENT, POSITIVE, SESSION_INDEX, STEP_DELTA } from './number-rules.js';
 import { finite, flag, number, numberOrNull, oneOf, show, text } from './schema-values.js';
@@ -178,13 +179,8 @@ export const EVENT_SCHEMAS = {
     back: number(COUNT),
     lastBackMs: numberOrNull(DURATION_MS),
   }),
-  'checkpoint-storm': stormEventSchema(
-    base,
-    number(CYCLE_ID),
-    number(COUNT),
-    number(DURATION_MS),
-    numberOrNull(DURATION_MS),
-  ),
+  'checkpoint-storm': stormEventSchema(base),
+  'memory-pressure': memoryPressureEventSchema(base),
   restore: z.object({
     ...base,
     type: z.literal('restore'),
@@ -273,6 +269,7 @@ export const SCHEMAS_MATCH_EVENTS: { [T in EventType]: Same<z.infer<(typeof EVEN
   fault: true,
   'host-crash': true,
   'checkpoint-storm': true,
+  'memory-pressure': true,
   restore: true,
   observation: true,
   cycle: true,

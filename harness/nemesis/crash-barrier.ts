@@ -6,11 +6,13 @@
 // spread and the time from the crash to the last session back. A session whose loop ended leaves: nobody waits for it.
 // A checkpoint storm meets here the same way; its loop asks every host for a checkpoint instead (checkpoint-storm.ts,
 // which journals it from what each session reports).
+// Another fault kind that meets every session at one instant registers its own act (actOn: the memory squeeze of
+// memory-pressure.ts), which the one meeting runs in place of the SIGKILL loop and which says each session's turn.
 import { nowMs } from '../core/clock.js';
 import { roundMs } from '../core/round.js';
 import type { CycleEvent, IndeterminateCause } from '../journal/events.js';
 import type { JournalWriter } from '../journal/writer.js';
-import type { Scenario } from '../scenario/scenario.js';
+import type { FaultKind, Scenario } from '../scenario/scenario.js';
 import { hostTimeouts } from '../scenario/timeouts.js';
 import type { HostHandle } from '../session/host-handle.js';
 import type { HostMessage } from '../session/protocol.js';
@@ -19,6 +21,12 @@ import { planCycle, planFaultEntry, stormKill } from './plan.js';
 
 /** TEST-ONLY: SOAK_TEST_HOST_CRASH_SPARES_SESSION=<i>: the crash loop leaves session i's host running (its control). */
 export const HOST_CRASH_SPARES_SESSION = 'SOAK_TEST_HOST_CRASH_SPARES_SESSION';
+
+/** A meeting's act other than the host crash's loop: run once every session is in, each seated session's turn. */
+export type MeetingAct = (
+  cycle: number,
+  hosts: ReadonlyMap<number, HostHandle>,
+) => Promise<ReadonlyMap<number, CrashTurn>>;
 
 interface Seat {
   host: HostHandle;
@@ -45,6 +53,7 @@ interface Crash {
 /** The run's host crashes: one per cycle the run's seed plans as one, met by every session. */
 export class CrashBarrier {
   private readonly crashes = new Map<number, Crash>();
+  private readonly acts = new Map<FaultKind, MeetingAct>();
   private readonly left: boolean[];
   private readonly lastEnded: number[];
   /** How long a crash waits without any session making progress, and for the heartbeats past checkpoints. */
@@ -63,6 +72,11 @@ export class CrashBarrier {
     // the longest one cycle's bounded waits add up to: a session that lags by a cycle still arrives within it
     this.gatherMs = k.workDelayMs[1] + k.checkpointDelayMs[1] + k.restoreDelayMs[1] + 2 * t.resumeMs + 3 * t.hostMs;
     this.heartbeatMs = t.hostMs;
+  }
+
+  /** At the meetings of cycles planned `kind`, run `act` in place of the SIGKILL loop (no host-crash is journaled). */
+  actOn(kind: FaultKind, act: MeetingAct): void {
+    this.acts.set(kind, act);
   }
 
   /** Session `session`'s part. */
@@ -190,11 +204,27 @@ export class CrashBarrier {
     c.state = 'fired';
     const seats = [...c.seats.entries()].sort(([a], [b]) => a - b);
     for (const [, seat] of seats) seat.atPoint();
+    const act = this.acts.get(planFaultEntry(this.scenario, cycle).kind);
+    if (act) return void this.actTogether(cycle, seats, act);
     const spared = this.env[HOST_CRASH_SPARES_SESSION];
     c.tCrash = nowMs();
     for (const [s, seat] of seats)
       seat.tKill = seat.act ? seat.act(seat.host) : String(s) === spared ? nowMs() : seat.host.kill();
     for (const [, seat] of seats) seat.resolve({ kind: 'crashed', tKill: seat.tKill! });
+  }
+
+  /** A registered act at the meeting: each session's turn as it says (none said: the harness's failure). */
+  private async actTogether(cycle: number, seats: [number, Seat][], act: MeetingAct): Promise<void> {
+    this.crashes.delete(cycle); // no host-crash to journal: the act journals its own
+    let turns: ReadonlyMap<number, CrashTurn> = new Map();
+    let why = 'the act gave no turn';
+    try {
+      turns = await act(cycle, new Map(seats.map(([s, seat]) => [s, seat.host])));
+    } catch (err) {
+      why = err instanceof Error ? err.message : String(err);
+    }
+    const cause: IndeterminateCause = { code: 'crash-barrier', message: `cycle ${cycle}: ${why}` };
+    for (const [s, seat] of seats) seat.resolve(turns.get(s) ?? { kind: 'gave-up', cause });
   }
 
   private fail(cycle: number, message: string): void {

@@ -47,8 +47,12 @@ export interface FaultContext {
   crash?: CrashMember;
 }
 
-/** A session at its cycle's host crash (several sessions: crash-barrier.ts): killed in the loop, or the crash failed. */
-export type CrashTurn = { kind: 'crashed'; tKill: number } | { kind: 'gave-up'; cause: IndeterminateCause };
+/**
+ * A session at its cycle's meeting (crash-barrier.ts): killed (in the loop, or by the kernel in a squeeze), spared by a
+ * squeeze (memory-pressure.ts: its own planned kill follows), or the meeting failed.
+ */
+export type CrashTurn =
+  { kind: 'crashed'; tKill: number } | { kind: 'spared' } | { kind: 'gave-up'; cause: IndeterminateCause };
 
 /** One session's part in the run's host crashes (crash-barrier.ts): what its cycle loop and host-crash fault call. */
 export interface CrashMember {

@@ -5,6 +5,7 @@ import type { Fault } from './fault.js';
 import { checkpointStorm } from './checkpoint-storm.js';
 import { freeze } from './freeze.js';
 import { hostCrash } from './host-crash.js';
+import { memoryPressure } from './memory-pressure.js';
 import { powerLoss } from './power-loss.js';
 import { sigkill } from './sigkill.js';
 import { eio, enospc } from './write-fault.js';
@@ -17,6 +18,7 @@ export const FAULTS: Readonly<Record<FaultKind, Fault>> = {
   freeze,
   'host-crash': hostCrash,
   'checkpoint-storm': checkpointStorm,
+  'memory-pressure': memoryPressure,
 };
 
 /** Whether the scenario's store must live on the lazy file system (some listed fault is delivered through it). */

@@ -37,6 +37,11 @@ export const hostCrash: Fault = {
   },
 };
 
+/** A crash's loop spares no session: a turn that says so is the harness's failure. */
+function spared(cycle: number): IndeterminateCause {
+  return { code: 'crash-barrier', message: `cycle ${cycle}: the host crash spared this session` };
+}
+
 /** Whether `host` is seen to exit within `ms` (a SIGKILLed host is; one the crash missed is not). */
 async function diedWithin(host: HostHandle, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -59,7 +64,7 @@ async function crashTogether(ctx: FaultContext, host: HostHandle, crash: CrashMe
     const observedPhase = inFlightSeq !== null ? 'checkpoint' : 'work';
     seen.at = { observedPhase, atStep, nonce: host.nonce ?? '', lastCommitted, inFlightSeq };
   });
-  if (turn.kind === 'gave-up') return gaveUp(host, turn.cause);
+  if (turn.kind !== 'crashed') return gaveUp(host, turn.kind === 'gave-up' ? turn.cause : spared(ctx.cycle));
   if (seen.gone) return gaveUp(host, seen.gone); // it exited before the crash: the machine's, as before any kill
   const k = seen.at!;
   journalKill(ctx.journal, ctx.cycle, { phase: ctx.plan.kill.phase, ...k }, turn.tKill);

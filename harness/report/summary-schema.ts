@@ -6,6 +6,7 @@ import { CAUSE_CODES } from '../journal/events.js';
 import { sessionsSchema } from './sessions-schema.js';
 import { hostCrashesSchema } from './host-crash-schema.js';
 import { checkpointStormsSchema } from './checkpoint-storm-schema.js';
+import { memoryPressureSchema } from './memory-pressure-schema.js';
 import { STATE_CLASS_IDS, type StateClass } from '../check/survival.js';
 import type { GateResult } from '../gates/types.js';
 import type { ReportVerdict } from '../gates/verdict.js';
@@ -250,6 +251,7 @@ export const summarySchema = z.object({
   sessions: sessionsSchema.optional(),
   hostCrashes: hostCrashesSchema.optional(),
   checkpointStorms: checkpointStormsSchema.optional(),
+  memoryPressure: memoryPressureSchema.optional(),
 });
 
 /** The report's verdict banner. */
@@ -273,10 +275,7 @@ export const summaryFileSchema = summarySchema.extend({
     .array(
       z.object({
         kind: z.string(),
-        trials: num,
-        ok: num,
-        fail: num,
-        indeterminate: num,
+        ...{ trials: num, ok: num, fail: num, indeterminate: num },
         /** Indeterminate cycles by cause (enospc, eio, host-hung...). */
         causes: z.record(z.string(), num).optional(),
         interval: interval.nullable(),

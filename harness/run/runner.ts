@@ -36,6 +36,7 @@ import { RunEffects } from './effects-run.js';
 import { RunProbes } from './probe-run.js';
 import { maybeClone } from './effects-clone.js';
 import type { CrashMember } from '../nemesis/fault.js';
+import { soloSqueeze, type MemoryPressure } from '../nemesis/memory-pressure.js';
 import { adapterFaulted, orAdapterError } from './adapter-fault.js';
 
 /** How the caller follows and stops a run. */
@@ -51,6 +52,8 @@ export interface RunControl {
   decide?: (runDir: string) => Promise<string | null>;
   /** This session's part in the run's host crashes (several sessions: nemesis/crash-barrier.ts). */
   crash?: CrashMember;
+  /** The run's memory squeezes (several sessions: sessions.ts; one: made here): its hosts join their cgroup. */
+  squeeze?: MemoryPressure;
 }
 
 /** How a run (or this invocation's part of it) ended. */
@@ -88,7 +91,15 @@ export async function runCycles(
   const withEffects = effects ? { ...scenario, targetOptions: effects.targetOptions(scenario) } : scenario;
   const hosted = probes ? probes.hosted(withEffects) : withEffects;
   const hostCfg = hostConfig(hosted, live);
-  const spawnHost = journaledHosts(journal, hostCfg, paths.hostLog, timeouts);
+  // one session's memory squeezes (several sessions share the run's: sessions.ts)
+  const solo = opts.crash ? null : await soloSqueeze(scenario, journal, path.basename(paths.dir));
+  const squeeze = opts.squeeze ?? solo?.squeeze;
+  const journaled = journaledHosts(journal, hostCfg, paths.hostLog, timeouts);
+  const spawnHost: SpawnHost = (mode, c) => {
+    const h = journaled(mode, c);
+    squeeze?.spawned(h, mode); // it joins the run's memory cgroup before it starts its agent
+    return h;
+  };
   const lease = (): Store => Store.open(live.store, { purpose: 'run lease' }); // held for the whole run: gc refuses
   const ctx: CycleContext = {
     scenario,
@@ -98,7 +109,7 @@ export async function runCycles(
     model: new WorkloadModel(),
     runDir: paths.dir,
     spawnHost,
-    ...(opts.crash ? { crash: opts.crash } : {}),
+    ...(opts.crash || solo ? { crash: opts.crash ?? solo!.crash } : {}),
   };
   // two standbys when the plan kills during restores: the restore after such a kill finds a warm host as well
   const standbys = scenario.kill.phases.restore > 0 ? 2 : 1;
@@ -192,6 +203,8 @@ export async function runCycles(
   } finally {
     if (host) await host.reap(timeouts.hostMs);
     await ctx.standby?.discard(timeouts.hostMs);
+    solo?.crash.leave();
+    await solo?.squeeze.close();
     try {
       effects?.account(journal, cycles[Math.max(0, done - 1)] ?? 0, null)(); // the last session's, without a claim
       probes?.finish(journal);

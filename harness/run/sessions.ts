@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { JournalWriter } from '../journal/writer.js';
 import type { RunEndEvent, StoreTally } from '../journal/events.js';
-import type { Scenario } from '../scenario/scenario.js';
+import { MEETING_FAULTS, type Scenario } from '../scenario/scenario.js';
 import { sessionScenario } from '../scenario/sessions.js';
 import { mkdirDurable } from '../core/durable.js';
 import { Store } from '../store/store.js';
@@ -21,6 +21,7 @@ import type { FreshNonces } from './fresh-nonce.js';
 import { sessionJournal, type SessionEnd } from './session-journal.js';
 import { storeTally } from './store-tally.js';
 import { CrashBarrier } from '../nemesis/crash-barrier.js';
+import { MemoryPressure } from '../nemesis/memory-pressure.js';
 import { ABORT_SESSION, injectedSessionAbort, injectedSessionSkew } from './test-faults.js';
 
 /** Session `index`'s folders inside run folder `run` (its journal and run folder are the run's). */
@@ -154,16 +155,24 @@ export async function runSessions(
     throw sampled[0].reason;
   }
   mkdirSync(all[0]!.scratch, { recursive: true, mode: 0o700 }); // a runner loop removes its scratch when it ends
-  // the sessions meet at each host crash or checkpoint storm the run's seed plans (nemesis/crash-barrier.ts)
-  const met = scenario.faults.some((f) => f.kind === 'host-crash' || f.kind === 'checkpoint-storm');
-  const barrier = met ? new CrashBarrier(scenario, journal) : null;
+  // the sessions meet at each host crash, checkpoint storm and memory squeeze the run's seed plans (crash-barrier.ts)
+  const meets = scenario.faults.some((f) => MEETING_FAULTS.includes(f.kind));
+  const barrier = meets ? new CrashBarrier(scenario, journal) : null;
+  const squeeze = await MemoryPressure.start(scenario, journal, path.basename(run.dir));
+  if (squeeze) squeeze.attach(barrier!);
   const crashes = all.map((_, i) => barrier?.member(i));
   const session = async (paths: RunPaths, i: number): Promise<RunResult> => {
     const mine = own(i);
     const abortAfter = injectedSessionAbort(mine.cycles, i); // test-only: this session's loop dies after its first cycle
     const journaled = sessionJournal(journal, i, (e) => (ends[i] = e));
     const ran = await runCycles(
-      { ...opts, progress, decide: undefined, ...(crashes[i] ? { crash: crashes[i] } : {}) },
+      {
+        ...opts,
+        progress,
+        decide: undefined,
+        ...(crashes[i] ? { crash: crashes[i] } : {}),
+        ...(squeeze ? { squeeze } : {}),
+      },
       paths,
       journaled,
       injectedSessionSkew(sessionScenario(scenario, i), i),
@@ -177,6 +186,7 @@ export async function runSessions(
     throw new Error(ends[i].reason);
   };
   const settled = await Promise.allSettled(all.map((p, i) => session(p, i).finally(() => crashes[i]?.leave())));
+  await squeeze?.close(); // every host is reaped: the run's memory cgroup goes
   const done = ends.reduce((s, e) => s + (e?.cycles ?? 0), 0);
   const { status, reason } = runStatus(ends);
   const store = pooledTally(run, all);

@@ -19,6 +19,7 @@ import { bootSampleIds } from './boot-samples.js';
 import { rememberOptions, type RememberedOptions } from './run-options.js';
 import { createLedger, refuseUnreachableLedger } from './effects-run.js';
 import { withAdapterPromises } from './probe-run.js';
+import { refuseMemoryPressure } from '../nemesis/memory-pressure.js';
 
 /** A new run: its scenario, where run folders go, and which shard (if any) of the cycles it runs. */
 export interface RunOptions extends RunControl {
@@ -46,6 +47,7 @@ export async function startRunFolder(
   extras: RunStartExtras = {},
   purpose = 'soak run',
 ): Promise<{ id: string; paths: RunPaths; journal: JournalWriter; lock: RunLock; scenario: Scenario }> {
+  refuseMemoryPressure(asked); // exit 3 before anything runs: no memory cgroup to squeeze
   const target = await describeScenarioTarget(asked);
   const scenario = withAdapterPromises(asked, target); // journaled as run: a --resume probes alike
   refuseUnreachableLedger(scenario, target); // exit 3 before any folder or cycle: the adapter cannot reach the ledger

@@ -18,9 +18,11 @@ const range = msRange(HOUR_MS);
 /** The default bound on a checkpoint (scenario checkpoint.timeoutMs): far above the slowest checkpoint seen on a loaded 2-core machine (microvm under TCG; bench/README.md). */
 export const CHECKPOINT_TIMEOUT_MS = 30_000;
 
+/** Faults that meet every session at one instant (nemesis/crash-barrier.ts). */
+export const MEETING_FAULTS: readonly string[] = ['host-crash', 'checkpoint-storm', 'memory-pressure'];
 /** The fault kinds a scenario may list (README "Faults beyond SIGKILL"), sigkill the default; each is delivered by its file in nemesis/ (nemesis/faults.ts). */
 // prettier-ignore
-export const FAULT_KINDS = ['sigkill', 'power-loss', 'enospc', 'eio', 'freeze', 'host-crash', 'checkpoint-storm'] as const;
+export const FAULT_KINDS = ['sigkill', 'power-loss', 'enospc', 'eio', 'freeze', 'host-crash', 'checkpoint-storm', 'memory-pressure'] as const;
 /** One of FAULT_KINDS. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

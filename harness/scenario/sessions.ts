@@ -8,8 +8,8 @@ export const MAX_SESSIONS = 64;
 /** Targets that run many sessions at once (the others are refused with sessions > 1). */
 const MULTI_SESSION_TARGETS: readonly string[] = ['process', 'microvm'];
 
-/** Faults that run with many sessions (host-crash and checkpoint-storm take every session at once: crash-barrier.ts). */
-const MULTI_SESSION_FAULTS: readonly string[] = ['sigkill', 'host-crash', 'checkpoint-storm'];
+/** Faults that run with many sessions (the meeting ones take every session at once: nemesis/crash-barrier.ts). */
+const MULTI_SESSION_FAULTS: readonly string[] = ['sigkill', 'host-crash', 'checkpoint-storm', 'memory-pressure'];
 
 /** Faults that need several sessions (a checkpoint storm is every session checkpointing at once). */
 const MANY_SESSION_FAULTS: readonly string[] = ['checkpoint-storm'];

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AnalysisLineReader } from '../../harness/analysis/fastpath/line-reader.js';
 import { RunAccumulator } from '../../harness/analysis/accumulator.js';
 import { encodeEvent } from '../../harness/journal/codec.js';
+import type { MemoryPressureEvent } from '../../harness/journal/events.js';
 import { observationEvent } from '../../harness/journal/observation.js';
 import { COUNT, CYCLE_ID, DURATION_MS, follows, STEP_DELTA } from '../../harness/journal/number-rules.js';
 import { EVENT_SCHEMAS, eventProblems } from '../../harness/journal/schema.js';
@@ -20,7 +21,7 @@ describe('journal schema', () => {
     for (const e of parsedLines(name)) expect(eventProblems(e), JSON.stringify(e).slice(0, 100)).toBeNull();
   });
 
-  it('the fixtures hold every event type but the kill list, the fault, the host crash, the storm, effects and guest state (tested by hand)', () => {
+  it('the fixtures hold every event type but the kill list, the fault, the host crash, the storm, the memory squeeze, effects and guest state (tested by hand)', () => {
     // effects: test/journal/effects-event.test.ts; guest-state: test/journal/guest-state-event.test.ts
     const seen = new Set(fixtureNames.flatMap((n) => parsedLines(n).map((e) => e.type)));
     expect(Object.keys(EVENT_SCHEMAS).filter((t) => !seen.has(t))).toEqual([
@@ -28,9 +29,31 @@ describe('journal schema', () => {
       'fault',
       'host-crash',
       'checkpoint-storm',
+      'memory-pressure',
       'effects',
       'guest-state',
     ]);
+  });
+
+  it('a memory squeeze as the runner journals it is valid; a victim of no session is null, never a negative index', () => {
+    const squeeze: MemoryPressureEvent = {
+      schemaVersion: 1,
+      t: 1,
+      type: 'memory-pressure',
+      cycle: 2,
+      sessions: 4,
+      usageBytes: 197382144,
+      limitBytes: 186224640,
+      oomKills: 1,
+      victims: [{ session: 3, pid: 9064 }],
+      killMs: 83.2,
+    };
+    const line = encodeEvent(squeeze);
+    expect(eventProblems(JSON.parse(line) as { type: string })).toBeNull();
+    const none = encodeEvent({ ...squeeze, victims: [{ session: null, pid: 9064 }], killMs: null });
+    expect(eventProblems(JSON.parse(none) as { type: string })).toBeNull();
+    const bad = line.replace('"session":3', '"session":-3');
+    expect(eventProblems(JSON.parse(bad) as { type: string })).toMatch(/^memory-pressure\.victims/);
   });
 
   it("an exec adapter's kill list as the runner journals it is valid; a negative PID is not", () => {

@@ -152,4 +152,47 @@ describe('CrashBarrier', () => {
     expect(kinds(0)).toContain('host-crash');
     expect(kinds(0)).toContain('sigkill');
   });
+
+  it("a registered act runs at the meeting in place of the SIGKILL loop: each session's turn as it says", async () => {
+    const events: EventInput[] = [];
+    const journal = { append: (e: EventInput) => void events.push(e) } as unknown as JournalWriter;
+    const squeezing = parseScenario(
+      ['name: t', 'sessions: 3', 'faults: [{ kind: memory-pressure }]', 'hostTimeoutMs: 100'].join('\n'),
+      't.yaml',
+    );
+    const barrier = new CrashBarrier(squeezing, journal, {});
+    const seen: number[][] = [];
+    barrier.actOn('memory-pressure', (_cycle, hosts) => {
+      seen.push([...hosts.keys()]);
+      const turns = new Map<number, CrashTurn>([
+        [0, { kind: 'spared' }],
+        [1, { kind: 'crashed', tKill: 5 }],
+      ]);
+      return Promise.resolve(turns); // session 2: no turn given
+    });
+    const kills: number[] = [];
+    const hosts = [0, 1, 2].map((i) => new FakeHost(i, kills));
+    const turns = hosts.map((h, i) => barrier.member(i).meet(1, h as unknown as HostHandle, () => {}));
+    for (const h of hosts) h.beat(11);
+    const got = await Promise.all(turns);
+    expect(seen).toEqual([[0, 1, 2]]);
+    expect(kills).toEqual([]); // no SIGKILL loop: the act decides
+    expect(got.slice(0, 2)).toEqual([{ kind: 'spared' }, { kind: 'crashed', tKill: 5 }]);
+    expect(got[2]).toMatchObject({ kind: 'gave-up', cause: { code: 'crash-barrier' } });
+    expect(events.filter((e) => e.type === 'host-crash')).toEqual([]);
+  });
+
+  it('an act that throws makes every session of the meeting the harness failure, with its message', async () => {
+    const squeezing = parseScenario(
+      ['name: t', 'sessions: 2', 'faults: [{ kind: memory-pressure }]'].join('\n'),
+      't.yaml',
+    );
+    const barrier = new CrashBarrier(squeezing, { append: () => {} } as unknown as JournalWriter, {});
+    barrier.actOn('memory-pressure', () => Promise.reject(new Error('cgroup gone')));
+    const hosts = [0, 1].map((i) => new FakeHost(i, []));
+    const turns = hosts.map((h, i) => barrier.member(i).meet(1, h as unknown as HostHandle, () => {}));
+    for (const h of hosts) h.beat(11);
+    for (const t of await Promise.all(turns))
+      expect(t).toEqual({ kind: 'gave-up', cause: { code: 'crash-barrier', message: 'cycle 1: cgroup gone' } });
+  });
 });

@@ -14,6 +14,7 @@ import { effectsSection } from '../text/effects.js';
 import { sessionsSection } from '../text/sessions.js';
 import { hostCrashLines } from '../text/host-crashes.js';
 import { checkpointStormLines } from '../text/checkpoint-storms.js';
+import { memoryPressureLines } from '../text/memory-pressure.js';
 import { guestStateMatrix } from '../guest-state.js';
 
 /** Content-Security-Policy for report pages: no scripts, no network; inline styles only. */
@@ -126,12 +127,19 @@ function hostCrashHtml(x: ReportModel['summary']['hostCrashes']): string {
     : `<h2 id="host-crashes">Host crashes</h2>\n${lines.map((l) => `<p>${h(l)}</p>`).join('\n')}\n`;
 }
 
+/** A section of plain lines (report/text/ draws them), or nothing when there are none. */
+function linesHtml(id: string, title: string, lines: string[] | null): string {
+  return lines === null ? '' : `<h2 id="${id}">${h(title)}</h2>\n${lines.map((l) => `<p>${h(l)}</p>`).join('\n')}\n`;
+}
+
 /** The "Checkpoint storms" section of a run of several sessions (report/text/checkpoint-storms.ts draws it). */
 function stormHtml(x: ReportModel['summary']['checkpointStorms']): string {
-  const lines = checkpointStormLines(x);
-  return lines === null
-    ? ''
-    : `<h2 id="checkpoint-storms">Checkpoint storms</h2>\n${lines.map((l) => `<p>${h(l)}</p>`).join('\n')}\n`;
+  return linesHtml('checkpoint-storms', 'Checkpoint storms', checkpointStormLines(x));
+}
+
+/** The "Memory pressure" section (report/text/memory-pressure.ts draws it). */
+function memoryPressureHtml(x: ReportModel['summary']['memoryPressure']): string {
+  return linesHtml('memory-pressure', 'Memory pressure', memoryPressureLines(x));
 }
 
 /** The "External effects" section (report/text/effects.ts draws it). */
@@ -187,7 +195,7 @@ ${sourcesHtml(model.sources)}<h2>Durability limits</h2>
 ${list(model.durability)}
 <h3 id="guest-state">Guest state</h3>
 ${list(model.guestState)}
-${guestMatrixHtml(model)}${effectsHtml(model.summary.effects)}${sessionsHtml(model.summary.sessions)}${hostCrashHtml(model.summary.hostCrashes)}${stormHtml(model.summary.checkpointStorms)}<h2>Scope and limitations</h2>
+${guestMatrixHtml(model)}${effectsHtml(model.summary.effects)}${sessionsHtml(model.summary.sessions)}${hostCrashHtml(model.summary.hostCrashes)}${stormHtml(model.summary.checkpointStorms)}${memoryPressureHtml(model.summary.memoryPressure)}<h2>Scope and limitations</h2>
 ${list(model.limitations)}
 <footer>Files: <a href="summary.md">summary.md</a> · <a href="summary.json">summary.json</a> · <a href="cycles.csv">cycles.csv</a> · <a href="../index.html">all reports</a>. Kill-and-resume success ${h(fmtPct(s.killResume.trials > 0 ? s.killResume.successes / s.killResume.trials : null))} measured once; see scope and limitations.</footer>`;
   return htmlDocument(`Soak report: ${s.scenario}, ${s.date}`, body);

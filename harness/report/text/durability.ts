@@ -16,6 +16,8 @@ const WHAT: Record<DurabilityRow['kind'], string> = {
     "host crash (SIGKILL of the session host group, its kill list and the warm standbys at one instant, with several sessions every session's host in one loop: a cold host restores; the page cache survives)",
   'checkpoint-storm':
     "checkpoint storm (every session's host asked for a checkpoint in one loop, each then SIGKILLed inside its storm checkpoint's write: the sessions' checkpoints compete for the disk and the shared store at once)",
+  'memory-pressure':
+    "memory pressure (the sessions' hosts in one memory cgroup whose limit is lowered until the kernel's OOM killer kills a process: each trial is a session the kernel picked, then resumed; a session it spared takes its own planned SIGKILL, counted as a process kill)",
 };
 
 /** What no fault kind of this harness reaches; always n = 0. */

@@ -13,6 +13,7 @@ import { effectsMarkdown } from './effects.js';
 import { sessionsMarkdown } from './sessions.js';
 import { hostCrashMarkdown } from './host-crashes.js';
 import { checkpointStormMarkdown } from './checkpoint-storms.js';
+import { memoryPressureMarkdown } from './memory-pressure.js';
 import { guestStateMatrix } from '../guest-state.js';
 import { storyMarkdown } from './story.js';
 import { anytimeSection } from './anytime-format.js';
@@ -178,6 +179,7 @@ export function renderWalkthrough(
     ...sessionsMarkdown(s.sessions, md),
     ...hostCrashMarkdown(s.hostCrashes, md),
     ...checkpointStormMarkdown(s.checkpointStorms, md),
+    ...memoryPressureMarkdown(s.memoryPressure, md),
     '## Scope and limitations',
     '',
     ...bullets(model.limitations),
