@@ -22,13 +22,13 @@ import { microvmMaker, msSince as ms, verifiedResume } from './measure.js';
 export const microvmLines = (
   accel: string,
   memoryMiB: number,
-  o: { hotCopy?: boolean; stepMs?: number } = {},
+  o: { hotCopy?: boolean; stepMs?: number; bootTimeoutMs?: number } = {},
 ): string[] => [
   `stepMs: ${o.stepMs ?? 5}`,
   'checkpoint: { everyMs: 1500 }',
   'kill: { phases: { work: 1 }, workDelayMs: [500, 2500] }',
   'resumeTimeoutMs: 60000',
-  `targetOptions: { memoryMiB: ${memoryMiB}, disk: false, accel: ${accel}, ramCapture: stream, hotCopy: ${o.hotCopy ?? false} }`,
+  `targetOptions: { memoryMiB: ${memoryMiB}, disk: false, accel: ${accel}, ramCapture: stream, hotCopy: ${o.hotCopy ?? false}${o.bootTimeoutMs === undefined ? '' : `, bootTimeoutMs: ${o.bootTimeoutMs}`} }`,
 ];
 
 const sleep = (t: number): Promise<void> => new Promise((r) => setTimeout(r, t));
@@ -59,6 +59,8 @@ export interface FloorSpec {
   withTarget: boolean;
   /** Progress lines (stderr). */
   log: (line: string) => void;
+  /** The guest's boot wait (targetOptions.bootTimeoutMs; default the target's, 60 s). */
+  bootTimeoutMs?: number;
 }
 
 /** The first full heartbeat, once it arrives (60 s at most). */
@@ -79,7 +81,13 @@ async function firstFull(hbs: Heartbeat[]): Promise<Heartbeat> {
  */
 export async function floorTrials(spec: FloorSpec): Promise<FloorTimes> {
   const dir = path.join(spec.root, `floor-${spec.memoryMiB}`);
-  const options = { accel: spec.accel, disk: false, memoryMiB: spec.memoryMiB, ramCapture: 'stream' };
+  const options = {
+    accel: spec.accel,
+    disk: false,
+    memoryMiB: spec.memoryMiB,
+    ramCapture: 'stream',
+    ...(spec.bootTimeoutMs === undefined ? {} : { bootTimeoutMs: spec.bootTimeoutMs }),
+  };
   mkdirSync(dir, { recursive: true });
   const make = microvmMaker(dir, options); // its work folders (w1, w2...) are this size's own
   const store = Store.open(path.join(dir, 'store'));

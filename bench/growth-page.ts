@@ -18,6 +18,8 @@ export interface GrowthOptions {
   /** The guest size of the second and third axes. */
   at: number;
   modes: Array<'cold' | 'standby'>;
+  /** How long a guest may take to boot before its size is reported as not measured (s). */
+  bootWaitS: number;
 }
 
 const list = (name: string, raw: string, ok: (n: number) => boolean, what: string): number[] => {
@@ -27,10 +29,10 @@ const list = (name: string, raw: string, ok: (n: number) => boolean, what: strin
     throw new Error(`--${name} must list ${what}, comma-separated (got "${raw}")`);
   return ns;
 };
-const whole = (name: string, raw: string, min: number): number => {
+const whole = (name: string, raw: string, min: number, max = 10_000): number => {
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(n) || n < min || n > 10_000)
-    throw new Error(`--${name} must be a whole number ${min}-10000 (got "${raw}")`);
+  if (raw.trim() === '' || !Number.isInteger(n) || n < min || n > max)
+    throw new Error(`--${name} must be a whole number ${min}-${max} (got "${raw}")`);
   return n;
 };
 
@@ -52,6 +54,7 @@ export function growthOptions(v: Record<string, string>): GrowthOptions {
     checkpoints: whole('checkpoints', v.checkpoints ?? '', 0),
     at,
     modes: [...new Set(modes)] as GrowthOptions['modes'],
+    bootWaitS: whole('boot-wait', v['boot-wait'] ?? '60', 10, 600),
   };
 }
 
@@ -188,7 +191,7 @@ export async function growthPage(g: GrowthInput): Promise<{ markdown: string; ht
   const scope = [
     `${g.date}, ${g.cores} cores, accelerator ${g.accel}, load average before ${g.load.before}, after ${g.load.after}.`,
     `Command: ${g.command}.`,
-    `Each size: ${g.options.floor} bare floor trials (a new QEMU loading the guest's RAM stream from a local file, to the first verified heartbeat), then a ram-only soak of ${g.options.cycles} cycles per mode restoring from the store (cold: a new host; standby: a warm standby host), downtime = SIGKILL -> first verified heartbeat, ratios to that size's floor median measured in this run.`,
+    `Each size: ${g.options.floor} bare floor trials (a new QEMU loading the guest's RAM stream from a local file, to the first verified heartbeat), then a ram-only soak of ${g.options.cycles} cycles per mode restoring from the store (cold: a new host; standby: a warm standby host), downtime = SIGKILL -> first verified heartbeat, ratios to that size's floor median measured in this run; a guest that did not boot within ${g.options.bootWaitS} s is not measured.`,
     'Step rate stands in for the dirty rate: the agent has no knob that dirties RAM by itself; each step appends to its tmpfs log, advances its digest chain and drives its tool, so a shorter step dirties more pages per second. What the store newly kept per checkpoint is shown as the measured change.',
   ];
   const dirtyRows = g.dirty.map((d) => [

@@ -16,7 +16,9 @@ const { values } = benchArgs(
   'growth',
   "Micro-VM resume from the store against guest RAM (beside each size's bare floor), the workload's step rate and the checkpoints in the store, in one run.",
   {
-    sizes: 'guest sizes in MiB, comma-separated (a size whose guest does not boot within 60 s is reported, not fatal)',
+    sizes:
+      'guest sizes in MiB, comma-separated (a size whose guest does not boot within --boot-wait is reported, not fatal)',
+    'boot-wait': "seconds a guest may take to boot (targetOptions.bootTimeoutMs), the bench's bounded wait",
     cycles: 'soak cycles per size and mode, and per step period',
     floor: 'bare floor trials per size',
     modes: 'cold and/or standby (a new host, or a warm standby host, restoring from the store)',
@@ -36,6 +38,7 @@ const { values } = benchArgs(
       dirty: { type: 'string', default: '5,50' },
       checkpoints: { type: 'string', default: '24' },
       at: { type: 'string' },
+      'boot-wait': { type: 'string', default: '60' },
       accel: { type: 'string', default: 'auto' },
       out: { type: 'string' },
     },
@@ -55,6 +58,7 @@ if (!['auto', 'kvm', 'tcg'].includes(accel)) {
   process.exit(3);
 }
 
+const bootTimeoutMs = opts.bootWaitS * 1000;
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const root = mkdtempSync(path.join(os.tmpdir(), 'growth-'));
 for (const sig of ['SIGINT', 'SIGTERM'] as const)
@@ -71,7 +75,7 @@ async function soak(name: string, memoryMiB: number, standby: boolean, cycles: n
     `target: microvm`,
     `cycles: ${cycles}`,
     `standby: ${standby}`,
-    ...microvmLines(accel, memoryMiB, { stepMs }),
+    ...microvmLines(accel, memoryMiB, { stepMs, bootTimeoutMs }),
   ];
   const f = await soakFigures(root, name, lines);
   log(
@@ -98,7 +102,7 @@ try {
   for (const memoryMiB of opts.sizes) {
     let floor;
     try {
-      floor = await floorTrials({ root, accel, memoryMiB, trials: opts.floor, withTarget: false, log });
+      floor = await floorTrials({ root, accel, memoryMiB, trials: opts.floor, withTarget: false, log, bootTimeoutMs });
     } catch (err) {
       // a guest that does not boot (or resume) within the target's bounded wait: this size is reported, not measured
       const why = (err as Error).message.split('\n')[0]!.slice(0, 200);

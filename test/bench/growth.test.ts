@@ -53,6 +53,7 @@ describe('growth options', () => {
       checkpoints: 24,
       at: 256,
       modes: ['cold', 'standby'],
+      bootWaitS: 60,
     });
     expect(growthOptions({ ...DEFAULTS, dirty: '', at: '1024', modes: 'standby' })).toMatchObject({
       dirty: [],
@@ -72,6 +73,7 @@ describe('growth options', () => {
       [{ checkpoints: '-1' }, /^--checkpoints /],
       [{ modes: 'cold,hot' }, /^--modes must list cold and\/or standby \(got "cold,hot"\)$/],
       [{ at: '20000' }, /^--at /],
+      [{ 'boot-wait': '5' }, /^--boot-wait must be a whole number 10-600 \(got "5"\)$/],
     ];
     for (const [v, message] of bad)
       expect(() => growthOptions({ ...DEFAULTS, ...v }), JSON.stringify(v)).toThrow(message);
