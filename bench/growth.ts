@@ -60,6 +60,14 @@ if (!['auto', 'kvm', 'tcg'].includes(accel)) {
 
 const bootTimeoutMs = opts.bootWaitS * 1000;
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+// the output folder is made before anything is measured: a bad --out costs nothing
+const out = values.out ?? path.join(repo, 'reports', `${new Date().toISOString().slice(0, 10)}-growth`);
+try {
+  mkdirSync(out, { recursive: true });
+} catch (err) {
+  process.stderr.write(`growth: --out ${out}: ${(err as Error).message}\n`);
+  process.exit(3);
+}
 const root = mkdtempSync(path.join(os.tmpdir(), 'growth-'));
 for (const sig of ['SIGINT', 'SIGTERM'] as const)
   process.once(sig, () => {
@@ -164,8 +172,6 @@ try {
     dirty,
     checkpoints,
   });
-  const out = values.out ?? path.join(repo, 'reports', `${date.slice(0, 10)}-growth`);
-  mkdirSync(out, { recursive: true });
   const json = { schemaVersion: 1, options: opts, sizes, dirty, checkpoints };
   writeFileSync(path.join(out, 'growth.json'), `${JSON.stringify(json, null, 2)}\n`);
   writeFileSync(path.join(out, 'growth.md'), page.markdown);
