@@ -67,7 +67,7 @@ export interface ModeFigures {
   cycles: number;
   /** Restore steps: each one's median ms since the step before (restore-timeline.ts). */
   steps: Record<string, number>;
-  /** Median bytes per checkpoint: the stream (logical) and what the store newly kept of it (stored). */
+  /** Median bytes per checkpoint but the store's first: the stream (logical) and what the store newly kept of it (stored). */
   logicalPerCkpt: number | null;
   storedPerCkpt: number | null;
 }
@@ -192,7 +192,7 @@ export async function growthPage(g: GrowthInput): Promise<{ markdown: string; ht
     `${g.date}, ${g.cores} cores, accelerator ${g.accel}, load average before ${g.load.before}, after ${g.load.after}.`,
     `Command: ${g.command}.`,
     `Each size: ${g.options.floor} bare floor trials (a new QEMU loading the guest's RAM stream from a local file, to the first verified heartbeat), then a ram-only soak of ${g.options.cycles} cycles per mode restoring from the store (cold: a new host; standby: a warm standby host), downtime = SIGKILL -> first verified heartbeat, ratios to that size's floor median measured in this run; a guest that did not boot within ${g.options.bootWaitS} s is not measured.`,
-    'Step rate stands in for the dirty rate: the agent has no knob that dirties RAM by itself; each step appends to its tmpfs log, advances its digest chain and drives its tool, so a shorter step dirties more pages per second. What the store newly kept per checkpoint is shown as the measured change.',
+    "Step rate stands in for the dirty rate: the agent has no knob that dirties RAM by itself; each step appends to its tmpfs log, advances its digest chain and drives its tool, so a shorter step dirties more pages per second. What the store newly kept per checkpoint (median over every checkpoint but the store's first) is shown as the measured change.",
   ];
   const dirtyRows = g.dirty.map((d) => [
     String(d.stepMs),
