@@ -18,8 +18,13 @@ export interface BareFloorSpec {
   stepMs: number;
   /** The RAM + device-state stream, a plain file on local disk. */
   streamFile: string;
-  /** A short folder for the QMP socket. */
+  /** A short folder for the QMP socket (and the guest's serial-port sockets). */
   dir: string;
+  /**
+   * The guest's serial ports beside its console, as the saved guest had them (GuestPorts.sockets: the RNG seed / clock
+   * port is on by default): a stream saved with a port loads only into a QEMU that has it. Nothing talks on them here.
+   */
+  ports?: { probeSocket?: string; clockSocket?: string };
 }
 
 /** One bare trial's result: ms from spawning QEMU to the first full heartbeat, and that heartbeat. */
@@ -51,6 +56,7 @@ export async function bareFloorTrial(spec: BareFloorSpec, timeoutMs = 60_000): P
       qmpSocket,
       incoming: true,
       incomingFrom: `exec:cat ${spec.streamFile}`,
+      ...spec.ports,
       maxLifetimeMs: timeoutMs * 2,
     },
     (hb) => {

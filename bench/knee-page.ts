@@ -1,10 +1,6 @@
 // The knee's page (bench/knee.ts): the table, the largest N at which every gate passed (with its kill-and-resume
-// interval), and the chart of downtime p50/p95 against N (vega-lite, rendered to SVG by the report's renderer). Every
-// text escaped by the report's one home of escaping; the page has no script.
-import type { TopLevelSpec } from 'vega-lite';
-import { renderSvg } from '../harness/report/charts/render.js';
-import { CHART_CONFIG, CHART_SIZE } from '../harness/report/charts/chart-theme.js';
-import { escapeHtml, escapeMarkdown } from '../harness/report/escape.js';
+// interval), and the chart of downtime p50/p95 against N (bench-page.ts: escaped text, SVG charts, no script).
+import { benchPage } from './bench-page.js';
 
 /** One N's figures. */
 export interface KneeRow {
@@ -63,32 +59,6 @@ export function largestPassing(rows: readonly KneeRow[]): string {
   );
 }
 
-function chartSpec(rows: readonly KneeRow[]): TopLevelSpec {
-  const values = rows.flatMap((r) => [
-    { n: r.n, stat: 'p50', ms: r.downP50 },
-    { n: r.n, stat: 'p95', ms: r.downP95 },
-  ]);
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    ...CHART_SIZE,
-    config: CHART_CONFIG,
-    title: 'Downtime against sessions at once',
-    data: { values: values.filter((v) => v.ms !== null) },
-    mark: { type: 'line', point: true },
-    encoding: {
-      x: {
-        field: 'n',
-        type: 'quantitative',
-        scale: { type: 'log', base: 2 },
-        axis: { values: rows.map((r) => r.n), format: 'd' },
-        title: 'sessions at once (N)',
-      },
-      y: { field: 'ms', type: 'quantitative', title: 'downtime (ms)' },
-      color: { field: 'stat', type: 'nominal', title: 'quantile' },
-    },
-  };
-}
-
 const HEADER = [
   'N',
   'Verdict',
@@ -127,37 +97,26 @@ function cells(r: KneeRow): string[] {
 export async function kneePage(k: KneeInput): Promise<{ markdown: string; html: string; largest: string }> {
   const largest = largestPassing(k.rows);
   const scope = `${k.target} target, scenario ${k.scenario}, ${k.cycles} cycles per session, ${k.cores} cores. Each N is one soak run with --strict-timing: the sessions' own load is what is measured, so a timing gate is judged as measured; "other CPU" is the share of CPU processes outside the run took (outside load). A pooled rate is judged at its effective n (sessions are clusters). Peak PSS is the runner's whole process tree.`;
-  const md = [
-    `# The knee: ${escapeMarkdown(k.target)}`,
-    '',
-    escapeMarkdown(scope),
-    '',
-    escapeMarkdown(largest),
-    '',
-    `| ${HEADER.join(' | ')} |`,
-    `|${HEADER.map(() => ' --- ').join('|')}|`,
-    ...k.rows.map((r) => `| ${cells(r).map(escapeMarkdown).join(' | ')} |`),
-    '',
-  ].join('\n');
-  const svg = await renderSvg(chartSpec(k.rows), 'knee');
-  const html = [
-    '<!doctype html><html lang="en"><head><meta charset="utf-8">',
-    `<title>The knee: ${escapeHtml(k.target)}</title></head><body>`,
-    `<h1>The knee: ${escapeHtml(k.target)}</h1>`,
-    `<p>${escapeHtml(scope)}</p>`,
-    `<p><strong>${escapeHtml(largest)}</strong></p>`,
-    `<figure>${svg}<figcaption>Downtime p50 and p95 against N (log scale)</figcaption></figure>`,
-    '<table><thead><tr>',
-    ...HEADER.map((h) => `<th>${escapeHtml(h)}</th>`),
-    '</tr></thead><tbody>',
-    ...k.rows.map(
-      (r) =>
-        `<tr>${cells(r)
-          .map((c) => `<td>${escapeHtml(c)}</td>`)
-          .join('')}</tr>`,
-    ),
-    '</tbody></table></body></html>',
-    '',
-  ].join('\n');
-  return { markdown: md, html, largest };
+  const page = await benchPage({
+    title: `The knee: ${k.target}`,
+    paragraphs: [scope],
+    strong: [largest],
+    charts: [
+      {
+        title: 'Downtime against sessions at once',
+        xTitle: 'sessions at once (N)',
+        yTitle: 'downtime (ms)',
+        seriesTitle: 'quantile',
+        logX: true,
+        points: k.rows.flatMap((r) => [
+          { x: r.n, series: 'p50', y: r.downP50 },
+          { x: r.n, series: 'p95', y: r.downP95 },
+        ]),
+        caption: 'Downtime p50 and p95 against N (log scale)',
+      },
+    ],
+    tables: [{ header: HEADER, rows: k.rows.map(cells) }],
+    id: 'knee',
+  });
+  return { ...page, largest };
 }

@@ -118,16 +118,28 @@ function medians(rows: Array<Record<string, number>>): string {
   return steps.map((k) => `${k} ${median(rows.map((d) => d[k] ?? NaN).filter(Number.isFinite)).toFixed(0)}`).join(', ');
 }
 
+/** Each restore's step durations, a standby's beginning with killToHandOff. */
+function restoreSteps(runsDir: string, kills: readonly KillPathLine[]): Array<Record<string, number>> {
+  return readTimelines(runsDir).map((t) => {
+    const k = killToHandOff(t, kills);
+    return { ...(k === undefined ? {} : { killToHandOff: k }), ...stepDurations(t.marks) };
+  });
+}
+
+/** Each step's median duration (ms since the step before) over the run's restores, in the order the steps happen. */
+export function stepMedians(runsDir: string): Record<string, number> {
+  const all = restoreSteps(runsDir, readKillPaths(runsDir));
+  const steps = [...new Set(all.flatMap((r) => Object.keys(r)))];
+  return Object.fromEntries(steps.map((k) => [k, median(all.map((d) => d[k] ?? NaN).filter(Number.isFinite))]));
+}
+
 /**
  * One line: each step's median duration over the run's restores, in the order the steps happen (a standby's begins
  * with killToHandOff), then the runner's side of kill -> hand-off.
  */
 export function timelineSummary(runsDir: string): string {
   const kills = readKillPaths(runsDir);
-  const all = readTimelines(runsDir).map((t) => {
-    const k = killToHandOff(t, kills);
-    return { ...(k === undefined ? {} : { killToHandOff: k }), ...stepDurations(t.marks) };
-  });
+  const all = restoreSteps(runsDir, kills);
   if (all.length === 0) return 'no restore timelines in the host logs';
   const sources = Object.entries(restoreSourceCounts(runsDir)).map(([k, n]) => `${k} ${n}`);
   const from = sources.length > 0 ? `; restore source: ${sources.join(', ')}` : '';

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../harness/core/errors.js';
 import { loadScenario, parseScenario, resolveScenarioPath } from '../../harness/scenario/scenario.js';
+import { parseMicrovmTargetOptions } from '../../harness/targets/microvm/options.js';
 import { thrown } from '../helpers/thrown.js';
 import { withFields } from '../helpers/match.js';
 import { repoRoot } from '../helpers/paths.js';
@@ -144,6 +145,27 @@ describe('parseScenario', () => {
   it('every shipped scenario keeps the default checkpoint bound (30 s: ~25x the slowest checkpoint seen here)', () => {
     for (const name of readdirSync(path.join(repoRoot, 'scenarios')).filter((f) => f.endsWith('.yaml')))
       expect(loadScenario(name.replace(/\.yaml$/, '')).scenario.checkpoint.timeoutMs, name).toBe(30_000);
+  });
+});
+
+describe('shipped micro-VM scenarios', () => {
+  const shipped = readdirSync(path.join(repoRoot, 'scenarios'))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => loadScenario(f.replace(/\.yaml$/, '')).scenario);
+
+  it("load, and their targetOptions pass the micro-VM target's own validation", () => {
+    const microvm = shipped.filter((s) => s.target === 'microvm');
+    expect(microvm.map((s) => s.name)).toEqual(expect.arrayContaining(['ram-only', 'ram-only-1g']));
+    for (const s of microvm) expect(() => parseMicrovmTargetOptions(s.targetOptions), s.name).not.toThrow();
+  });
+
+  it('ram-only-1g is ram-only with a 1 GiB guest (issue 37: the size of the sessions the page checkpoints)', () => {
+    const one = (name: string) => shipped.find((s) => s.name === name)!;
+    const { name: _a, description: _b, targetOptions: big, ...rest1g } = one('ram-only-1g');
+    const { name: _c, description: _d, targetOptions: small, ...rest } = one('ram-only');
+    expect(rest1g).toEqual(rest);
+    expect(big).toEqual({ ...small, memoryMiB: 1024 });
+    expect(parseMicrovmTargetOptions(big).opts).toMatchObject({ memoryMiB: 1024, disk: false, ramCapture: 'stream' });
   });
 });
 
