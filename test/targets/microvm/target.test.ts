@@ -229,7 +229,7 @@ describe.skipIf(!qemuPresent)('microvm target (real QEMU, TCG)', () => {
     const marks = Object.keys(b.target.restoreMarks!());
     expect(marks).toEqual([]);
     await b.target.restore(ckpt);
-    expect(Object.keys(b.target.restoreMarks!())).toEqual(['env', 'disk', 'qemu', 'ram', 'cont']);
+    expect(Object.keys(b.target.restoreMarks!())).toEqual(['env', 'disk', 'qemu', 'ram', 'runsFrom', 'cont']);
     const hb = await waitFor(fullAfter(b.hbs, 0), 30_000, 'full heartbeat after a standby restore');
     expect(hb.nonce).toBe(nonce);
     expect(hb.step).toBe(ckpt.step);
