@@ -174,13 +174,27 @@ describe.skipIf(!qemuPresent)('the guest-state probe on the micro-VM (real QEMU,
         m.classes.map((c) => [c.class, `${c.survives}/${c.lost}/${c.changed}/${c.notApplicable}`]),
       );
     };
-    // one after the other: two QEMUs per trial already. as-snapshot repeated the bytes in 18 of 20 trials (the young
-    // guest's own CRNG reseed, on timer interrupts, sometimes parts them): 3 trials, at least one caught
-    const snapshot = await counts('as-snapshot', 3);
+    // one after the other: two QEMUs per trial already. as-snapshot repeated the bytes in 18 of 20 trials on a quiet
+    // machine, but none of 3 at load 6.8: a young guest's CRNG reseeds after half its uptime, from interrupt timing
+    // that differs per clone, and a slow restore-to-examination reaches that reseed. So batches of 3 until one repeat
+    // is caught, at most 4 batches; the control fails only if 12 trials all parted the bytes
+    const add = (a: Record<string, string>, b: Record<string, string>): Record<string, string> =>
+      Object.fromEntries(
+        Object.keys(b).map((k) => {
+          const [x, y] = [(a[k] ?? '0/0/0/0').split('/').map(Number), b[k]!.split('/').map(Number)];
+          return [k, x.map((v, i) => v + y[i]!).join('/')];
+        }),
+      );
+    let snapshot: Record<string, string> = {};
+    let trials = 0;
+    for (let batch = 0; batch < 4 && !(Number(snapshot['clone-entropy']?.split('/')[2] ?? 0) >= 1); batch += 1) {
+      snapshot = add(snapshot, await counts('as-snapshot', 3));
+      trials += 3;
+    }
     const fresh = await counts('fresh', 2);
     const [survived, , changed] = snapshot['clone-entropy']!.split('/').map(Number);
-    expect(changed, snapshot['clone-entropy']).toBeGreaterThanOrEqual(1);
-    expect(survived! + changed!).toBe(3);
+    expect(changed, `${snapshot['clone-entropy']} in ${trials} trials`).toBeGreaterThanOrEqual(1);
+    expect(survived! + changed!).toBe(trials);
     expect(fresh['clone-entropy']).toBe('2/0/0/0');
     // every other class has its normal status in both: 3 trials vs 2, so compared as "all kept" or "all changed"
     const norm = (c: Record<string, string>): Record<string, string> =>
@@ -193,7 +207,7 @@ describe.skipIf(!qemuPresent)('the guest-state probe on the micro-VM (real QEMU,
     expect(Object.keys(b).filter((k) => b[k] === 'n/0/0/0')).toHaveLength(
       STATE_CLASS_IDS.length - 1 - LATER_CLOCKS.length - 1,
     );
-  }, 600_000);
+  }, 1_500_000);
 });
 
 describe('GuestProbe: the host side of the probe port (a unix socket standing in for QEMU chardev)', () => {
