@@ -1,4 +1,5 @@
 // The tested environment as label/value rows for the report (credential-looking text masked); never reads env vars.
+import { WARM_SOURCE } from '../store/read/warm-chunks.js';
 import { kernelRelease, type Environment } from '../core/environment.js';
 import { redactEnvironment } from './redact.js';
 
@@ -37,11 +38,19 @@ export function restoreSourceRow(sources: Record<string, number> | undefined): [
   const total = Object.values(sources).reduce((s, n) => s + n, 0);
   const hot = sources['hot'] ?? 0;
   const fromStore = sources['store'] ?? 0;
-  const fellBack = Object.entries(sources).filter(([k]) => k !== 'hot' && k !== 'store');
+  const warm = sources[WARM_SOURCE] ?? 0;
+  const fellBack = Object.entries(sources).filter(([k]) => k !== 'hot' && k !== 'store' && k !== WARM_SOURCE);
+  const warmText = (n: number): string =>
+    `the store through the warm standby's copy (every chunk checked against its SHA-256 as the standby read it, before the kill; what was committed after, read at the kill): ${n} of ${total} restores`;
   if (hot === 0 && fellBack.length === 0)
     return [
       'Restore source',
-      `the store (every part rebuilt and checked against its SHA-256): ${total} of ${total} restores`,
+      [
+        ...(fromStore > 0 || warm === 0
+          ? [`the store (every part rebuilt and checked against its SHA-256): ${fromStore} of ${total} restores`]
+          : []),
+        ...(warm > 0 ? [warmText(warm)] : []),
+      ].join('; '),
     ];
   const why = fellBack.map(([k, n]) => `${n}: ${k}`).join('; ');
   const back = fellBack.reduce((s, [, n]) => s + n, 0);
@@ -49,6 +58,7 @@ export function restoreSourceRow(sources: Record<string, number> | undefined): [
     `hot local copy, verified against the store's SHA-256 before the guest ran: ${hot} of ${total} restores`,
     ...(back > 0 ? [`${back} read parts from the store instead (${why})`] : []),
     ...(fromStore > 0 ? [`${fromStore} read from the store`] : []),
+    ...(warm > 0 ? [warmText(warm)] : []),
   ];
   return ['Restore source', parts.join('; ')];
 }

@@ -11,7 +11,8 @@ import { parseHostConfig, type HostConfig, type HostMessage } from './protocol.j
 import type { Manifest } from '../store/manifest.js';
 import type { Newest } from '../store/repository.js';
 import { Store } from '../store/store.js';
-import { NewestPreRead } from './standby-newest.js';
+import { NewestPreRead, standbyWarms } from './standby-newest.js';
+import { WARM_SOURCE, WarmChunks } from '../store/read/warm-chunks.js';
 import { createTarget } from '../targets/registry.js';
 import type { Target } from '../targets/target.js';
 import { diskFull } from './disk-full.js';
@@ -168,9 +169,11 @@ async function main(): Promise<void> {
   let restored: Manifest | undefined;
   let order: HandOff = cfg.mode === 'boot' ? 'boot' : 'restore';
   let preRead: NewestPreRead | null = null;
+  let warm: WarmChunks | undefined;
   if (cfg.mode === 'standby') {
     await target.warmUp?.();
-    preRead = new NewestPreRead(store, standbyStaleNewest());
+    warm = standbyWarms() ? new WarmChunks() : undefined;
+    preRead = new NewestPreRead(store, standbyStaleNewest(), warm, (line) => process.stderr.write(`host: ${line}\n`));
     await preRead.start(); // and again on each commit while this host waits
     timeline.mark('standbyReady');
     send({ ev: 'standby-ready', readyMs: Math.round(process.uptime() * 1000) });
@@ -185,8 +188,9 @@ async function main(): Promise<void> {
     send({ ev: 'target', info: target.describe(), live: true });
   } else {
     // a standby resolves only what was committed after its last pre-read
-    restored = await restoreNewest(cfg, preRead?.take() ?? store.newest(), target, store);
+    restored = await restoreNewest(cfg, preRead?.take() ?? store.newest(), target, store, warm);
   }
+  warm?.clear(); // its memory was for the restore
   // Checkpoint only a session that has proven it is alive (and keep the first pause out of the resume path).
   await alive;
   if (restored !== undefined) logRestoreTimeline(target);
@@ -198,7 +202,13 @@ async function main(): Promise<void> {
 }
 
 /** Restore the store's newest complete checkpoint into `target`, telling the runner when it begins and ends. */
-async function restoreNewest(cfg: HostConfig, newest: Newest, target: Target, store: Store): Promise<Manifest> {
+async function restoreNewest(
+  cfg: HostConfig,
+  newest: Newest,
+  target: Target,
+  store: Store,
+  warm?: WarmChunks,
+): Promise<Manifest> {
   const { manifest, skipped } = newest;
   for (const s of skipped) process.stderr.write(`host: restore passed over ${s.problem}\n`);
   if (!manifest) throw new Error(`store ${cfg.storeDir} has no complete checkpoint to restore`);
@@ -207,10 +217,18 @@ async function restoreNewest(cfg: HostConfig, newest: Newest, target: Target, st
   send({ ev: 'restore-begin', seq: manifest.seq, step: manifest.step });
   if (cfg.injectRestoreDelayMs > 0) await sleep(cfg.injectRestoreDelayMs);
   // TEST-ONLY negative control: a standby that boots a fresh session and claims the checkpoint (session/standby.ts).
+  const reader = store.reader(manifest, warm);
   if (cfg.mode === 'standby' && standbySkipsRestore()) await target.boot();
-  else await target.restore(store.reader(manifest));
+  else await target.restore(reader);
   timeline.mark('restoreEnd');
-  const source = target.restoreSource?.();
+  const cached = reader.counts.cached ?? 0;
+  const own = target.restoreSource?.();
+  // read partly from the standby's warm copy: said, as one label (the report counts restores per source)
+  const source = cached > 0 && (own === undefined || own === 'store') ? WARM_SOURCE : own;
+  if (cached > 0)
+    process.stderr.write(
+      `host: restore read ${cached} chunks from the warm copy, ${reader.counts.hashed} from the store\n`,
+    );
   send({
     ev: 'restore-end',
     seq: manifest.seq,

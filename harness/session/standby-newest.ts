@@ -2,10 +2,21 @@
 // each time a manifest lands in the store's checkpoints/ folder while it waits (inotify through fs.watch), so at the
 // hand-off only what was committed after the last pre-read is resolved (Store.newest(since): the same answer as a
 // full read). The signal only saves time: a missed or late one leaves more to resolve at the hand-off, never less.
+// With a warm copy (store/read/warm-chunks.ts), each newest checkpoint's chunks are also fetched, checked, into this
+// process's memory (only those the last one lacked), so the restore reads from the store only what came after.
 import { type FSWatcher, watch } from 'node:fs';
 import type { Newest } from '../store/repository.js';
 import { MANIFEST_FILE, storePaths } from '../store/paths.js';
 import type { Store } from '../store/store.js';
+import type { WarmChunks } from '../store/read/warm-chunks.js';
+
+/** SOAK_STANDBY_WARM=0: a standby keeps no warm copy of the newest checkpoint (its restore reads all from the store). */
+export const STANDBY_WARM_ENV = 'SOAK_STANDBY_WARM';
+
+/** Whether a standby keeps a warm copy (default yes). */
+export function standbyWarms(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env[STANDBY_WARM_ENV] !== '0';
+}
 
 /**
  * The standby's pre-read. `stale` (TEST-ONLY, session/standby.ts): no watching, the hand-off skips the re-read, and
@@ -15,15 +26,30 @@ export class NewestPreRead {
   private last: Newest | undefined;
   private watcher: FSWatcher | null = null;
   private queued = false;
+  /** The warm-ups, one after the other; the seq the warm copy holds. */
+  private warming: Promise<void> = Promise.resolve();
+  private warmSeq = 0;
+  private handedOff = false;
 
   constructor(
     private readonly store: Store,
     private readonly stale = false,
+    private readonly warm?: WarmChunks,
+    private readonly log: (line: string) => void = () => {},
   ) {}
 
-  /** Resolve the newest complete checkpoint now, then again after each manifest committed, until the hand-off. */
+  /**
+   * Resolve the newest complete checkpoint now (and warm its copy), then again after each manifest committed, until
+   * the hand-off.
+   */
   async start(): Promise<void> {
     this.read();
+    await this.warming;
+    // checkpoints committed while it warmed: warmed too (a few new chunks each) before this standby says it is ready
+    for (let i = 0; i < 3 && this.warm !== undefined && this.store.lastSeq() > this.warmSeq; i++) {
+      this.read();
+      await this.warming;
+    }
     if (this.stale) {
       const seq = this.last?.manifest?.seq ?? 0;
       while (this.store.lastSeq() <= seq) await new Promise((r) => setTimeout(r, 20));
@@ -60,10 +86,31 @@ export class NewestPreRead {
   private read(): void {
     this.store.refresh();
     this.last = this.store.newest(this.last);
+    if (this.warm !== undefined) this.warming = this.warming.then(() => this.warmUp());
   }
 
-  /** Stop watching (a standby handed a fresh session instead). */
+  /** Warm the copy to the newest resolved checkpoint (none after the hand-off); a failure leaves it to the restore. */
+  private async warmUp(): Promise<void> {
+    const m = this.last?.manifest;
+    if (this.warm === undefined || m == null || m.seq === this.warmSeq || this.handedOff) return;
+    const t0 = performance.now();
+    try {
+      const c = await this.store.warm(m, this.warm);
+      const whole = await this.warm.assemble(this.store.reader(m, this.warm));
+      this.warmSeq = m.seq;
+      const ms = Math.round(performance.now() - t0);
+      this.log(
+        `warm copy of checkpoint ${m.seq}: fetched ${c.fetched}, held ${c.held} chunks (${c.bytes} bytes), ${whole} bytes whole, ${ms} ms`,
+      );
+    } catch (err) {
+      // the restore reads the store itself and meets the same fault there, where it is judged
+      this.log(`warm copy of checkpoint ${m.seq} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** Stop watching (a standby handed a fresh session instead, or at the hand-off): no warm-up starts after this. */
   stop(): void {
+    this.handedOff = true;
     this.watcher?.close();
     this.watcher = null;
   }

@@ -15,6 +15,8 @@ import type { ChunkLocation } from './index/pack-index.js';
 import { PackReader } from './read/pack-reader.js';
 import { manifestFiles, sharedPacksLink, storePaths } from './paths.js';
 import { CheckpointReader } from './read/reader.js';
+import { readPool } from './read/read-pool.js';
+import { type ChunkCache, type WarmChunks, type WarmCounts, warmChunkList } from './read/warm-chunks.js';
 import type { StoreInternals } from './internals.js';
 import { CheckpointWriter } from './writer.js';
 
@@ -216,9 +218,15 @@ export class Store {
     return new CheckpointWriter(this.internals, this.lastSeq() + 1, step);
   }
 
-  /** Open a committed checkpoint for reading. */
-  reader(m: Manifest): CheckpointReader {
-    return new CheckpointReader(this.internals.packs, m);
+  /** Open a committed checkpoint for reading (`cache`: checked chunks held in memory, served instead of read). */
+  reader(m: Manifest, cache?: ChunkCache): CheckpointReader {
+    return new CheckpointReader(this.internals.packs, m, cache);
+  }
+
+  /** Make `warm` hold `m`'s chunks (the parts warmChunkList picks), fetching only those it lacks (warm-chunks.ts). */
+  warm(m: Manifest, warm: WarmChunks): Promise<WarmCounts> {
+    const list = warmChunkList(m);
+    return warm.keep(this.internals.packs, readPool(list.length * 4096), list);
   }
 
   /**

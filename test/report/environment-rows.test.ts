@@ -1,4 +1,5 @@
 // The tested-environment rows: how fresh microvm sessions started is stated in words (template snapshot or cold boot).
+import { WARM_SOURCE } from '../../harness/store/read/warm-chunks.js';
 import { describe, expect, it } from 'vitest';
 import type { Environment } from '../../harness/core/environment.js';
 import { environmentRows, restoreSourceRow } from '../../harness/report/environment-rows.js';
@@ -45,5 +46,16 @@ describe('restoreSourceRow', () => {
       "hot local copy, verified against the store's SHA-256 before the guest ran: 10 of 12 restores; 2 read parts from the " +
         'store instead (1: store (ram: digest mismatch); 1: store (ram: no hot copy of this checkpoint))',
     ]);
+  });
+
+  it("names the warm standby's copy apart from a read at the kill, never as a hot copy", () => {
+    expect(restoreSourceRow({ [WARM_SOURCE]: 7, store: 1 })).toEqual([
+      'Restore source',
+      'the store (every part rebuilt and checked against its SHA-256): 1 of 8 restores; the store through the warm ' +
+        "standby's copy (every chunk checked against its SHA-256 as the standby read it, before the kill; what was " +
+        'committed after, read at the kill): 7 of 8 restores',
+    ]);
+    expect(restoreSourceRow({ [WARM_SOURCE]: 3 })![1]).toMatch(/^the store through the warm standby's copy .*: 3 of 3/);
+    expect(restoreSourceRow({ hot: 2, [WARM_SOURCE]: 1 })![1]).not.toMatch(/read parts from the store instead/);
   });
 });

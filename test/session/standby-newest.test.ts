@@ -8,7 +8,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NewestPreRead } from '../../harness/session/standby-newest.js';
 import { Store } from '../../harness/store/store.js';
-import { commitNext, fillStore } from '../helpers/store.js';
+import type { Manifest } from '../../harness/store/manifest.js';
+import { WarmChunks } from '../../harness/store/read/warm-chunks.js';
+import { commitNext, fillStore, pagesOf } from '../helpers/store.js';
 
 let dir: string;
 beforeEach(() => {
@@ -62,6 +64,32 @@ describe('NewestPreRead', () => {
       }
       expect(pre.take().manifest?.seq).toBe(4);
       expect([...new Set(reads)]).toEqual([1, 2, 3, 4]); // one pre-read per commit signal (a burst may repeat one)
+    } finally {
+      store.close();
+    }
+  });
+
+  it('keeps a warm copy of each newest checkpoint while it waits (read from memory at the hand-off), none after it', async () => {
+    await fillStore(dir, 1);
+    const store = Store.open(dir);
+    const warm = new WarmChunks();
+    const lines: string[] = [];
+    const digest = (m: Manifest): string | undefined => m.parts.find((p) => p.name === 'ram')!.sha256;
+    try {
+      const pre = new NewestPreRead(store, false, warm, (l) => lines.push(l));
+      await pre.start(); // ready only once the newest checkpoint is warm
+      expect(warm.whole('ram', digest(store.latest()!))).toBeDefined();
+      await commitOne();
+      await until(() => lines.some((l) => l.startsWith('warm copy of checkpoint 2:')));
+      const { manifest } = pre.take();
+      expect(manifest?.seq).toBe(2);
+      const r = store.reader(manifest!, warm);
+      expect((await r.get('ram')).equals(pagesOf(2))).toBe(true);
+      expect(r.counts.hashed).toBe(0); // nothing read from the store at the hand-off
+      await commitOne(); // after the hand-off: not warmed
+      await new Promise((r) => setTimeout(r, 300)); // several event-loop turns: only the absence is asserted
+      expect(lines.filter((l) => l.includes('checkpoint 3'))).toEqual([]);
+      expect(warm.whole('ram', digest(store.newest().manifest!))).toBeUndefined();
     } finally {
       store.close();
     }

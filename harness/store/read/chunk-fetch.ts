@@ -13,6 +13,13 @@ import { sha256 } from '../sha256.js';
 const MAX_GAP = 64 * 1024;
 const MAX_RANGE = 8 << 20;
 
+/** Checked chunk bytes by hash, for ChunkFetcher: a chunk held here is not read again. */
+export interface ChunkCache {
+  get(hash: string): Buffer | undefined;
+  /** A part's bytes whole (assembled from checked chunks), by the part digest its manifest records. */
+  whole?(name: string, sha256: string | undefined): Buffer | undefined;
+}
+
 /** A reusable buffer a batch's plain bytes land in (shared with the workers, so nothing is copied back). */
 export interface Slot {
   buf: SharedArrayBuffer;
@@ -38,11 +45,15 @@ export class ChunkFetcher {
    */
   private readonly baseMark: Int32Array;
   private batch = 0;
+  /** Chunks served from `cache` instead of the store. */
+  cached = 0;
 
+  /** `cache`: checked chunks held in memory (a warm standby's, warm-chunks.ts); one it holds is not read. */
   constructor(
     private readonly packs: PackReader,
     private readonly pool: ReadPool,
     private readonly plan: PartPlan,
+    private readonly cache?: ChunkCache,
   ) {
     this.views = new Array<Buffer | undefined>(plan.hashes.length);
     this.mark = new Int32Array(plan.hashes.length).fill(-1);
@@ -59,8 +70,15 @@ export class ChunkFetcher {
     const list: number[] = [];
     const slow: number[] = [];
     const deltas: number[] = [];
+    const cache = this.cache;
     for (const d of todo) {
       this.mark[d] = asked;
+      const held = cache?.get(plan.hashes[d]!);
+      if (held !== undefined) {
+        this.views[d] = held;
+        this.cached++;
+        continue;
+      }
       if (plan.pack[d] === SLOW) slow.push(d);
       else list.push(d);
     }
@@ -71,7 +89,8 @@ export class ChunkFetcher {
       deltas.push(d);
       // its base comes in the same batch unless this read holds it already (a chunk kept for a later use)
       // (its own mark is never overwritten: an earlier batch still in flight may be fetching it for its own list)
-      if (this.mark[b]! !== asked && this.baseMark[b]! !== asked && this.views[b] === undefined) {
+      const baseHeld = this.views[b] !== undefined || cache?.get(plan.hashes[b]!) !== undefined;
+      if (this.mark[b]! !== asked && this.baseMark[b]! !== asked && !baseHeld) {
         this.baseMark[b] = asked;
         list.push(b);
       }
@@ -122,7 +141,8 @@ export class ChunkFetcher {
         continue;
       }
       const b = plan.base[d]!;
-      const base = local!.get(b) ?? this.views[b] ?? this.packs.readChunk(plan.hashes[b]!);
+      const base =
+        local!.get(b) ?? this.views[b] ?? cache?.get(plan.hashes[b]!) ?? this.packs.readChunk(plan.hashes[b]!);
       const data = applyDelta(base, form);
       this.hashed++;
       this.views[d] = data !== null && sha256(data) === h ? data : this.packs.readChunk(h);

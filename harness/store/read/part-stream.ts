@@ -9,6 +9,7 @@ import type { PartEntry } from '../manifest.js';
 import type { PackReader } from './pack-reader.js';
 import { Batcher, ChunkCursor, digestMismatch, firstPage, PIECE, pageMap } from './part-reader.js';
 import type { ReadPool } from './read-pool.js';
+import type { ChunkCache } from './chunk-fetch.js';
 
 /** Chunks a window holds at least (then up to the end of the block it is in). */
 const WINDOW = 256;
@@ -28,6 +29,8 @@ export const spareSlotSets = (): number => spareSlots.length;
 export interface ReadCounts {
   chunks: number;
   hashed: number;
+  /** Distinct chunks served from a cache of checked chunks (warm-chunks.ts) instead of the store. */
+  cached?: number;
 }
 
 /**
@@ -40,15 +43,18 @@ export async function* partStream(
   p: PartEntry,
   reuse: boolean,
   counts: ReadCounts = { chunks: 0, hashed: 0 },
+  cache?: ChunkCache,
 ): AsyncGenerator<Buffer> {
   let hashed = 0;
+  let cached = 0;
   let cursor: ChunkCursor | undefined;
   let map: number[] = [];
   let seq = p.chunks;
   if (p.layout) {
     const head = p.chunks.slice(0, firstPage(p));
-    const got = await fetchAll(packs, pool, head);
+    const got = await fetchAll(packs, pool, head, cache);
     hashed += got.hashed;
+    cached += got.cached;
     const reader = { readChunk: (h: string): Buffer => got.bytes.get(h)! };
     map = pageMap(reader, p);
     cursor = new ChunkCursor(reader, head.slice(0, p.layout.metaChunks));
@@ -56,7 +62,7 @@ export async function* partStream(
   }
   const plan = new PartPlan(packs, seq);
   const { ids, last } = plan;
-  const fetcher = new ChunkFetcher(packs, pool, plan);
+  const fetcher = new ChunkFetcher(packs, pool, plan, cache);
   const views = fetcher.views;
   const ends = plan.windows(WINDOW);
   const startOf = (w: number): number => (w === 0 ? 0 : ends[w - 1]!);
@@ -118,6 +124,7 @@ export async function* partStream(
     if (spareSlots.length < SPARE_SLOT_SETS) spareSlots.push(slots);
   } finally {
     counts.hashed = hashed + fetcher.hashed;
+    counts.cached = cached + fetcher.cached;
   }
 }
 
@@ -126,14 +133,15 @@ async function fetchAll(
   packs: PackReader,
   pool: ReadPool,
   list: readonly string[],
-): Promise<{ bytes: Map<string, Buffer>; hashed: number }> {
+  cache?: ChunkCache,
+): Promise<{ bytes: Map<string, Buffer>; hashed: number; cached: number }> {
   const plan = new PartPlan(packs, list);
-  const fetcher = new ChunkFetcher(packs, pool, plan);
+  const fetcher = new ChunkFetcher(packs, pool, plan, cache);
   const todo = plan.firstUses(0, list.length);
   await fetcher.fetch(todo);
   const bytes = new Map<string, Buffer>();
   for (const d of todo) bytes.set(plan.hashes[d]!, fetcher.views[d]!);
-  return { bytes, hashed: fetcher.hashed };
+  return { bytes, hashed: fetcher.hashed, cached: fetcher.cached };
 }
 
 /**

@@ -7,6 +7,7 @@ import { type ChunkReader, partBytes } from './part-reader.js';
 import { checkedStream, partStream, type ReadCounts } from './part-stream.js';
 import { readPool } from './read-pool.js';
 import type { CheckpointSource, StreamOptions } from '../types.js';
+import type { ChunkCache } from './chunk-fetch.js';
 
 /**
  * One committed checkpoint opened for reading; every chunk read is hash-checked. Reading through the store's packs
@@ -15,11 +16,13 @@ import type { CheckpointSource, StreamOptions } from '../types.js';
  */
 export class CheckpointReader implements CheckpointSource {
   /** What the reads so far did: chunks handed out and SHA-256 computations (fast reads only). */
-  readonly counts: ReadCounts = { chunks: 0, hashed: 0 };
+  readonly counts: ReadCounts = { chunks: 0, hashed: 0, cached: 0 };
 
+  /** `cache`: checked chunks held in memory (a warm standby's, warm-chunks.ts), served instead of read. */
   constructor(
     private readonly chunks: ChunkReader,
     readonly manifest: Manifest,
+    private readonly cache?: ChunkCache,
   ) {
     // start the worker threads now if a part will need them: they boot while the caller prepares (a restore's steps)
     if (chunks instanceof PackReader) for (const p of manifest.parts) readPool(p.size);
@@ -61,12 +64,21 @@ export class CheckpointReader implements CheckpointSource {
   }
 
   private async *fast(packs: PackReader, p: PartEntry, reuse: boolean): AsyncGenerator<Buffer> {
+    const whole = this.cache?.whole?.(p.name, p.sha256);
+    if (whole !== undefined && whole.length === p.size) {
+      // assembled from this part's checked chunks (a warm standby's copy): handed over in one piece
+      this.counts.chunks += p.chunks.length;
+      this.counts.cached! += p.chunks.length;
+      yield whole;
+      return;
+    }
     const counts: ReadCounts = { chunks: 0, hashed: 0 };
     try {
-      yield* partStream(packs, readPool(p.size), p, reuse, counts);
+      yield* partStream(packs, readPool(p.size), p, reuse, counts, this.cache);
     } finally {
       this.counts.chunks += counts.chunks;
       this.counts.hashed += counts.hashed;
+      this.counts.cached! += counts.cached ?? 0;
     }
   }
 

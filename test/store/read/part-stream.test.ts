@@ -207,7 +207,7 @@ describe('fast read path', () => {
     whole.update(prev!);
     expect(whole.digest('hex')).toBe(sha(data));
     // pages(): every page distinct but filled alike; one SHA-256 per distinct chunk, none for the part as a whole
-    expect(r.counts).toEqual({ chunks: data.length / PAGE, hashed: new Set(m.parts[0]!.chunks).size });
+    expect(r.counts).toEqual({ chunks: data.length / PAGE, hashed: new Set(m.parts[0]!.chunks).size, cached: 0 });
     s.close();
   });
 });
