@@ -17,7 +17,7 @@ export interface GrowthOptions {
   checkpoints: number;
   /** The guest size of the second and third axes. */
   at: number;
-  modes: Array<'cold' | 'standby'>;
+  modes: Array<'cold' | 'standby' | 'pool'>;
   /** How long a guest may take to boot before its size is reported as not measured (s). */
   bootWaitS: number;
 }
@@ -41,8 +41,8 @@ export function growthOptions(v: Record<string, string>): GrowthOptions {
   const size = (n: number): boolean => n >= 64 && n <= 16_384;
   const sizes = list('sizes', v.sizes ?? '', size, 'guest sizes in MiB, 64-16384');
   const modes = (v.modes ?? '').split(',');
-  if (modes.some((m) => m !== 'cold' && m !== 'standby'))
-    throw new Error(`--modes must list cold and/or standby (got "${v.modes ?? ''}")`);
+  if (modes.some((m) => m !== 'cold' && m !== 'standby' && m !== 'pool'))
+    throw new Error(`--modes must list cold, standby and/or pool (got "${v.modes ?? ''}")`);
   const at = whole('at', v.at ?? String(sizes[0]), 64);
   if (!size(at)) throw new Error(`--at must be a guest size in MiB, 64-16384 (got "${v.at ?? ''}")`);
   return {

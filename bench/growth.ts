@@ -21,7 +21,8 @@ const { values } = benchArgs(
     'boot-wait': "seconds a guest may take to boot (targetOptions.bootTimeoutMs), the bench's bounded wait",
     cycles: 'soak cycles per size and mode, and per step period',
     floor: 'bare floor trials per size',
-    modes: 'cold and/or standby (a new host, or a warm standby host, restoring from the store)',
+    modes:
+      'cold, standby and/or pool (a new host; a warm standby with its warm copy; a pre-started host that read nothing of the session: each restoring from the store)',
     dirty: 'step periods in ms for the dirty-rate axis, run with a warm standby at --at MiB ("" skips it)',
     checkpoints:
       'cycles of one standby soak at --at MiB whose downtime is set against the checkpoints in its store (0 skips it)',
@@ -78,11 +79,11 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`);
 const medianOrNull = (xs: number[]): number | null => (xs.length === 0 ? null : median(xs));
 
 /** One ram-only soak at `memoryMiB` (standby or cold, step period `stepMs`) of `cycles` cycles, with its journal's bytes. */
-async function soak(name: string, memoryMiB: number, standby: boolean, cycles: number, stepMs = 5) {
+async function soak(name: string, memoryMiB: number, mode: 'cold' | 'standby' | 'pool', cycles: number, stepMs = 5) {
   const lines = [
     `target: microvm`,
     `cycles: ${cycles}`,
-    `standby: ${standby}`,
+    `standby: ${mode === 'cold' ? false : mode === 'pool' ? 'pool' : true}`,
     ...microvmLines(accel, memoryMiB, { stepMs, bootTimeoutMs }),
   ];
   const f = await soakFigures(root, name, lines);
@@ -91,7 +92,7 @@ async function soak(name: string, memoryMiB: number, standby: boolean, cycles: n
   );
   const j = journalSamples(readFileSync(path.join(f.runs, 'latest', 'journal.ndjson'), 'utf8'));
   const figures: ModeFigures = {
-    mode: standby ? 'standby' : 'cold',
+    mode,
     p50: f.p50,
     p95: f.p95,
     resumed: f.ok,
@@ -142,7 +143,7 @@ try {
     };
     try {
       for (const mode of opts.modes)
-        row.modes.push((await soak(`growth-${memoryMiB}-${mode}`, memoryMiB, mode === 'standby', opts.cycles)).figures);
+        row.modes.push((await soak(`growth-${memoryMiB}-${mode}`, memoryMiB, mode, opts.cycles)).figures);
     } catch (err) {
       // its floor stays in the table; its soaks are reported as not measured, with why
       row.skipped = (err as Error).message.split('\n')[0]!.slice(0, 200);
@@ -153,12 +154,12 @@ try {
   }
   const dirty = [];
   for (const stepMs of opts.dirty) {
-    const s = await soak(`growth-${opts.at}-step${stepMs}`, opts.at, true, opts.cycles, stepMs);
+    const s = await soak(`growth-${opts.at}-step${stepMs}`, opts.at, 'standby', opts.cycles, stepMs);
     dirty.push({ stepMs, figures: s.figures, load: loadavg() });
   }
   let checkpoints = null;
   if (opts.checkpoints > 0) {
-    const s = await soak(`growth-${opts.at}-checkpoints`, opts.at, true, opts.checkpoints);
+    const s = await soak(`growth-${opts.at}-checkpoints`, opts.at, 'standby', opts.checkpoints);
     checkpoints = { memoryMiB: opts.at, groups: byCheckpoints(s.cycles) };
   }
   const date = new Date().toISOString();

@@ -13,8 +13,8 @@ import { median } from './measure.js';
 /** One product mode of `--modes`: a `soak run` of this target, its scenario lines, cold or with a warm standby. */
 interface ProductMode {
   target: 'microvm' | 'process';
-  /** Every resume handed to a warm standby host (scenario `standby: true`). */
-  standby: boolean;
+  /** Every resume handed to a warm standby host (scenario `standby: true`), or to a pool host (`standby: pool`). */
+  standby: boolean | 'pool';
   /** Scenario lines beyond name, target, cycles and standby, for accelerator `accel`. */
   lines: (accel: string, memoryMiB: number) => string[];
   /** Fresh sessions from a template snapshot: their boot p50 is reported too (the fresh start). */
@@ -41,6 +41,12 @@ const processLines = (): string[] => [
 const MODES: Record<string, ProductMode> = {
   'microvm-cold': { target: 'microvm', standby: false, lines: microvmLines },
   'microvm-standby': { target: 'microvm', standby: true, lines: microvmLines },
+  'microvm-pool': {
+    target: 'microvm',
+    standby: 'pool',
+    lines: microvmLines,
+    note: 'a pre-started host that read nothing of the session before the kill (scenario standby: pool)',
+  },
   'microvm-standby-hot': {
     target: 'microvm',
     standby: true,

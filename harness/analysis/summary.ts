@@ -116,8 +116,11 @@ export interface Summary {
   recheck?: { rechecked: number; agreed: number; changed: number; changedCycles: number[] };
   /** The scenario was a negative control: the run is meant to produce violations (absent in older summaries). */
   negativeControl?: boolean;
-  /** Resumes were handed to a warm standby host (scenario `standby: true`); false: a cold host per resume (absent in older summaries). */
-  standby?: boolean;
+  /**
+   * Resumes were handed to a warm standby host (scenario `standby: true`), or to a pool host that read nothing of the
+   * session ahead (`pool`); false: a cold host per resume (absent in older summaries).
+   */
+  standby?: boolean | 'pool';
   /**
    * Restores by where the target read the checkpoint: `store`, `hot` (a local copy whose every part hashed to the
    * store's part digest), or the store after a hot copy was refused, with why. Absent: the target does not say.

@@ -133,8 +133,11 @@ export interface HostStartEvent extends Base {
   type: 'host-start';
   cycle: number;
   pid: number;
-  /** standby: a warm standby host, started ahead of the kill it restores after; clone: run/effects-clone.ts. */
-  mode: 'boot' | 'restore' | 'standby' | 'clone';
+  /**
+   * standby: a warm standby host, started ahead of the kill it restores after; pool: one that read nothing of the
+   * session before it (scenario `standby: pool`); clone: run/effects-clone.ts.
+   */
+  mode: 'boot' | 'restore' | 'standby' | 'pool' | 'clone';
 }
 
 /** A freshly booted session reached its first full heartbeat. */

@@ -17,7 +17,7 @@ import { finite, flag, number, numberOrNull, oneOf, show, text } from './schema-
 /** The closed string sets, in the order the fast path tries them (most frequent first). */
 export const KILL_PHASES = ['work', 'checkpoint', 'restore'] as const satisfies readonly KillPhase[];
 export const OUTCOMES = ['ok', 'fail', 'indeterminate'] as const satisfies readonly Outcome[];
-export const HOST_MODES = ['boot', 'restore', 'standby', 'clone'] as const;
+export const HOST_MODES = ['boot', 'restore', 'standby', 'pool', 'clone'] as const;
 export const RUN_STATUSES = ['complete', 'interrupted', 'budget', 'aborted'] as const;
 export const VIOLATION_CODES = [
   'not-full',

@@ -91,7 +91,7 @@ export class MemoryPressure {
 
   /** A session host was spawned: it joins the cgroup before it starts its agent (a warm standby joins when handed). */
   spawned(host: HostHandle, mode: string): void {
-    if (mode !== 'standby') this.cg.join(host.pid);
+    if (mode !== 'standby' && mode !== 'pool') this.cg.join(host.pid);
   }
 
   /** Remove the cgroup (its hosts are reaped by now); whether it is gone. */

@@ -17,13 +17,18 @@ const FRESH_START: Record<string, string> = {
     'template snapshot (a guest booted once, restored and given a new identity; boot time = restore to first verified heartbeat)',
 };
 
-/** How resumes were started: a warm standby host, or a cold one (older summaries do not say). */
-export function resumeHostRow(standby: boolean | undefined): [string, string] {
+/** How resumes were started: a warm standby host, a pool host, or a cold one (older summaries do not say). */
+export function resumeHostRow(standby: boolean | 'pool' | undefined): [string, string] {
   if (standby === undefined) return ['Resume host', 'not recorded (older run)'];
+  if (standby === 'pool')
+    return [
+      'Resume host',
+      'pool host (started ahead, target prepared, store reads warmed on bytes of its own; it read nothing of the session before the kill: every part from the store at the hand-off)',
+    ];
   return [
     'Resume host',
     standby
-      ? 'warm standby (a host started ahead, store open, target prepared; handed the restore at the kill)'
+      ? 'warm standby (a host started ahead, store open, target prepared, a warm copy of the newest checkpoint kept; handed the restore at the kill)'
       : 'cold (a new session host started after each kill)',
   ];
 }

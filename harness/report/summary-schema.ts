@@ -206,7 +206,7 @@ export const summarySchema = z.object({
   violationSamples: z.array(z.string()),
   adapterFaults: z.object({ count: num, samples: z.array(z.string()) }).optional(),
   negativeControl: z.boolean().optional(),
-  standby: z.boolean().optional(),
+  standby: z.union([z.boolean(), z.literal('pool')]).optional(),
   restoreSources: z.record(z.string(), num).optional(),
   recheck: z.object({ rechecked: num, agreed: num, changed: num, changedCycles: z.array(num) }).optional(),
   environment: environmentSchema,

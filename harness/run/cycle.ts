@@ -31,7 +31,7 @@ export interface CycleContext {
   /** The run folder (whose disk tells a host that died on a full disk from one that just died). */
   runDir: string;
   /** Start a session host (journals host-start and wires checkpoint events). */
-  spawnHost(mode: 'boot' | 'restore' | 'standby', cycle: number): HostHandle;
+  spawnHost(mode: 'boot' | 'restore' | 'standby' | 'pool', cycle: number): HostHandle;
   /** The warm standbys (scenario `standby: true`): a restore after a kill is handed to a ready one. */
   standby?: WarmStandby;
   /** The lazy file system under the store (power loss, injected write errors); absent unless a listed fault needs it. */

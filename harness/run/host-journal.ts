@@ -24,7 +24,7 @@ export function hostConfig(scenario: Scenario, paths: RunPaths): Omit<HostConfig
 }
 
 /** Start a session host for `cycle`; what cycle.ts and the runner call (and run/standby.ts, with mode 'standby'). */
-export type SpawnHost = (mode: 'boot' | 'restore' | 'standby', cycle: number) => HostHandle;
+export type SpawnHost = (mode: 'boot' | 'restore' | 'standby' | 'pool', cycle: number) => HostHandle;
 
 /** The cycle each host's events are journaled under, when it changed since the spawn (a standby handed a restore). */
 const handedTo = new WeakMap<HostHandle, number>();
@@ -44,7 +44,7 @@ export function journaledHosts(
   config: Omit<HostConfig, 'mode'>,
   hostLog: string,
   bounds?: { hostMs: number; checkpointMs?: number },
-): (mode: 'boot' | 'restore' | 'standby' | 'clone', cycle: number) => HostHandle {
+): (mode: 'boot' | 'restore' | 'standby' | 'pool' | 'clone', cycle: number) => HostHandle {
   let targetInfoJournaled = false;
   return (mode, spawnedIn) => {
     const h = new HostHandle({ ...config, mode }, hostLog, bounds?.hostMs);

@@ -113,7 +113,8 @@ export async function runCycles(
   };
   // two standbys when the plan kills during restores: the restore after such a kill finds a warm host as well
   const standbys = scenario.kill.phases.restore > 0 ? 2 : 1;
-  if (scenario.standby) ctx.standby = new WarmStandby((c) => spawnHost('standby', c), timeouts.hostMs, log, standbys);
+  const waiting = scenario.standby === 'pool' ? 'pool' : 'standby';
+  if (scenario.standby) ctx.standby = new WarmStandby((c) => spawnHost(waiting, c), timeouts.hostMs, log, standbys);
   if (lazy)
     ctx.lazyfs = {
       async powerLoss() {

@@ -68,9 +68,11 @@ export const scenarioSchema = z
     /**
      * Warm standby: keep a session host started ahead of need (modules loaded, store open, target prepared; two when
      * the kill plan kills during restores) and hand it the restore after a kill; the next standby starts after the
-     * resume was judged. false: a cold host per resume.
+     * resume was judged. false: a cold host per resume. pool: a host from a pool of pre-started ones (started ahead as
+     * a standby is, its store reads warmed on bytes of its own) that reads nothing of the session before the kill: at
+     * the hand-off it resolves the newest checkpoint and reads every part from the store, as a cold host does.
      */
-    standby: z.boolean().default(false),
+    standby: z.union([z.boolean(), z.literal('pool')]).default(false),
     /** Sessions run at once on one host (process target), each its own kill plan, one shared store (docs: sessions). */
     sessions: z.number().int().min(1).max(MAX_SESSIONS).default(1),
     /** Stop cleanly (status "budget") once this much wall time has passed; 0 = no budget. */

@@ -19,7 +19,7 @@ interface SessionsFields {
   sessions: number;
   target: string;
   faults: readonly { kind: string }[];
-  standby: boolean;
+  standby: boolean | 'pool';
   untilDecided?: boolean | undefined;
   effects?: unknown;
   probe?: boolean | undefined;

@@ -75,7 +75,7 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
       this.child = execaNode(hostScript, [JSON.stringify(cfg)], {
         detached: true,
         // a standby waits for its hand-off on stdin (and exits when the runner, holding the other end, is gone)
-        stdin: cfg.mode === 'standby' ? 'pipe' : 'ignore',
+        stdin: cfg.mode === 'standby' || cfg.mode === 'pool' ? 'pipe' : 'ignore',
         stdout: 'pipe',
         stderr: log as 3, // a descriptor, passed through to the host (execa's types list only 3-9; any is accepted)
         buffer: false,

@@ -12,6 +12,7 @@ import type { Manifest } from '../store/manifest.js';
 import type { Newest } from '../store/repository.js';
 import { Store } from '../store/store.js';
 import { NewestPreRead, standbyWarms } from './standby-newest.js';
+import { warmReadPath } from './read-warm-up.js';
 import { WARM_SOURCE, WarmChunks } from '../store/read/warm-chunks.js';
 import { createTarget } from '../targets/registry.js';
 import type { Target } from '../targets/target.js';
@@ -77,7 +78,7 @@ async function checkpointLoop(cfg: HostConfig, store: Store, target: Target): Pr
     askedNow.pending = false;
     send({ ev: 'ckpt-begin', seq: writer.seq, ...(asked ? { asked } : {}) });
     const torn = asked && process.env[STORM_TORN] === '1'; // TEST-ONLY (protocol.ts STORM_TORN)
-    const result = await target.checkpoint(writer, { skewMs: torn ? 40 : cfg.skewMs });
+    const result = await target.checkpoint(writer, { skewMs: torn ? 200 : cfg.skewMs });
     writer.step = result.step;
     const manifest = writer.commit({ ...result.meta, pauseMs: roundMs(result.pauseMs) });
     await target.committed?.(manifest.seq);
@@ -170,11 +171,15 @@ async function main(): Promise<void> {
   let order: HandOff = cfg.mode === 'boot' ? 'boot' : 'restore';
   let preRead: NewestPreRead | null = null;
   let warm: WarmChunks | undefined;
-  if (cfg.mode === 'standby') {
+  if (cfg.mode === 'standby' || cfg.mode === 'pool') {
     await target.warmUp?.();
-    warm = standbyWarms() ? new WarmChunks() : undefined;
-    preRead = new NewestPreRead(store, standbyStaleNewest(), warm, (line) => process.stderr.write(`host: ${line}\n`));
-    await preRead.start(); // and again on each commit while this host waits
+    // a pool host reads nothing of the session before the hand-off: only the store's read path, on bytes of its own
+    if (cfg.mode === 'pool') await warmReadPath(workDir);
+    else {
+      warm = standbyWarms() ? new WarmChunks() : undefined;
+      preRead = new NewestPreRead(store, standbyStaleNewest(), warm, (line) => process.stderr.write(`host: ${line}\n`));
+      await preRead.start(); // and again on each commit while this host waits
+    }
     timeline.mark('standbyReady');
     send({ ev: 'standby-ready', readyMs: Math.round(process.uptime() * 1000) });
     order = await awaitHandOff(); // a fresh session (boot) starts from the hand-off: its start is timed from here

@@ -71,7 +71,7 @@ describe('growth options', () => {
       [{ floor: 'x' }, /^--floor /],
       [{ dirty: '0' }, /^--dirty /],
       [{ checkpoints: '-1' }, /^--checkpoints /],
-      [{ modes: 'cold,hot' }, /^--modes must list cold and\/or standby \(got "cold,hot"\)$/],
+      [{ modes: 'cold,hot' }, /^--modes must list cold, standby and\/or pool \(got "cold,hot"\)$/],
       [{ at: '20000' }, /^--at /],
       [{ 'boot-wait': '5' }, /^--boot-wait must be a whole number 10-600 \(got "5"\)$/],
     ];

@@ -7,7 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CycleEvent, HostStartEvent } from '../../harness/journal/events.js';
+import type { CycleEvent, HostStartEvent, JournalEvent, RestoreEvent } from '../../harness/journal/events.js';
+import { WARM_SOURCE } from '../../harness/store/read/warm-chunks.js';
 import { STANDBY_SKIPS_RESTORE, STANDBY_STALE_NEWEST } from '../../harness/session/standby.js';
 import { cliPath } from '../helpers/paths.js';
 import { describeResult, soakRunJson, writeScenario } from '../helpers/cli.js';
@@ -31,21 +32,50 @@ async function run(name: string, env: Record<string, string> = {}, lines = proce
   return soakRunJson<{ reportDir: string; summary: { standby?: boolean } }>(file, path.join(tmp, name), 480_000, env);
 }
 
+/** The run's cycles, each asserted ok, and its host starts. */
+function allOk(events: JournalEvent[], r: Parameters<typeof describeResult>[0]) {
+  const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
+  expect(
+    cycles.map((c) => c.outcome),
+    describeResult(r),
+  ).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+  return { cycles, starts: events.filter((e): e is HostStartEvent => e.type === 'host-start') };
+}
+
 describe('soak run with a warm standby (process target)', () => {
   it('hands every resume to a standby host, verifies each cycle, and says so in summary.json and summary.md', async () => {
     const { r, events, json } = await run('standby-ok');
-    const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
-    expect(
-      cycles.map((c) => c.outcome),
-      describeResult(r),
-    ).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
-    const starts = events.filter((e): e is HostStartEvent => e.type === 'host-start');
+    const { starts } = allOk(events, r);
     // one boot, no cold restore host, and a standby started for each cycle (the last one is discarded at the end)
     expect(starts.filter((s) => s.mode === 'boot')).toHaveLength(1);
     expect(starts.filter((s) => s.mode === 'restore')).toHaveLength(0);
     expect(starts.filter((s) => s.mode === 'standby').length).toBeGreaterThanOrEqual(5);
     expect(json.summary.standby).toBe(true);
     expect(readFileSync(path.join(json.reportDir, 'summary.md'), 'utf8')).toContain('warm standby');
+    // restores read the standby's warm copy, and say so (a checkpoint committed just before its kill may have no
+    // chunk in common with the copy: every 100 ms here, so not every restore must)
+    const restores = events.filter((e): e is RestoreEvent => e.type === 'restore');
+    expect(restores.filter((e) => e.source !== undefined && e.source !== WARM_SOURCE)).toEqual([]);
+    expect(restores.filter((e) => e.source === WARM_SOURCE).length).toBeGreaterThanOrEqual(1);
+  }, 300_000);
+
+  it('standby: pool hands every resume to a pre-started host that read nothing of the session before the kill', async () => {
+    const file = writeScenario(tmp, 'pool', ['seed: 3', 'standby: pool', ...processLines]);
+    const { r, events, json } = await soakRunJson<{ reportDir: string; summary: { standby?: unknown } }>(
+      file,
+      path.join(tmp, 'pool'),
+      480_000,
+    );
+    const { starts } = allOk(events, r);
+    expect(starts.filter((s) => s.mode === 'restore' || s.mode === 'standby')).toHaveLength(0);
+    expect(starts.filter((s) => s.mode === 'pool').length).toBeGreaterThanOrEqual(5);
+    // no warm copy: every restore read its parts from the store at the hand-off
+    const restores = events.filter((e): e is RestoreEvent => e.type === 'restore');
+    expect(restores).toHaveLength(5);
+    expect(restores.filter((e) => e.source === WARM_SOURCE)).toEqual([]);
+    expect(readFileSync(path.join(tmp, 'pool', 'latest', 'hosts.log'), 'utf8')).not.toContain('warm copy');
+    expect(json.summary.standby).toBe('pool');
+    expect(readFileSync(path.join(json.reportDir, 'summary.md'), 'utf8')).toContain('pool host');
   }, 300_000);
 
   it('with kills during restores, the restore after such a kill goes to a second standby, not a cold host', async () => {

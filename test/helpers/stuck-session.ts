@@ -63,7 +63,7 @@ export async function bootRig(dir: string, yaml: string, bootMs: number): Promis
   const timeouts = hostTimeouts(scenario);
   const hosts: Host[] = [];
   const spawnJournaled = journaledHosts(journal, hostConfig(scenario, paths), paths.hostLog, timeouts);
-  const spawnHost = (mode: 'boot' | 'restore' | 'standby', c: number): Host => {
+  const spawnHost = (mode: 'boot' | 'restore' | 'standby' | 'pool', c: number): Host => {
     const h = spawnJournaled(mode, c);
     hosts.push(h);
     return h;

@@ -2,7 +2,7 @@
 import { WARM_SOURCE } from '../../harness/store/read/warm-chunks.js';
 import { describe, expect, it } from 'vitest';
 import type { Environment } from '../../harness/core/environment.js';
-import { environmentRows, restoreSourceRow } from '../../harness/report/environment-rows.js';
+import { environmentRows, restoreSourceRow, resumeHostRow } from '../../harness/report/environment-rows.js';
 
 const env = (target: Environment['target']): Environment => ({
   os: 'Linux',
@@ -25,6 +25,15 @@ describe('environmentRows: fresh session start', () => {
     expect(row({ freshStart: 'template' })).toMatch(/^template snapshot/);
     expect(row({ freshStart: 'cold' })).toMatch(/^cold boot/);
     expect(row({ accelerator: 'tcg' })).toBeUndefined();
+  });
+});
+
+describe('resumeHostRow', () => {
+  it('says which host took the resumes: cold, a warm standby with its copy, or a pool host that read nothing ahead', () => {
+    expect(resumeHostRow(false)[1]).toMatch(/^cold/);
+    expect(resumeHostRow(true)[1]).toMatch(/^warm standby .*warm copy/);
+    expect(resumeHostRow('pool')[1]).toMatch(/^pool host .*read nothing of the session before the kill/);
+    expect(resumeHostRow(undefined)[1]).toMatch(/not recorded/);
   });
 });
 

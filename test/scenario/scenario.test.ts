@@ -120,6 +120,12 @@ describe('parseScenario', () => {
     expect(err.message).toMatch(/: bogus: unknown field/);
   });
 
+  it('standby: true, false or pool; anything else is named by its field', () => {
+    expect(parseScenario('name: p\nstandby: pool\n', 'p.yaml').standby).toBe('pool');
+    expect(parseScenario('name: p\nstandby: true\n', 'p.yaml').standby).toBe(true);
+    expect(() => parseScenario('name: p\nstandby: warm\n', 'p.yaml')).toThrow(/p\.yaml: standby: /);
+  });
+
   it('a missing name is reported by its field', () => {
     expect(() => parseScenario('cycles: 3\n', 'noname.yaml')).toThrow(/noname\.yaml: name: /);
   });

@@ -74,7 +74,7 @@ describe('session host config', () => {
     [
       'an unknown mode',
       JSON.stringify({ ...good(), mode: 'explode' }),
-      'mode: expected one of "boot", "restore", "describe", "standby", "clone", got "explode"',
+      'mode: expected one of "boot", "restore", "describe", "standby", "pool", "clone", got "explode"',
     ],
     ['a misspelt field', JSON.stringify({ ...good(), skewMS: 0 }), 'skewMS: unknown field (known: mode, target, '],
     [

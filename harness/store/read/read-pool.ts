@@ -8,6 +8,24 @@ import zlib from 'node:zlib';
 import { type BlockJob, type BlockResult, makeTools, runBlockJob } from './block-job.js';
 import { transferList } from './job-wire.js';
 import { lz4Decode } from './lz4-block.js';
+import { createRequire } from 'node:module';
+
+/** SOAK_STORE_LZ4=js: decode LZ4 blocks with the JS decoder only (lz4-block.ts), not lz4-napi's native one. */
+export const STORE_LZ4_ENV = 'SOAK_STORE_LZ4';
+
+/** lz4-napi's module file, required by the worker threads by path (their script is evaluated, not a file). */
+const LZ4_NAPI = createRequire(import.meta.url).resolve('lz4-napi');
+
+/** The native decoder over `req` (a module loader), unless SOAK_STORE_LZ4=js or it does not load. */
+function nativeLz4(req: (id: string) => unknown, file: string): ((src: Uint8Array) => Uint8Array) | undefined {
+  if (process.env.SOAK_STORE_LZ4 === 'js') return undefined;
+  try {
+    const u = (req(file) as { uncompressSync: (b: Buffer) => Buffer }).uncompressSync;
+    return (s) => u(Buffer.from(s.buffer, s.byteOffset, s.byteLength));
+  } catch {
+    return undefined;
+  }
+}
 
 /** Environment variable: worker threads for store reads (0: decompress and hash on the reading thread). */
 export const READ_THREADS_ENV = 'SOAK_STORE_READ_THREADS';
@@ -27,7 +45,8 @@ const { parentPort } = require('node:worker_threads');
 const runBlockJob = (${runBlockJob.toString()});
 const lz4Decode = (${lz4Decode.toString()});
 const transferList = (${transferList.toString()});
-const tools = (${makeTools.toString()})({ fs: require('node:fs'), zlib: require('node:zlib'), crypto: require('node:crypto'), lz4Decode });
+const lz4Native = (${nativeLz4.toString()})(require, ${JSON.stringify(LZ4_NAPI)});
+const tools = (${makeTools.toString()})({ fs: require('node:fs'), zlib: require('node:zlib'), crypto: require('node:crypto'), lz4Decode, lz4Native });
 parentPort.on('message', (job) => {
   const r = runBlockJob(job, tools);
   parentPort.postMessage(r, transferList(r));
@@ -35,7 +54,13 @@ parentPort.on('message', (job) => {
 `;
 
 /** The tools of a pool without threads (reads, inflates and hashes on the calling thread). */
-const INLINE_TOOLS = makeTools({ fs, zlib, crypto, lz4Decode });
+const INLINE_TOOLS = makeTools({
+  fs,
+  zlib,
+  crypto,
+  lz4Decode,
+  lz4Native: nativeLz4(createRequire(import.meta.url), LZ4_NAPI),
+});
 
 interface Waiting {
   resolve(r: BlockResult): void;
