@@ -51,6 +51,8 @@ export interface PageTable {
   heading?: string;
   header: readonly string[];
   rows: ReadonlyArray<readonly string[]>;
+  /** Said instead of the table when it has no rows (an axis the run skipped). */
+  empty?: string;
 }
 
 /** A page: its title, paragraphs (the first ones plain, `strong` ones bold), charts, then its tables. */
@@ -66,6 +68,9 @@ export interface BenchPage {
 
 const mdTable = (t: PageTable): string[] => [
   ...(t.heading === undefined ? [] : [`## ${escapeMarkdown(t.heading)}`, '']),
+  ...(t.rows.length === 0 && t.empty !== undefined ? [escapeMarkdown(t.empty), ''] : mdRows(t)),
+];
+const mdRows = (t: PageTable): string[] => [
   `| ${t.header.map(escapeMarkdown).join(' | ')} |`,
   `|${t.header.map(() => ' --- ').join('|')}|`,
   ...t.rows.map((r) => `| ${r.map(escapeMarkdown).join(' | ')} |`),
@@ -73,6 +78,9 @@ const mdTable = (t: PageTable): string[] => [
 ];
 const htmlTable = (t: PageTable): string[] => [
   ...(t.heading === undefined ? [] : [`<h2>${escapeHtml(t.heading)}</h2>`]),
+  ...(t.rows.length === 0 && t.empty !== undefined ? [`<p>${escapeHtml(t.empty)}</p>`] : htmlRows(t)),
+];
+const htmlRows = (t: PageTable): string[] => [
   '<table><thead><tr>',
   ...t.header.map((h) => `<th>${escapeHtml(h)}</th>`),
   '</tr></thead><tbody>',

@@ -191,7 +191,7 @@ export async function growthPage(g: GrowthInput): Promise<{ markdown: string; ht
   const scope = [
     `${g.date}, ${g.cores} cores, accelerator ${g.accel}, load average before ${g.load.before}, after ${g.load.after}.`,
     `Command: ${g.command}.`,
-    `Each size: ${g.options.floor} bare floor trials (a new QEMU loading the guest's RAM stream from a local file, to the first verified heartbeat), then a ram-only soak of ${g.options.cycles} cycles per mode restoring from the store (cold: a new host; standby: a warm standby host), downtime = SIGKILL -> first verified heartbeat, ratios to that size's floor median measured in this run; a guest that did not boot within ${g.options.bootWaitS} s is not measured.`,
+    `Each size: ${g.options.floor} bare floor trials (a new QEMU loading the guest's RAM stream from a local file, to the first verified heartbeat), then a ram-only soak of ${g.options.cycles} cycles per mode restoring from the store (cold: a new host; pool: a pre-started host that read nothing of the session before the kill; standby: a warm standby host with its warm copy), downtime = SIGKILL -> first verified heartbeat, ratios to that size's floor median measured in this run; a guest that did not boot within ${g.options.bootWaitS} s is not measured.`,
     "Step rate stands in for the dirty rate: the agent has no knob that dirties RAM by itself; each step appends to its tmpfs log, advances its digest chain and drives its tool, so a shorter step dirties more pages per second. What the store newly kept per checkpoint (median over every checkpoint but the store's first) is shown as the measured change.",
   ];
   const dirtyRows = g.dirty.map((d) => [
@@ -231,6 +231,7 @@ export async function growthPage(g: GrowthInput): Promise<{ markdown: string; ht
             'Load',
           ],
           rows: dirtyRows,
+          empty: 'not measured in this run (--dirty "")',
         },
         {
           heading: `Against checkpoints in the store, ${ck?.memoryMiB ?? g.options.at} MiB, one standby soak`,
@@ -241,6 +242,7 @@ export async function growthPage(g: GrowthInput): Promise<{ markdown: string; ht
             `${f0(c.p50)} (${ratio(c.p50, atFloor)})`,
             f0(c.max),
           ]),
+          empty: 'not measured in this run (--checkpoints 0)',
         },
       ],
       id: 'growth',

@@ -39,19 +39,29 @@ function pageLike(bytes: number): Buffer {
   return out;
 }
 
-/** Write one checkpoint of `mib` MiB of page-like bytes (pageLike) into a scratch store, read it twice. */
+/**
+ * Write one checkpoint of `mib` MiB of page-like bytes (pageLike) into a scratch store, then twice: open the store
+ * afresh, resolve its newest checkpoint (its location index, as a restore's first step does) and read it.
+ */
 export async function warmReadPath(scratchDir: string, mib = 16): Promise<void> {
   const dir = mkdtempSync(path.join(scratchDir, 'read-warm-up-'));
   try {
     const s = Store.open(dir, { purpose: 'read warm-up' });
     try {
-      const data = pageLike(mib << 20);
       const w = s.begin(1);
-      await w.put('ram', data);
-      const m = w.commit();
-      for (let round = 0; round < 2; round++) for await (const _ of s.reader(m).stream('ram', { reuse: true }));
+      await w.put('ram', pageLike(mib << 20));
+      w.commit();
     } finally {
       s.close();
+    }
+    for (let round = 0; round < 2; round++) {
+      const r = Store.open(dir, { purpose: 'read warm-up' });
+      try {
+        const m = r.latest();
+        if (m !== null) for await (const _ of r.reader(m).stream('ram', { reuse: true }));
+      } finally {
+        r.close();
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

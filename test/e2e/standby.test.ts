@@ -84,6 +84,8 @@ describe('soak run with a warm standby (process target)', () => {
       'cycles: 5',
       'checkpoint: { everyMs: 100 }',
       'kill: { phases: { work: 0, checkpoint: 0, restore: 1 }, workDelayMs: [100, 300], restoreDelayMs: [0, 10] }',
+      // a standby restores its warm copy in a few ms, over before most aimed kills: each restore held 40 ms
+      'injectRestoreDelayMs: 40',
     ];
     const { r, events } = await run('standby-restore-kills', {}, lines);
     const cycles = events.filter((e): e is CycleEvent => e.type === 'cycle');
