@@ -1,7 +1,6 @@
 // A pool host's warm-up of the store's read path on bytes of its own, nothing of any session: the read pool's threads
 // started and their code compiled, the slot buffers a read keeps for the next one touched, so that the first restore
-// from the store does not pay for them (a fresh process's first read of a 57 MB RAM stream took 230 ms, its fourth
-// 103 ms: bench/README.md "resume-floor").
+// from the store does not pay for them (a fresh process's first read is its slowest: bench/README.md "resume-floor").
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Store } from '../store/store.js';

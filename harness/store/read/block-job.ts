@@ -157,9 +157,9 @@ export function makeTools(m: ToolModules): JobTools {
     },
     inflate: (d, size) => m.zlib.inflateRawSync(d, { chunkSize: Math.max(size, 1024) }),
     lz4(d, into, at, want) {
-      // the native decoder first (~1.7x the JS one's speed on a guest's RAM, bench/README.md "resume-floor"); a block it
-      // refuses or decodes to another size than declared is judged by the JS decoder, which says -1 for anything
-      // malformed. Either way every chunk cut from the bytes is then hash-checked.
+      // the native decoder first (faster than the JS one on a guest's RAM, whose matches are short: bench/README.md
+      // "resume-floor"); a block it refuses or decodes to another size than declared is judged by the JS decoder, which
+      // says -1 for anything malformed. Either way every chunk cut from the bytes is then hash-checked.
       if (m.lz4Native !== undefined && d.length >= 4) {
         let out: Uint8Array | undefined;
         try {
