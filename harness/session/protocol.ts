@@ -42,7 +42,8 @@ const HOST_CONFIG = {
    * Boot a new session, restore the newest checkpoint, or only report the target's facts (no boot) and exit;
    * standby: load everything, open the store, prepare the target, then wait for the runner's hand-off to restore;
    * pool: as standby, but nothing of the session is read before the hand-off (no pre-read, no warm copy: the store's
-   * read path is warmed on bytes of its own); clone: restore the newest checkpoint and never checkpoint (a second session from one checkpoint, run/effects-clone.ts).
+   * read path is warmed on bytes of its own); clone: restore the newest checkpoint and never checkpoint (a second
+   * session from one checkpoint, run/effects-clone.ts).
    */
   mode: oneOf('boot', 'restore', 'describe', 'standby', 'pool', 'clone'),
   target: text,
@@ -134,9 +135,9 @@ export type HostMessage =
 export const CHECKPOINT_NOW_SIGNAL = 'SIGUSR2';
 
 /**
- * TEST-ONLY: SOAK_TEST_STORM_TORN=1: a host takes every asked checkpoint torn across its parts (skewMs 200: the workspace
- * at t, memory and tool at t + 200 ms: torn unless the agent was starved that long) and commits it whole: the negative control that a torn storm checkpoint restored
- * is caught by the checker (test/e2e/checkpoint-storm.test.ts).
+ * TEST-ONLY: SOAK_TEST_STORM_TORN=1: a host takes every asked checkpoint torn across its parts (skewMs 200: the
+ * workspace at t, memory and tool at t + 200 ms: torn unless the agent was starved that long) and commits it whole: the
+ * negative control that a torn storm checkpoint restored is caught by the checker (test/e2e/checkpoint-storm.test.ts).
  */
 export const STORM_TORN = 'SOAK_TEST_STORM_TORN';
 

@@ -16,7 +16,8 @@ import { PackReader } from './read/pack-reader.js';
 import { manifestFiles, sharedPacksLink, storePaths } from './paths.js';
 import { CheckpointReader } from './read/reader.js';
 import { readPool } from './read/read-pool.js';
-import { type ChunkCache, type WarmChunks, type WarmCounts, warmChunkList } from './read/warm-chunks.js';
+import type { ChunkCache } from './read/chunk-fetch.js';
+import { type WarmChunks, type WarmCounts, warmChunkList, warmParts } from './read/warm-chunks.js';
 import type { StoreInternals } from './internals.js';
 import { CheckpointWriter } from './writer.js';
 
@@ -223,10 +224,10 @@ export class Store {
     return new CheckpointReader(this.internals.packs, m, cache);
   }
 
-  /** Make `warm` hold `m`'s chunks (the parts warmChunkList picks), fetching only those it lacks (warm-chunks.ts). */
+  /** Make `warm` hold the chunks of `m`'s warmParts, fetching only those it lacks (warm-chunks.ts). */
   warm(m: Manifest, warm: WarmChunks): Promise<WarmCounts> {
-    const list = warmChunkList(m);
-    return warm.keep(this.internals.packs, readPool(list.length * 4096), list);
+    const bytes = warmParts(m).reduce((n, p) => n + p.size, 0);
+    return warm.keep(this.internals.packs, readPool(bytes), warmChunkList(m));
   }
 
   /**

@@ -16,9 +16,13 @@ export const STORE_LZ4_ENV = 'SOAK_STORE_LZ4';
 /** lz4-napi's module file, required by the worker threads by path (their script is evaluated, not a file). */
 const LZ4_NAPI = createRequire(import.meta.url).resolve('lz4-napi');
 
-/** The native decoder over `req` (a module loader), unless SOAK_STORE_LZ4=js or it does not load. */
-function nativeLz4(req: (id: string) => unknown, file: string): ((src: Uint8Array) => Uint8Array) | undefined {
-  if (process.env.SOAK_STORE_LZ4 === 'js') return undefined;
+/** The native decoder over `req` (a module loader), unless `off` (SOAK_STORE_LZ4=js) or it does not load. */
+function nativeLz4(
+  req: (id: string) => unknown,
+  file: string,
+  off: boolean,
+): ((src: Uint8Array) => Uint8Array) | undefined {
+  if (off) return undefined;
   try {
     const u = (req(file) as { uncompressSync: (b: Buffer) => Buffer }).uncompressSync;
     return (s) => u(Buffer.from(s.buffer, s.byteOffset, s.byteLength));
@@ -45,7 +49,7 @@ const { parentPort } = require('node:worker_threads');
 const runBlockJob = (${runBlockJob.toString()});
 const lz4Decode = (${lz4Decode.toString()});
 const transferList = (${transferList.toString()});
-const lz4Native = (${nativeLz4.toString()})(require, ${JSON.stringify(LZ4_NAPI)});
+const lz4Native = (${nativeLz4.toString()})(require, ${JSON.stringify(LZ4_NAPI)}, process.env[${JSON.stringify(STORE_LZ4_ENV)}] === 'js');
 const tools = (${makeTools.toString()})({ fs: require('node:fs'), zlib: require('node:zlib'), crypto: require('node:crypto'), lz4Decode, lz4Native });
 parentPort.on('message', (job) => {
   const r = runBlockJob(job, tools);
@@ -59,7 +63,7 @@ const INLINE_TOOLS = makeTools({
   zlib,
   crypto,
   lz4Decode,
-  lz4Native: nativeLz4(createRequire(import.meta.url), LZ4_NAPI),
+  lz4Native: nativeLz4(createRequire(import.meta.url), LZ4_NAPI, process.env[STORE_LZ4_ENV] === 'js'),
 });
 
 interface Waiting {

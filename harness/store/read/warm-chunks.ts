@@ -4,9 +4,7 @@
 // honesty line is the fast read's own: a chunk's bytes are handed out only after their SHA-256 matched the name the
 // (self-checked) manifest gives them; here that check ran when the chunk was fetched, and the bytes never left memory.
 import { type ChunkCache, ChunkFetcher } from './chunk-fetch.js';
-
-export type { ChunkCache };
-import type { Manifest } from '../manifest.js';
+import type { Manifest, PartEntry } from '../manifest.js';
 import type { PackReader } from './pack-reader.js';
 import { PartPlan } from './part-plan.js';
 import type { ReadPool } from './read-pool.js';
@@ -20,15 +18,22 @@ export const WARM_SOURCE = "store (standby's warm copy)";
 /** A warm copy holds a checkpoint's parts in order up to this many bytes (a big disk image stays in the store). */
 export const WARM_MAX_BYTES = 1 << 30;
 
-/** The chunks a warm copy of `m` holds: its parts', in order, while their sizes add up to at most `maxBytes`. */
-export function warmChunkList(m: Manifest, maxBytes = WARM_MAX_BYTES): string[] {
-  const list: string[] = [];
+/** The parts a warm copy of `m` holds: in order, while their sizes add up to at most `maxBytes`. */
+export function warmParts(m: Manifest, maxBytes = WARM_MAX_BYTES): PartEntry[] {
+  const parts: PartEntry[] = [];
   let total = 0;
   for (const p of m.parts) {
     total += p.size;
     if (total > maxBytes) break;
-    for (const h of p.chunks) list.push(h);
+    parts.push(p);
   }
+  return parts;
+}
+
+/** The chunks a warm copy of `m` holds: those of its warmParts, in order. */
+export function warmChunkList(m: Manifest, maxBytes = WARM_MAX_BYTES): string[] {
+  const list: string[] = [];
+  for (const p of warmParts(m, maxBytes)) for (const h of p.chunks) list.push(h);
   return list;
 }
 
@@ -44,9 +49,7 @@ export interface WarmCounts {
 
 /** What `assemble` reads a checkpoint's parts through (a CheckpointReader over this cache). */
 export interface PartSource {
-  parts(): string[];
-  size(name: string): number;
-  digest(name: string): string | undefined;
+  readonly manifest: Manifest;
   stream(name: string, opts: { reuse: boolean }): AsyncIterable<Buffer>;
 }
 
@@ -67,17 +70,16 @@ export class WarmChunks implements ChunkCache {
   }
 
   /**
-   * Assemble each part of `src` that has a digest, up to WARM_MAX_BYTES in all, into one buffer (read through this
-   * cache after keep(): no store read), so a restore hands the part over in one write instead of rebuilding it from
-   * chunks while the guest waits. Two buffers a part, the one not handed out refilled: a read under way keeps its own.
+   * Assemble each of the warmParts of `src` that has a digest into one buffer (read through this cache after keep():
+   * no store read), so a restore hands the part over in one write instead of rebuilding it from chunks while the
+   * guest waits. Two buffers a part, the one not handed out refilled: a read under way keeps its own. Returns the
+   * warm parts' bytes.
    */
   async assemble(src: PartSource): Promise<number> {
     let total = 0;
-    for (const name of src.parts()) {
-      const size = src.size(name);
-      const sha256 = src.digest(name);
+    for (const { name, size, sha256 } of warmParts(src.manifest)) {
       total += size;
-      if (sha256 === undefined || total > WARM_MAX_BYTES || this.whole(name, sha256) !== undefined) continue;
+      if (sha256 === undefined || this.whole(name, sha256) !== undefined) continue;
       let buf = this.spare.get(name);
       if (buf === undefined || buf.length < size) buf = Buffer.allocUnsafe(size + (size >> 4));
       let at = 0;
@@ -99,8 +101,8 @@ export class WarmChunks implements ChunkCache {
   /**
    * Hold exactly the chunks of `list` (a checkpoint's parts' chunk lists, concatenated): fetch those not held, drop
    * those it no longer names. The new set replaces the old one whole, and either holds only checked bytes, so a read
-   * under way is served right from either. Throws what the store's read throws (a
-   * missing or corrupt chunk: IntegrityError); the set held before stays.
+   * under way is served right from either. Throws what the store's read throws (a missing or corrupt chunk:
+   * IntegrityError); the set held before stays.
    */
   async keep(packs: PackReader, pool: ReadPool, list: readonly string[]): Promise<WarmCounts> {
     const old = this.held;
