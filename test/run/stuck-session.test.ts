@@ -59,11 +59,15 @@ const withRig = <T>(name: string, yaml: string, fn: (rig: Rig) => Promise<T>): P
 const ofCycle = <T extends JournalEvent['type']>(events: JournalEvent[], type: T) =>
   events.filter((e): e is Extract<JournalEvent, { type: T }> => e.type === type && 'cycle' in e && e.cycle === 1);
 
+// a standby restores its warm copy in a few ms, often before the stop sent on seeing restore-begin lands: each restore
+// is held 100 ms after restore-begin, so the agent is stopped inside it
+const HELD = ['standby: true', 'injectRestoreDelayMs: 100'];
+
 describe.concurrent(
   'a session stuck during a restore (warm standby: its agent is up before the restore begins)',
   () => {
     it('agent SIGSTOPped past the resume bound, host answering: a failed resume (session-hung), never resumed', async () => {
-      await withRig('restore-stuck', scenario('restore-stuck', 300, ['standby: true']), async (rig) => {
+      await withRig('restore-stuck', scenario('restore-stuck', 300, HELD), async (rig) => {
         const stopped = stopAt(rig.hosts[1]!, 'restore-begin', AGENT);
         const c = await rig.cycle(1);
         expect((await stopped).pids).toHaveLength(1);
@@ -80,7 +84,7 @@ describe.concurrent(
     });
 
     it('negative control: the whole host group SIGSTOPped the same way is the host hung: indeterminate', async () => {
-      await withRig('restore-host-stuck', scenario('restore-host-stuck', 300, ['standby: true']), async (rig) => {
+      await withRig('restore-host-stuck', scenario('restore-host-stuck', 300, HELD), async (rig) => {
         const stopped = stopAt(rig.hosts[1]!, 'restore-begin', 'group');
         const c = await rig.cycle(1);
         await stopped;
@@ -92,7 +96,7 @@ describe.concurrent(
     });
 
     it('a stop well below the bound: the session resumes and verifies (ok), its downtime counting the stop', async () => {
-      await withRig('restore-short', scenario('restore-short', 300, ['standby: true']), async (rig) => {
+      await withRig('restore-short', scenario('restore-short', 300, HELD), async (rig) => {
         const stopped = stopAt(rig.hosts[1]!, 'restore-begin', AGENT);
         const cycle = rig.cycle(1);
         const s = await stopped;
