@@ -114,6 +114,7 @@ export class RunAccumulator {
         break;
       case 'observation':
         this.observed(e);
+        this.side.work.add(e);
         break;
       case 'kill':
         this.killed(e.cycle);

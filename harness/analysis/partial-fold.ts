@@ -9,6 +9,7 @@ import type { GuestStateFold } from './guest-state-tally.js';
 import type { HostCrashFold } from './host-crash-tally.js';
 import type { CheckpointStormFold } from './checkpoint-storm-tally.js';
 import type { MemoryPressureFold } from './memory-pressure-tally.js';
+import type { WorkFold } from './work-tally.js';
 import type { IndeterminateCause, RunEndEvent, RunStartEvent, Violation } from '../journal/events.js';
 
 /**
@@ -48,6 +49,8 @@ export interface PartialFold {
   checkpointStorms?: CheckpointStormFold;
   /** Its memory-pressure events counted (absent: folds from before issue 36's squeezes). */
   memoryPressure?: MemoryPressureFold;
+  /** The coding workload's accounts at resumes (absent: folds from before issue 37's workload). */
+  work?: WorkFold;
   /** The latest run-end or machine-load time in this part (0: none). */
   lastT: number;
 }

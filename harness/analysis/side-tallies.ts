@@ -8,11 +8,12 @@ import { GuestStateTally } from './guest-state-tally.js';
 import { CheckpointStormTally } from './checkpoint-storm-tally.js';
 import { HostCrashTally } from './host-crash-tally.js';
 import { MemoryPressureTally } from './memory-pressure-tally.js';
+import { WorkTally } from './work-tally.js';
 import type { PartialFold } from './partial-fold.js';
 import type { CheckpointTable } from './summary.js';
 
 /** The side tallies' fields of a partial fold. */
-type Side = 'effects' | 'guestState' | 'hostCrashes' | 'checkpointStorms' | 'memoryPressure';
+type Side = 'effects' | 'guestState' | 'hostCrashes' | 'checkpointStorms' | 'memoryPressure' | 'work';
 
 /** Effects and guest-state events, counted. */
 export class SideTallies {
@@ -21,6 +22,8 @@ export class SideTallies {
   private readonly crashes = new HostCrashTally();
   private readonly storms = new CheckpointStormTally();
   private readonly squeezes = new MemoryPressureTally();
+  /** The coding workload's accounts, from observation events (the accumulator hands those over too). */
+  readonly work = new WorkTally();
 
   /** Before the next run's events (a resumed or merged run: the effects tally pairs resumes within one run). */
   nextRun(): void {
@@ -45,6 +48,7 @@ export class SideTallies {
       hostCrashes: this.crashes.partial(),
       checkpointStorms: this.storms.partial(),
       memoryPressure: this.squeezes.partial(),
+      work: this.work.partial(),
     };
   }
 
@@ -54,6 +58,7 @@ export class SideTallies {
     this.crashes.append(p.hostCrashes);
     this.storms.append(p.checkpointStorms);
     this.squeezes.append(p.memoryPressure);
+    this.work.append(p.work);
   }
 
   /** Their summary sections; the promised classes come from the run-start's scenario and the target's facts. */
@@ -66,6 +71,7 @@ export class SideTallies {
       ...crashes,
       ...this.storms.summary(checkpoints),
       ...this.squeezes.summary(),
+      ...this.work.summary(),
     };
   }
 }

@@ -4,6 +4,7 @@ import type { GuestStateSummary } from './guest-state-tally.js';
 import type { HostCrashSummary } from './host-crash-tally.js';
 import type { CheckpointStormSummary } from './checkpoint-storm-tally.js';
 import type { MemoryPressureSummary } from './memory-pressure-tally.js';
+import type { WorkSummary } from './work-tally.js';
 import type { Environment } from '../core/environment.js';
 import type { CauseCode, CycleEvent, RunEndEvent, RunStatus, SourceRun } from '../journal/events.js';
 import type { MachineLoadSummary } from './machine-load.js';
@@ -156,6 +157,8 @@ export interface Summary {
   checkpointStorms?: CheckpointStormSummary;
   /** The memory squeezes of a run (analysis/memory-pressure-tally.ts); absent: none journaled. */
   memoryPressure?: MemoryPressureSummary;
+  /** The coding workload at the resumes (analysis/work-tally.ts); absent: no resumed state carried its account. */
+  work?: WorkSummary;
 }
 
 /** Each session's cycles, kill-and-resume rate and dedup, and the store's pooled dedup beside the sessions' mean. */

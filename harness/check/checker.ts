@@ -24,6 +24,11 @@ export interface ResumeObservation {
   acknowledgedSeq?: number;
   /** How long the restored state could have run before that heartbeat (absent: the target cannot say; no step allowed). */
   ran?: RanBeforeReport;
+  /**
+   * The coding workload's failure count in the state the killed host started from (its first full heartbeat; absent:
+   * 0). Failures past it happened in this cycle: after that start, before the kill or in the restored state.
+   */
+  workBefore?: number;
 }
 
 /** Every violation in one resumed heartbeat; an empty list means the resume is verified. */
@@ -91,5 +96,12 @@ export function checkResume(obs: ResumeObservation, model: WorkloadModel): Viola
       `lost an acknowledged checkpoint: restored ${obs.restored.seq}, but checkpoint ${obs.acknowledgedSeq} was acknowledged before the power loss`,
     );
   }
+  const work = hb.work;
+  const newFailures = work === undefined ? 0 : work.failures - (obs.workBefore ?? 0);
+  if (work !== undefined && newFailures > 0)
+    add(
+      'work-failed',
+      `the coding workload failed ${newFailures} more time(s) by its iteration ${work.iteration} (last: ${work.last}): its build, tests or server disagreed with the state`,
+    );
   return v;
 }

@@ -19,6 +19,20 @@ export interface Heartbeat {
   tool?: PartState;
   /** A session that emits external effects (issue 34): what its state says the world has seen (full heartbeats). */
   effects?: EffectsClaim;
+  /** A session running the coding workload (targetOptions.workload): what its state says of that work (full heartbeats). */
+  work?: WorkClaim;
+}
+
+/**
+ * The coding workload's own account (vm-images/work/work.sh): iterations done, how many failed since the session booted
+ * (a build, a test run or the server disagreeing with the state it was restored with), queries its server answered,
+ * and the kind of the last failure (`-` none; `build`, `test`, `serve`, `unreadable`).
+ */
+export interface WorkClaim {
+  iteration: number;
+  failures: number;
+  served: number;
+  last: string;
 }
 
 /**
@@ -66,6 +80,8 @@ export type ViolationCode =
   | 'lost-acknowledged-checkpoint'
   | 'store-damaged'
   | 'nonce-reused'
+  /** The coding workload in the resumed state reports failures: its build, tests or server disagreed with that state. */
+  | 'work-failed'
   /** The session's exec adapter broke the protocol (AdapterError): a failed cycle, not a checker finding. */
   | 'adapter-fault'
   /** A wait on the session (first full heartbeat, a message it owed) ran out while its host answered. */

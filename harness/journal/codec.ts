@@ -91,6 +91,8 @@ export const FIELD_ORDER = {
     'tool',
     'acknowledgedSeq',
     'ran',
+    'work',
+    'workBefore',
   ],
   cycle: [
     'session',

@@ -1,9 +1,10 @@
 // Journal event types: every line of runs/<id>/journal.ndjson is one of these, with a schemaVersion.
-import type { PartState, RanBeforeReport, Violation } from '../check/heartbeat.js';
+import type { Violation } from '../check/heartbeat.js';
 import type { Environment } from '../core/environment.js';
 import type { LoadSample } from '../core/machine-load.js';
 import type { EffectsEvent } from './effects-event.js';
 import type { GuestStateEvent } from './guest-state-event.js';
+import type { ObservationEventFields } from './observation-event.js';
 import type { StoreTally } from './store-tally.js';
 export type { StoreTally } from './store-tally.js';
 import type { CheckpointStormEvent, FaultEvent, HostCrashEvent, MemoryPressureEvent } from './fault-events.js';
@@ -199,33 +200,9 @@ export interface RestoreEvent extends Base {
   source?: string;
 }
 
-/**
- * What the checker looked at after a restore (check/checker.ts's ResumeObservation, flat), journaled just before the
- * cycle's outcome so a stored run can be re-judged (`soak check`). Absent when the session never sent a heartbeat.
- */
-export interface ObservationEvent extends Base {
+/** What the checker looked at after a restore (observation-event.ts). */
+export interface ObservationEvent extends Base, ObservationEventFields {
   type: 'observation';
-  cycle: number;
-  /** The checkpoint the host said it restored. */
-  restoredSeq: number;
-  restoredStep: number;
-  /** Highest step the killed session reported, over all of the cycle's kills. */
-  killStep: number;
-  /** The session's boot nonce before the kill. */
-  nonce: string;
-  /** The newest complete checkpoint in the store after the kill, as the runner saw it (null: not checked). */
-  latestCompleteSeq: number | null;
-  /** The newest checkpoint acknowledged before a power loss (only on power-loss cycles: the checker holds it to it). */
-  acknowledgedSeq?: number;
-  /** How long the restored state could have run before the heartbeat below (targets that can say: micro-VM). */
-  ran?: RanBeforeReport;
-  /** The first full heartbeat after the restore: its step, nonce and parts (parts absent when it was not full). */
-  step: number;
-  heartbeatNonce: string;
-  full: boolean;
-  fs?: PartState;
-  mem?: PartState;
-  tool?: PartState;
 }
 
 /** The outcome of one kill-and-resume cycle. */

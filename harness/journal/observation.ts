@@ -21,6 +21,8 @@ export function observationEvent(cycle: number, obs: ResumeObservation): Extract
     ...(hb.tool ? { tool: { step: hb.tool.step, digest: hb.tool.digest } } : {}),
     ...(obs.acknowledgedSeq !== undefined ? { acknowledgedSeq: obs.acknowledgedSeq } : {}),
     ...(obs.ran !== undefined ? { ran: { ms: obs.ran.ms, stepMs: obs.ran.stepMs } } : {}),
+    ...(hb.work !== undefined ? { work: { ...hb.work } } : {}),
+    ...(obs.workBefore !== undefined ? { workBefore: obs.workBefore } : {}),
   };
 }
 
@@ -37,6 +39,7 @@ export function resumeObservation(ev: ObservationFields): ResumeObservation {
       ...(ev.fs ? { fs: ev.fs } : {}),
       ...(ev.mem ? { mem: ev.mem } : {}),
       ...(ev.tool ? { tool: ev.tool } : {}),
+      ...(ev.work ? { work: ev.work } : {}),
     },
     restored: { seq: ev.restoredSeq, step: ev.restoredStep },
     killStep: ev.killStep,
@@ -44,5 +47,6 @@ export function resumeObservation(ev: ObservationFields): ResumeObservation {
     latestCompleteSeq: ev.latestCompleteSeq,
     ...(ev.acknowledgedSeq !== undefined ? { acknowledgedSeq: ev.acknowledgedSeq } : {}),
     ...(ev.ran !== undefined ? { ran: ev.ran } : {}),
+    ...(ev.workBefore !== undefined ? { workBefore: ev.workBefore } : {}),
   };
 }

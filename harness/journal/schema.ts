@@ -31,6 +31,7 @@ export const VIOLATION_CODES = [
   'lost-acknowledged-checkpoint',
   'store-damaged',
   'nonce-reused',
+  'work-failed',
   'adapter-fault',
   'session-hung',
   'checkpoint-stuck',
@@ -43,7 +44,8 @@ const base = {
   t: number(DURATION_MS),
   session: number(SESSION_INDEX).optional(),
 };
-const part = z.object({ step: number(COUNT), digest: text });
+const count = number(COUNT);
+const part = z.object({ step: count, digest: text });
 const violation = z.object({ code: oneOf(VIOLATION_CODES), message: text });
 const environment = z.object({
   os: text,
@@ -207,6 +209,8 @@ export const EVENT_SCHEMAS = {
     tool: part.optional(),
     acknowledgedSeq: number(COUNT).optional(),
     ran: z.object({ ms: number(DURATION_MS), stepMs: number(DURATION_MS) }).optional(),
+    work: z.object({ iteration: count, failures: count, served: count, last: text }).strict().optional(),
+    workBefore: count.optional(),
   }),
   cycle: z.object({
     ...base,

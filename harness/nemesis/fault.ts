@@ -139,6 +139,8 @@ export interface Interrupted {
   infraCause?: IndeterminateCause | null;
   /** After a power loss: the newest checkpoint acknowledged before it, which the restore must not fall behind. */
   acknowledgedSeq?: number;
+  /** The coding workload's failures in the state the killed host started from (only failures past it are the cycle's). */
+  workBefore?: number;
   /** The kill path's steps so far (kill-path.ts), logged once the restore is handed off. */
   path?: KillPath | null;
 }

@@ -98,6 +98,14 @@ export async function down(
   ctx.lazyfs?.clearFailWrite();
   const killStep = host.maxStep;
   const after = (await afterReap?.(host)) ?? {};
-  const interrupted: Interrupted = { ...at, killStep, lastCommitted: host.lastCommitted, adapterFault, ...after };
+  const work = host.workFailures === null ? {} : { workBefore: host.workFailures };
+  const interrupted: Interrupted = {
+    ...at,
+    killStep,
+    lastCommitted: host.lastCommitted,
+    adapterFault,
+    ...work,
+    ...after,
+  };
   return { kind: 'interrupted', interrupted };
 }

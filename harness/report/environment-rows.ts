@@ -8,6 +8,7 @@ const TARGET_LABELS: Record<string, string> = {
   qemuVersion: 'QEMU version',
   imageHash: 'Guest image hash',
   freshStart: 'Fresh session start',
+  workload: 'Guest workload',
 };
 
 /** How a fresh microvm session started (target fact `freshStart`), in words; other values as they are. */
@@ -16,6 +17,15 @@ const FRESH_START: Record<string, string> = {
   template:
     'template snapshot (a guest booted once, restored and given a new identity; boot time = restore to first verified heartbeat)',
 };
+
+/** What ran in a microvm guest (target fact `workload`), in words. */
+const WORKLOAD: Record<string, string> = {
+  steps: 'agent steps only (per step: a durable log line, a memory chain, a tool process chain)',
+  coding:
+    'coding agent beside the agent steps (unpack a source tree, edit it, compile it with tcc, run its tests, keep a server process; a failure of any of them fails the cycle)',
+};
+/** Target facts told in words by value. */
+const IN_WORDS: Record<string, Record<string, string>> = { freshStart: FRESH_START, workload: WORKLOAD };
 
 /** How resumes were started: a warm standby host, a pool host, or a cold one (older summaries do not say). */
 export function resumeHostRow(standby: boolean | 'pool' | undefined): [string, string] {
@@ -83,8 +93,7 @@ export function environmentRows(environment: Environment, target: string): Array
   ];
   for (const [key, label] of Object.entries(TARGET_LABELS)) {
     const value = env.target[key];
-    if (value !== undefined)
-      rows.push([label, (key === 'freshStart' ? FRESH_START[String(value)] : undefined) ?? String(value)]);
+    if (value !== undefined) rows.push([label, IN_WORDS[key]?.[String(value)] ?? String(value)]);
   }
   if (env.target['accelerator'] === undefined && target === 'process')
     rows.push(['Accelerator', 'none (host process target, no VM)']);

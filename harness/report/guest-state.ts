@@ -3,6 +3,7 @@
 // guestState): "tmp-file (a file in /tmp): lost in 20/20 resumes". A class lost but not promised is a fact, not a failure.
 import type { ClassSummary, GuestStateSummary } from '../analysis/guest-state-tally.js';
 import type { Summary } from '../analysis/summary.js';
+import type { WorkSummary } from '../analysis/work-tally.js';
 import { MATRIX_ONLY, STATE_CLASSES, type StateClass } from '../check/survival.js';
 import { fmtPctInterval } from './text/format.js';
 
@@ -14,10 +15,19 @@ const NOT_PROBED = 'not probed in this run (scenario field probe or promises; do
 const notKept = (g: GuestStateSummary): ClassSummary[] =>
   g.examined === 0 ? [] : g.classes.filter((c) => c.survives < g.examined);
 
+/** What the verdict covers of the coding workload (summary work; empty when the run had none). */
+function workScope(w: WorkSummary | undefined): string {
+  if (w === undefined) return '';
+  const { min, p50, max } = w.iterations;
+  if (max === 0)
+    return `, and not the coding workload's builds and tests: none of the ${w.resumes} resumed states had finished an iteration`;
+  return `, and the coding workload's builds, tests and server (${w.resumes} resumed states, at iteration ${min}-${max}, p50 ${p50})`;
+}
+
 /** The sentence that opens the verdict: what it covers, what it does not. */
-export function verdictScope(s: Pick<Summary, 'cycles' | 'guestState'>): string {
+export function verdictScope(s: Pick<Summary, 'cycles' | 'guestState' | 'work'>): string {
   const g = s.guestState;
-  const covers = `This verdict covers: ${CHAINS} across ${s.cycles.total} kill/resume cycles`;
+  const covers = `This verdict covers: ${CHAINS}${workScope(s.work)} across ${s.cycles.total} kill/resume cycles`;
   if (g === undefined)
     return `${covers}; it does not cover: any other guest state (files in /tmp, processes, sockets, clocks), ${NOT_PROBED}.`;
   const promised = g.promised.length > 0 ? `, and the promised classes ${g.promised.join(', ')} (gate 10)` : '';

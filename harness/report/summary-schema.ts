@@ -7,6 +7,7 @@ import { sessionsSchema } from './sessions-schema.js';
 import { hostCrashesSchema } from './host-crash-schema.js';
 import { checkpointStormsSchema } from './checkpoint-storm-schema.js';
 import { memoryPressureSchema } from './memory-pressure-schema.js';
+import { workSchema } from './work-schema.js';
 import { STATE_CLASS_IDS, type StateClass } from '../check/survival.js';
 import type { GateResult } from '../gates/types.js';
 import type { ReportVerdict } from '../gates/verdict.js';
@@ -252,6 +253,7 @@ export const summarySchema = z.object({
   hostCrashes: hostCrashesSchema.optional(),
   checkpointStorms: checkpointStormsSchema.optional(),
   memoryPressure: memoryPressureSchema.optional(),
+  work: workSchema.optional(),
 });
 
 /** The report's verdict banner. */
@@ -284,10 +286,8 @@ export const summaryFileSchema = summarySchema.extend({
     .optional(),
 });
 
-/**
- * True when A and B are one type at every depth (nested objects, arrays, optional fields): a field the code writes
- * that the schema lacks fails to compile even inside `sources[]` (assignability alone let sources[].store through).
- */
+// True when A and B are one type at every depth: a field the code writes that the schema lacks fails to compile, even
+// inside `sources[]` (assignability alone let sources[].store through).
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the exact-type test needs T twice
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 /** Compile-time proof that the schemas infer the types the code writes (a drift on either side does not compile). */

@@ -171,6 +171,7 @@ async function resumeOf(
       nonce: i.nonce,
       latestCompleteSeq: latest,
       ...(i.acknowledgedSeq !== undefined ? { acknowledgedSeq: i.acknowledgedSeq } : {}),
+      ...(i.workBefore !== undefined ? { workBefore: i.workBefore } : {}),
     });
     const restored = { restoredSeq: r.seq, restoredStep: r.step };
     return { kind: 'judged', restored, violations: r.violations, downtimeMs: r.heartbeatT - i.tKill };

@@ -30,6 +30,8 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
   nonce: string | null = null;
   /** What the session's first full heartbeat said of its external effects (sessions that emit them: issue 34). */
   effectsClaim: EffectsClaim | null = null;
+  /** The coding workload's failure count in the session's first full heartbeat: the state this host started from. */
+  workFailures: number | null = null;
   /** The guest-state probe's first word other than ready (an examination, unprobed, an error), when it runs one. */
   probeWord: Exclude<ProbeLine, { event: 'ready' }> | null = null;
   lastCommitted: { seq: number; step: number } | null = null;
@@ -105,6 +107,7 @@ export class HostHandle extends EventEmitter<{ msg: [HostMessage, number]; exit:
         this.maxStep = Math.max(this.maxStep, msg.step);
         if (msg.full && this.nonce === null) this.nonce = msg.nonce;
         if (msg.full && this.effectsClaim === null && msg.effects) this.effectsClaim = msg.effects;
+        if (msg.full && this.workFailures === null && msg.work) this.workFailures = msg.work.failures;
         break;
       case 'ckpt-begin':
         this.inFlightSeq = msg.seq;

@@ -66,11 +66,18 @@ describe('the observation event', () => {
   it('round-trips the checker input through a journal line, flat, in codec order', () => {
     const obs = observed(37);
     const line = encodeEvent(stamp(observationEvent(4, obs)));
-    const optional = ['acknowledgedSeq', 'ran', 'session']; // not written here
+    const optional = ['acknowledgedSeq', 'ran', 'work', 'workBefore', 'session']; // not written here
     const always = FIELD_ORDER.observation.filter((k) => !optional.includes(k));
     expect(Object.keys(JSON.parse(line) as object)).toEqual(['schemaVersion', 't', 'type', ...always]);
     expect(resumeObservation(JSON.parse(line) as ObservationEvent)).toEqual(obs);
-    const afterPowerLoss = { ...obs, acknowledgedSeq: 9, ran: { ms: 12.5, stepMs: 5 } };
+    const work = { iteration: 12, failures: 1, served: 12, last: 'test' };
+    const afterPowerLoss = {
+      ...obs,
+      heartbeat: { ...obs.heartbeat, work },
+      acknowledgedSeq: 9,
+      ran: { ms: 12.5, stepMs: 5 },
+      workBefore: 1,
+    };
     const line2 = encodeEvent(stamp(observationEvent(4, afterPowerLoss)));
     expect(Object.keys(JSON.parse(line2) as object)).toEqual([
       'schemaVersion',
@@ -109,6 +116,22 @@ describe('Rechecker', () => {
       },
     ]);
     expect(recheckExitCode(r)).toBe(1);
+  });
+
+  it("re-judges a coding workload failure from the stored observation: only failures past the killed host's start fail", () => {
+    const base = observed(37);
+    const work = { iteration: 9, failures: 2, served: 9, last: 'serve' };
+    const [stored, outcome] = cycleEvents(1, { ...base, heartbeat: { ...base.heartbeat, work }, workBefore: 2 });
+    expect(outcome.outcome).toBe('ok');
+    expect(recheck([stored, outcome])).toMatchObject({ rechecked: 1, agreed: 1, changed: [] });
+    const r = recheck([{ ...stored, workBefore: 1 }, outcome]); // control: one failure more than the start had
+    expect(r.changed).toEqual([
+      {
+        cycle: 1,
+        journaled: { outcome: 'ok', codes: [] },
+        rechecked: { outcome: 'fail', violations: [expect.objectContaining({ code: 'work-failed' })] },
+      },
+    ]);
   });
 
   it('re-judges a resume one step past the kill with the time it ran (ok); without that time it is ahead (control)', () => {

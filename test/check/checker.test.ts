@@ -178,6 +178,20 @@ describe('checkResume', () => {
     expect(codes(observation(flagged))).toEqual(['not-full']);
   });
 
+  it('work-failed: the coding workload reports more failures than the state the killed host started from', () => {
+    const work = (failures: number) => ({ iteration: 30, failures, served: 30, last: failures > 0 ? 'test' : '-' });
+    const hb = (failures: number): Heartbeat => ({ ...heartbeat(model, 36), work: work(failures) });
+    expect(codes(observation(hb(0)))).toEqual([]);
+    expect(codes(observation(hb(0), { workBefore: 0 }))).toEqual([]);
+    expect(codes(observation(hb(1)))).toEqual(['work-failed']); // no start recorded: every failure is new
+    expect(codes(observation(hb(1), { workBefore: 0 }))).toEqual(['work-failed']);
+    expect(codes(observation(hb(1), { workBefore: 1 }))).toEqual([]); // an earlier cycle's failure, judged there
+    expect(codes(observation(hb(3), { workBefore: 1 }))).toEqual(['work-failed']);
+    expect(codes(observation(hb(0), { workBefore: 2 }))).toEqual([]); // restored from before the host's start
+    const [v] = checkResume(observation(hb(3), { workBefore: 1 }), model);
+    expect(v!.message).toContain('failed 2 more time(s) by its iteration 30 (last: test)');
+  });
+
   it('reports every problem of a badly wrong resume at once', () => {
     const hb = heartbeat(model, 20, 18, 20, 'beefbeefbeefbeef');
     expect(codes(observation(hb, { restored: { seq: 3, step: 24 } }))).toEqual([

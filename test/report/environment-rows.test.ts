@@ -28,6 +28,17 @@ describe('environmentRows: fresh session start', () => {
   });
 });
 
+describe('environmentRows: guest workload', () => {
+  it('says what ran in the guest in words, an unknown value as it is, nothing when the target does not say', () => {
+    const workload = (target: Environment['target']): string | undefined =>
+      environmentRows(env(target), 'microvm').find(([label]) => label === 'Guest workload')?.[1];
+    expect(workload({ workload: 'coding' })).toMatch(/^coding agent .*compile it with tcc.*fails the cycle/);
+    expect(workload({ workload: 'steps' })).toMatch(/^agent steps only/);
+    expect(workload({ workload: 'other' })).toBe('other');
+    expect(workload({ accelerator: 'tcg' })).toBeUndefined();
+  });
+});
+
 describe('resumeHostRow', () => {
   it('says which host took the resumes: cold, a warm standby with its copy, or a pool host that read nothing ahead', () => {
     expect(resumeHostRow(false)[1]).toMatch(/^cold/);

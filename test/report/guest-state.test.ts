@@ -36,6 +36,17 @@ describe('guest state in the report', () => {
     );
   });
 
+  it("names the coding workload's builds and tests in what it covers, or says none was checked", () => {
+    const work = (min: number, max: number) => ({ resumes: 12, iterations: { min, p50: max, max }, failed: 0 });
+    expect(verdictScope({ cycles, work: work(3, 25) })).toMatch(
+      /^This verdict covers: the workload's three chains \(.*\), and the coding workload's builds, tests and server \(12 resumed states, at iteration 3-25, p50 25\) across 20 kill\/resume cycles;/,
+    );
+    expect(verdictScope({ cycles, work: work(0, 0) })).toContain(
+      "and not the coding workload's builds and tests: none of the 12 resumed states had finished an iteration across",
+    );
+    expect(verdictScope({ cycles })).not.toContain('coding');
+  });
+
   it('writes each class not kept as a measured fact, promised or not', () => {
     const lines = guestStateLimits(g(['tmp-file'], 20));
     expect(lines.find((l) => l.startsWith('tmp-file'))).toMatch(/lost in 20\/20 resumes; .*; promised: gate 10 fails/);

@@ -98,8 +98,30 @@ static void fs_state(unsigned long *lines, char digest[65]) {
   sha256_final_hex(&c, digest);
 }
 
+/* The coding workload's status (SOAK_WORK names its file; vm-images/work/work.sh writes it by rename) as the full
+   heartbeat's ` W <iteration> <failures> <served> <last failure>` suffix; ` W 0 0 0 -` until its first write. */
+static void work_claim(char *out, size_t n) {
+  const char *file = getenv("SOAK_WORK");
+  unsigned long iter = 0, fails = 0, served = 0;
+  char last[16] = "-", buf[96];
+  out[0] = 0;
+  if (!file || !*file) return;
+  int fd = open(file, O_RDONLY);
+  if (fd >= 0) {
+    ssize_t r = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    buf[r > 0 ? r : 0] = 0;
+    if (sscanf(buf, "%lu %lu %lu %15[a-z-]", &iter, &fails, &served, last) != 4) {
+      iter = served = 0; /* written by rename: a status that does not parse is damaged state, a failure */
+      fails = 1;
+      strcpy(last, "unreadable");
+    }
+  }
+  snprintf(out, n, " W %lu %lu %lu %s", iter, fails, served, last);
+}
+
 static void heartbeat(int full) {
-  char out[640], reply[128], fsd[65], toold[65], claim[96];
+  char out[720], reply[128], fsd[65], toold[65], claim[96], work[80];
   int len;
   if (!full) {
     len = snprintf(out, sizeof out, "HB %lu %s\n", step, nonce);
@@ -109,8 +131,9 @@ static void heartbeat(int full) {
     tool_call("Q\n", reply, sizeof reply);
     if (sscanf(reply, "T %lu %64s", &tool_step, toold) != 2) { errno = EPROTO; die("tool query"); }
     effects_claim(claim, sizeof claim);
-    len = snprintf(out, sizeof out, "HBF %lu %s %lu %s %lu %s %lu %s%s\n", step, nonce, fs_lines, fsd, step, mem,
-                   tool_step, toold, claim);
+    work_claim(work, sizeof work);
+    len = snprintf(out, sizeof out, "HBF %lu %s %lu %s %lu %s %lu %s%s%s\n", step, nonce, fs_lines, fsd, step, mem,
+                   tool_step, toold, claim, work);
   }
   con_write(out, (size_t)len);
 }

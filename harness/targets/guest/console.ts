@@ -4,7 +4,7 @@ import { EFFECT_LINE_PREFIX } from './effect-relay.js';
 
 const LIGHT = /HB (\d+) ([0-9a-f]{16})$/;
 const FULL =
-  /HBF (\d+) ([0-9a-f]{16}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64})(?: E (\d+) (\d+) (\d+) (\d+))?$/;
+  /HBF (\d+) ([0-9a-f]{16}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64})(?: E (\d+) (\d+) (\d+) (\d+))?(?: W (\d+) (\d+) (\d+) ([a-z-]+))?$/;
 
 /** The byte the host writes to the console to ask the agent for a full heartbeat (it also ends a hold). */
 export const FULL_HEARTBEAT_REQUEST = 'F';
@@ -26,14 +26,15 @@ export const KEEP_TEMPLATE_IDENTITY_LINE = 'I\n';
 /**
  * Parse one console line; undefined when it is not a heartbeat (kernel noise, init messages). A full heartbeat of an
  * agent with effects ends in ` E <through> <step-key> <random-key> <no-key>`: its claim, whose incarnation (the guest
- * process) only the host knows, so it is left empty here (effect-relay.ts fills it in).
+ * process) only the host knows, so it is left empty here (effect-relay.ts fills it in). One from a guest running the
+ * coding workload ends in ` W <iteration> <failures> <served> <last failure>` (agent.c, vm-images/work/work.sh).
  */
 export function parseHeartbeatLine(line: string): Heartbeat | undefined {
   const text = line.replace(/\r/g, '').trimEnd();
   const f = FULL.exec(text);
   if (f) {
     const [, step, nonce, fsStep, fsDigest, memStep, memDigest, toolStep, toolDigest] = f as unknown as string[];
-    const [through, sk, rk, nk] = f.slice(9, 13);
+    const [through, sk, rk, nk, iteration, failures, served, last] = f.slice(9, 17);
     return {
       step: Number(step),
       nonce: nonce!,
@@ -49,6 +50,9 @@ export function parseHeartbeatLine(line: string): Heartbeat | undefined {
               incarnation: '',
             },
           }
+        : {}),
+      ...(iteration !== undefined
+        ? { work: { iteration: Number(iteration), failures: Number(failures), served: Number(served), last: last! } }
         : {}),
     };
   }

@@ -215,6 +215,13 @@ async function buildInitramfs(modulesDir: string, outFile: string, tmp: string):
     if (!existsSync(src)) throw new TargetError(`kernel module ${m} not found under ${modulesDir}`);
     copyFileSync(src, path.join(root, 'lib', 'modules', path.basename(m)));
   }
+  await packCpio(root, outFile);
+  rmSync(root, { recursive: true, force: true });
+}
+
+/** Pack the tree under `root` as a reproducible newc cpio (owner 0:0, mtime 0, names sorted). */
+export async function packCpio(root: string, outFile: string): Promise<void> {
+  const execa = await loadExeca();
   const entries = listTree(root);
   for (const e of entries) utimesSync(path.join(root, e), 0, 0);
   await execa('cpio', ['-o', '-H', 'newc', '-R', '0:0', '--reproducible', '--quiet'], {
@@ -223,7 +230,6 @@ async function buildInitramfs(modulesDir: string, outFile: string, tmp: string):
     stdout: { file: outFile },
     timeout: 60_000,
   });
-  rmSync(root, { recursive: true, force: true });
 }
 
 function listTree(root: string, rel = ''): string[] {

@@ -19,5 +19,6 @@ export function describeMicrovm(env: Partial<GuestEnv>, opts: MicrovmOptions): T
     freshStart: opts.fresh,
     wallClock: opts.wallClock,
     entropy: freshEntropy(opts) ? 'fresh' : 'as-snapshot',
+    workload: opts.workload,
   };
 }

@@ -4,6 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../core/durable.js';
 import type { GuestImage } from '../guest/image.js';
+import type { MicrovmOptions } from './options.js';
 import { type GuestEnv, resolveGuestEnv } from './env.js';
 
 /** The file in the session folder. */
@@ -61,13 +62,13 @@ export function readSessionEnv(sessionDir: string, binary: string, accel: string
 /** The session's guest environment: from `sessionDir` when still valid, else resolved (and saved for the next host). */
 export async function sessionGuestEnv(
   sessionDir: string,
-  binary: string,
-  accel: 'auto' | 'kvm' | 'tcg',
+  opts: Pick<MicrovmOptions, 'qemuBinary' | 'accel' | 'workload'>,
   probe: (image: GuestImage) => Promise<boolean>,
 ): Promise<GuestEnv> {
+  const { qemuBinary: binary, accel, workload } = opts;
   const cached = readSessionEnv(sessionDir, binary, accel);
   if (cached !== undefined) return cached;
-  const env = await resolveGuestEnv(binary, accel, probe);
+  const env = await resolveGuestEnv(binary, accel, probe, workload);
   try {
     const file = path.join(sessionDir, ENV_CACHE_FILE);
     writeFileAtomic(

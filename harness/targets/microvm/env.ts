@@ -9,6 +9,7 @@ import {
 } from '../guest/accel.js';
 import { buildImage, cachedImage, type GuestImage, vmImagesDir } from '../guest/image.js';
 import { hostTscKhz } from '../guest/tsc.js';
+import { cachedCodingImage, codingImage, type Workload } from '../guest/work-image.js';
 
 export interface GuestEnv {
   image: GuestImage;
@@ -27,17 +28,18 @@ export async function resolveGuestEnv(
   binary: string,
   accel: 'auto' | 'kvm' | 'tcg',
   probe: (image: GuestImage) => Promise<boolean>,
+  workload: Workload = 'steps',
 ): Promise<GuestEnv> {
   const version = await qemuVersion(binary);
-  const image = await buildImage();
+  const base = await buildImage();
   const decision = await resolveAccelerator(accel, {
     cacheFile: probeCacheFile(),
     qemuVersion: version,
-    guestKernel: image.kernelPackage,
-    probe: () => probe(image),
+    guestKernel: base.kernelPackage,
+    probe: () => probe(base),
   });
   return {
-    image,
+    image: workload === 'coding' ? await codingImage(base) : base,
     qemuVersion: version,
     accel: decision,
     tscKhz: decision.accel === 'tcg' ? await hostTscKhz() : undefined,
@@ -45,10 +47,15 @@ export async function resolveGuestEnv(
 }
 
 /** Best-effort, synchronous, never throws: what is known without building or probing (for describe() before boot). */
-export function previewGuestEnv(binary: string, accel: 'auto' | 'kvm' | 'tcg'): Partial<GuestEnv> {
+export function previewGuestEnv(
+  binary: string,
+  accel: 'auto' | 'kvm' | 'tcg',
+  workload: Workload = 'steps',
+): Partial<GuestEnv> {
   try {
     const version = qemuVersionSync(binary);
-    const image = cachedImage();
+    const base = cachedImage();
+    const image = base !== undefined && workload === 'coding' ? cachedCodingImage(base) : base;
     if (image === undefined) return { qemuVersion: version };
     return {
       qemuVersion: version,

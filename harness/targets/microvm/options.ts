@@ -5,6 +5,7 @@ import { type ConfigIssue, ConfigIssuesError, schemaIssues } from '../../core/co
 import type { EffectsConfig } from '../../effects/plan.js';
 import { effectsConfig } from '../process/target.js';
 import { probeClockAfterOption } from '../probe-options.js';
+import { WORKLOADS } from '../guest/work-image.js';
 
 export const microvmOptionsSchema = z
   .object({
@@ -78,6 +79,12 @@ export const microvmOptionsSchema = z
      * `fresh` on cold boots, `as-snapshot` for templates (their guest boots without the port; its agent gets entropy).
      */
     entropy: z.enum(['fresh', 'as-snapshot']).optional(),
+    /**
+     * What runs in the guest beside the agent's checked chains (vm-images/README.md): `steps` nothing; `coding` a coding
+     * agent's work (unpack a source tree, edit, build with tcc, run its tests, keep a server process), its own failures
+     * reported in each full heartbeat and judged by the checker. Its image is the base one plus a second cpio archive.
+     */
+    workload: z.enum(WORKLOADS).default('steps'),
   })
   .strict()
   .refine((o) => !o.hotCopy || o.ramIngest === 'file', {
@@ -91,6 +98,10 @@ export const microvmOptionsSchema = z
   .refine((o) => o.fresh === 'cold' || o.entropy !== 'fresh', {
     error: 'entropy: fresh needs fresh: cold (a template guest boots without the seed port)',
     path: ['entropy'],
+  })
+  .refine((o) => o.fresh === 'cold' || o.workload === 'steps', {
+    error: 'workload: coding needs fresh: cold (a template guest boots the base image)',
+    path: ['workload'],
   })
   .refine((o) => o.fresh === 'cold' || o.ramCapture === 'stream', {
     error: 'fresh: template needs ramCapture: stream',

@@ -27,6 +27,8 @@ export interface QemuSpec {
   ramFile?: string;
   /** Template mode (soak.template=1): the agent boots to a pre-session state and waits for its identity. */
   template?: boolean;
+  /** The coding workload on (soak.work=): `coding` or TEST-ONLY `coding:<break iteration>` (spec.ts). */
+  work?: string;
   /** Start paused, waiting for `migrate-incoming` (restore). */
   incoming: boolean;
   /** External effects on (issue 34): `<seed>:<everySteps>`, the agent's SOAK_EFFECTS (kernel command line, then init). */
@@ -60,6 +62,7 @@ export function qemuArgs(spec: QemuSpec): string[] {
     ...(spec.effects !== undefined ? [`soak.effects=${spec.effects}`] : []),
     ...(spec.probeSocket !== undefined ? ['soak.probe=1'] : []),
     ...(spec.clockSocket !== undefined ? ['soak.clock=1'] : []),
+    ...(spec.work !== undefined ? [`soak.work=${spec.work}`] : []),
   ].join(' ');
   const args = [
     '-M',

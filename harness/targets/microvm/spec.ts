@@ -34,10 +34,20 @@ export function qemuSpec(opts: MicrovmOptions, g: GuestPlace): QemuSpec {
     disk: g.disk,
     ramMemfd: opts.ramCapture === 'memfd',
     template: opts.fresh === 'template',
+    ...(opts.workload === 'coding' ? { work: workBreak() } : {}),
     qmpSocket: g.qmpSocket,
     incoming: g.incoming,
     ...(g.probeSocket !== undefined ? { probeSocket: g.probeSocket } : {}),
     ...(g.clockSocket !== undefined ? { clockSocket: g.clockSocket } : {}),
     maxLifetimeMs: LIFETIME_MS,
   };
+}
+
+/**
+ * The coding workload's kernel-command-line value: `coding`, or TEST-ONLY `coding:<n>` when SOAK_TEST_WORK_BREAK=<n>
+ * (the workload's edit at iteration n writes the wrong iteration, so its tests fail: the checker's negative control).
+ */
+function workBreak(): string {
+  const n = process.env.SOAK_TEST_WORK_BREAK;
+  return n !== undefined && /^[1-9][0-9]{0,6}$/.test(n) ? `coding:${n}` : 'coding';
 }

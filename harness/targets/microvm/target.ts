@@ -14,6 +14,7 @@ import { type GuestEnv, previewGuestEnv } from './env.js';
 import { readSessionEnv, sessionGuestEnv } from './env-cache.js';
 import { HeartbeatHub } from '../guest/heartbeats.js';
 import type { GuestImage } from '../guest/image.js';
+import { requireWorkReport } from '../guest/work-image.js';
 import { raiseMigrationBandwidth } from './migrate.js';
 import { type MicrovmOptions, parseMicrovmOptions, parseMicrovmTargetOptions, type MicrovmEffects } from './options.js';
 import { askFullHeartbeat, spawnGuest } from './guest-process.js';
@@ -117,7 +118,7 @@ class MicrovmTarget implements Target {
           timeoutMs: this.opts.migrateTimeoutMs,
           mark: (p) => phases.mark(p),
         });
-      await first;
+      requireWorkReport(this.opts.workload, await first);
     } catch (err) {
       const wrapped = this.wrap('boot', err);
       await this.stopGuest();
@@ -218,7 +219,7 @@ class MicrovmTarget implements Target {
     // a later host of the session takes the environment its first host saved (no `qemu --version`, no recipe hash)
     this.env ??= readSessionEnv(this.ctx.sessionDir, this.opts.qemuBinary, this.opts.accel);
     return describeMicrovm(
-      this.env ?? (this.preview ??= previewGuestEnv(this.opts.qemuBinary, this.opts.accel)),
+      this.env ?? (this.preview ??= previewGuestEnv(this.opts.qemuBinary, this.opts.accel, this.opts.workload)),
       this.opts,
     );
   }
@@ -246,7 +247,7 @@ class MicrovmTarget implements Target {
   }
 
   private async prepare(): Promise<void> {
-    this.env ??= await sessionGuestEnv(this.ctx.sessionDir, this.opts.qemuBinary, this.opts.accel, (image) =>
+    this.env ??= await sessionGuestEnv(this.ctx.sessionDir, this.opts, (image) =>
       probeKvmBoot(this.spec(image, 'kvm', false), this.sock('probe-qmp.sock')),
     );
   }

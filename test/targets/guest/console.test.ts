@@ -22,6 +22,22 @@ describe('parseHeartbeatLine', () => {
     });
   });
 
+  it("parses the coding workload's account at the end of a full heartbeat, after the effects claim if any", () => {
+    const line = `HBF 7 0123456789abcdef 7 ${d('a')} 7 ${d('b')} 7 ${d('c')}`;
+    expect(parseHeartbeatLine(`${line} W 12 1 11 serve`)?.work).toEqual({
+      iteration: 12,
+      failures: 1,
+      served: 11,
+      last: 'serve',
+    });
+    const both = parseHeartbeatLine(`${line} E 5 1 2 3 W 0 0 0 -`);
+    expect(both?.effects?.through).toBe(5);
+    expect(both?.work).toEqual({ iteration: 0, failures: 0, served: 0, last: '-' });
+    expect(parseHeartbeatLine(line)?.work).toBeUndefined();
+    expect(parseHeartbeatLine(`${line} W 12 1 serve`)).toBeUndefined(); // a field missing
+    expect(parseHeartbeatLine(`${line} W 12 -1 11 serve`)).toBeUndefined();
+  });
+
   it('accepts a heartbeat glued after console noise, rejects malformed ones', () => {
     expect(parseHeartbeatLine('Probing EDD... okHB 3 0123456789abcdef')?.step).toBe(3);
     expect(parseHeartbeatLine('HB 3 0123456789ABCDEF')).toBeUndefined();

@@ -8,6 +8,7 @@ import {
   parseMicrovmTargetOptions,
 } from '../../../harness/targets/microvm/options.js';
 import { qemuArgs, type QemuSpec } from '../../../harness/targets/microvm/qemu.js';
+import { qemuSpec } from '../../../harness/targets/microvm/spec.js';
 
 const spec: QemuSpec = {
   binary: 'qemu-system-x86_64',
@@ -55,6 +56,32 @@ describe('parseMicrovmOptions', () => {
     const sock = (name: string): string => `/w/${name}`;
     expect(GuestPorts.of(parseMicrovmOptions({}), false).sockets(sock)).toEqual({ clockSocket: '/w/clock.sock' });
     expect(GuestPorts.of(parseMicrovmOptions({ entropy: 'as-snapshot' }), false).sockets(sock)).toEqual({});
+  });
+
+  it('workload: steps by default; coding on cold boots only, on the kernel command line (TEST-ONLY break from the env)', () => {
+    expect(parseMicrovmOptions({}).workload).toBe('steps');
+    const coding = parseMicrovmOptions({ workload: 'coding' });
+    expect(coding.workload).toBe('coding');
+    expect(() => parseMicrovmOptions({ fresh: 'template', workload: 'coding' })).toThrow(/targetOptions\.workload/);
+    expect(() => parseMicrovmOptions({ workload: 'npm' })).toThrow(/targetOptions\.workload/);
+    const place = { image: { kernel: '/k', initramfs: '/i', hash: 'h', kernelPackage: 'p' }, accel: 'tcg' as const };
+    const g = { ...place, stepMs: 5, tscKhz: undefined, disk: undefined, qmpSocket: '/q', incoming: false };
+    const append = (o: typeof coding): string => {
+      const a = qemuArgs(qemuSpec(o, g));
+      return a[a.indexOf('-append') + 1]!;
+    };
+    expect(append(parseMicrovmOptions({}))).not.toContain('soak.work');
+    expect(append(coding)).toMatch(/ soak\.work=coding( |$)/);
+    const before = process.env.SOAK_TEST_WORK_BREAK;
+    try {
+      process.env.SOAK_TEST_WORK_BREAK = '7';
+      expect(append(coding)).toMatch(/ soak\.work=coding:7( |$)/);
+      process.env.SOAK_TEST_WORK_BREAK = '7 soak.disk=0'; // not a number: ignored, never spliced into the command line
+      expect(append(coding)).toMatch(/ soak\.work=coding( |$)/);
+    } finally {
+      if (before === undefined) delete process.env.SOAK_TEST_WORK_BREAK;
+      else process.env.SOAK_TEST_WORK_BREAK = before;
+    }
   });
 
   it('reports every invalid field by its dot-path', () => {
