@@ -2,9 +2,13 @@
 import type { Heartbeat } from '../../check/heartbeat.js';
 import { EFFECT_LINE_PREFIX } from './effect-relay.js';
 
-const LIGHT = /HB (\d+) ([0-9a-f]{16})$/;
-const FULL =
-  /HBF (\d+) ([0-9a-f]{16}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64}) (\d+) ([0-9a-f]{64})(?: E (\d+) (\d+) (\d+) (\d+))?(?: W (\d+) (\d+) (\d+) ([a-z-]+))?$/;
+// Every number at most 15 digits (below 2^53): a garbled guest line never makes a count the journal cannot hold.
+const N = String.raw`(\d{1,15})`;
+const H64 = '([0-9a-f]{64})';
+const LIGHT = new RegExp(`HB ${N} ([0-9a-f]{16})$`);
+const FULL = new RegExp(
+  `HBF ${N} ([0-9a-f]{16}) ${N} ${H64} ${N} ${H64} ${N} ${H64}(?: E ${N} ${N} ${N} ${N})?(?: W ${N} ${N} ${N} ([a-z-]{1,15}))?$`,
+);
 
 /** The byte the host writes to the console to ask the agent for a full heartbeat (it also ends a hold). */
 export const FULL_HEARTBEAT_REQUEST = 'F';
@@ -12,7 +16,7 @@ export const FULL_HEARTBEAT_REQUEST = 'F';
 export const HOLD_REQUEST = 'H';
 export const RELEASE_REQUEST = 'R';
 
-const HOLD = /HOLD (\d+)$/;
+const HOLD = new RegExp(`HOLD ${N}$`);
 /** A template-mode agent's pre-session line: booted, tool ready, waiting for its session identity (agent.c). */
 const READY = /READY ([0-9a-f]{16})$/;
 

@@ -11,6 +11,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -27,9 +28,6 @@ export type Workload = (typeof WORKLOADS)[number];
 
 const TCC = '/usr/bin/tcc';
 const TCC_LIB = '/usr/lib/x86_64-linux-gnu/tcc';
-/** Where the workload keeps its project in the guest; the agent reads `<dir>/.status` into full heartbeats. */
-export const WORK_DIR = '/work/proj';
-
 /** A booted guest's first full heartbeat must carry the workload's account when it runs one (else: a wrong image). */
 export function requireWorkReport(workload: Workload, first: Heartbeat): void {
   if (workload === 'coding' && first.work === undefined)
@@ -63,6 +61,7 @@ async function tccRuntime(): Promise<string[]> {
   return [TCC, ...libs.sort()];
 }
 
+/** tcc's own files (its headers and runtime library for x86-64; the i386 one left out), sorted. */
 function libTree(): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
@@ -122,7 +121,9 @@ export async function codingImage(base: GuestImage): Promise<GuestImage> {
 export function cachedCodingImage(base: GuestImage): GuestImage | undefined {
   try {
     const dir = path.dirname(base.initramfs);
-    const json = readdirSync(dir).find((f) => /^coding-[0-9a-f]+\.json$/.test(f));
+    const built = readdirSync(dir).filter((f) => /^coding-[0-9a-f]+\.json$/.test(f));
+    // the newest, if an older recipe's is still there (a build checks the recipe; this preview cannot, synchronously)
+    const json = built.sort((a, b) => statSync(path.join(dir, b)).mtimeMs - statSync(path.join(dir, a)).mtimeMs)[0];
     if (json === undefined) return undefined;
     const { hash } = JSON.parse(readFileSync(path.join(dir, json), 'utf8')) as { hash: string };
     const cpio = path.join(dir, `initramfs-${json.replace(/\.json$/, '.cpio')}`);

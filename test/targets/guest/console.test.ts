@@ -36,6 +36,10 @@ describe('parseHeartbeatLine', () => {
     expect(parseHeartbeatLine(line)?.work).toBeUndefined();
     expect(parseHeartbeatLine(`${line} W 12 1 serve`)).toBeUndefined(); // a field missing
     expect(parseHeartbeatLine(`${line} W 12 -1 11 serve`)).toBeUndefined();
+    // a garbled number no journal count can hold (>= 2^53) is no heartbeat, in any field
+    expect(parseHeartbeatLine(`${line} W ${'9'.repeat(16)} 0 0 -`)).toBeUndefined();
+    expect(parseHeartbeatLine(`HB ${'9'.repeat(16)} 0123456789abcdef`)).toBeUndefined();
+    expect(parseHeartbeatLine(`HB ${'9'.repeat(15)} 0123456789abcdef`)?.step).toBe(999_999_999_999_999);
   });
 
   it('accepts a heartbeat glued after console noise, rejects malformed ones', () => {
