@@ -1,6 +1,6 @@
 // How a micro-VM resume's cost grows (issue 37, part 3), in one run: per guest size the bare floor and the store
 // restore's downtime (cold host, warm standby) with its restore steps and ratio to that size's floor; then, at one
-// size, downtime against the workload's step rate and against the checkpoints already in the store; a table, the load
+// size, downtime against the RAM the agent dirties per step and against the checkpoints already in the store; a table, the load
 // average, and a page with the chart (growth-page.ts).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,7 +23,8 @@ const { values } = benchArgs(
     floor: 'bare floor trials per size',
     modes:
       'cold, standby and/or pool (a new host; a warm standby with its warm copy; a pre-started host that read nothing of the session: each restoring from the store)',
-    dirty: 'step periods in ms for the dirty-rate axis, run with a warm standby at --at MiB ("" skips it)',
+    dirty:
+      'KiB of RAM the agent dirties per step for the dirty-rate axis, with a warm standby at --at MiB ("" skips it)',
     checkpoints:
       'cycles of one standby soak at --at MiB whose downtime is set against the checkpoints in its store (0 skips it)',
     at: 'the guest size (MiB) of the step-rate and checkpoint axes (default: the first of --sizes)',
@@ -36,7 +37,7 @@ const { values } = benchArgs(
       cycles: { type: 'string', default: '6' },
       floor: { type: 'string', default: '3' },
       modes: { type: 'string', default: 'cold,standby' },
-      dirty: { type: 'string', default: '5,50' },
+      dirty: { type: 'string', default: '0,256,1024' },
       checkpoints: { type: 'string', default: '24' },
       at: { type: 'string' },
       'boot-wait': { type: 'string', default: '60' },
@@ -79,12 +80,12 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`);
 const medianOrNull = (xs: number[]): number | null => (xs.length === 0 ? null : median(xs));
 
 /** One ram-only soak at `memoryMiB` (standby or cold, step period `stepMs`) of `cycles` cycles, with its journal's bytes. */
-async function soak(name: string, memoryMiB: number, mode: 'cold' | 'standby' | 'pool', cycles: number, stepMs = 5) {
+async function soak(name: string, memoryMiB: number, mode: 'cold' | 'standby' | 'pool', cycles: number, dirtyKiB = 0) {
   const lines = [
     `target: microvm`,
     `cycles: ${cycles}`,
     `standby: ${mode === 'cold' ? false : mode === 'pool' ? 'pool' : true}`,
-    ...microvmLines(accel, memoryMiB, { stepMs, bootTimeoutMs }),
+    ...microvmLines(accel, memoryMiB, { dirtyKiB, bootTimeoutMs }),
   ];
   const f = await soakFigures(root, name, lines);
   log(
@@ -153,9 +154,9 @@ try {
     sizes.push(row);
   }
   const dirty = [];
-  for (const stepMs of opts.dirty) {
-    const s = await soak(`growth-${opts.at}-step${stepMs}`, opts.at, 'standby', opts.cycles, stepMs);
-    dirty.push({ stepMs, figures: s.figures, load: loadavg() });
+  for (const kibPerStep of opts.dirty) {
+    const s = await soak(`growth-${opts.at}-dirty${kibPerStep}`, opts.at, 'standby', opts.cycles, kibPerStep);
+    dirty.push({ kibPerStep, figures: s.figures, load: loadavg() });
   }
   let checkpoints = null;
   if (opts.checkpoints > 0) {

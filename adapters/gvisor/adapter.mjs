@@ -145,6 +145,29 @@ function killList(id) {
 }
 
 let holdWaiter = null;
+/** How long a hold request may go unanswered before it is sent again (a reply is a line: milliseconds at any load). */
+const HOLD_RETRY_MS = 2000;
+const HOLD_TRIES = 5;
+
+/**
+ * Ask the running agent to hold between steps and wait for its `HOLD <step>` reply; a request unanswered within
+ * HOLD_RETRY_MS is sent again and logged (a later reply to an earlier request is as good: the agent holds from it), and
+ * after HOLD_TRIES the checkpoint fails in one line instead of waiting for ever.
+ */
+async function holdAgent(sandbox) {
+  for (let attempt = 1; attempt <= HOLD_TRIES; attempt++) {
+    const held = new Promise((resolve) => (holdWaiter = resolve));
+    sandbox.child.input.write('H');
+    let timer;
+    const late = new Promise((resolve) => (timer = setTimeout(() => resolve(null), HOLD_RETRY_MS)));
+    const step = await Promise.race([held, late]);
+    clearTimeout(timer);
+    if (step !== null) return step;
+    log(`checkpoint: no HOLD reply to hold request ${attempt} within ${HOLD_RETRY_MS} ms (last step seen ${lastStep})`);
+  }
+  holdWaiter = null;
+  throw new Error(`the agent did not answer ${HOLD_TRIES} hold requests (last step seen ${lastStep})`);
+}
 
 function onLine(line) {
   if (line.startsWith('EFX ')) {
@@ -161,6 +184,7 @@ function onLine(line) {
   }
   const f = line.trim().split(' ');
   if (f[0] === 'HOLD' && f.length === 2) {
+    if (holdWaiter === null) log(`agent: ${line} with no hold request waiting`);
     holdWaiter?.(Number(f[1]));
     holdWaiter = null;
   } else if (f[0] === 'HB' && f.length === 3) {
@@ -275,12 +299,10 @@ const handlers = {
   async checkpoint(req) {
     if (req.skewMs > 0) throw new Error('the gVisor adapter cannot capture the file system and memory apart (skewMs)');
     const old = live;
-    const t = process.hrtime.bigint();
     // Hold the agent between steps first (it acknowledges with its step): the image then holds exactly the step of the
     // last heartbeat sent, never a step finished whose heartbeat was still unwritten (it would look invented after a kill).
-    const held = new Promise((resolve) => (holdWaiter = resolve));
-    old.child.input.write('H');
-    const step = await held;
+    const step = await holdAgent(old);
+    const t = process.hrtime.bigint(); // the pause: from the hold (a request resent meanwhile paused nothing) to release
     runsc(['checkpoint', `--image-path=${req.dir}`, old.id]); // writes checkpoint.img and stops the sandbox
     live = null;
     await start('restore', [`--image-path=${req.dir}`]);

@@ -9,6 +9,7 @@ const TARGET_LABELS: Record<string, string> = {
   imageHash: 'Guest image hash',
   freshStart: 'Fresh session start',
   workload: 'Guest workload',
+  dirtyKiBPerStep: 'RAM dirtied per agent step (KiB, pseudo-random)',
 };
 
 /** How a fresh microvm session started (target fact `freshStart`), in words; other values as they are. */

@@ -20,7 +20,7 @@ const DEFAULTS = {
   cycles: '6',
   floor: '3',
   modes: 'cold,standby',
-  dirty: '5,50',
+  dirty: '0,256,1024',
   checkpoints: '24',
 };
 
@@ -49,7 +49,7 @@ describe('growth options', () => {
       sizes: [256, 512, 1024, 2048],
       cycles: 6,
       floor: 3,
-      dirty: [5, 50],
+      dirty: [0, 256, 1024],
       checkpoints: 24,
       at: 256,
       modes: ['cold', 'standby'],
@@ -69,7 +69,8 @@ describe('growth options', () => {
       [{ sizes: '1.5' }, /^--sizes /],
       [{ cycles: '0' }, /^--cycles must be a whole number 1-10000 \(got "0"\)$/],
       [{ floor: 'x' }, /^--floor /],
-      [{ dirty: '0' }, /^--dirty /],
+      [{ dirty: '-1' }, /^--dirty /],
+      [{ dirty: '65537' }, /^--dirty must list KiB dirtied per step, 0-65536/],
       [{ checkpoints: '-1' }, /^--checkpoints /],
       [{ modes: 'cold,hot' }, /^--modes must list cold, standby and\/or pool \(got "cold,hot"\)$/],
       [{ at: '20000' }, /^--at /],
@@ -180,7 +181,7 @@ describe('the size table and the bar', () => {
       command: 'node dist/bench/growth.js --sizes <script>x</script>',
       load: { before: '1.00', after: '2.00' },
       sizes: rows,
-      dirty: [{ stepMs: 50, figures: mode('standby', 450), load: '1.0' }],
+      dirty: [{ kibPerStep: 256, figures: mode('standby', 450), load: '1.0' }],
       checkpoints: { memoryMiB: 256, groups: [{ from: 1, to: 9, n: 8, p50: 440, max: 700 }] },
     });
     expect(page.html).not.toContain('<script>x');
@@ -188,7 +189,7 @@ describe('the size table and the bar', () => {
     expect(page.html).toMatch(/<svg[^>]*>[\s\S]*Resume downtime against guest RAM[\s\S]*<\/svg>/);
     expect(page.html).not.toMatch(/<script/);
     expect(page.markdown).toContain('| 1024 | 310 (300-320, 3) | 50 | 204.8 | standby | 460 (1.48x) |');
-    expect(page.markdown).toContain('| 50 | 20 | standby | 450 (2.05x) |'); // against the 256 MiB floor (220)
+    expect(page.markdown).toContain('| 256 | standby | 450 (2.05x) |'); // against the 256 MiB floor (220)
     expect(page.markdown).toContain('| 1-9 | 8 | 440 (2.00x) | 700 |');
     expect(page.bar).toMatch(/standby 1\.48x meets/);
   });

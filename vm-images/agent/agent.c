@@ -60,10 +60,42 @@ static void tool_call(const char *cmd, char *reply, size_t n) {
   if (!fgets(reply, (int)n, tool_out)) die("tool read");
 }
 
+/* The dirty-rate knob (SOAK_DIRTY_KIB, from soak.dirty_kib=): every step writes that many KiB of pseudo-random bytes
+   into the next pages of a ring in RAM (32 MiB, or the step's size if larger), so the guest dirties a set amount of
+   memory per step that no dedup or compression takes back. Not part of the checked state: load on the checkpoint. */
+static unsigned char *dirty_ring;
+static size_t dirty_len, dirty_at, dirty_per_step;
+static unsigned long long dirty_x = 0x9e3779b97f4a7c15ULL;
+
+static void dirty_setup(void) {
+  const char *v = getenv("SOAK_DIRTY_KIB");
+  unsigned long kib = v ? strtoul(v, NULL, 10) : 0;
+  if (kib == 0) return;
+  if (kib > 65536) kib = 65536;
+  dirty_per_step = (size_t)kib * 1024;
+  dirty_len = dirty_per_step > ((size_t)32 << 20) ? dirty_per_step : (size_t)32 << 20;
+  if (!(dirty_ring = malloc(dirty_len))) die("dirty ring");
+}
+
+static void dirty_step(void) {
+  for (size_t left = dirty_per_step; left > 0;) {
+    size_t n = dirty_len - dirty_at < left ? dirty_len - dirty_at : left;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+      dirty_x ^= dirty_x << 13;
+      dirty_x ^= dirty_x >> 7;
+      dirty_x ^= dirty_x << 17;
+      memcpy(dirty_ring + dirty_at + i, &dirty_x, 8);
+    }
+    dirty_at = (dirty_at + n) % dirty_len;
+    left -= n;
+  }
+}
+
 /* One step: memory chain, tool command + ack, durable append to log.txt. */
 static void do_step(void) {
   char buf[128], line[64], reply[128];
   step++;
+  if (dirty_ring) dirty_step();
   int len = snprintf(buf, sizeof buf, "%s:%lu", mem, step);
   sha256_hex(buf, (size_t)len, mem);
   snprintf(buf, sizeof buf, "S %lu\n", step);
@@ -209,6 +241,7 @@ int main(int argc, char **argv) {
   if (logfd < 0) open_log();
   if (!tool_in) start_tool();
   effects_init(getenv("SOAK_EFFECTS"), argv[1]);
+  dirty_setup();
   const effects_io eio = {.in = con, .write = con_write, .command = during_effect};
 
   /* Console input, one byte each: 'F' full heartbeat (also ends a hold); 'H' hold: finish no new step until 'R', 'F'

@@ -20,5 +20,6 @@ export function describeMicrovm(env: Partial<GuestEnv>, opts: MicrovmOptions): T
     wallClock: opts.wallClock,
     entropy: freshEntropy(opts) ? 'fresh' : 'as-snapshot',
     workload: opts.workload,
+    ...(opts.dirtyKiBPerStep > 0 ? { dirtyKiBPerStep: opts.dirtyKiBPerStep } : {}),
   };
 }

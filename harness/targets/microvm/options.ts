@@ -85,6 +85,11 @@ export const microvmOptionsSchema = z
      * reported in each full heartbeat and judged by the checker. Its image is the base one plus a second cpio archive.
      */
     workload: z.enum(WORKLOADS).default('steps'),
+    /**
+     * The dirty-rate knob: the agent writes this many KiB of pseudo-random bytes to RAM every step (a 32 MiB ring, not
+     * checked state), so a guest dirties a set amount of memory per step (bench/growth's dirty axis). 0: off.
+     */
+    dirtyKiBPerStep: z.number().int().min(0).max(65_536).default(0),
   })
   .strict()
   .refine((o) => !o.hotCopy || o.ramIngest === 'file', {
@@ -102,6 +107,10 @@ export const microvmOptionsSchema = z
   .refine((o) => o.fresh === 'cold' || o.workload === 'steps', {
     error: 'workload: coding needs fresh: cold (a template guest boots the base image)',
     path: ['workload'],
+  })
+  .refine((o) => o.fresh === 'cold' || o.dirtyKiBPerStep === 0, {
+    error: 'dirtyKiBPerStep needs fresh: cold (a template guest boots with the template kernel command line)',
+    path: ['dirtyKiBPerStep'],
   })
   .refine((o) => o.fresh === 'cold' || o.ramCapture === 'stream', {
     error: 'fresh: template needs ramCapture: stream',

@@ -29,6 +29,8 @@ export interface QemuSpec {
   template?: boolean;
   /** The coding workload on (soak.work=): `coding` or TEST-ONLY `coding:<break iteration>` (spec.ts). */
   work?: string;
+  /** The agent's dirty-rate knob (soak.dirty_kib=): KiB of RAM written per step. */
+  dirtyKib?: number;
   /** Start paused, waiting for `migrate-incoming` (restore). */
   incoming: boolean;
   /** External effects on (issue 34): `<seed>:<everySteps>`, the agent's SOAK_EFFECTS (kernel command line, then init). */
@@ -63,6 +65,7 @@ export function qemuArgs(spec: QemuSpec): string[] {
     ...(spec.probeSocket !== undefined ? ['soak.probe=1'] : []),
     ...(spec.clockSocket !== undefined ? ['soak.clock=1'] : []),
     ...(spec.work !== undefined ? [`soak.work=${spec.work}`] : []),
+    ...(spec.dirtyKib !== undefined ? [`soak.dirty_kib=${spec.dirtyKib}`] : []),
   ].join(' ');
   const args = [
     '-M',

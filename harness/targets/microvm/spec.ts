@@ -35,6 +35,7 @@ export function qemuSpec(opts: MicrovmOptions, g: GuestPlace): QemuSpec {
     ramMemfd: opts.ramCapture === 'memfd',
     template: opts.fresh === 'template',
     ...(opts.workload === 'coding' ? { work: workBreak() } : {}),
+    ...(opts.dirtyKiBPerStep > 0 ? { dirtyKib: opts.dirtyKiBPerStep } : {}),
     qmpSocket: g.qmpSocket,
     incoming: g.incoming,
     ...(g.probeSocket !== undefined ? { probeSocket: g.probeSocket } : {}),

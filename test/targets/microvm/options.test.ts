@@ -84,6 +84,30 @@ describe('parseMicrovmOptions', () => {
     }
   });
 
+  it('dirtyKiBPerStep: off by default, on the kernel command line when set, cold boots only, bounded', () => {
+    expect(parseMicrovmOptions({}).dirtyKiBPerStep).toBe(0);
+    const g = {
+      image: { kernel: '/k', initramfs: '/i', hash: 'h', kernelPackage: 'p' },
+      accel: 'tcg' as const,
+      stepMs: 5,
+      tscKhz: undefined,
+      disk: undefined,
+      qmpSocket: '/q',
+      incoming: false,
+    };
+    const append = (raw: Record<string, unknown>): string => {
+      const a = qemuArgs(qemuSpec(parseMicrovmOptions(raw), g));
+      return a[a.indexOf('-append') + 1]!;
+    };
+    expect(append({})).not.toContain('soak.dirty_kib');
+    expect(append({ dirtyKiBPerStep: 256 })).toMatch(/ soak\.dirty_kib=256( |$)/);
+    expect(() => parseMicrovmOptions({ fresh: 'template', dirtyKiBPerStep: 8 })).toThrow(
+      /targetOptions\.dirtyKiBPerStep/,
+    );
+    for (const bad of [-1, 1.5, 65_537, '8'])
+      expect(() => parseMicrovmOptions({ dirtyKiBPerStep: bad })).toThrow(/targetOptions\.dirtyKiBPerStep/);
+  });
+
   it('reports every invalid field by its dot-path', () => {
     let err: unknown;
     try {
