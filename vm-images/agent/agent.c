@@ -255,6 +255,8 @@ int main(int argc, char **argv) {
     long long until = hold_until > now ? hold_until : next;
     struct pollfd p = {.fd = con, .events = POLLIN};
     int r = poll(&p, 1, until > now ? (int)(until - now) : 0);
+    /* a stdio console whose last writer closed it: nobody is listening any more (poll would return at once, forever) */
+    if (r > 0 && con == 0 && (p.revents & (POLLHUP | POLLERR)) && !(p.revents & POLLIN)) exit(0);
     int pending = 0;
     /* Requests go before the next step, even when the step is due. */
     if (ndeferred > 0 || (r > 0 && (p.revents & POLLIN)) || (ioctl(con, FIONREAD, &pending) == 0 && pending > 0)) {
