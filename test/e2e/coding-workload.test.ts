@@ -58,7 +58,7 @@ describe.skipIf(!hasQemu())('the coding workload in a micro-VM soak (real QEMU, 
     expect(html).toContain('Guest workload');
     expect(html).toContain('compile it with tcc');
     // the verdict says what of the workload it covers: the resumed states and the iterations they had reached
-    expect(html).toContain("the coding workload&#39;s builds, tests and server (3 resumed states, at iteration");
+    expect(html).toContain('the coding workload&#39;s builds, tests and server (3 resumed states, at iteration');
   });
 
   it('negative control: a workload failure fails the cycle it happened in, with work-failed, and no later one', async () => {
