@@ -10,7 +10,6 @@
 # test run whose iteration the build does not know, a server whose count is not the number of queries it was sent.
 # Usage: work <dir> [<break iteration>]; TEST-ONLY: at <break iteration> the edit writes the wrong iteration (negative
 # control: the failure must reach the verdict).
-renice -n 10 -p $$ >/dev/null # the agent keeps its step pace (children inherit the priority)
 dir="$1"
 brk="${2:-0}"
 tree="${WORK_TREE:-/usr/share/work/proj.tar.gz}" # the image's; tests run the script on the host with their own
