@@ -1,7 +1,7 @@
 // How a micro-VM resume's cost grows (issue 37, part 3), in one run: per guest size the bare floor and the store
 // restore's downtime (cold host, warm standby) with its restore steps and ratio to that size's floor; then, at one
-// size, downtime against the RAM the agent dirties per step and against the checkpoints already in the store; a table, the load
-// average, and a page with the chart (growth-page.ts).
+// size, downtime against the RAM the agent dirties per step and against the checkpoints already in the store; a table,
+// the load average, and a page with the chart (growth-page.ts).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +19,7 @@ const { values } = benchArgs(
     sizes:
       'guest sizes in MiB, comma-separated (a size whose guest does not boot within --boot-wait is reported, not fatal)',
     'boot-wait': "seconds a guest may take to boot (targetOptions.bootTimeoutMs), the bench's bounded wait",
-    cycles: 'soak cycles per size and mode, and per step period',
+    cycles: 'soak cycles per size and mode, and per dirty-rate setting',
     floor: 'bare floor trials per size',
     modes:
       'cold, standby and/or pool (a new host; a warm standby with its warm copy; a pre-started host that read nothing of the session: each restoring from the store)',
@@ -27,7 +27,7 @@ const { values } = benchArgs(
       'KiB of RAM the agent dirties per step for the dirty-rate axis, with a warm standby at --at MiB ("" skips it)',
     checkpoints:
       'cycles of one standby soak at --at MiB whose downtime is set against the checkpoints in its store (0 skips it)',
-    at: 'the guest size (MiB) of the step-rate and checkpoint axes (default: the first of --sizes)',
+    at: 'the guest size (MiB) of the dirty-rate and checkpoint axes (default: the first of --sizes)',
     accel: 'accelerator: auto, kvm or tcg',
     out: 'folder for growth.json, growth.md and index.html (default: reports/<date>-growth)',
   },
@@ -79,7 +79,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const)
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 const medianOrNull = (xs: number[]): number | null => (xs.length === 0 ? null : median(xs));
 
-/** One ram-only soak at `memoryMiB` (standby or cold, step period `stepMs`) of `cycles` cycles, with its journal's bytes. */
+/** One ram-only soak at `memoryMiB` (a mode, `dirtyKiB` per agent step) of `cycles` cycles, with its journal's bytes. */
 async function soak(name: string, memoryMiB: number, mode: 'cold' | 'standby' | 'pool', cycles: number, dirtyKiB = 0) {
   const lines = [
     `target: microvm`,

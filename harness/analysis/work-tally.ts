@@ -2,6 +2,7 @@
 // and the report read it: how many resumed states carried its account, the iteration each had reached (so a workload
 // that never got going shows: iterations 0), and in how many its failure count had grown (those cycles failed with
 // work-failed). Fed the journal's observation events.
+import { workFailuresPast } from '../check/heartbeat.js';
 import type { ObservationEvent } from '../journal/events.js';
 import { quantileSorted } from '../stats/quantile.js';
 import { sortSample } from '../stats/sorted.js';
@@ -29,7 +30,7 @@ export class WorkTally {
   add(e: Pick<ObservationEvent, 'work' | 'workBefore'>): void {
     if (e.work === undefined) return;
     this.fold.iterations.push(e.work.iteration);
-    if (e.work.failures > (e.workBefore ?? 0)) this.fold.failed++;
+    if (workFailuresPast(e.work, e.workBefore) > 0) this.fold.failed++;
   }
 
   partial(): WorkFold {

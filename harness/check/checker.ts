@@ -6,6 +6,7 @@ import {
   stepsRunBound,
   type Violation,
   type ViolationCode,
+  workFailuresPast,
 } from './heartbeat.js';
 import type { WorkloadModel } from './workload.js';
 
@@ -96,12 +97,11 @@ export function checkResume(obs: ResumeObservation, model: WorkloadModel): Viola
       `lost an acknowledged checkpoint: restored ${obs.restored.seq}, but checkpoint ${obs.acknowledgedSeq} was acknowledged before the power loss`,
     );
   }
-  const work = hb.work;
-  const newFailures = work === undefined ? 0 : work.failures - (obs.workBefore ?? 0);
-  if (work !== undefined && newFailures > 0)
+  const newFailures = workFailuresPast(hb.work, obs.workBefore);
+  if (hb.work !== undefined && newFailures > 0)
     add(
       'work-failed',
-      `the coding workload failed ${newFailures} more time(s) by its iteration ${work.iteration} (last: ${work.last}): its build, tests or server disagreed with the state`,
+      `the coding workload failed ${newFailures} more time(s) by its iteration ${hb.work.iteration} (last: ${hb.work.last}): its build, tests or server disagreed with the state`,
     );
   return v;
 }

@@ -36,6 +36,14 @@ export interface WorkClaim {
 }
 
 /**
+ * The workload's failures in a resumed state past `before` (the count in the first full heartbeat of the host that was
+ * killed; absent: 0): the cycle's own, which fail it (`work-failed`). 0 without an account or when none were added.
+ */
+export function workFailuresPast(work: WorkClaim | undefined, before: number | undefined): number {
+  return work === undefined ? 0 : Math.max(0, work.failures - (before ?? 0));
+}
+
+/**
  * How long a restored state could have run before its first full heartbeat reached the host: from the instant the
  * target let it run (a micro-VM's `cont`) to the heartbeat's arrival, measured by the session host, with the session's
  * step period. A guest whose first request arrives late (a loaded machine) takes the steps that fall due first; at most

@@ -232,7 +232,8 @@ export async function packCpio(root: string, outFile: string): Promise<void> {
   });
 }
 
-function listTree(root: string, rel = ''): string[] {
+/** Every file and folder under `root`, as paths relative to it, names sorted at each level. */
+export function listTree(root: string, rel = ''): string[] {
   const out: string[] = [];
   for (const name of readdirSync(path.join(root, rel), { withFileTypes: true }).sort((a, b) =>
     a.name.localeCompare(b.name),

@@ -19,7 +19,7 @@ import type { Heartbeat } from '../../check/heartbeat.js';
 import { makeTempDir, publishFile } from '../../core/durable.js';
 import { TargetError } from '../../core/errors.js';
 import { sha256File } from './files.js';
-import { type GuestImage, packCpio, vmImagesDir } from './image.js';
+import { type GuestImage, listTree, packCpio, vmImagesDir } from './image.js';
 import { loadExeca } from './lazy-execa.js';
 
 /** The guest workload profiles (vm-images/README.md): `steps` is the agent alone; `coding` adds vm-images/work/work.sh. */
@@ -63,16 +63,10 @@ async function tccRuntime(): Promise<string[]> {
 
 /** tcc's own files (its headers and runtime library for x86-64; the i386 one left out), sorted. */
 function libTree(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (!e.name.startsWith('i386')) out.push(p);
-    }
-  };
-  if (existsSync(TCC_LIB)) walk(TCC_LIB);
-  return out;
+  if (!existsSync(TCC_LIB)) return [];
+  return listTree(TCC_LIB)
+    .map((rel) => path.join(TCC_LIB, rel))
+    .filter((p) => statSync(p).isFile() && !path.basename(p).startsWith('i386'));
 }
 
 /** The coding image's cache key: the base image, the workload's files, the compiler and its libraries. */
