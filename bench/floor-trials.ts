@@ -22,13 +22,19 @@ import { microvmMaker, msSince as ms, verifiedResume } from './measure.js';
 export const microvmLines = (
   accel: string,
   memoryMiB: number,
-  o: { hotCopy?: boolean; stepMs?: number; bootTimeoutMs?: number; dirtyKiB?: number } = {},
+  o: {
+    hotCopy?: boolean;
+    stepMs?: number;
+    bootTimeoutMs?: number;
+    dirtyKiB?: number;
+    ramCapture?: 'stream' | 'memfd';
+  } = {},
 ): string[] => [
   `stepMs: ${o.stepMs ?? 5}`,
   'checkpoint: { everyMs: 1500 }',
   'kill: { phases: { work: 1 }, workDelayMs: [500, 2500] }',
   'resumeTimeoutMs: 60000',
-  `targetOptions: { memoryMiB: ${memoryMiB}, disk: false, accel: ${accel}, ramCapture: stream, hotCopy: ${o.hotCopy ?? false}${o.bootTimeoutMs === undefined ? '' : `, bootTimeoutMs: ${o.bootTimeoutMs}`}${o.dirtyKiB ? `, dirtyKiBPerStep: ${o.dirtyKiB}` : ''} }`,
+  `targetOptions: { memoryMiB: ${memoryMiB}, disk: false, accel: ${accel}, ramCapture: ${o.ramCapture ?? 'stream'}, hotCopy: ${o.hotCopy ?? false}${o.bootTimeoutMs === undefined ? '' : `, bootTimeoutMs: ${o.bootTimeoutMs}`}${o.dirtyKiB ? `, dirtyKiBPerStep: ${o.dirtyKiB}` : ''} }`,
 ];
 
 const sleep = (t: number): Promise<void> => new Promise((r) => setTimeout(r, t));

@@ -8,6 +8,7 @@
 // RAM the QEMU process had mapped in when the heartbeat came (smaps_rollup Rss of the mapping, mapped mode). Not a
 // product path: it measures whether a restore's RAM step can stop growing with the guest.
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Heartbeat } from '../harness/check/heartbeat.js';
@@ -15,7 +16,7 @@ import { Store } from '../harness/store/store.js';
 import { FULL_HEARTBEAT_REQUEST } from '../harness/targets/guest/console.js';
 import { readSessionEnv } from '../harness/targets/microvm/env-cache.js';
 import { GuestPorts } from '../harness/targets/microvm/guest-ports.js';
-import { loadMemfd } from '../harness/targets/microvm/memfd.js';
+import { memfdPath, writeStream } from '../harness/targets/microvm/memfd.js';
 import { parseMicrovmOptions } from '../harness/targets/microvm/options.js';
 import { QemuProcess } from '../harness/targets/microvm/qemu.js';
 import { QmpClient } from '../harness/targets/microvm/qmp.js';
@@ -107,8 +108,11 @@ async function restore(c: Awaited<ReturnType<typeof capture>>, root: string, mod
     const qmp = await QmpClient.connect(sock('qmp.sock'), { timeoutMs: 15_000, abortReason: () => qemu.exitReason() });
     await qmp.execute('migrate-set-capabilities', { capabilities: [{ capability: 'x-ignore-shared', state: true }] });
     const tQmp = performance.now();
-    if (mode === 'eager')
-      await loadMemfd(qemu.pid!, createReadStream(c.files.ram, { highWaterMark: 4 << 20 }), statSync(c.files.ram).size);
+    if (mode === 'eager') {
+      const h = await open(await memfdPath(qemu.pid!), 'r+');
+      await writeStream(h, createReadStream(c.files.ram, { highWaterMark: 4 << 20 }), statSync(c.files.ram).size);
+      await h.close();
+    }
     const tRam = performance.now();
     await qmp.execute('migrate-incoming', { uri: `exec:cat ${c.files.dev}` });
     await incomingDone(qmp, qemu, 60_000, 'the device state');

@@ -47,6 +47,12 @@ const MODES: Record<string, ProductMode> = {
     lines: microvmLines,
     note: 'a pre-started host that read nothing of the session before the kill (scenario standby: pool)',
   },
+  'microvm-pool-memfd': {
+    target: 'microvm',
+    standby: 'pool',
+    lines: (accel, memoryMiB) => microvmLines(accel, memoryMiB, { ramCapture: 'memfd' }),
+    note: 'a pool host, guest RAM in a memfd (ramCapture: memfd): a restore writes the checked pages into it',
+  },
   'microvm-standby-hot': {
     target: 'microvm',
     standby: true,

@@ -1,7 +1,7 @@
 // A pool host's warm-up of the store's read path on bytes of its own, nothing of any session: the read pool's threads
 // started and their code compiled, the slot buffers a read keeps for the next one touched, so that the first restore
 // from the store does not pay for them (a fresh process's first read is its slowest: bench/README.md "resume-floor").
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Store } from '../store/store.js';
 
@@ -40,7 +40,8 @@ function pageLike(bytes: number): Buffer {
 
 /**
  * Write one checkpoint of `mib` MiB of page-like bytes (pageLike) into a scratch store, then twice: open the store
- * afresh, resolve its newest checkpoint (its location index, as a restore's first step does) and read it.
+ * afresh, resolve its newest checkpoint (its location index, as a restore's first step does), read it as a stream (a
+ * migration stream's restore) and write it into a sparse file at its offsets (a RAM image's restore into a memfd).
  */
 export async function warmReadPath(scratchDir: string, mib = 16): Promise<void> {
   const dir = mkdtempSync(path.join(scratchDir, 'read-warm-up-'));
@@ -57,7 +58,18 @@ export async function warmReadPath(scratchDir: string, mib = 16): Promise<void> 
       const r = Store.open(dir, { purpose: 'read warm-up' });
       try {
         const m = r.latest();
-        if (m !== null) for await (const _ of r.reader(m).stream('ram', { reuse: true }));
+        if (m !== null) {
+          for await (const _ of r.reader(m).stream('ram', { reuse: true }));
+          const image = path.join(dir, 'image');
+          const fd = openSync(image, 'w+');
+          try {
+            ftruncateSync(fd, mib << 20); // a file that holds no data, as a fresh QEMU's memfd
+            await r.reader(m).writeInto('ram', fd);
+          } finally {
+            closeSync(fd);
+            rmSync(image, { force: true });
+          }
+        }
       } finally {
         r.close();
       }

@@ -31,11 +31,18 @@ export function encodeHashes(hashes: readonly string[]): Buffer {
   return out;
 }
 
-/** The hex hashes of a buffer of 32-byte hashes. */
+/**
+ * The hex hashes of a buffer of 32-byte hashes. A hash equal to the one before it shares its string (a RAM image's
+ * list is mostly runs of the zero page's hash: one string per run, not per page).
+ */
 export function decodeHashes(buf: Buffer): string[] {
   if (buf.length % 32 !== 0) throw new Error(`a hash list of ${buf.length} bytes is not a multiple of 32`);
   const out = new Array<string>(buf.length / 32);
-  for (let i = 0; i < out.length; i++) out[i] = buf.toString('hex', 32 * i, 32 * i + 32);
+  for (let i = 0; i < out.length; i++)
+    out[i] =
+      i > 0 && buf.compare(buf, 32 * i - 32, 32 * i, 32 * i, 32 * i + 32) === 0
+        ? out[i - 1]!
+        : buf.toString('hex', 32 * i, 32 * i + 32);
   return out;
 }
 

@@ -48,6 +48,11 @@ export interface CheckpointSource {
   stream(name: string, opts?: StreamOptions): AsyncIterable<Buffer>;
   /** Materialise a part into a scratch file (created or truncated), streamed; not fsynced (the store keeps the durable copy). */
   writeFile(name: string, path: string): Promise<void>;
+  /**
+   * Optional: write the part into open file `fd` from offset 0 (every byte checked before it is written; into a file
+   * that holds no data, all-zero pages may be left as holes). Returns the bytes it covers.
+   */
+  writeInto?(name: string, fd: number): Promise<number>;
   /** Optional: the part's SHA-256 (hex) as the store recorded it; undefined when the manifest has none. */
   digest?(name: string): string | undefined;
   /** Optional: the part's logical size in bytes. */

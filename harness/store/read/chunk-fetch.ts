@@ -96,7 +96,7 @@ export class ChunkFetcher {
       }
     }
     if (!inOrder(plan, list)) list.sort((d, e) => plan.pack[d]! - plan.pack[e]! || plan.offset[d]! - plan.offset[e]!);
-    const { job, starts, plain } = this.planJob(list);
+    const { job, starts, plain } = planBlockJob(this.plan, list);
     if (slot !== undefined && slot.buf.byteLength < plain) {
       slot.buf = new SharedArrayBuffer(plain + (1 << 20));
       slot.view = undefined;
@@ -164,69 +164,71 @@ export class ChunkFetcher {
     }
     return bad;
   }
+}
 
-  /**
-   * The job that fetches `list` (in pack, offset order): one block per run of chunks in the same stored block
-   * (`starts`: where each block's run begins in `list`, then its end), neighbours in one pack merged into one read;
-   * whole chunks are checked, delta forms only cut out. `plain`: the plain bytes of all blocks.
-   */
-  private planJob(list: readonly number[]): { job: Omit<BlockJob, 'id'>; starts: number[]; plain: number } {
-    const plan = this.plan;
-    const starts: number[] = [];
-    for (let i = 0; i < list.length; i++) if (i === 0 || !plan.sameBlock(list[i]!, list[i - 1]!)) starts.push(i);
-    starts.push(list.length);
-    const blocks = starts.length - 1;
-    const meta = new Int32Array(blocks * BLOCK_FIELDS);
-    let checks = 0;
-    for (const d of list) if (plan.base[d]! < 0) checks++;
-    const slices = new Int32Array(2 * checks);
-    const reads: Array<[string, number, number]> = [];
-    let hashes = '';
-    let s = 0;
-    let plainTotal = 0;
-    let readStart = 0;
-    let readEnd = 0;
-    let readPack = -1;
-    for (let k = 0; k < blocks; k++) {
-      const first = list[starts[k]!]!;
-      const p = plan.pack[first]!;
-      const offset = plan.offset[first]!;
-      const length = plan.length[first]!;
-      if (p !== readPack || offset > readEnd + MAX_GAP || offset + length - readStart > MAX_RANGE) {
-        if (readPack >= 0) reads.push([plan.packFiles[readPack]!, readStart, readEnd - readStart]);
-        readPack = p;
-        readStart = offset;
-        readEnd = offset + length;
-      } else readEnd = Math.max(readEnd, offset + length);
-      let plain = 0;
-      let n = 0;
-      for (let i = starts[k]!; i < starts[k + 1]!; i++) {
-        const d = list[i]!;
-        const end = plan.inner[d]! + plan.raw[d]!;
-        if (end > plain) plain = end;
-        if (plan.base[d]! >= 0) continue;
-        slices[2 * s] = plan.inner[d]!;
-        slices[2 * s + 1] = plan.raw[d]!;
-        hashes += plan.hashes[d]!;
-        s++;
-        n++;
-      }
-      const m = k * BLOCK_FIELDS;
-      meta[m] = reads.length;
-      meta[m + 1] = offset - readStart;
-      meta[m + 2] = length;
-      meta[m + 3] = plan.codec[first]!;
-      meta[m + 4] = plain;
-      meta[m + 5] = n;
-      plainTotal += plain;
+/**
+ * The job that fetches `list` (in pack, offset order): one block per run of chunks in the same stored block
+ * (`starts`: where each block's run begins in `list`, then its end), neighbours in one pack merged into one read;
+ * whole chunks are checked, delta forms only cut out. `plain`: the plain bytes of all blocks.
+ */
+export function planBlockJob(
+  plan: PartPlan,
+  list: readonly number[],
+): { job: Omit<BlockJob, 'id'>; starts: number[]; plain: number } {
+  const starts: number[] = [];
+  for (let i = 0; i < list.length; i++) if (i === 0 || !plan.sameBlock(list[i]!, list[i - 1]!)) starts.push(i);
+  starts.push(list.length);
+  const blocks = starts.length - 1;
+  const meta = new Int32Array(blocks * BLOCK_FIELDS);
+  let checks = 0;
+  for (const d of list) if (plan.base[d]! < 0) checks++;
+  const slices = new Int32Array(2 * checks);
+  const reads: Array<[string, number, number]> = [];
+  let hashes = '';
+  let s = 0;
+  let plainTotal = 0;
+  let readStart = 0;
+  let readEnd = 0;
+  let readPack = -1;
+  for (let k = 0; k < blocks; k++) {
+    const first = list[starts[k]!]!;
+    const p = plan.pack[first]!;
+    const offset = plan.offset[first]!;
+    const length = plan.length[first]!;
+    if (p !== readPack || offset > readEnd + MAX_GAP || offset + length - readStart > MAX_RANGE) {
+      if (readPack >= 0) reads.push([plan.packFiles[readPack]!, readStart, readEnd - readStart]);
+      readPack = p;
+      readStart = offset;
+      readEnd = offset + length;
+    } else readEnd = Math.max(readEnd, offset + length);
+    let plain = 0;
+    let n = 0;
+    for (let i = starts[k]!; i < starts[k + 1]!; i++) {
+      const d = list[i]!;
+      const end = plan.inner[d]! + plan.raw[d]!;
+      if (end > plain) plain = end;
+      if (plan.base[d]! >= 0) continue;
+      slices[2 * s] = plan.inner[d]!;
+      slices[2 * s + 1] = plan.raw[d]!;
+      hashes += plan.hashes[d]!;
+      s++;
+      n++;
     }
-    if (readPack >= 0) reads.push([plan.packFiles[readPack]!, readStart, readEnd - readStart]);
-    return { job: { reads, meta, slices, hashes }, starts, plain: plainTotal };
+    const m = k * BLOCK_FIELDS;
+    meta[m] = reads.length;
+    meta[m + 1] = offset - readStart;
+    meta[m + 2] = length;
+    meta[m + 3] = plan.codec[first]!;
+    meta[m + 4] = plain;
+    meta[m + 5] = n;
+    plainTotal += plain;
   }
+  if (readPack >= 0) reads.push([plan.packFiles[readPack]!, readStart, readEnd - readStart]);
+  return { job: { reads, meta, slices, hashes }, starts, plain: plainTotal };
 }
 
 /** Whether `list` is already in pack, offset order (it mostly is: a part's chunks were written in order). */
-function inOrder(plan: PartPlan, list: readonly number[]): boolean {
+export function inOrder(plan: PartPlan, list: readonly number[]): boolean {
   for (let i = 1; i < list.length; i++) {
     const d = list[i - 1]!;
     const e = list[i]!;

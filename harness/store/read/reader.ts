@@ -1,5 +1,6 @@
 // Read side of one committed checkpoint: a part's bytes whole, streamed, or materialised into a scratch file.
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { type IntoCounts, partInto } from './part-into.js';
 import { IntegrityError } from '../../core/errors.js';
 import type { Manifest, PartEntry } from '../manifest.js';
 import { PackReader } from './pack-reader.js';
@@ -16,7 +17,7 @@ import type { ChunkCache } from './chunk-fetch.js';
  */
 export class CheckpointReader implements CheckpointSource {
   /** What the reads so far did: chunks handed out and SHA-256 computations (fast reads only). */
-  readonly counts: ReadCounts = { chunks: 0, hashed: 0, cached: 0 };
+  readonly counts: ReadCounts & Partial<Pick<IntoCounts, 'holes'>> = { chunks: 0, hashed: 0, cached: 0 };
 
   /** `cache`: checked chunks held in memory (a warm standby's, warm-chunks.ts), served instead of read. */
   constructor(
@@ -106,6 +107,31 @@ export class CheckpointReader implements CheckpointSource {
   /** The part's logical size in bytes. */
   size(name: string): number {
     return this.part(name).size;
+  }
+
+  /**
+   * The part written into open file `fd` at its offsets (part-into.ts: checked chunks, zero pages left as holes in a
+   * file that holds no data); a page-split part, or one read through another ChunkReader, is written piece by piece.
+   */
+  async writeInto(name: string, fd: number): Promise<number> {
+    const p = this.part(name);
+    if (!(this.chunks instanceof PackReader) || p.layout) {
+      let at = 0;
+      for await (const piece of this.bytes(name, true)) {
+        for (let o = 0; o < piece.length;) o += writeSync(fd, piece, o, piece.length - o, at + o);
+        at += piece.length;
+      }
+      return at;
+    }
+    const counts: IntoCounts = { chunks: 0, hashed: 0, holes: 0 };
+    try {
+      return await partInto(this.chunks, readPool(p.size), p, fd, counts, this.cache);
+    } finally {
+      this.counts.chunks += counts.chunks;
+      this.counts.hashed += counts.hashed;
+      this.counts.cached! += counts.cached ?? 0;
+      this.counts.holes = (this.counts.holes ?? 0) + counts.holes;
+    }
   }
 
   /** Not fsynced: a materialised part is scratch for a restore; the durable copy stays in the store. */

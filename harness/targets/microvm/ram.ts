@@ -87,7 +87,7 @@ export async function loadRam(mode: RamCaptureMode, io: RamIo, source: Checkpoin
     await migrateFromStream(io.qmp, io.socket, source.stream('ram', { reuse: true }), io.timeoutMs);
     return;
   }
-  await loadMemfd(io.qemuPid, source.stream('ram', { reuse: true }), io.guestRamBytes);
+  await loadMemfd(io.qemuPid, source, io.guestRamBytes);
   await migrateFromStream(io.qmp, io.socket, source.stream('devstate', { reuse: true }), io.timeoutMs);
 }
 
