@@ -19,7 +19,7 @@ import {
 import { PackWriter } from './pack.js';
 import { readAhead } from './read-ahead.js';
 import type { StoreInternals } from './internals.js';
-import { sha256 } from './sha256.js';
+import { chunkName, sha256 } from './sha256.js';
 import type { CheckpointSink, PartData, PutOptions } from './types.js';
 
 /** One checkpoint being written; nothing is visible to readers until `commit`. */
@@ -43,7 +43,7 @@ export class CheckpointWriter implements CheckpointSink {
 
   /** Hash one chunk; keep it unless the store or this checkpoint already has it (as a delta against `base` if that pays). */
   private addChunk(chunk: Uint8Array, into: string[], base?: string): void {
-    const h = sha256(chunk);
+    const h = chunkName(chunk);
     if (!this.store.index.has(h) && !this.pending.has(h)) {
       this.pending.add(h);
       const delta =

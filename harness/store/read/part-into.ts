@@ -9,7 +9,7 @@ import { fstatSync, writevSync } from 'node:fs';
 import { IntegrityError } from '../../core/errors.js';
 import { CHUNK_SIZE } from '../chunking/ingest.js';
 import type { PartEntry } from '../manifest.js';
-import { sha256 } from '../sha256.js';
+import { ZERO_PAGE_SHA256 } from '../sha256.js';
 import { ChunkFetcher, type ChunkCache, inOrder, planBlockJob, type Slot } from './chunk-fetch.js';
 import type { PackReader } from './pack-reader.js';
 import { PartPlan, SLOW } from './part-plan.js';
@@ -17,7 +17,7 @@ import type { ReadCounts } from './part-stream.js';
 import type { ReadPool } from './read-pool.js';
 
 /** The name of a 4 KiB chunk of zeros. */
-export const ZERO_CHUNK = sha256(new Uint8Array(CHUNK_SIZE));
+export const ZERO_CHUNK = ZERO_PAGE_SHA256;
 
 /** Chunks a window holds at least; windows fetched ahead of the one being written. */
 const WINDOW = 256;
