@@ -17,7 +17,7 @@ export async function memfdPath(pid: number): Promise<string> {
 /**
  * Copy the paused guest's RAM into `file`; returns its size. coreutils `cp --sparse=always` copies only the memfd's
  * data (it skips the pages the guest never touched by SEEK_DATA/SEEK_HOLE, and leaves zero blocks as holes); a whole
- * copy (copy_file_range) wrote every byte of the guest's RAM while it was paused (bench/README.md "lazy-ram").
+ * copy (copy_file_range) wrote every byte of the guest's RAM while it was paused (bench/README.md "resume-floor").
  */
 export async function saveMemfd(pid: number, file: string): Promise<number> {
   const src = await memfdPath(pid);
