@@ -12,12 +12,15 @@ export function injectedRunnerError(done: number, env: NodeJS.ProcessEnv = proce
     throw new Error(`injected runner error after ${done} cycles (${RUNNER_ERROR_AFTER}, test-only)`);
 }
 
-/** SOAK_TEST_SKEW_SESSION=<i>: session i of a run of several sessions checkpoints skewed (skewMs 40: test-only). */
+/**
+ * SOAK_TEST_SKEW_SESSION=<i>: session i of a run of several sessions checkpoints skewed (skewMs 200: test-only; at 40 a
+ * starved agent under load did not step within the skew in any of session 1's checkpoints, and the control missed).
+ */
 export const SKEW_SESSION = 'SOAK_TEST_SKEW_SESSION';
 
 /** Session `index`'s scenario with the skew SOAK_TEST_SKEW_SESSION plants in it, if it names that session. */
 export function injectedSessionSkew<S extends { skewMs: number }>(s: S, index: number, env = process.env): S {
-  return env[SKEW_SESSION] === String(index) ? { ...s, skewMs: 40 } : s;
+  return env[SKEW_SESSION] === String(index) ? { ...s, skewMs: 200 } : s;
 }
 
 /** SOAK_TEST_ABORT_SESSION=<i>: session i of a run of several sessions aborts after its first cycle (test-only). */
