@@ -110,8 +110,11 @@ async function restore(c: Awaited<ReturnType<typeof capture>>, root: string, mod
     const tQmp = performance.now();
     if (mode === 'eager') {
       const h = await open(await memfdPath(qemu.pid!), 'r+');
-      await writeStream(h, createReadStream(c.files.ram, { highWaterMark: 4 << 20 }), statSync(c.files.ram).size);
-      await h.close();
+      try {
+        await writeStream(h, createReadStream(c.files.ram, { highWaterMark: 4 << 20 }), statSync(c.files.ram).size);
+      } finally {
+        await h.close();
+      }
     }
     const tRam = performance.now();
     await qmp.execute('migrate-incoming', { uri: `exec:cat ${c.files.dev}` });

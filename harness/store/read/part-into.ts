@@ -11,17 +11,11 @@ import { CHUNK_SIZE } from '../chunking/ingest.js';
 import type { PartEntry } from '../manifest.js';
 import { ZERO_PAGE_SHA256 } from '../sha256.js';
 import { ChunkFetcher, type ChunkCache, inOrder, planBlockJob, type Slot } from './chunk-fetch.js';
+import { AHEAD, fetchedWindows, type ReadCounts } from './part-stream.js';
 import type { PackReader } from './pack-reader.js';
 import { PartPlan, SLOW } from './part-plan.js';
-import type { ReadCounts } from './part-stream.js';
 import type { ReadPool } from './read-pool.js';
 
-/** The name of a 4 KiB chunk of zeros. */
-export const ZERO_CHUNK = ZERO_PAGE_SHA256;
-
-/** Chunks a window holds at least; windows fetched ahead of the one being written. */
-const WINDOW = 256;
-const AHEAD = 4;
 /** Buffers one writev takes at most (Linux's IOV_MAX). */
 const IOV_MAX = 1024;
 
@@ -53,24 +47,11 @@ export async function partInto(
   const skipZero = holdsNoData(fd);
   const plan = new PartPlan(packs, p.chunks);
   const { ids, last } = plan;
-  const zero = skipZero ? plan.hashes.indexOf(ZERO_CHUNK) : -1;
+  const zero = skipZero ? plan.hashes.indexOf(ZERO_PAGE_SHA256) : -1;
   if (cache === undefined && storedWhole(plan)) return writeDirect(packs, pool, plan, p, fd, zero, counts);
   const fetcher = new ChunkFetcher(packs, pool, plan, cache);
   const views = fetcher.views;
-  const ends = plan.windows(WINDOW);
-  const startOf = (w: number): number => (w === 0 ? 0 : ends[w - 1]!);
   const slots = Array.from({ length: AHEAD + 1 }, (): Slot => ({ buf: new SharedArrayBuffer(0) }));
-  const fetchWindow = async (w: number): Promise<void> => {
-    const b = ends[w]!;
-    const todo = plan.firstUses(startOf(w), b).filter((d) => d !== zero);
-    await fetcher.fetch(todo, slots[w % slots.length]);
-    // a chunk used again in a later window is copied out of the slot (the slot is reused AHEAD windows on)
-    for (const d of todo) {
-      const v = views[d];
-      if (last[d]! >= b && v !== undefined && v.buffer instanceof SharedArrayBuffer) views[d] = Buffer.from(v);
-    }
-  };
-  const inFlight: Array<Promise<void>> = [];
   let at = 0;
   let run: Buffer[] = [];
   let runAt = 0;
@@ -79,14 +60,8 @@ export async function partInto(
     run = [];
   };
   try {
-    for (let w = 0; w < ends.length; w++) {
-      while (inFlight.length < AHEAD && w + inFlight.length < ends.length) {
-        const pending = fetchWindow(w + inFlight.length);
-        pending.catch(() => {}); // awaited in turn below
-        inFlight.push(pending);
-      }
-      await inFlight.shift();
-      for (let i = startOf(w), b = ends[w]!; i < b; i++) {
+    for await (const [a, b] of fetchedWindows(fetcher, plan, slots, zero)) {
+      for (let i = a; i < b; i++) {
         const d = ids[i]!;
         if (d === zero) {
           flush();

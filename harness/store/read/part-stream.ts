@@ -14,7 +14,7 @@ import type { ChunkCache } from './chunk-fetch.js';
 /** Chunks a window holds at least (then up to the end of the block it is in). */
 const WINDOW = 256;
 /** Windows fetched ahead of the one being copied out. */
-const AHEAD = 4;
+export const AHEAD = 4;
 /**
  * Slot sets kept from one read to the next (their pages already touched: a fresh 1 MiB pays its page faults again,
  * bench/README.md). Only a read that ran to its end gives its set back (one left early may have a worker still writing into it).
@@ -64,22 +64,8 @@ export async function* partStream(
   const { ids, last } = plan;
   const fetcher = new ChunkFetcher(packs, pool, plan, cache);
   const views = fetcher.views;
-  const ends = plan.windows(WINDOW);
-  const startOf = (w: number): number => (w === 0 ? 0 : ends[w - 1]!);
   // a window's bytes live in slot w % slots.length until the window after the next AHEAD is fetched
   const slots = spareSlots.pop() ?? Array.from({ length: AHEAD + 1 }, (): Slot => ({ buf: new SharedArrayBuffer(0) }));
-  const fetchWindow = async (w: number): Promise<void> => {
-    const b = ends[w]!;
-    // each chunk is fetched in the window of its first use; one used again later is copied out of the slot and kept
-    // until its last use
-    const todo = plan.firstUses(startOf(w), b);
-    await fetcher.fetch(todo, slots[w % slots.length]);
-    for (const d of todo) {
-      const v = views[d];
-      if (last[d]! >= b && v !== undefined && v.buffer instanceof SharedArrayBuffer) views[d] = Buffer.from(v);
-    }
-  };
-  const inFlight: Array<Promise<void>> = [];
   const out = new Batcher(reuse);
   const what = `part "${p.name}"`;
   // the piece a page's meta bytes filled (at most one when they are at most a piece), handed out before the page
@@ -89,14 +75,8 @@ export async function* partStream(
     if (full !== undefined) metaPiece = full;
   };
   try {
-    for (let w = 0; w < ends.length; w++) {
-      while (inFlight.length < AHEAD && w + inFlight.length < ends.length) {
-        const pending = fetchWindow(w + inFlight.length);
-        pending.catch(() => {}); // awaited in turn below; a failure ahead of the reader must not go unhandled first
-        inFlight.push(pending);
-      }
-      await inFlight.shift();
-      for (let i = startOf(w), b = ends[w]!; i < b; i++) {
+    for await (const [a, b] of fetchedWindows(fetcher, plan, slots)) {
+      for (let i = a; i < b; i++) {
         const d = ids[i]!;
         const bytes = views[d];
         if (bytes === undefined)
@@ -125,6 +105,44 @@ export async function* partStream(
   } finally {
     counts.hashed = hashed + fetcher.hashed;
     counts.cached = cached + fetcher.cached;
+  }
+}
+
+/**
+ * The windows of `plan`'s list (at least WINDOW chunks each), fetched through `fetcher` AHEAD ahead into `slots` (window
+ * w in slot w % slots.length): yields each window's [start, end) once its chunks are in `fetcher.views`. Each chunk is
+ * fetched in the window of its first use (never `skip`); one used again in a later window is copied out of its slot
+ * and kept until its last use (the caller clears a view then).
+ */
+export async function* fetchedWindows(
+  fetcher: ChunkFetcher,
+  plan: PartPlan,
+  slots: Slot[],
+  skip = -1,
+): AsyncGenerator<[number, number]> {
+  const { last } = plan;
+  const views = fetcher.views;
+  const ends = plan.windows(WINDOW);
+  const startOf = (w: number): number => (w === 0 ? 0 : ends[w - 1]!);
+  const fetchWindow = async (w: number): Promise<void> => {
+    const b = ends[w]!;
+    const first = plan.firstUses(startOf(w), b);
+    const todo = skip < 0 ? first : first.filter((d) => d !== skip);
+    await fetcher.fetch(todo, slots[w % slots.length]);
+    for (const d of todo) {
+      const v = views[d];
+      if (last[d]! >= b && v !== undefined && v.buffer instanceof SharedArrayBuffer) views[d] = Buffer.from(v);
+    }
+  };
+  const inFlight: Array<Promise<void>> = [];
+  for (let w = 0; w < ends.length; w++) {
+    while (inFlight.length < AHEAD && w + inFlight.length < ends.length) {
+      const pending = fetchWindow(w + inFlight.length);
+      pending.catch(() => {}); // awaited in turn below; a failure ahead of the reader must not go unhandled first
+      inFlight.push(pending);
+    }
+    await inFlight.shift();
+    yield [startOf(w), ends[w]!];
   }
 }
 

@@ -115,14 +115,7 @@ export class CheckpointReader implements CheckpointSource {
    */
   async writeInto(name: string, fd: number): Promise<number> {
     const p = this.part(name);
-    if (!(this.chunks instanceof PackReader) || p.layout) {
-      let at = 0;
-      for await (const piece of this.bytes(name, true)) {
-        for (let o = 0; o < piece.length;) o += writeSync(fd, piece, o, piece.length - o, at + o);
-        at += piece.length;
-      }
-      return at;
-    }
+    if (!(this.chunks instanceof PackReader) || p.layout) return this.writePieces(name, fd);
     const counts: IntoCounts = { chunks: 0, hashed: 0, holes: 0 };
     try {
       return await partInto(this.chunks, readPool(p.size), p, fd, counts, this.cache);
@@ -139,9 +132,19 @@ export class CheckpointReader implements CheckpointSource {
     this.part(name);
     const fd = openSync(file, 'w', 0o600);
     try {
-      for await (const piece of this.bytes(name, true)) writeSync(fd, piece);
+      await this.writePieces(name, fd);
     } finally {
       closeSync(fd);
     }
+  }
+
+  /** The part's bytes written into `fd` from offset 0, piece after piece; the bytes written. */
+  private async writePieces(name: string, fd: number): Promise<number> {
+    let at = 0;
+    for await (const piece of this.bytes(name, true)) {
+      for (let o = 0; o < piece.length;) o += writeSync(fd, piece, o, piece.length - o, at + o);
+      at += piece.length;
+    }
+    return at;
   }
 }

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IntegrityError } from '../../../harness/core/errors.js';
 import type { Manifest } from '../../../harness/store/manifest.js';
-import { type IntoCounts, partInto, ZERO_CHUNK } from '../../../harness/store/read/part-into.js';
+import { type IntoCounts, partInto } from '../../../harness/store/read/part-into.js';
+import { ZERO_PAGE_SHA256 } from '../../../harness/store/sha256.js';
 import { ReadPool } from '../../../harness/store/read/read-pool.js';
 import { type Compression, Store } from '../../../harness/store/store.js';
 import { flipStoredByte, packsOf } from '../../helpers/store.js';
@@ -71,7 +72,7 @@ describe('a part written at its offsets', () => {
       closeSync(fd);
       expect(readFileSync(file).equals(data)).toBe(true);
       expect(counts).toMatchObject({ chunks: 900, holes: zeros });
-      expect(counts.hashed).toBe(new Set(m.parts[0]!.chunks.filter((h) => h !== ZERO_CHUNK)).size); // each once
+      expect(counts.hashed).toBe(new Set(m.parts[0]!.chunks.filter((h) => h !== ZERO_PAGE_SHA256)).size); // each once
       expect(allocated).toBeLessThan(data.length - zeros * PAGE + 64 * 1024); // the zero pages were never written
       s.close();
     },
@@ -111,7 +112,7 @@ describe('a part written at its offsets', () => {
       const pool = pools.find((p) => p.threads === threads)!;
       const { s, m } = await stored(`corrupt-${compression}-${threads}`, data, compression);
       const victim = m.parts[0]!.chunks[1]!;
-      expect(victim).not.toBe(ZERO_CHUNK);
+      expect(victim).not.toBe(ZERO_PAGE_SHA256);
       flipStoredByte(s, victim, 40);
       const { file, fd } = target(`corrupt-${compression}-${threads}.img`, data.length);
       const at = s.locate(victim)!;

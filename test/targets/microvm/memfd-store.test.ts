@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Heartbeat } from '../../../harness/check/heartbeat.js';
 import { WorkloadModel } from '../../../harness/check/workload.js';
 import { IntegrityError } from '../../../harness/core/errors.js';
-import { ZERO_CHUNK } from '../../../harness/store/read/part-into.js';
+import { ZERO_PAGE_SHA256 } from '../../../harness/store/sha256.js';
 import { Store } from '../../../harness/store/store.js';
 import type { Target } from '../../../harness/targets/target.js';
 import { microvmTargets, waitFor } from '../../helpers/microvm.js';
@@ -56,7 +56,7 @@ describe.skipIf(!qemuPresent)('memfd guest restored from the store (real QEMU, T
     expect([hb.fs?.digest, hb.mem?.digest, hb.tool?.digest]).toEqual([want.fs, want.mem, want.tool]);
     // the image went in at its offsets: most of a fresh guest's 256 MiB are zero pages, none of them read or written
     const ram = m.parts.find((p) => p.name === 'ram')!;
-    const zeroPages = ram.chunks.filter((h) => h === ZERO_CHUNK).length;
+    const zeroPages = ram.chunks.filter((h) => h === ZERO_PAGE_SHA256).length;
     expect(zeroPages).toBeGreaterThan(ram.chunks.length / 4);
     expect(reader.counts.holes).toBe(zeroPages);
     await b.target.destroy();
@@ -64,7 +64,7 @@ describe.skipIf(!qemuPresent)('memfd guest restored from the store (real QEMU, T
     // negative control: one non-zero page of the image damaged in its pack, in a block that holds no other part's chunk
     const where = (h: string): string => `${store.locate(h)!.pack} ${store.locate(h)!.offset}`;
     const others = new Set(m.parts.filter((p) => p.name !== 'ram').flatMap((p) => p.chunks.map(where)));
-    const victim = ram.chunks.find((h) => h !== ZERO_CHUNK && !others.has(where(h)))!;
+    const victim = ram.chunks.find((h) => h !== ZERO_PAGE_SHA256 && !others.has(where(h)))!;
     flipStoredByte(store, victim, 20);
     const c = await makeTarget();
     live.push(c.target);
