@@ -28,17 +28,20 @@ const MARK = `999.${process.pid}`;
 /** `sh -c` that detaches three sleeps (their subshells exit at once) and then stays until stdin closes. */
 const DETACH = `(sleep ${MARK} &); (sleep ${MARK} &); (sleep ${MARK} &); echo ready; read x; exit 0`;
 
+/** Whether process `p` runs a marked sleep (not the subshell a sleep is forked from before it execs). */
+const isMarked = (p: number | string): boolean => {
+  try {
+    return readFileSync(`/proc/${p}/cmdline`, 'utf8') === `sleep\0${MARK}\0`;
+  } catch {
+    return false;
+  }
+};
+
 /** The marked sleeps still running, wherever they were adopted. */
 const marked = (): number[] =>
   readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return readFileSync(`/proc/${d}/cmdline`, 'utf8') === `sleep\0${MARK}\0`;
-      } catch {
-        return false;
-      }
-    })
+    .filter(isMarked)
     .map(Number);
 
 describe('subreaper launcher', () => {
@@ -49,17 +52,17 @@ describe('subreaper launcher', () => {
     const bare = spawn('sh', ['-c', DETACH], { stdio: ['pipe', 'pipe', 'ignore'] });
     try {
       await Promise.all([launched, bare].map((c) => new Promise((r) => c.stdout.once('data', r))));
-      // adopted: the launcher's children are the program and the three sleeps
+      // adopted: the launcher's children are the program and the three sleeps, each already running sleep (under load a
+      // forked child can be adopted before it execs: killed then, it would exec sleep afterwards and never go)
       const adopted = await until(() => {
         const kids = children(launched.pid!).filter((p) => readProcStat(p)?.state !== 'Z');
-        return kids.length === 4 && kids;
+        return kids.length === 4 && kids.filter(isMarked).length === 3 && kids;
       }, 'the three detached sleeps adopted by the launcher');
       expect(adopted).toHaveLength(4);
       // control: the bare program's sleeps were adopted by someone else (it has no child left but none)
       expect(children(bare.pid!)).toEqual([]);
       // reaped: once the sleeps end, only the program is left under the launcher (no zombie)
-      for (const p of adopted.filter((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('sleep')))
-        process.kill(p, 'SIGKILL');
+      for (const p of adopted.filter(isMarked)) process.kill(p, 'SIGKILL');
       await until(() => children(launched.pid!).length === 1, 'the killed sleeps reaped (no zombie left)');
     } finally {
       for (const p of marked())
