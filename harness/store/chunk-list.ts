@@ -37,12 +37,16 @@ export function encodeHashes(hashes: readonly string[]): Buffer {
  */
 export function decodeHashes(buf: Buffer): string[] {
   if (buf.length % 32 !== 0) throw new Error(`a hash list of ${buf.length} bytes is not a multiple of 32`);
-  const out = new Array<string>(buf.length / 32);
-  for (let i = 0; i < out.length; i++)
-    out[i] =
+  // pushed, not stored into new Array(n): past ~32k entries that array is not a plain one (V8 gave optimised code
+  // compiled on a warm-up's short list an out-of-bounds deoptimisation on a restore's 65,536-page list)
+  const out: string[] = [];
+  const n = buf.length / 32;
+  for (let i = 0; i < n; i++)
+    out.push(
       i > 0 && buf.compare(buf, 32 * i - 32, 32 * i, 32 * i, 32 * i + 32) === 0
         ? out[i - 1]!
-        : buf.toString('hex', 32 * i, 32 * i + 32);
+        : buf.toString('hex', 32 * i, 32 * i + 32),
+    );
   return out;
 }
 
