@@ -3,18 +3,23 @@
 // from the store does not pay for them (a fresh process's first read is its slowest: bench/README.md "resume-floor").
 import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { compressSync } from 'lz4-napi';
+import { lz4Decode } from '../store/read/lz4-block.js';
 import { Store } from '../store/store.js';
 
 const WORDS = ['the', 'session', 'agent', 'checkpoint', 'restore', 'kernel', 'page', 'store', 'chunk', 'verified'];
 
 /**
- * `bytes` of RAM-like pages, from a fixed seed: most are text (words from a short list, so LZ4 finds short and long
- * matches and literal runs alike, as in a guest's page cache and heaps), one in eight random (stored as is), one in
- * sixteen zero. The decoder's code paths are each warmed only on data that takes them.
+ * `bytes` of RAM-like pages, from seed `seed`, in groups of 64 pages shaped as a guest's RAM is: text pages (words from
+ * a short list, so LZ4 finds short and long matches and literal runs alike, as in a guest's page cache and heaps) with
+ * a random page one in eight and single zero pages among them (blocks LZ4 keeps), a run of 20 random pages (blocks
+ * stored raw: they do not shrink), a run of 12 zero pages (holes in a memfd), and 4 copies of the last random page (a chunk written
+ * to several offsets); and the last 384 of every 1,024 pages zero (a long run, whose chunk list leaves compress). The read path's code is compiled for the shapes it meets: a branch the warm-up never takes is
+ * compiled on the first restore that does, on its clock (bench/README.md "resume-floor").
  */
-function pageLike(bytes: number): Buffer {
+export function pageLike(bytes: number, seed = 0x9e3779b9): Buffer {
   const out = Buffer.alloc(bytes);
-  let x = 0x9e3779b9;
+  let x = seed | 1;
   const next = (): number => {
     x ^= x << 13;
     x ^= x >>> 17;
@@ -23,9 +28,14 @@ function pageLike(bytes: number): Buffer {
   };
   for (let page = 0; page * 4096 < bytes; page++) {
     const at = page * 4096;
-    const kind = page % 16;
-    if (kind === 0) continue;
-    if (kind % 8 === 1) {
+    const kind = page % 64;
+    if (kind % 16 === 0 || (kind >= 40 && kind < 52) || page % 1024 >= 640) continue; // zero: single pages and runs
+    if (kind >= 52 && kind < 56) {
+      const from = at - 4096 * (kind - 39); // copies of page 39 of the group (random)
+      out.copy(out, at, from, from + 4096);
+      continue;
+    }
+    if (kind % 8 === 1 || (kind >= 20 && kind < 40)) {
       for (let i = at; i < at + 4096; i += 4) out.writeUInt32LE(next(), i);
       continue;
     }
@@ -38,23 +48,87 @@ function pageLike(bytes: number): Buffer {
   return out;
 }
 
+/** `ram` with every fourth 64 KiB changed (fresh pages from `seed`): a later checkpoint shares the rest with it. */
+function changed(ram: Buffer, seed: number): Buffer {
+  const out = Buffer.from(ram);
+  const fresh = pageLike(ram.length, seed);
+  for (let at = 0; at < ram.length; at += 4 << 16) fresh.copy(out, at, at, Math.min(at + (1 << 16), ram.length));
+  return out;
+}
+
 /**
- * Write one checkpoint of `mib` MiB of page-like bytes (pageLike) into a scratch store, then twice: open the store
- * afresh, resolve its newest checkpoint (its location index, as a restore's first step does), read it as a stream (a
- * migration stream's restore) and write it into a sparse file at its offsets (a RAM image's restore into a memfd).
+ * Blocks of every shape this thread's LZ4 decoder's branches take (lz4-block.ts: reads of single chunks, such as a
+ * checkpoint's chunk list, go through it): text with random pages, zero runs and copies; long runs of one byte (a
+ * device state's zeros); a 32-byte pattern repeated (a chunk list's run of zero pages) between distinct ones.
+ */
+export function decoderShapes(): Buffer[] {
+  return [
+    pageLike(64 << 10, 7),
+    Buffer.concat([Buffer.alloc(9000, 0), pageLike(8 << 10, 3), Buffer.alloc(20_000, 0xff)]),
+    Buffer.concat(
+      Array.from({ length: 512 }, (_, i) =>
+        i % 8 < 5 ? pageLike(4096, 11).subarray(0, 32) : pageLike(4096, i + 1).subarray(64, 96),
+      ),
+    ),
+  ];
+}
+
+/** Decode each shape, LZ4-compressed as a pack keeps a block, into a plain and a shared buffer; throws on a wrong result. */
+function warmDecoder(): void {
+  const shapes = decoderShapes().map((plain) => ({ plain, block: compressSync(plain) }));
+  const outs = [Buffer.alloc(64 << 10), new Uint8Array(new SharedArrayBuffer(64 << 10))];
+  for (let round = 0; round < WARM_ROUNDS * 20; round++)
+    for (const { plain, block } of shapes) {
+      const out = outs[round % 2]!;
+      if (
+        lz4Decode(block, out, 0, plain.length) !== plain.length ||
+        Buffer.compare(plain, out.subarray(0, plain.length)) !== 0
+      )
+        throw new Error('read warm-up: the LZ4 decoder did not give back what lz4-napi compressed');
+    }
+}
+
+/**
+ * Reads of the warm-up checkpoint: V8 compiles a hot function's optimised code only after enough calls, on a background
+ * thread; with two reads the block job, the part plan and the direct write were still compiled during the first
+ * restore, on its clock and its cores (a memfd RAM step p50 121-131 ms against 79-85 ms after six: bench/README.md
+ * "resume-floor", 2026-12-06).
+ */
+const WARM_ROUNDS = 6;
+
+/**
+ * Write the warm-up's two checkpoints of `mib` MiB of page-like bytes into store folder `dir` (pageLike; the second
+ * shares three quarters of its chunks with the first, so its chunks lie in two packs out of order, as a restored
+ * session's do).
+ */
+export async function writeWarmUpStore(dir: string, mib: number): Promise<void> {
+  const s = Store.open(dir, { purpose: 'read warm-up' });
+  try {
+    const first = pageLike(mib << 20);
+    for (const [step, ram] of [
+      [1, first],
+      [2, changed(first, 0x2545f491)],
+    ] as const) {
+      const w = s.begin(step);
+      await w.put('ram', ram);
+      w.commit();
+    }
+  } finally {
+    s.close();
+  }
+}
+
+/**
+ * On a scratch store (writeWarmUpStore), WARM_ROUNDS times: open it afresh, resolve its newest checkpoint (its location
+ * index, as a restore's first step does), read it as a stream (a migration stream's restore) and write it into a
+ * sparse file at its offsets (a RAM image's restore into a memfd); and this thread's LZ4 decoder on decoderShapes().
  */
 export async function warmReadPath(scratchDir: string, mib = 16): Promise<void> {
+  warmDecoder();
   const dir = mkdtempSync(path.join(scratchDir, 'read-warm-up-'));
   try {
-    const s = Store.open(dir, { purpose: 'read warm-up' });
-    try {
-      const w = s.begin(1);
-      await w.put('ram', pageLike(mib << 20));
-      w.commit();
-    } finally {
-      s.close();
-    }
-    for (let round = 0; round < 2; round++) {
+    await writeWarmUpStore(dir, mib);
+    for (let round = 0; round < WARM_ROUNDS; round++) {
       const r = Store.open(dir, { purpose: 'read warm-up' });
       try {
         const m = r.latest();
