@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildImage, cachedImage, recipeHash, vmImagesDir } from '../targets/guest/image.js';
-import { removeEntries, staleEntries } from '../targets/microvm/build-cache.js';
+import { removeEntries, staleCodingEntries, staleEntries } from '../targets/microvm/build-cache.js';
+import { codingKey } from '../targets/guest/work-image.js';
 import { fmtBytes } from '../report/text/format.js';
 import { loadScenario } from '../scenario/scenario.js';
 import { microvmTemplate } from '../targets/microvm/target.js';
@@ -96,14 +97,15 @@ function templateLines(t: TemplateSnapshot): string[] {
 const pruneCommand = defineCommand<{ 'dry-run': boolean }>({
   command: 'prune',
   describe:
-    'Remove vm-images/build/ entries this checkout no longer uses (other recipes, older or other-image templates, builds left behind)',
+    'Remove vm-images/build/ entries this checkout no longer uses (other recipes, older or other-image templates, coding workload images of another recipe, builds left behind)',
   builder: (y: Argv) =>
     y.option('dry-run', { type: 'boolean', default: false, describe: 'List what would be removed; remove nothing' }),
-  run: (argv) => {
+  run: async (argv) => {
     const buildDir = path.join(vmImagesDir(), 'build');
     const image = cachedImage();
     const current = { recipeHash: recipeHash(), ...(image ? { image } : {}) };
     const stale = staleEntries(buildDir, current);
+    if (image) stale.push(...staleCodingEntries(path.dirname(image.initramfs), await codingKey(image)));
     if (!argv['dry-run']) removeEntries(buildDir, stale);
     const verb = argv['dry-run'] ? 'would remove' : 'removed';
     const width = Math.max(0, ...stale.map((e) => e.name.length));
@@ -116,7 +118,7 @@ const pruneCommand = defineCommand<{ 'dry-run': boolean }>({
         .map(visible)
         .join('\n') + '\n',
     );
-    return Promise.resolve(EXIT.pass);
+    return EXIT.pass;
   },
 });
 

@@ -82,6 +82,11 @@ function codingFiles(base: GuestImage, key: string): { cpio: string; json: strin
   return { cpio: path.join(dir, `initramfs-coding-${key}.cpio`), json: path.join(dir, `coding-${key}.json`) };
 }
 
+/** The cache key of `base`'s coding image as this checkout would build it now; undefined when tcc is not installed. */
+export async function codingKey(base: GuestImage): Promise<string | undefined> {
+  return existsSync(TCC) ? workHash(base, await tccRuntime()) : undefined;
+}
+
 /** The coding profile's image for `base`: built now (a few seconds) unless cached. Same kernel, its own image hash. */
 export async function codingImage(base: GuestImage): Promise<GuestImage> {
   const runtime = await tccRuntime();

@@ -1,7 +1,8 @@
 // What `soak image prune` removes from vm-images/build/: entries no build of this checkout would use (images of another
 // recipe, templates of an older format or of another image, kernel trees no current image was built from) and the
-// temp folders of builds whose process is gone. Current entries and a running build's temp folder are kept; an entry
-// it cannot classify (host-tsc.json, the downloaded .deb, anything unknown) is kept.
+// temp folders of builds whose process is gone; inside the current image's folder, coding workload images of another
+// recipe and their builds left behind. Current entries and a running build's temp folder are kept; an entry it cannot
+// classify (host-tsc.json, the downloaded .deb, anything unknown) is kept.
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isTempName, tempMaker } from '../../core/durable.js';
@@ -77,4 +78,26 @@ export function staleEntries(buildDir: string, current: CurrentBuild, nowMs = Da
 /** Remove `entries` from `buildDir`. */
 export function removeEntries(buildDir: string, entries: StaleEntry[]): void {
   for (const e of entries) rmSync(path.join(buildDir, e.name), { recursive: true, force: true });
+}
+
+/**
+ * The coding workload images in image folder `imageDir` (vm-images/build/image-<recipe>, work-image.ts) that `soak image
+ * prune` removes: `initramfs-coding-<key>.cpio` and `coding-<key>.json` of a key other than `currentKey` (another
+ * recipe: the workload's files, the compiler or the base image changed), and coding builds left behind. Names are
+ * relative to the build folder. With no current key (the compiler is not installed) only builds left behind go.
+ */
+export function staleCodingEntries(imageDir: string, currentKey: string | undefined, nowMs = Date.now()): StaleEntry[] {
+  if (!existsSync(imageDir)) return [];
+  const out: StaleEntry[] = [];
+  const rel = (name: string): string => path.join(path.basename(imageDir), name);
+  for (const name of readdirSync(imageDir).sort()) {
+    const key = /^(?:initramfs-coding-([0-9a-f]+)\.cpio|coding-([0-9a-f]+)\.json)$/.exec(name);
+    let why: string | null = null;
+    if (key !== null && currentKey !== undefined && (key[1] ?? key[2]) !== currentKey)
+      why = 'a coding workload image of another recipe';
+    else if (/^\.?coding-/.test(name) && isTempName(name) && lstatSync(path.join(imageDir, name)).isDirectory())
+      why = staleTemp(imageDir, name, nowMs);
+    if (why !== null) out.push({ name: rel(name), bytes: sizeOf(path.join(imageDir, name)), why });
+  }
+  return out;
 }

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { processStart } from '../../../harness/core/proc.js';
-import { removeEntries, staleEntries } from '../../../harness/targets/microvm/build-cache.js';
+import { removeEntries, staleCodingEntries, staleEntries } from '../../../harness/targets/microvm/build-cache.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'buildcache-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -113,5 +113,52 @@ describe('soak image prune: what goes', () => {
 
   it('finds nothing in a missing folder', () => {
     expect(staleEntries(path.join(root, 'nope'), current)).toEqual([]);
+  });
+});
+
+describe('soak image prune: coding workload images in the current image folder', () => {
+  /** An image folder with the base image, coding images of two recipes, coding builds dead and live, and a stray file. */
+  function imageDir(): { dir: string; deadPid: number } {
+    const build = mkdtempSync(path.join(root, 'build-'));
+    const dir = path.join(build, 'image-aaaa');
+    mkdirSync(dir);
+    const deadPid = spawnSync('true').pid;
+    for (const f of ['vmlinuz', 'initramfs.cpio', 'initramfs-coding-1111.cpio', 'coding-1111.json', 'notes.txt'])
+      writeFileSync(path.join(dir, f), 'x');
+    writeFileSync(path.join(dir, 'initramfs-coding-2222.cpio'), 'old recipe');
+    writeFileSync(path.join(dir, 'coding-2222.json'), '{}');
+    for (const t of [tempOf('coding-1111', deadPid, '12345'), tempOf('coding-1111', 1, processStart(1))]) {
+      mkdirSync(path.join(dir, t));
+      writeFileSync(path.join(dir, t, 'overlay.cpio'), 'x');
+    }
+    return { dir, deadPid };
+  }
+
+  it('lists coding images of another recipe and dead coding builds, named from the build folder; keeps the rest', () => {
+    const { dir, deadPid } = imageDir();
+    const stale = staleCodingEntries(dir, '1111');
+    expect(stale.map((e) => e.name).sort()).toEqual(
+      [
+        'image-aaaa/coding-2222.json',
+        'image-aaaa/initramfs-coding-2222.cpio',
+        `image-aaaa/${tempOf('coding-1111', deadPid, '12345')}`,
+      ].sort(),
+    );
+    expect(stale.find((e) => e.name.endsWith('2222.cpio'))).toMatchObject({
+      bytes: 10,
+      why: 'a coding workload image of another recipe',
+    });
+    removeEntries(path.dirname(dir), stale);
+    for (const kept of ['vmlinuz', 'initramfs.cpio', 'initramfs-coding-1111.cpio', 'coding-1111.json', 'notes.txt'])
+      expect(existsSync(path.join(dir, kept))).toBe(true);
+    expect(staleCodingEntries(dir, '1111')).toEqual([]);
+  });
+
+  it('without a current key (no compiler installed) removes only dead builds', () => {
+    const { dir, deadPid } = imageDir();
+    expect(staleCodingEntries(dir, undefined).map((e) => e.name)).toEqual([
+      `image-aaaa/${tempOf('coding-1111', deadPid, '12345')}`,
+    ]);
+    expect(staleCodingEntries(path.join(root, 'nope'), '1111')).toEqual([]);
   });
 });
