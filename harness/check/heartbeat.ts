@@ -26,7 +26,8 @@ export interface Heartbeat {
 /**
  * The coding workload's own account (vm-images/work/work.sh): iterations done, how many failed since the session booted
  * (a build, a test run or the server disagreeing with the state it was restored with), queries its server answered,
- * and the kind of the last failure (`-` none; `build`, `test`, `serve`, `unreadable`).
+ * and the kind of the last failure (`-` none; `build`, `test`, `serve`, `unreadable`; `space`: a step failed with the
+ * guest's own disk full, which the count leaves out: OUT_OF_SPACE).
  */
 export interface WorkClaim {
   iteration: number;
@@ -34,6 +35,9 @@ export interface WorkClaim {
   served: number;
   last: string;
 }
+
+/** The last-failure kind of a step that failed with the guest's own disk full (not counted as a failure). */
+export const OUT_OF_SPACE = 'space';
 
 /**
  * The workload's failures in a resumed state past `before` (the count in the first full heartbeat of the host that was

@@ -21,7 +21,11 @@ function workScope(w: WorkSummary | undefined): string {
   const { min, p50, max } = w.iterations;
   if (max === 0)
     return `, and not the coding workload's builds and tests: none of the ${w.resumes} resumed states had finished an iteration`;
-  return `, and the coding workload's builds, tests and server (${w.resumes} resumed states, at iteration ${min}-${max}, p50 ${p50})`;
+  const space =
+    (w.outOfSpace ?? 0) > 0
+      ? `; in ${w.outOfSpace} of them a step had last failed with the guest's own disk full, not counted against the system (a disk too small for the workload: its work then stops)`
+      : '';
+  return `, and the coding workload's builds, tests and server (${w.resumes} resumed states, at iteration ${min}-${max}, p50 ${p50}${space})`;
 }
 
 /** The sentence that opens the verdict: what it covers, what it does not. */

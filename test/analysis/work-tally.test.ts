@@ -21,6 +21,15 @@ describe('WorkTally', () => {
     expect(t.summary()).toEqual({ work: { resumes: 5, iterations: { min: 0, p50: 9, max: 20 }, failed: 2 } });
   });
 
+  it("counts a state whose last failure is the guest's disk full apart: not a failure, said as outOfSpace", () => {
+    const t = new WorkTally();
+    const space = { work: { iteration: 6, failures: 0, served: 6, last: 'space' }, workBefore: 0 };
+    for (const o of [obs(4), space, obs(9, 1, 0)]) t.add(o);
+    expect(t.summary()).toEqual({
+      work: { resumes: 3, iterations: { min: 4, p50: 6, max: 9 }, failed: 1, outOfSpace: 1 },
+    });
+  });
+
   it('two folds appended give what one tally of all of them gives', () => {
     const all = new WorkTally();
     const [a, b] = [new WorkTally(), new WorkTally()];
@@ -29,6 +38,7 @@ describe('WorkTally', () => {
       [a, obs(7, 1)],
       [b, obs(3)],
       [b, obs(5, 1, 1)],
+      [b, { work: { iteration: 8, failures: 0, served: 8, last: 'space' } }],
     ] as const) {
       t.add(o);
       all.add(o);

@@ -45,6 +45,10 @@ describe('guest state in the report', () => {
       "and not the coding workload's builds and tests: none of the 12 resumed states had finished an iteration across",
     );
     expect(verdictScope({ cycles })).not.toContain('coding');
+    // states whose last failure was the guest's own disk full: said, and not called failures
+    expect(verdictScope({ cycles, work: { ...work(3, 25), outOfSpace: 2 } })).toContain(
+      "(12 resumed states, at iteration 3-25, p50 25; in 2 of them a step had last failed with the guest's own disk full, not counted against the system",
+    );
   });
 
   it('writes each class not kept as a measured fact, promised or not', () => {

@@ -1,7 +1,8 @@
 // The coding workload's script (vm-images/work/work.sh) run on this host with busybox sh and the same tcc the coding image
 // copies: it unpacks the source tree, edits, builds, tests and queries its server, and its status file counts
 // iterations and failures. Negative controls: an edit that writes the wrong iteration fails its test run; a server
-// that vanished (SIGKILL) fails its query. Each is caught as a failure of its own kind, the others stay at zero.
+// that vanished (SIGKILL) fails its query. Each is caught as a failure of its own kind, the others stay at zero. A disk
+// filled under it (a small tmpfs, root only) is counted apart: last failure `space`, no failure, work resumed after.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -29,8 +30,8 @@ function status(dir: string): Status | undefined {
 }
 
 /** Start the script in its own process group, with the test's tree; returns its folder and its output so far. */
-function start(name: string, args: string[] = [], env: Record<string, string> = {}) {
-  const dir = path.join(tmp, name);
+function start(name: string, args: string[] = [], env: Record<string, string> = {}, under = tmp) {
+  const dir = path.join(under, name);
   const child = spawn('busybox', ['sh', path.join(workDir, 'work.sh'), dir, ...args], {
     env: { ...process.env, WORK_TREE: tree, ...env },
     detached: true,
@@ -83,9 +84,10 @@ describe('the coding workload script', () => {
     stop(w.child);
     expect(s).toMatchObject({ failures: 0, last: '-' });
     expect(s.served).toBe(s.iteration);
-    expect(readdirSync(path.join(w.dir, 'obj')).sort()).toEqual(
-      ['hash.o', 'main.o', 'sort.o', 'str.o', 'sys.o', 'table.o'].sort(),
-    );
+    // an object per source (the one being rebuilt when the script was killed may be missing)
+    const objects = readdirSync(path.join(w.dir, 'obj'));
+    expect(objects.length).toBeGreaterThanOrEqual(5);
+    for (const o of objects) expect(['hash.o', 'main.o', 'sort.o', 'str.o', 'sys.o', 'table.o']).toContain(o);
     // the build it made is a real program whose tests know their iteration
     const wrong = spawnSync(path.join(w.dir, 'bin', 'proj'), ['test', '999999'], { encoding: 'utf8' });
     expect([wrong.status, wrong.stdout]).toEqual([1, 'FAIL version: the build is not of this iteration\n']);
@@ -119,4 +121,31 @@ describe('the coding workload script', () => {
     expect(s).toMatchObject({ failures: 1, last: 'serve' });
     expect(w.output()).toMatch(/WORK-FAIL iteration \d+: serve no answer to query \d+ in 1 s/);
   });
+
+  // mounting a tmpfs needs root (CI runs as root); elsewhere this one is skipped, by name
+  it.skipIf(process.getuid?.() !== 0)(
+    'a disk filled under it: the steps that fail then are counted apart (last failure space), none as a failure, and the work goes on once there is room',
+    async () => {
+      const mnt = mkdtempSync(path.join(tmp, 'small-'));
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mnt]);
+      const w = start('full', [], { WORK_SERVE_WAIT_S: '2' }, mnt);
+      try {
+        const before = await until(w.dir, 3);
+        // fill what is left (dd stops at the first short write: the disk is full)
+        spawnSync('dd', ['if=/dev/zero', `of=${path.join(mnt, 'fill')}`, 'bs=64k'], { stdio: 'ignore' });
+        const t0 = Date.now();
+        // full for several iterations (sources, objects and the server's binary cut short), then room again
+        const spaced = (): number => w.output().split('WORK-SPACE').length - 1;
+        while (spaced() < 12 && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 50));
+        expect(spaced()).toBeGreaterThanOrEqual(12);
+        rmSync(path.join(mnt, 'fill'));
+        const after = await until(w.dir, before.iteration + 4);
+        expect(after).toMatchObject({ failures: 0, last: 'space' });
+        expect(w.output()).not.toContain('WORK-FAIL');
+      } finally {
+        stop(w.child);
+        spawnSync('umount', ['-l', mnt]);
+      }
+    },
+  );
 });
