@@ -118,6 +118,9 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const)
     process.exit(130);
   });
 
+/** How many times each mode has run in this invocation (a mode named twice runs twice, each in a folder of its own). */
+const runsOf = new Map<string, number>();
+
 /** One product mode: a `soak run` of `cycles` cycles; its downtime p50/p95 (kill -> first verified heartbeat). */
 async function product(
   mode: string,
@@ -130,7 +133,10 @@ async function product(
     `standby: ${m.standby}`,
     ...m.lines(values.accel, memoryMiB),
   ];
-  const f = await soakFigures(root, `floor-${mode}`, lines);
+  const n = (runsOf.get(mode) ?? 0) + 1;
+  runsOf.set(mode, n);
+  // its own runs folder: the step medians are read from the folder's host logs, which a repeat would share
+  const f = await soakFigures(root, n === 1 ? `floor-${mode}` : `floor-${mode}-${n}`, lines);
   process.stderr.write(`${mode} ${f.steps}\n`);
   const fresh = m.freshStart ? { freshStartP50: f.bootP50 } : {};
   return { p50: f.p50, p95: f.p95, ok: f.ok, steps: f.steps, ...fresh };
