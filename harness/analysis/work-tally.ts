@@ -16,7 +16,7 @@ export interface WorkSummary {
   iterations: { min: number; p50: number; max: number };
   /** Of them, the states with more failures than the killed host had started with (cycles failed: work-failed). */
   failed: number;
-  /** Of them, the states whose last failure was the guest's disk being full (`space`: not counted as failures); absent when none. */
+  /** Of them, the states whose last failure was the guest's disk full (`space`: not a failure); absent if none. */
   outOfSpace?: number;
 }
 

@@ -13,11 +13,13 @@ const WORDS = ['the', 'session', 'agent', 'checkpoint', 'restore', 'kernel', 'pa
  * `bytes` of RAM-like pages, from seed `seed`, in groups of 64 pages shaped as a guest's RAM is: text pages (words from
  * a short list, so LZ4 finds short and long matches and literal runs alike, as in a guest's page cache and heaps) with
  * a random page one in eight and single zero pages among them (blocks LZ4 keeps), a run of 20 random pages (blocks
- * stored raw: they do not shrink), a run of 12 zero pages (holes in a memfd), and 4 copies of the last random page (a chunk written
- * to several offsets); and the last 384 of every 1,024 pages zero (a long run, whose chunk list leaves compress). The read path's code is compiled for the shapes it meets: a branch the warm-up never takes is
- * compiled on the first restore that does, on its clock (bench/README.md "resume-floor").
+ * stored raw: they do not shrink), a run of 12 zero pages (holes in a memfd), and 4 copies of the last random page (a
+ * chunk written to several offsets); and the last 384 of every 1,024 pages zero (a long run, whose chunk list leaves
+ * compress). `firstPage`: the number of the first page, for bytes that replace part of a longer image. The read path's
+ * code is compiled for the shapes it meets: a branch the warm-up never takes is compiled on the first restore that
+ * does, on its clock (bench/README.md "resume-floor").
  */
-export function pageLike(bytes: number, seed = 0x9e3779b9): Buffer {
+export function pageLike(bytes: number, seed = 0x9e3779b9, firstPage = 0): Buffer {
   const out = Buffer.alloc(bytes);
   let x = seed | 1;
   const next = (): number => {
@@ -26,12 +28,12 @@ export function pageLike(bytes: number, seed = 0x9e3779b9): Buffer {
     x ^= x << 5;
     return x >>> 0;
   };
-  for (let page = 0; page * 4096 < bytes; page++) {
-    const at = page * 4096;
+  for (let at = 0; at < bytes; at += 4096) {
+    const page = firstPage + at / 4096;
     const kind = page % 64;
     if (kind % 16 === 0 || (kind >= 40 && kind < 52) || page % 1024 >= 640) continue; // zero: single pages and runs
-    if (kind >= 52 && kind < 56) {
-      const from = at - 4096 * (kind - 39); // copies of page 39 of the group (random)
+    const from = at - 4096 * (kind - 39); // copies of page 39 of the group (random), when these bytes hold it
+    if (kind >= 52 && kind < 56 && from >= 0) {
       out.copy(out, at, from, from + 4096);
       continue;
     }
@@ -51,10 +53,18 @@ export function pageLike(bytes: number, seed = 0x9e3779b9): Buffer {
 /** `ram` with every fourth 64 KiB changed (fresh pages from `seed`): a later checkpoint shares the rest with it. */
 function changed(ram: Buffer, seed: number): Buffer {
   const out = Buffer.from(ram);
-  const fresh = pageLike(ram.length, seed);
-  for (let at = 0; at < ram.length; at += 4 << 16) fresh.copy(out, at, at, Math.min(at + (1 << 16), ram.length));
+  for (let at = 0; at < ram.length; at += 4 << 16)
+    pageLike(Math.min(1 << 16, ram.length - at), seed + at, at / 4096).copy(out, at);
   return out;
 }
+
+/**
+ * Reads of the warm-up checkpoint: V8 compiles a hot function's optimised code only after enough calls, on a background
+ * thread; with two reads the block job, the part plan and the direct write were still compiled during the first
+ * restore, on its clock and its cores (a memfd RAM step p50 121-131 ms against 79-85 ms after six: bench/README.md
+ * "resume-floor", 2026-12-06).
+ */
+const WARM_ROUNDS = 6;
 
 /**
  * Blocks of every shape this thread's LZ4 decoder's branches take (lz4-block.ts: reads of single chunks, such as a
@@ -62,18 +72,17 @@ function changed(ram: Buffer, seed: number): Buffer {
  * device state's zeros); a 32-byte pattern repeated (a chunk list's run of zero pages) between distinct ones.
  */
 export function decoderShapes(): Buffer[] {
+  const pattern = pageLike(4096, 11).subarray(0, 32);
   return [
     pageLike(64 << 10, 7),
     Buffer.concat([Buffer.alloc(9000, 0), pageLike(8 << 10, 3), Buffer.alloc(20_000, 0xff)]),
     Buffer.concat(
-      Array.from({ length: 512 }, (_, i) =>
-        i % 8 < 5 ? pageLike(4096, 11).subarray(0, 32) : pageLike(4096, i + 1).subarray(64, 96),
-      ),
+      Array.from({ length: 512 }, (_, i) => (i % 8 < 5 ? pattern : pageLike(4096, i + 1).subarray(64, 96))),
     ),
   ];
 }
 
-/** Decode each shape, LZ4-compressed as a pack keeps a block, into a plain and a shared buffer; throws on a wrong result. */
+/** Decode each shape, compressed as a pack keeps a block, into plain and shared memory; throws on a wrong result. */
 function warmDecoder(): void {
   const shapes = decoderShapes().map((plain) => ({ plain, block: compressSync(plain) }));
   const outs = [Buffer.alloc(64 << 10), new Uint8Array(new SharedArrayBuffer(64 << 10))];
@@ -87,14 +96,6 @@ function warmDecoder(): void {
         throw new Error('read warm-up: the LZ4 decoder did not give back what lz4-napi compressed');
     }
 }
-
-/**
- * Reads of the warm-up checkpoint: V8 compiles a hot function's optimised code only after enough calls, on a background
- * thread; with two reads the block job, the part plan and the direct write were still compiled during the first
- * restore, on its clock and its cores (a memfd RAM step p50 121-131 ms against 79-85 ms after six: bench/README.md
- * "resume-floor", 2026-12-06).
- */
-const WARM_ROUNDS = 6;
 
 /**
  * Write the warm-up's two checkpoints of `mib` MiB of page-like bytes into store folder `dir` (pageLike; the second
