@@ -76,6 +76,12 @@ describe.skipIf(noFuse)('unmountStaleLazyfs (real mounts)', () => {
     const undead = await runWithMount('zombie');
     const live = await runWithMount('live');
     const foreign = await runWithMount('foreign');
+    // All four are mounted, and no other runner touches them yet: none records a runner. Once "dead" and "zombie" do,
+    // a runner in another test file (soak run cleans stale mounts machine-wide at its start) may unmount them before
+    // the call below (CI saw it once), so the call judges this listing, taken before, and the unmounts are checked
+    // after it whoever made them.
+    const info = readFileSync('/proc/self/mountinfo', 'utf8');
+    for (const r of [dead, undead, live, foreign]) expect(lazyfsMountpoints(info)).toContain(r.m.mountpoint);
     // "dead": its recorded runner is a process that has exited
     const gone = execa('true');
     const gonePid = gone.pid!;
@@ -89,9 +95,8 @@ describe.skipIf(noFuse)('unmountStaleLazyfs (real mounts)', () => {
     );
     recordLazyfsOwner(live.run); // this process: alive
     expect(readProcStat(process.pid)).not.toBeNull();
-    for (const r of [dead, undead, live, foreign]) expect(mountedNow()).toContain(r.m.mountpoint);
 
-    const unmounted = await unmountStaleLazyfs();
+    const unmounted = await unmountStaleLazyfs(info);
     zombie.holder.kill('SIGKILL');
     expect([...unmounted].sort()).toEqual([dead.m.mountpoint, undead.m.mountpoint].sort());
     expect(mountedNow()).not.toContain(dead.m.mountpoint);
@@ -100,8 +105,8 @@ describe.skipIf(noFuse)('unmountStaleLazyfs (real mounts)', () => {
     expect(mountedNow()).toContain(foreign.m.mountpoint);
     expect(await daemonsLeft(dead.m.mountpoint)).toEqual([]);
     expect(daemonsServing(live.m.mountpoint)).toHaveLength(1);
-    // and a second pass finds nothing more to do
-    expect(await unmountStaleLazyfs()).toEqual([]);
+    // and a second pass finds nothing more to do here (a runner another test killed may have left one elsewhere)
+    expect((await unmountStaleLazyfs()).filter((m) => m.startsWith(`${root}/`))).toEqual([]);
   });
 
   it('mounts a run reached through a symlink (soak run --resume runs/latest) at its real path', async () => {
