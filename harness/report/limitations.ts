@@ -90,6 +90,10 @@ export function scopeLimitations(analysis: RunAnalysis, gates: readonly GateResu
     );
   if (s.target === 'process')
     out.push('The process target checkpoints cooperatively at step boundaries; no micro-VM was measured in this run.');
+  if (s.target === 'exec')
+    out.push(
+      "Invented work (`ahead`) is judged past the steps a resumed sandbox could take from the adapter's restore request to its first full heartbeat (the host cannot see when the sandbox began to run), so the slower the adapter's restore, the more steps past the last one seen are allowed; each is still checked against the workload model.",
+    );
   const insufficient = gates.filter((g) => g.verdict === 'insufficient');
   for (const g of insufficient)
     out.push(

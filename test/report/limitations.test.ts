@@ -47,3 +47,15 @@ describe('missed restore kills', () => {
     expect(scopeLimitations(a, makeGates(a)).join('\n')).not.toContain('did not cut one');
   });
 });
+
+describe('the `ahead` allowance of an exec adapter', () => {
+  const a = makeAnalysis({ cycles: 4 });
+  const of = (target: string): string =>
+    scopeLimitations({ ...a, summary: { ...a.summary, target } }, makeGates(a)).join('\n');
+
+  it('a run on an exec adapter says its resumes were allowed the steps of its restore time; others do not', () => {
+    expect(of('exec')).toContain("from the adapter's restore request to its first full heartbeat");
+    expect(of('process')).not.toContain('restore request');
+    expect(of('microvm')).not.toContain('restore request');
+  });
+});

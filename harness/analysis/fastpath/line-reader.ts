@@ -204,7 +204,7 @@ export class AnalysisLineReader {
         tool: () => (o.tool = part()),
         // only on power-loss cycles, and last: a line with it does not close here, so JSON.parse reads it
         acknowledgedSeq: null,
-        // only from targets that time their resume (micro-VM), or guests running the coding workload: JSON.parse too
+        // only from targets that time their resume (micro-VM, exec) or guests running the coding workload: JSON.parse
         ran: null,
         work: null,
         workBefore: null,

@@ -17,6 +17,7 @@ import { AdapterProcess } from './adapter-process.js';
 import { proveKillList } from './kill-proof.js';
 import { subreaperLauncher } from './launcher.js';
 import { PROTOCOL_VERSION } from './messages.js';
+import { type PhaseMarks, PhaseRecorder, RUNS_FROM } from '../phase-marks.js';
 
 /** targetOptions of the exec target (the scenario's `adapter` and `adapterOptions`, folded in at load). */
 export interface ExecOptions {
@@ -114,6 +115,8 @@ class ExecTarget implements Target {
   private readonly probeListeners: ((line: ProbeLine) => void)[] = [];
   private readonly killListeners: ((procs: KillEntry[]) => void)[] = [];
   private seq = 0;
+  /** The newest restore's phase ends (none before a restore). */
+  private restorePhases: PhaseRecorder | null = null;
 
   constructor(
     private readonly ctx: TargetContext,
@@ -190,6 +193,7 @@ class ExecTarget implements Target {
   }
 
   async restore(source: CheckpointSource): Promise<void> {
+    const phases = (this.restorePhases = new PhaseRecorder());
     const dir = path.join(this.ctx.workDir, `restore-${source.seq}`);
     rmSync(dir, { recursive: true, force: true });
     for (const name of source.parts()) {
@@ -199,6 +203,10 @@ class ExecTarget implements Target {
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       await source.writeFile(name, file);
     }
+    phases.mark('partsWritten');
+    // The sandbox may run from the moment the adapter has this request (the host cannot see when it did): the time to
+    // its first full heartbeat is measured from here, an upper bound of how long it ran before it reported.
+    phases.mark(RUNS_FROM);
     await this.adapter.request({
       type: 'restore',
       dir,
@@ -210,8 +218,11 @@ class ExecTarget implements Target {
       ...(this.effects ? { effects: this.effects } : {}),
       ...this.probeField(),
     });
+    phases.mark('adapterRestored');
     this.unprobed();
   }
+
+  readonly restoreMarks = (): PhaseMarks => this.restorePhases?.marks ?? {};
 
   onHeartbeat(listener: (hb: Heartbeat) => void): void {
     this.listeners.push(listener);

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { JournalEvent, ObservationEvent } from '../../../harness/journal/events.js';
 import { describeResult, soakIn } from '../../helpers/cli.js';
 import { repoRoot } from '../../helpers/paths.js';
 
@@ -44,6 +45,15 @@ describe('exec target: the example adapter over the public protocol', () => {
     expect(s.cycles, describeResult(r)).toMatchObject({ total: 4, resumed: 4, failed: 0 });
     expect(s.violations).toBe(0);
     expect(s.environment.target).toMatchObject({ kind: 'exec', adapter: 'adapter.mjs', protocolVersion: 1 });
+    // every resume was timed from the restore request the adapter got to its first full heartbeat (the checker's
+    // allowance for the steps a restored sandbox takes before it reports: the host cannot see when it began to run)
+    const observed = readFileSync(path.join(tmp, 'runs', 'latest', 'journal.ndjson'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as JournalEvent)
+      .filter((e): e is ObservationEvent => e.type === 'observation');
+    expect(observed).toHaveLength(4);
+    for (const o of observed) expect(o.ran).toEqual({ ms: expect.any(Number) as number, stepMs: 5 });
   });
 
   it('negative control: an adapter whose restore boots fresh fails every cycle on the nonce', async () => {
