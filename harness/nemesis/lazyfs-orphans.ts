@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { processStart, sameProcessAlive } from '../core/proc.js';
+import { LazyMount } from './lazyfs.js';
 
 /** The file beside a run's lazyfs mountpoints (in the run folder) naming the runner that mounted them. */
 export const LAZYFS_OWNER_FILE = 'lazyfs-owner.json';
@@ -34,6 +35,21 @@ export function recordLazyfsOwner(runDir: string): void {
   const startTime = processStart(process.pid) ?? '';
   const owner: LazyfsOwner = { pid: process.pid, startTime };
   writeFileSync(path.join(runDir, LAZYFS_OWNER_FILE), `${JSON.stringify(owner)}\n`);
+}
+
+/**
+ * Mount lazyfs over `backing` at `name` in run folder `runDir`, this process recorded as its runner first: a dead
+ * runner's record left there (a resumed run's) would let a runner starting elsewhere at that moment take the fresh mount
+ * for a stale one and unmount it. The record goes again if the mount fails.
+ */
+export async function mountRecorded(runDir: string, backing: string, name: string): Promise<LazyMount> {
+  recordLazyfsOwner(runDir);
+  try {
+    return await LazyMount.mount(backing, path.join(runDir, name));
+  } catch (err) {
+    clearLazyfsOwner(runDir);
+    throw err;
+  }
 }
 
 /** Forget the record (the runner unmounted cleanly). */

@@ -20,8 +20,7 @@ import { adapterFaultViolation, causeOf, sessionFailure } from '../session/infra
 import { hostTimeouts, type HostTimeouts } from '../scenario/timeouts.js';
 import { planKill } from '../nemesis/plan.js';
 import { needsLazyfs } from '../nemesis/faults.js';
-import { LazyMount } from '../nemesis/lazyfs.js';
-import { clearLazyfsOwner, recordLazyfsOwner, unmountStaleLazyfs } from '../nemesis/lazyfs-orphans.js';
+import { clearLazyfsOwner, mountRecorded, unmountStaleLazyfs } from '../nemesis/lazyfs-orphans.js';
 import { injectedRunnerError } from './test-faults.js';
 import type { CycleEvent, RunEndEvent, RunStatus } from '../journal/events.js';
 import { hostConfig, journaledHosts, startSession, type SpawnHost } from './host-journal.js';
@@ -82,9 +81,7 @@ export async function runCycles(
   const stale = await unmountStaleLazyfs();
   if (stale.length > 0) log.warn({ mountpoints: stale }, 'unmounted lazyfs mounts left by a runner that died');
   // With power-loss faults the store folder is lazyfs's backing; runner and hosts use it through the mount.
-  // This runner is recorded before it mounts: a dead runner's record (this run's, when resuming) would let a runner
-  // starting elsewhere at that moment take the fresh mount for a stale one and unmount it.
-  const lazy = needsLazyfs(scenario) ? await mountLazyfs(paths) : null;
+  const lazy = needsLazyfs(scenario) ? await mountRecorded(paths.dir, paths.store, 'store-live') : null;
   const live: RunPaths = lazy ? { ...paths, store: lazy.mountpoint } : paths;
   const timeouts = hostTimeouts(scenario);
   const effects = await RunEffects.start(paths.dir, scenario); // the ledger serves before any host could emit
@@ -289,16 +286,5 @@ async function startOrGiveUp(
     const event = ctx.journal.append(judged) as CycleEvent;
     ctx.log.warn({ cycle, violations: violations.map((v) => v.message) }, 'cycle failed: the session did not start');
     return { host: null, result: { event, host: null, restartWith: 'boot' } };
-  }
-}
-
-/** Mount lazyfs over the run's store, this runner recorded as its owner first (its record gone if the mount fails). */
-async function mountLazyfs(paths: RunPaths): Promise<LazyMount> {
-  recordLazyfsOwner(paths.dir);
-  try {
-    return await LazyMount.mount(paths.store, path.join(paths.dir, 'store-live'));
-  } catch (err) {
-    clearLazyfsOwner(paths.dir);
-    throw err;
   }
 }

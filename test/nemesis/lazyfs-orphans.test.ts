@@ -1,6 +1,15 @@
 // Stale lazyfs mounts on real FUSE mounts: a mount whose recorded runner is gone is unmounted and its daemon ended;
 // one whose runner lives, or that records no runner (someone else's), is left mounted (the negative controls).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -9,6 +18,7 @@ import { fuseAvailable, LazyMount } from '../../harness/nemesis/lazyfs.js';
 import {
   LAZYFS_OWNER_FILE,
   lazyfsMountpoints,
+  mountRecorded,
   recordLazyfsOwner,
   unmountStaleLazyfs,
 } from '../../harness/nemesis/lazyfs-orphans.js';
@@ -116,5 +126,27 @@ describe.skipIf(noFuse)('unmountStaleLazyfs (real mounts)', () => {
     mounts.push(m);
     expect(m.mountpoint).toBe(path.join(run, 'store2-live'));
     expect(mountedNow()).toContain(m.mountpoint);
+  });
+
+  it("records its runner before it mounts: a dead runner's record is never beside a fresh mount; a failed mount leaves none", async () => {
+    const run = path.join(root, 'resumed');
+    mkdirSync(run);
+    const gone = execa('true');
+    const gonePid = gone.pid!;
+    await gone;
+    writeFileSync(path.join(run, LAZYFS_OWNER_FILE), JSON.stringify({ pid: gonePid, startTime: '1' }));
+    const mounting = mountRecorded(run, path.join(run, 'store'), 'store-live');
+    // before the mount exists, the record already names this process (another runner's cleanup would spare it)
+    expect(JSON.parse(readFileSync(path.join(run, LAZYFS_OWNER_FILE), 'utf8'))).toMatchObject({ pid: process.pid });
+    const m = await mounting;
+    mounts.push(m);
+    expect(mountedNow()).toContain(m.mountpoint);
+    expect(await unmountStaleLazyfs()).not.toContain(m.mountpoint);
+    // a mount that cannot be made (its mountpoint's folder is a file) leaves no record behind
+    const blocked = path.join(root, 'blocked');
+    mkdirSync(blocked);
+    writeFileSync(path.join(blocked, 'file'), '');
+    await expect(mountRecorded(blocked, path.join(blocked, 'store'), 'file/store-live')).rejects.toThrow();
+    expect(existsSync(path.join(blocked, LAZYFS_OWNER_FILE))).toBe(false);
   });
 });
