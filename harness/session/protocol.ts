@@ -136,8 +136,9 @@ export const CHECKPOINT_NOW_SIGNAL = 'SIGUSR2';
 
 /**
  * TEST-ONLY: SOAK_TEST_STORM_TORN=1: a host takes every asked checkpoint torn across its parts (skewMs 200: the
- * workspace at t, memory and tool at t + 200 ms: torn unless the agent was starved that long) and commits it whole: the
- * negative control that a torn storm checkpoint restored is caught by the checker (test/e2e/checkpoint-storm.test.ts).
+ * workspace at t, memory and tool at t + 200 ms: torn unless the agent was starved that long), commits it whole and
+ * takes no checkpoint after it (so the restore after the storm's kill takes it): the negative control that a torn storm
+ * checkpoint restored is caught by the checker (test/e2e/checkpoint-storm.test.ts).
  */
 export const STORM_TORN = 'SOAK_TEST_STORM_TORN';
 
