@@ -60,6 +60,14 @@ async function daemonsLeft(mountpoint: string): Promise<number[]> {
   }
 }
 
+/** Record, as the runner of run folder `run`'s mounts, a process that has exited. */
+async function recordDeadRunner(run: string): Promise<void> {
+  const gone = execa('true');
+  const pid = gone.pid!;
+  await gone;
+  writeFileSync(path.join(run, LAZYFS_OWNER_FILE), JSON.stringify({ pid, startTime: '1' }));
+}
+
 /** A run folder `name` with lazyfs mounted at <run>/store-live. */
 async function runWithMount(name: string): Promise<{ run: string; m: LazyMount }> {
   const run = path.join(root, name);
@@ -93,10 +101,7 @@ describe.skipIf(noFuse)('unmountStaleLazyfs (real mounts)', () => {
     const info = readFileSync('/proc/self/mountinfo', 'utf8');
     for (const r of [dead, undead, live, foreign]) expect(lazyfsMountpoints(info)).toContain(r.m.mountpoint);
     // "dead": its recorded runner is a process that has exited
-    const gone = execa('true');
-    const gonePid = gone.pid!;
-    await gone;
-    writeFileSync(path.join(dead.run, LAZYFS_OWNER_FILE), JSON.stringify({ pid: gonePid, startTime: '1' }));
+    await recordDeadRunner(dead.run);
     // "zombie": its recorded runner exited and is not reaped yet: gone, though its PID and start time still match
     const zombie = await makeZombie();
     writeFileSync(
@@ -131,10 +136,7 @@ describe.skipIf(noFuse)('unmountStaleLazyfs (real mounts)', () => {
   it("records its runner before it mounts: a dead runner's record is never beside a fresh mount; a failed mount leaves none", async () => {
     const run = path.join(root, 'resumed');
     mkdirSync(run);
-    const gone = execa('true');
-    const gonePid = gone.pid!;
-    await gone;
-    writeFileSync(path.join(run, LAZYFS_OWNER_FILE), JSON.stringify({ pid: gonePid, startTime: '1' }));
+    await recordDeadRunner(run);
     const mounting = mountRecorded(run, path.join(run, 'store'), 'store-live');
     // before the mount exists, the record already names this process (another runner's cleanup would spare it)
     expect(JSON.parse(readFileSync(path.join(run, LAZYFS_OWNER_FILE), 'utf8'))).toMatchObject({ pid: process.pid });

@@ -203,9 +203,9 @@ class ExecTarget implements Target {
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       await source.writeFile(name, file);
     }
-    phases.mark('partsWritten');
-    // The sandbox may run from the moment the adapter has this request (the host cannot see when it did): the time to
-    // its first full heartbeat is measured from here, an upper bound of how long it ran before it reported.
+    // The parts are written (the mark ends that phase too). The sandbox may run from the moment the adapter has this
+    // request (the host cannot see when it did): the time to its first full heartbeat is measured from here, an upper
+    // bound of how long it ran before it reported.
     phases.mark(RUNS_FROM);
     await this.adapter.request({
       type: 'restore',
